@@ -1,0 +1,57 @@
+"""The engine's errors. Each names the file and line of the input at fault where one exists."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+class EngineError(Exception):
+    """Base of every error the engine reports to a user."""
+
+
+@dataclass(frozen=True, order=True)
+class Problem:
+    """One problem in an input file, printed as `path:line:col: message`."""
+
+    path: str
+    line: int
+    col: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.col}: {self.message}"
+
+
+class DefinitionError(EngineError):
+    """A game, card set or scenario file failed to load or validate."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = sorted(set(problems))
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+
+class ScriptError(EngineError):
+    """A Lua script failed while a match was running; the match is left at its last decision."""
+
+
+class IllegalAnswer(EngineError):
+    """An answer that is not among the options offered."""
+
+
+class Divergence(IllegalAnswer):
+    """A logged answer that is no longer offered at its point (replay after a rule change)."""
+
+    def __init__(self, number: int, answer: str, offered: list[str]):
+        self.number, self.answer, self.offered = number, answer, offered
+        shown = "\n".join(f"  {i}. {o}" for i, o in enumerate(offered, 1))
+        super().__init__(
+            f"decision {number}: the logged answer {answer!r} is not offered any more; "
+            f"offered now:\n{shown}"
+        )
+
+
+class UnknownGame(EngineError):
+    """A game id or path that names no game."""
+
+
+class SaveFileError(EngineError):
+    """A saved match that cannot be read."""

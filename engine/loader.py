@@ -1,0 +1,375 @@
+"""Finds games and loads them: rules/<id>/game.yaml with Lua beside it, and card sets in cards/<id>/."""
+from __future__ import annotations
+
+import copy
+import difflib
+import json
+import os
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+from . import ENGINE_DIR, yamlio
+from .errors import DefinitionError, Problem, UnknownGame
+
+# Events the engine itself emits; a game declares its own under `hooks:`.
+ENGINE_EVENTS = ("turn_start", "turn_end", "phase_start", "phase_end", "round_start", "round_end")
+# Card keys every game has; a game adds its own under `card_fields:`.
+CORE_CARD_KEYS = ("id", "name", "tags", "copies", "text", "hooks", "modifiers", "abilities")
+LUA_TABLES = ("hooks", "modifiers", "abilities")
+
+
+@dataclass
+class LuaSource:
+    """A piece of Lua: a whole file, or a function inline in a YAML file."""
+
+    chunkname: str   # the file as errors should name it
+    source: str      # padded so that Lua's line numbers are the file's line numbers
+    field: tuple = ()
+
+
+@dataclass
+class CardDef:
+    id: str
+    set_id: str
+    data: dict
+    path: str
+    line: int
+    lua: list[LuaSource] = field(default_factory=list)
+
+
+@dataclass
+class SetDef:
+    id: str
+    name: str
+    path: str
+    data: dict
+    card_ids: list[str]
+
+
+@dataclass
+class GameDef:
+    id: str
+    name: str
+    root: Path
+    data: dict
+    scripts: list[LuaSource]
+    sets: dict[str, SetDef]
+    cards: dict[str, CardDef]
+    files: list[Path]
+
+    def fingerprint(self) -> dict[str, str]:
+        """A digest per card definition, to tell which cards a reload changed."""
+        out = {}
+        for cid, c in self.cards.items():
+            out[cid] = json.dumps([c.data, [l.source for l in c.lua]], sort_keys=True)
+        return out
+
+
+def home() -> Path:
+    """The folder holding rules/ and cards/: $SUMMON_HOME, the current folder, or the project's own."""
+    env = os.environ.get("SUMMON_HOME")
+    if env:
+        return Path(env).resolve()
+    cwd = Path.cwd()
+    if (cwd / "rules").is_dir():
+        return cwd
+    return ENGINE_DIR.parent
+
+
+def display(path: Path) -> str:
+    """A path as messages show it: relative to the project home when inside it."""
+    path = Path(path).resolve()
+    for base in (home(), Path.cwd()):
+        try:
+            return str(path.relative_to(base))
+        except ValueError:
+            continue
+    return str(path)
+
+
+def list_games(root: Path | None = None) -> dict[str, Path]:
+    """Game ids found under rules/, each with its folder."""
+    root = root or home()
+    rules = root / "rules"
+    if not rules.is_dir():
+        return {}
+    return {p.name: p for p in sorted(rules.iterdir()) if (p / "game.yaml").is_file()}
+
+
+def resolve(game: str) -> tuple[Path, Path | None]:
+    """The rules folder and cards folder of a game id or a path to a folder with a game.yaml."""
+    p = Path(game)
+    if (p / "game.yaml").is_file():
+        p = p.resolve()
+        for cards in (p / "cards", p.parent.parent / "cards" / p.name):
+            if cards.is_dir():
+                return p, cards
+        return p, None
+    games = list_games()
+    if game in games:
+        cards = games[game].parent.parent / "cards" / game
+        return games[game], (cards if cards.is_dir() else None)
+    near = difflib.get_close_matches(game, list(games), n=1)
+    hint = f" (did you mean '{near[0]}'?)" if near else ""
+    found = ", ".join(games) or "none"
+    raise UnknownGame(f"no game called '{game}'{hint}; games found: {found}")
+
+
+@lru_cache(maxsize=1)
+def _game_schema() -> dict:
+    return json.loads((ENGINE_DIR / "schemas" / "game.schema.json").read_text())
+
+
+def card_schema(game: dict) -> dict:
+    """JSON Schema of a card set file for this game (core keys plus the game's own)."""
+    card_props: dict[str, Any] = {
+        "id": {"type": "string", "pattern": "^[a-z][a-z0-9_]*$"},
+        "name": {"type": "string"},
+        "tags": {"type": "array", "items": {"type": "string"}},
+        "copies": {"type": "integer", "minimum": 0},
+        "text": {"type": "string"},
+        "hooks": {"type": "object", "additionalProperties": {"type": "string"}},
+        "modifiers": {"type": "object", "additionalProperties": {"type": "string"}},
+        "abilities": {"type": "object", "additionalProperties": {"type": "string"}},
+    }
+    card_props.update(game.get("card_fields") or {})
+    set_props: dict[str, Any] = {
+        "id": {"type": "string", "pattern": "^[a-z][a-z0-9_]*$"},
+        "name": {"type": "string"},
+        "text": {"type": "string"},
+        "cards": {"type": "array", "items": {"$ref": "#/$defs/card"}},
+    }
+    set_props.update((game.get("sets") or {}).get("fields") or {})
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": f"summon card set for {game.get('id')}",
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["id", "name", "cards"],
+        "properties": set_props,
+        "$defs": {
+            "card": {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["id", "name"],
+                "properties": card_props,
+            }
+        },
+    }
+
+
+def _suggest(name: str, candidates) -> str:
+    near = difflib.get_close_matches(str(name), [str(c) for c in candidates], n=1, cutoff=0.6)
+    return f" (did you mean '{near[0]}'?)" if near else ""
+
+
+def _type_name(v: Any) -> str:
+    if isinstance(v, bool):
+        return "boolean"
+    if isinstance(v, int):
+        return "integer"
+    if isinstance(v, float):
+        return "number"
+    if isinstance(v, str):
+        return "text"
+    if isinstance(v, list):
+        return "list"
+    if isinstance(v, dict):
+        return "mapping"
+    return "nothing" if v is None else type(v).__name__
+
+
+def validate(doc: yamlio.Document, schema: dict) -> list[Problem]:
+    """Checks a document against a JSON Schema; every problem, in the modder's words."""
+    problems = []
+    try:
+        validator = jsonschema.Draft202012Validator(schema)
+    except Exception as e:  # a game's card_fields may hold an invalid schema
+        return [doc.problem((), f"invalid schema: {e}")]
+    try:
+        errors = list(validator.iter_errors(doc.data))
+    except Exception as e:
+        return [doc.problem((), f"cannot validate: {e}")]
+    for err in errors:
+        where = tuple(err.absolute_path)
+        inst = err.instance
+        if err.validator == "additionalProperties" and isinstance(inst, dict):
+            allowed = list((err.schema.get("properties") or {}).keys())
+            for key in inst:
+                if key not in allowed:
+                    problems.append(doc.problem(where + (key,), f"unknown key '{key}'{_suggest(key, allowed)}"))
+        elif err.validator == "required":
+            missing = [k for k in err.validator_value if not (isinstance(inst, dict) and k in inst)]
+            for key in missing:
+                problems.append(doc.problem(where, f"missing required key '{key}'"))
+        elif err.validator == "type":
+            want = err.validator_value
+            want = " or ".join(want) if isinstance(want, list) else want
+            want = {"string": "text", "object": "mapping", "array": "list"}.get(want, want)
+            problems.append(doc.problem(where, f"expected {want}, got {_type_name(inst)} {json.dumps(inst)[:40]}"))
+        elif err.validator == "enum":
+            choices = [str(c) for c in err.validator_value]
+            problems.append(doc.problem(
+                where, f"'{inst}' is not one of: {', '.join(choices)}{_suggest(inst, choices)}"))
+        elif err.validator == "pattern":
+            problems.append(doc.problem(
+                where, f"'{inst}' is not a valid id: use lower-case letters, digits and _"))
+        else:
+            problems.append(doc.problem(where, err.message))
+    return problems
+
+
+def _check_names(doc, keys, names, declared, what) -> list[Problem]:
+    out = []
+    for name in names:
+        if name not in declared:
+            out.append(doc.problem(keys + (name,), f"no {what} called '{name}'{_suggest(name, declared)}"))
+    return out
+
+
+def _lua_function(doc: yamlio.Document, keys: tuple, src: str) -> LuaSource:
+    start = doc.block_start(keys)
+    return LuaSource(doc.path, "\n" * (start - 1) + "return " + src, keys)
+
+
+def load_game(game: str, extra_cards: list[Path] | None = None) -> GameDef:
+    """Loads and validates a game; raises DefinitionError listing every problem found."""
+    rules_dir, cards_dir = resolve(game)
+    problems: list[Problem] = []
+    files: list[Path] = []
+    gpath = rules_dir / "game.yaml"
+    files.append(gpath)
+    gdoc, probs = yamlio.load(gpath, display(gpath))
+    problems += probs
+    if gdoc is None:
+        raise DefinitionError(problems)
+    if not isinstance(gdoc.data, dict):
+        raise DefinitionError([gdoc.problem((), "game.yaml must be a mapping of keys")])
+    schema_problems = validate(gdoc, _game_schema())
+    problems += schema_problems
+    g = gdoc.data
+    if schema_problems:
+        raise DefinitionError(problems)
+
+    # cross-references inside game.yaml
+    zones = g.get("zones") or {}
+    stats = dict(g.get("stats") or {})
+    hooks = list(ENGINE_EVENTS) + list(g.get("hooks") or [])
+    abilities = list(g.get("abilities") or [])
+    for i, z in enumerate(g.get("in_play") or []):
+        if z not in zones:
+            problems.append(gdoc.problem(("in_play", i), f"no zone called '{z}'{_suggest(z, zones)}"))
+    for key in ("card_fields",):
+        for name in (g.get(key) or {}):
+            if name in CORE_CARD_KEYS:
+                problems.append(gdoc.problem((key, name), f"'{name}' is a core card key; it cannot be redefined"))
+    board = g["board"]
+    if board["type"] == "grid":
+        for k in ("width", "height"):
+            if k not in board:
+                problems.append(gdoc.problem(("board",), f"a grid board needs '{k}'"))
+    elif board["type"] == "graph":
+        spaces = board.get("spaces") or {}
+        if not spaces:
+            problems.append(gdoc.problem(("board",), "a graph board needs 'spaces'"))
+        regions = board.get("regions") or {}
+        for s, sp in spaces.items():
+            for j, link in enumerate(sp.get("links") or []):
+                if link not in spaces:
+                    problems.append(gdoc.problem(("board", "spaces", s, "links", j),
+                                                 f"no space called '{link}'{_suggest(link, spaces)}"))
+            r = sp.get("region")
+            if r is not None and regions and r not in regions:
+                problems.append(gdoc.problem(("board", "spaces", s, "region"),
+                                             f"no region called '{r}'{_suggest(r, regions)}"))
+    pl = g["players"]
+    if pl["min"] > pl["max"]:
+        problems.append(gdoc.problem(("players",), "players: min is more than max"))
+
+    scripts = []
+    for i, name in enumerate(g["scripts"]):
+        spath = (rules_dir / name).resolve()
+        if rules_dir.resolve() not in spath.parents:
+            problems.append(gdoc.problem(("scripts", i), f"script '{name}' must be inside the game's folder"))
+            continue
+        files.append(spath)
+        try:
+            text = spath.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            problems.append(gdoc.problem(("scripts", i), f"cannot read script '{name}': {getattr(e, 'strerror', None) or e}"))
+            continue
+        scripts.append(LuaSource(display(spath), text))
+
+    # card sets
+    sets: dict[str, SetDef] = {}
+    cards: dict[str, CardDef] = {}
+    schema = card_schema(g)
+    set_files = sorted(cards_dir.glob("*.yaml")) if cards_dir else []
+    for extra in extra_cards or []:
+        set_files += sorted(Path(extra).glob("*.yaml")) if Path(extra).is_dir() else [Path(extra)]
+    for sf in set_files:
+        files.append(sf)
+        sdoc, probs = yamlio.load(sf, display(sf))
+        problems += probs
+        if sdoc is None:
+            continue
+        sprobs = validate(sdoc, schema)
+        problems += sprobs
+        if sprobs or not isinstance(sdoc.data, dict):
+            continue
+        sd = sdoc.data
+        if sd["id"] in sets:
+            problems.append(sdoc.problem(("id",), f"card set '{sd['id']}' is defined twice (also in {sets[sd['id']].path})"))
+            continue
+        ids = []
+        for i, cd in enumerate(sd["cards"]):
+            keys = ("cards", i)
+            cid = cd["id"]
+            if cid in cards:
+                problems.append(sdoc.problem(keys + ("id",), f"card '{cid}' is defined twice (also in {cards[cid].path})"))
+                continue
+            problems += _check_names(sdoc, keys + ("hooks",), cd.get("hooks") or {}, hooks, "event hook")
+            problems += _check_names(sdoc, keys + ("modifiers",), cd.get("modifiers") or {}, list(stats), "stat")
+            problems += _check_names(sdoc, keys + ("abilities",), cd.get("abilities") or {}, abilities, "ability")
+            lua = []
+            for table in LUA_TABLES:
+                for name, src in (cd.get(table) or {}).items():
+                    lua.append(_lua_function(sdoc, keys + (table, name), src))
+            data = {k: copy.deepcopy(v) for k, v in cd.items() if k not in LUA_TABLES}
+            cards[cid] = CardDef(cid, sd["id"], data, sdoc.path, sdoc.where(keys)[0], lua)
+            ids.append(cid)
+        sets[sd["id"]] = SetDef(sd["id"], sd["name"], sdoc.path, {k: v for k, v in sd.items() if k != "cards"}, ids)
+    if problems:
+        raise DefinitionError(problems)
+    return GameDef(g["id"], g["name"], rules_dir, g, scripts, sets, cards, files)
+
+
+def lua_game_table(gd: GameDef) -> dict:
+    """The game definition as the engine's Lua sees it, with lookup sets precomputed."""
+    g = copy.deepcopy(gd.data)
+    hooks = list(ENGINE_EVENTS) + list(g.get("hooks") or [])
+    zones = {}
+    for name, z in (g.get("zones") or {}).items():
+        zones[name] = {"scope": z.get("scope", "player"), "visibility": z.get("visibility", "public")}
+    counters = {}
+    for name, c in (g.get("counters") or {}).items():
+        counters[name] = {"scope": c.get("scope", "player"), "start": c.get("start", 0),
+                          **{k: c[k] for k in ("min", "max") if k in c}}
+    g.update(
+        zones=zones,
+        counters=counters,
+        dice=g.get("dice") or {},
+        hooks=hooks,
+        hookset={h: True for h in hooks},
+        stats=list((g.get("stats") or {}).keys()),
+        statset={s: True for s in (g.get("stats") or {})},
+        stat_defaults=g.get("stats") or {},
+        in_play=g.get("in_play") or [],
+        in_play_set={z: True for z in g.get("in_play") or []},
+        options=g.get("options") or {},
+    )
+    return g

@@ -1,0 +1,287 @@
+-- Board topology: a grid (orthogonal or 8-way adjacency) or a graph of named
+-- spaces grouped into regions. Spaces are named by strings ("c4", "north_shore").
+local E = ...
+
+local B = {}
+E.board = B
+
+local ORTHO = { {0, 1}, {1, 0}, {0, -1}, {-1, 0} }
+local EIGHT = { {0, 1}, {1, 1}, {1, 0}, {1, -1}, {0, -1}, {-1, -1}, {-1, 0}, {-1, 1} }
+
+local topo = {}   -- built once per match from the board definition
+
+local function grid_name(x, y)
+  return string.char(96 + x) .. tostring(y)
+end
+
+function E.build_board(def)
+  topo = { kind = def.type, list = {}, neighbors = {}, xy = {}, at = {}, region = {}, regions = {}, dist = {} }
+  if def.type == "grid" then
+    topo.width, topo.height = def.width, def.height
+    topo.dirs = (def.adjacency == "eight") and EIGHT or ORTHO
+    topo.eight = def.adjacency == "eight"
+    for y = 1, def.height do
+      for x = 1, def.width do
+        local s = grid_name(x, y)
+        topo.list[#topo.list + 1] = s
+        topo.xy[s] = { x, y }
+        topo.at[x * 1000 + y] = s
+      end
+    end
+    for _, s in ipairs(topo.list) do
+      local p, n = topo.xy[s], {}
+      for _, d in ipairs(topo.dirs) do
+        local o = topo.at[(p[1] + d[1]) * 1000 + p[2] + d[2]]
+        if o then n[#n + 1] = o end
+      end
+      topo.neighbors[s] = n
+    end
+    if def.regions then
+      for name, r in pairs(def.regions) do
+        topo.regions[name] = r
+        for _, s in ipairs(r.spaces or {}) do topo.region[s] = name end
+      end
+    end
+  elseif def.type == "graph" then
+    local names = {}
+    for name in pairs(def.spaces) do names[#names + 1] = name end
+    table.sort(names)
+    for _, s in ipairs(names) do
+      topo.list[#topo.list + 1] = s
+      topo.neighbors[s] = {}
+    end
+    for _, s in ipairs(names) do
+      local sp = def.spaces[s]
+      topo.region[s] = sp.region
+      for _, o in ipairs(sp.links or {}) do
+        local function link(a, b)
+          for _, v in ipairs(topo.neighbors[a]) do if v == b then return end end
+          local n = topo.neighbors[a]
+          n[#n + 1] = b
+        end
+        link(s, o)
+        link(o, s)
+      end
+    end
+    for _, s in ipairs(names) do table.sort(topo.neighbors[s]) end
+    for name, r in pairs(def.regions or {}) do topo.regions[name] = r end
+  else
+    error("unknown board type " .. tostring(def.type))
+  end
+end
+
+local function check_space(s, fn)
+  if topo.neighbors[s] == nil then
+    error(fn .. ": no space called " .. tostring(s), 3)
+  end
+end
+
+--- Every space, in a stable order.
+function B.spaces()
+  return E.copy(topo.list)
+end
+
+function B.exists(s) return topo.neighbors[s] ~= nil end
+
+--- Grid coordinates of a space (x = column from 1, y = row from 1).
+function B.xy(s)
+  local p = topo.xy[s]
+  if not p then return nil end
+  return p[1], p[2]
+end
+
+--- The space at grid coordinates, or nil off the board.
+function B.space_at(x, y)
+  return topo.at[x * 1000 + y]
+end
+
+function B.size() return topo.width, topo.height end
+
+function B.neighbors(s)
+  check_space(s, "board.neighbors")
+  return E.copy(topo.neighbors[s])
+end
+
+function B.is_adjacent(a, b)
+  for _, o in ipairs(topo.neighbors[a] or {}) do if o == b then return true end end
+  return false
+end
+
+--- Number of steps between two spaces, counting only through adjacency.
+function B.distance(a, b)
+  check_space(a, "board.distance")
+  check_space(b, "board.distance")
+  if topo.kind == "grid" then
+    local p, q = topo.xy[a], topo.xy[b]
+    local dx, dy = math.abs(p[1] - q[1]), math.abs(p[2] - q[2])
+    if topo.eight then return math.max(dx, dy) end
+    return dx + dy
+  end
+  local row = topo.dist[a]
+  if not row then
+    row = { [a] = 0 }
+    local frontier = { a }
+    while #frontier > 0 do
+      local nxt = {}
+      for _, s in ipairs(frontier) do
+        for _, o in ipairs(topo.neighbors[s]) do
+          if row[o] == nil then row[o] = row[s] + 1; nxt[#nxt + 1] = o end
+        end
+      end
+      frontier = nxt
+    end
+    topo.dist[a] = row
+  end
+  return row[b] or math.huge
+end
+
+--- Spaces within n steps of s, not counting s itself.
+function B.within(s, n)
+  local out = {}
+  for _, o in ipairs(topo.list) do
+    if o ~= s and B.distance(s, o) <= n then out[#out + 1] = o end
+  end
+  return out
+end
+
+function B.region(s) return topo.region[s] end
+
+function B.regions()
+  local out = {}
+  for name in pairs(topo.regions) do out[#out + 1] = name end
+  table.sort(out)
+  return out
+end
+
+function B.region_info(name) return topo.regions[name] end
+
+function B.spaces_in(region)
+  local out = {}
+  for _, s in ipairs(topo.list) do if topo.region[s] == region then out[#out + 1] = s end end
+  return out
+end
+
+--- The straight directions of a grid, as {dx, dy} pairs.
+function B.directions()
+  local out = {}
+  for i, d in ipairs(topo.dirs or {}) do out[i] = { d[1], d[2] } end
+  return out
+end
+
+--- The card on a space, or nil.
+function B.card_at(s)
+  local id = E.state.spaces[s]
+  return id and E.state.cards[id] or nil
+end
+
+function B.is_empty(s)
+  return topo.neighbors[s] ~= nil and E.state.spaces[s] == nil
+end
+
+--- Spaces from s in direction (dx, dy), up to n steps, stopping at the edge.
+function B.ray(s, dx, dy, n)
+  local p, out = topo.xy[s], {}
+  if not p then return out end
+  local x, y = p[1], p[2]
+  for _ = 1, n do
+    x, y = x + dx, y + dy
+    local o = topo.at[x * 1000 + y]
+    if not o then break end
+    out[#out + 1] = o
+  end
+  return out
+end
+
+--- Cards reachable along straight lines from s within n spaces, where every space
+--- between is empty (or holds a card that `passable(card)` lets through).
+--- Returns a list of {card=, space=, distance=}.
+function B.line_of_sight(s, n, passable)
+  local out = {}
+  local p = topo.xy[s]
+  if not p then return out end
+  local at, spaces, cards = topo.at, E.state.spaces, E.state.cards
+  for _, d in ipairs(topo.dirs or {}) do
+    local x, y = p[1], p[2]
+    for i = 1, n do
+      x, y = x + d[1], y + d[2]
+      local o = at[x * 1000 + y]
+      if not o then break end
+      local id = spaces[o]
+      if id then
+        local c = cards[id]
+        out[#out + 1] = { card = c, space = o, distance = i }
+        if not (passable and passable(c)) then break end
+      end
+    end
+  end
+  return out
+end
+
+--- Every path of 1..steps moves from s. A path may continue through a space
+--- when can_pass(space) and may end on it when can_stop(space); both default to
+--- "empty", and s itself always counts as empty (its card is the one moving).
+--- Returns a list of paths, each a list of spaces, in a stable order.
+function B.paths(s, steps, can_pass, can_stop)
+  can_pass = can_pass or B.is_empty
+  can_stop = can_stop or B.is_empty
+  local out = {}
+  local function walk(at, path, left)
+    if left == 0 then return end
+    for _, o in ipairs(topo.neighbors[at]) do
+      local stop, pass = o == s or can_stop(o), o == s or can_pass(o)
+      if stop or pass then
+        local p = E.copy(path)
+        p[#p + 1] = o
+        if stop then out[#out + 1] = p end
+        if pass then walk(o, p, left - 1) end
+      end
+    end
+  end
+  walk(s, {}, steps)
+  return out
+end
+
+--- The spaces reachable from s in 1..steps moves, each with a shortest path:
+--- a list of {space=, path=} in a stable order. Moves go through spaces where
+--- can_pass(space) and end where can_stop(space) (both default to "empty");
+--- s counts as empty, and is included when a unit can step out and back.
+function B.reach(s, steps, can_pass, can_stop)
+  can_pass = can_pass or B.is_empty
+  can_stop = can_stop or B.is_empty
+  local neighbors = topo.neighbors
+  local out, parent, frontier = {}, { [s] = false }, { s }
+  local back = nil
+  for _ = 1, steps do
+    local nxt = {}
+    for _, at in ipairs(frontier) do
+      for _, o in ipairs(neighbors[at]) do
+        if o == s then
+          if back == nil and at ~= s then back = at end
+        elseif parent[o] == nil and (can_pass(o) or can_stop(o)) then
+          parent[o] = at
+          if can_stop(o) then out[#out + 1] = o end
+          if can_pass(o) then nxt[#nxt + 1] = o end
+        end
+      end
+    end
+    frontier = nxt
+  end
+  local result = {}
+  for i, dest in ipairs(out) do
+    local path, at = {}, dest
+    while at ~= s do
+      table.insert(path, 1, at)
+      at = parent[at]
+    end
+    result[i] = { space = dest, path = path }
+  end
+  if back then
+    local path, at = { s }, back
+    while at ~= s do
+      table.insert(path, 1, at)
+      at = parent[at]
+    end
+    result[#result + 1] = { space = s, path = path }
+  end
+  return result
+end

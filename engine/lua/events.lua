@@ -1,0 +1,164 @@
+-- Events that rules emit and card hooks hear; modifiers that stat queries pass through.
+local E = ...
+
+-- Notes of chance and hidden information (shuffles, rolls, draws): the host uses
+-- the decision number of the last one as the barrier for fair undo.
+E.chance_at = 0
+function E.note(kind, data)
+  E.chance_at = E.decisions
+end
+
+local listeners = {}   -- rules-level listeners: name -> list of functions
+E.listeners = listeners
+
+--- Registers a rules-level listener for an event (called before card hooks).
+function E.on(name, fn)
+  if not E.game.hookset[name] then
+    error("on: no event called " .. tostring(name) .. E.suggest(name, E.game.hooks), 2)
+  end
+  local l = listeners[name] or {}
+  l[#l + 1] = fn
+  listeners[name] = l
+end
+
+local depth = 0
+local chain = {}
+
+local function describe(c)
+  return string.format("%s (card %d)", c.name, c.id)
+end
+E.describe = describe
+
+local function call_hook(fn, what, card, ...)
+  E.push_context(what, card)
+  fn(...)
+  E.pop_context()
+end
+
+--- Emits an event: rules listeners first, then the hook of that name on every
+--- card in play (the active player's cards first, then in seat order), then on
+--- ev.card if it has just left play. Returns ev, which hooks may have changed.
+function E.emit(name, ev)
+  if not E.game.hookset[name] then
+    error("emit: no event called " .. tostring(name) .. E.suggest(name, E.game.hooks), 2)
+  end
+  ev = ev or {}
+  ev.event = name
+  depth = depth + 1
+  chain[depth] = name
+  if depth > E.limits.trigger_depth then
+    local c = table.concat(chain, " -> ", math.max(1, depth - 8), depth)
+    depth = 0
+    chain = {}
+    error("events triggered each other more than " .. E.limits.trigger_depth ..
+          " levels deep (... " .. c .. ")", 2)
+  end
+  for _, fn in ipairs(listeners[name] or {}) do
+    call_hook(fn, "rules listener for " .. name, nil, ev)
+  end
+  if not E.with_fn.hooks[name] then
+    chain[depth] = nil
+    depth = depth - 1
+    return ev
+  end
+  local hooked, seen = {}, {}
+  local active = E.state.active or 1
+  local in_play = E.in_play_with("hooks", name)
+  for _, p in ipairs(E.players.from(active)) do
+    for _, c in ipairs(in_play) do
+      if c.controller == p then
+        hooked[#hooked + 1] = c
+        seen[c.id] = true
+      end
+    end
+  end
+  local subject = ev.card
+  if type(subject) == "table" and not seen[subject.id] and E.defs[subject.def] and E.defs[subject.def].hooks[name] then
+    hooked[#hooked + 1] = subject
+  end
+  for _, c in ipairs(hooked) do
+    -- a card removed by an earlier hook no longer hears the event, unless it is the subject
+    if c == subject or c.space or E.in_play_zone(c.zone) then
+      call_hook(E.defs[c.def].hooks[name], "hook " .. name, c, c, ev)
+    end
+  end
+  chain[depth] = nil
+  depth = depth - 1
+  return ev
+end
+
+function E.in_play_zone(key)
+  if not key then return false end
+  local name = key:match("^([^:]+)")
+  return E.game.in_play_set[name] == true
+end
+
+-------------------------------------------------------------------------------
+-- Stats and modifiers
+-------------------------------------------------------------------------------
+local rules_modifiers = {}
+
+--- Registers a rules-level modifier: fn(card, value) -> value.
+function E.add_modifier(stat_name, fn)
+  local l = rules_modifiers[stat_name] or {}
+  l[#l + 1] = fn
+  rules_modifiers[stat_name] = l
+end
+
+--- A card's stat: its printed value (or the card's own override in card.base),
+--- passed through rules modifiers, then every in-play card's modifier of that stat.
+function E.stat(c, name)
+  c = E.card_arg(c, "stat")
+  local d = E.defs[c.def]
+  local v = c.base and c.base[name]
+  if v == nil then v = d[name] end
+  if v == nil then v = E.game.stat_defaults[name] end
+  if v == nil then
+    if not E.game.statset[name] then
+      error("stat: no stat called " .. tostring(name) .. E.suggest(name, E.game.stats), 2)
+    end
+    v = 0
+  end
+  for _, fn in ipairs(rules_modifiers[name] or {}) do v = fn(c, v) end
+  for _, m in ipairs(E.in_play_with("modifiers", name)) do
+    local fn = E.defs[m.def].modifiers[name]
+    do
+      E.push_context("modifier " .. name, m)
+      v = fn(m, c, v)
+      E.pop_context()
+      if type(v) ~= "number" then
+        error("modifier " .. name .. " of " .. m.name .. " returned " .. type(v) .. ", not a number", 2)
+      end
+    end
+  end
+  return v
+end
+
+-------------------------------------------------------------------------------
+-- Name suggestions for errors ("did you mean ...?")
+-------------------------------------------------------------------------------
+local function distance(a, b)
+  local la, lb = #a, #b
+  local prev = {}
+  for j = 0, lb do prev[j] = j end
+  for i = 1, la do
+    local cur = { [0] = i }
+    for j = 1, lb do
+      local cost = a:sub(i, i) == b:sub(j, j) and 0 or 1
+      cur[j] = math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
+    end
+    prev = cur
+  end
+  return prev[lb]
+end
+
+function E.suggest(name, candidates)
+  if type(name) ~= "string" then return "" end
+  local best, bd = nil, math.huge
+  for _, c in ipairs(candidates or {}) do
+    local d = distance(name, c)
+    if d < bd then best, bd = c, d end
+  end
+  if best and bd <= math.max(2, #name // 3) then return " (did you mean '" .. best .. "'?)" end
+  return ""
+end

@@ -1,0 +1,223 @@
+-- The match coroutine: choose() yields every decision to the host; the engine
+-- owns the turn and round loop and calls the game's phase functions.
+local E = ...
+
+local co_create, co_resume, co_yield, co_status = coroutine.create, coroutine.resume, coroutine.yield, coroutine.status
+local sethook, traceback = debug.sethook, debug.traceback
+
+E.decisions = 0
+E.pending = nil
+E.answers = {}       -- keys of the answers given, in order
+E.limits = { instructions = 50000000, trigger_depth = 40, hook_every = 1000 }
+
+local GAME_OVER = setmetatable({}, { __tostring = function() return "the game is over" end })
+E.GAME_OVER = GAME_OVER
+
+local function fail(msg) error(msg, 3) end
+
+--- Asks a player to pick one of a list of options and returns the option picked.
+--- Options are strings or tables with a `label`; a single option is taken
+--- without asking unless `confirm = true`.
+function E.choose(req)
+  if E.state.over then error(GAME_OVER, 0) end
+  if type(req) ~= "table" then fail("choose: expected {player=, prompt=, options=}, got " .. type(req)) end
+  local p = req.player
+  if E.state.players[p] == nil then fail("choose: no player " .. tostring(p)) end
+  if type(req.options) ~= "table" or #req.options == 0 then fail("choose: options must be a non-empty list") end
+  local opts, seen = {}, {}
+  for i, o in ipairs(req.options) do
+    if type(o) == "string" then o = { label = o } end
+    if type(o) ~= "table" or type(o.label) ~= "string" then
+      fail("choose: option " .. i .. " needs a label")
+    end
+    local key = o.label
+    if seen[key] then
+      local n = 2
+      while seen[key .. " #" .. n] do n = n + 1 end
+      key = key .. " #" .. n
+    end
+    seen[key] = true
+    o.key = key
+    opts[i] = o
+  end
+  if #opts == 1 and not req.confirm then return opts[1] end
+  E.pending = { player = p, prompt = req.prompt or "Choose", options = opts }
+  local i = co_yield("choice")
+  E.pending = nil
+  E.decisions = E.decisions + 1
+  E.answers[E.decisions] = opts[i].key
+  return opts[i]
+end
+
+--- Ends the match; winner may be nil for a draw.
+function E.end_game(winner, reason)
+  local st = E.state
+  if st.over then error(GAME_OVER, 0) end
+  st.over = true
+  st.winner = winner
+  st.result = reason or (winner and ("player " .. winner .. " wins") or "draw")
+  E.say("Game over: " .. st.result)
+  error(GAME_OVER, 0)
+end
+
+function E.win(p, reason)
+  if E.state.players[p] == nil then fail("win: no player " .. tostring(p)) end
+  E.end_game(p, reason)
+end
+
+local function rules_fn(name)
+  local fn = E.rules_env[name]
+  if type(fn) ~= "function" then error("the rules define no function " .. tostring(name), 0) end
+  return fn
+end
+
+local function run_phase(ph, arg)
+  local st = E.state
+  st.phase = ph.id
+  E.emit("phase_start", { phase = ph.id, player = st.active })
+  E.push_context("phase " .. ph.id)
+  rules_fn(ph.run)(arg)
+  E.pop_context()
+  E.emit("phase_end", { phase = ph.id, player = st.active })
+end
+
+function E.run_flow()
+  local st, flow = E.state, E.game.flow
+  E.push_context("setup")
+  rules_fn(flow.setup)()
+  E.pop_context()
+  if E.scenario_fn then
+    E.push_context("scenario setup")
+    E.scenario_fn()
+    E.pop_context()
+  end
+  if flow.kind == "rounds" then
+    while not st.over do
+      st.round = st.round + 1
+      E.emit("round_start", { round = st.round })
+      for _, ph in ipairs(flow.phases) do
+        if E.start_phase == nil or E.start_phase == ph.id then
+          E.start_phase = nil
+          run_phase(ph, st.round)
+        end
+      end
+      E.emit("round_end", { round = st.round })
+      if flow.after_round then rules_fn(flow.after_round)(st.round) end
+    end
+  else
+    while not st.over do
+      local p = st.active
+      st.turn = st.turn + 1
+      E.emit("turn_start", { player = p })
+      for _, ph in ipairs(flow.phases) do
+        if E.start_phase == nil or E.start_phase == ph.id then
+          E.start_phase = nil
+          run_phase(ph, p)
+        end
+      end
+      st.phase = nil
+      E.emit("turn_end", { player = p })
+      st.active = flow.next_player and rules_fn(flow.next_player)(p) or E.players.next(p)
+    end
+  end
+end
+
+-------------------------------------------------------------------------------
+-- The driver the host calls: start, then step with each answer.
+-------------------------------------------------------------------------------
+local co
+local budget = 0
+local tripped = nil
+
+local function hard_hook()
+  error(tripped, 0)
+end
+
+-- Instruction-count samples by source line, when E.profile is a table (benchmarks).
+local getinfo = debug.getinfo
+
+local function budget_hook()
+  local prof = E.profile
+  if prof then
+    for level = 2, 12 do
+      local info = getinfo(level, "Sl")
+      if not info then break end
+      local k = info.short_src .. ":" .. (level == 2 and (info.currentline or 0) or ("fn" .. info.linedefined))
+      prof[k] = (prof[k] or 0) + (level == 2 and 1 or 0)
+      local kk = "~" .. k
+      prof[kk] = (prof[kk] or 0) + 1
+    end
+  end
+  budget = budget - E.limits.hook_every
+  if budget <= 0 then
+    tripped = "script ran too long: more than " .. E.limits.instructions ..
+              " Lua instructions before the next decision (an endless loop?)"
+    sethook(co, hard_hook, "", 1)
+    error(tripped, 0)
+  end
+end
+
+local function context_chain()
+  local parts = E.context_lines()
+  if #parts == 0 then return "" end
+  return "\n  in " .. table.concat(parts, "\n  <- ")
+end
+
+local function on_error(err)
+  if err == GAME_OVER then return GAME_OVER end
+  if tripped then return { message = tripped .. context_chain() } end
+  local msg
+  if type(err) == "string" then msg = err
+  elseif type(err) == "table" and type(err.message) == "string" then msg = err.message
+  else msg = "error value of type " .. type(err) end
+  return { message = msg .. context_chain(), traceback = traceback(nil, 2) }
+end
+
+--- Starts the match; returns like step().
+function E.start(main)
+  co = co_create(function()
+    local ok, err = xpcall(main or E.run_flow, on_error)
+    if ok or err == GAME_OVER then return "over" end
+    return "error", err.message
+  end)
+  sethook(co, budget_hook, "", E.limits.hook_every)
+  return E.step(nil)
+end
+
+--- Resumes the match with an answer (an option's index). Returns
+---   "choice", player, prompt, number of options
+---   "over"
+---   "error", message
+function E.step(answer)
+  if co == nil or co_status(co) == "dead" then return "error", "the match is not running" end
+  budget = E.limits.instructions
+  local ok, status, msg = co_resume(co, answer)
+  if not ok then
+    return "error", tripped or tostring(status)
+  end
+  if status == "choice" then
+    local pend = E.pending
+    return "choice", pend.player, pend.prompt, #pend.options
+  end
+  return status, msg
+end
+
+--- Index of the pending option with this key, or nil.
+function E.key_index(key)
+  local pend = E.pending
+  if not pend then return nil end
+  for i, o in ipairs(pend.options) do
+    if o.key == key then return i end
+  end
+  return nil
+end
+
+function E.pending_keys()
+  local out = {}
+  if E.pending then
+    for i, o in ipairs(E.pending.options) do out[i] = o.key end
+  end
+  return out
+end
+
+function E.last_answer() return E.answers[E.decisions] end

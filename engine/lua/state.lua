@@ -1,0 +1,107 @@
+-- A new match's state, card definitions, and views of the state for the host.
+local E = ...
+
+E.sets = {}
+
+--- Builds the empty state of a match: zones, counters, the board and the generator.
+function E.new_state(seed, seats)
+  local g = E.game
+  local st = {
+    game = g.id, seed = seed, players = {}, cards = {}, zones = {}, spaces = {},
+    counters = { shared = {} }, turn = 0, round = 0, active = 1, over = false, vars = {},
+  }
+  for i, s in ipairs(seats) do
+    st.players[i] = { seat = i, set = s.set, name = s.name or ("Player " .. i) }
+    st.counters[i] = {}
+  end
+  for name, z in pairs(g.zones) do
+    if z.scope == "player" then
+      for i = 1, #seats do st.zones[name .. ":" .. i] = {} end
+    else
+      st.zones[name] = {}
+    end
+  end
+  for name, c in pairs(g.counters) do
+    if c.scope == "player" then
+      for i = 1, #seats do st.counters[i][name] = c.start end
+    else
+      st.counters.shared[name] = c.start
+    end
+  end
+  E.state = st
+  E.rng_seed(seed)
+  if g.board.type ~= "none" then
+    E.build_board(g.board)
+    E.board_order = E.board.spaces()
+  else
+    E.board_order = {}
+  end
+  if g.limits then
+    for k, v in pairs(g.limits) do E.limits[k] = v end
+  end
+  return st
+end
+
+--- Adds a card definition; its Lua functions are compiled later by install_lua.
+function E.add_def(d)
+  d.tagset = {}
+  for _, t in ipairs(d.tags or {}) do d.tagset[t] = true end
+  d.hooks, d.modifiers, d.abilities = {}, {}, {}
+  d.copies = d.copies or 1
+  E.defs[d.id] = d
+end
+
+--- Compiles one inline function of a card and stores it at def[table][name].
+function E.install_lua(card_id, tbl, name, src, chunkname)
+  local ok, res = E.load_chunk(src, chunkname, "function")
+  if not ok then return res end
+  E.defs[card_id][tbl][name] = res
+  E.with_fn[tbl][name] = true
+  return nil
+end
+
+-- A read-only view of the definitions for scripts.
+E.defs_view = setmetatable({}, {
+  __index = function(_, k) return E.defs[k] end,
+  __newindex = function() error("card definitions cannot be changed by scripts", 2) end,
+  __pairs = function() return next, E.defs, nil end,
+  __metatable = false,
+})
+
+function E.sets_view()
+  return setmetatable({}, {
+    __index = function(_, k) return E.sets[k] end,
+    __newindex = function() error("card sets cannot be changed by scripts", 2) end,
+    __metatable = false,
+  })
+end
+
+function E.snapshot_json()
+  return E.to_json(E.state)
+end
+
+--- What player p may see (p nil: everything): hidden zones show only counts.
+function E.view(p)
+  local st = E.state
+  local v = E.copy(st)
+  v.rng = nil
+  v.zones, v.cards = {}, {}
+  local visible = {}
+  for key, ids in pairs(st.zones) do
+    local name, owner = key:match("^([^:]+):?(%d*)$")
+    owner = tonumber(owner)
+    local z = E.game.zones[name]
+    local shown = p == nil or z.visibility == "public" or (z.visibility == "owner" and owner == p)
+    if shown then
+      v.zones[key] = E.copy(ids)
+      for _, id in ipairs(ids) do visible[id] = true end
+    else
+      v.zones[key] = { count = #ids }
+    end
+  end
+  for id, c in pairs(st.cards) do
+    if c.zone == "board" or c.zone == "under" or visible[id] then v.cards[#v.cards + 1] = c end
+  end
+  table.sort(v.cards, function(a, b) return a.id < b.id end)
+  return E.to_json(v)
+end

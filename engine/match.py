@@ -1,0 +1,269 @@
+"""A match: (game, seed, seats, answers). Every decision is a choice yielded by the Lua coroutine."""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from .errors import Divergence, EngineError, IllegalAnswer, SaveFileError, ScriptError
+from .loader import GameDef, LuaSource, load_game
+from .runtime import Runtime
+
+SAVE_FORMAT = "summon-match/1"
+
+
+def lua_list(t) -> list:
+    """A Lua sequence as a Python list, in order."""
+    return [t[i] for i in range(1, len(t) + 1)]
+
+SEED_MASK = (1 << 63) - 1
+
+
+@dataclass
+class Seat:
+    """A seat at the table: who plays it (human, bot, ...) and which card set it uses."""
+
+    controller: str = "bot"
+    set: str | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> "Seat":
+        kind, _, set_id = text.strip().partition(":")
+        return cls(kind or "bot", set_id or None)
+
+    def __str__(self) -> str:
+        return f"{self.controller}:{self.set}" if self.set else self.controller
+
+
+@dataclass
+class Decision:
+    """The question a match is waiting on."""
+
+    player: int
+    prompt: str
+    count: int
+
+
+def assign_sets(game: GameDef, seats: list[Seat]) -> list[Seat]:
+    """Fills in each seat's card set: the one it names, or the game's sets in turn."""
+    if not (game.data.get("sets") or {}).get("per_seat"):
+        return seats
+    ids = sorted(game.sets)
+    out = []
+    for i, s in enumerate(seats):
+        if s.set is None:
+            if not ids:
+                raise EngineError(f"{game.id} has no card sets to play")
+            s = Seat(s.controller, ids[i % len(ids)])
+        elif s.set not in game.sets:
+            raise EngineError(f"{game.id} has no card set '{s.set}'; sets: {', '.join(ids)}")
+        out.append(s)
+    return out
+
+
+class Match:
+    """A running match. Answers go in through answer(); the state is read through snapshot()."""
+
+    def __init__(self, game: GameDef, seed: int, seats: list[Seat], *, quiet: bool = False,
+                 scenario: LuaSource | None = None):
+        pl = game.data["players"]
+        if not pl["min"] <= len(seats) <= pl["max"]:
+            raise EngineError(f"{game.id} is for {pl['min']} to {pl['max']} players, not {len(seats)}")
+        self.game = game
+        self.seed = int(seed) & SEED_MASK
+        self.seats = assign_sets(game, list(seats))
+        self.quiet = quiet
+        self.scenario = scenario
+        self.answers: list[str] = []
+        self.error: str | None = None
+        self._boot()
+
+    # -- running --------------------------------------------------------------
+
+    def _boot(self) -> None:
+        seats = [{"set": s.set, "name": f"Player {i + 1}"} for i, s in enumerate(self.seats)]
+        self.rt = Runtime(self.game, self.seed, seats, self.scenario)
+        self.E = self.rt.E
+        self.E.quiet = self.quiet
+        self._take(self.rt.start())
+
+    def _take(self, res: tuple) -> None:
+        status = res[0]
+        if status == "choice":
+            self.pending: Decision | None = Decision(res[1], res[2], res[3])
+        elif status == "over":
+            self.pending = None
+        else:
+            raise ScriptError(res[1] if len(res) > 1 else "the match stopped")
+
+    @property
+    def is_over(self) -> bool:
+        return self.pending is None
+
+    @property
+    def winner(self) -> int | None:
+        return self.E.state.winner
+
+    @property
+    def decisions(self) -> int:
+        return len(self.answers)
+
+    def options(self) -> list[str]:
+        """Labels of the options offered now, in order."""
+        return lua_list(self.E.pending_keys()) if self.pending else []
+
+    def answer(self, index: int) -> None:
+        """Answers the pending decision with the option at a 0-based index."""
+        if self.pending is None:
+            raise IllegalAnswer("the match is over; there is nothing to answer")
+        if not (isinstance(index, int) and 0 <= index < self.pending.count):
+            raise IllegalAnswer(f"no option {index + 1 if isinstance(index, int) else index!r}: "
+                                f"choose 1 to {self.pending.count}")
+        try:
+            res = self.rt.step(index + 1)
+            key = self.E.last_answer()
+            self._take(res)
+        except ScriptError as e:
+            self._recover(str(e))
+            raise
+        self.answers.append(key)
+
+    def answer_key(self, key: str) -> None:
+        """Answers with the option whose label is key."""
+        idx = self.E.key_index(key) if self.pending else None
+        if idx is None:
+            raise IllegalAnswer(f"{key!r} is not offered; offered: {', '.join(self.options())}")
+        self.answer(idx - 1)
+
+    def _recover(self, message: str) -> None:
+        """After a script error: rebuild the match at its last decision."""
+        self.error = message
+        answers = list(self.answers)
+        self.answers = []
+        self._boot()
+        for key in answers:
+            self.answer_key(key)
+
+    def replay(self, answers: list[str], *, upto: int | None = None) -> None:
+        """Replays logged answers; raises Divergence at the first that is no longer offered."""
+        for n, key in enumerate(answers[:upto], 1):
+            if self.pending is None or self.E.key_index(key) is None:
+                raise Divergence(n, key, self.options())
+            self.answer_key(key)
+
+    # -- reading --------------------------------------------------------------
+
+    def messages(self) -> list[str]:
+        """What happened since the last call (moves, rolls, damage...)."""
+        return lua_list(self.E.drain_messages())
+
+    def snapshot(self) -> dict:
+        return json.loads(self.E.snapshot_json())
+
+    def state_hash(self) -> str:
+        return hashlib.sha256(self.E.snapshot_json().encode()).hexdigest()
+
+    def view(self, player: int | None) -> dict:
+        """The state as one player may see it (None: everything)."""
+        return json.loads(self.E.view(player))
+
+    # -- saving ---------------------------------------------------------------
+
+    def to_json(self) -> dict:
+        return {
+            "format": SAVE_FORMAT,
+            "game": self.game.id,
+            "seed": self.seed,
+            "seats": [str(s) for s in self.seats],
+            "answers": list(self.answers),
+        }
+
+    def save(self, path: Path) -> None:
+        Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n")
+
+
+def read_save(path: Path) -> dict:
+    """Reads and checks a saved match file."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise SaveFileError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise SaveFileError(f"{path}: cannot read: {e}") from None
+    except json.JSONDecodeError as e:
+        raise SaveFileError(f"{path}:{e.lineno}:{e.colno}: not a saved match (JSON: {e.msg})") from None
+    if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+        raise SaveFileError(f"{path}:1:1: not a saved match (expected format {SAVE_FORMAT!r})")
+    problems = []
+    if not isinstance(data.get("game"), str):
+        problems.append("'game' must be a game id")
+    if not isinstance(data.get("seed"), int) or isinstance(data.get("seed"), bool):
+        problems.append("'seed' must be an integer")
+    if not (isinstance(data.get("seats"), list) and all(isinstance(s, str) for s in data["seats"])):
+        problems.append("'seats' must be a list like [\"human:set\", \"bot\"]")
+    if not (isinstance(data.get("answers"), list) and all(isinstance(a, str) for a in data["answers"])):
+        problems.append("'answers' must be a list of option labels")
+    if problems:
+        raise SaveFileError(f"{path}:1:1: " + "; ".join(problems))
+    return data
+
+
+def load_match(path: Path, game: GameDef | None = None, *, upto: int | None = None,
+               quiet: bool = False) -> Match:
+    """Loads a saved match and replays its answers (the first `upto` of them if given)."""
+    data = read_save(path)
+    game = game or load_game(data["game"])
+    m = Match(game, data["seed"], [Seat.parse(s) for s in data["seats"]], quiet=quiet)
+    m.replay(data["answers"], upto=upto)
+    return m
+
+
+Controller = Callable[[Match], int]
+
+
+class RandomBot:
+    """Picks uniformly among the options, from its own seeded generator."""
+
+    def __init__(self, seed: int, seat: int):
+        import random
+
+        self.rng = random.Random(f"bot:{seed}:{seat}")
+
+    def __call__(self, match: Match) -> int:
+        return self.rng.randrange(match.pending.count)
+
+
+class Scripted:
+    """Answers from a list of option labels (or 0-based indexes), in order."""
+
+    def __init__(self, answers: list[str | int]):
+        self.answers = list(answers)
+        self.pos = 0
+
+    def __call__(self, match: Match) -> int:
+        if self.pos >= len(self.answers):
+            raise IllegalAnswer("the script of answers ran out")
+        a = self.answers[self.pos]
+        self.pos += 1
+        if isinstance(a, int):
+            return a
+        idx = match.E.key_index(a)
+        if idx is None:
+            raise IllegalAnswer(f"scripted answer {a!r} is not offered; offered: {', '.join(match.options())}")
+        return idx - 1
+
+
+def play(match: Match, controllers: dict[int, Controller], *, max_decisions: int | None = None,
+         on_decision: Callable[[Match, int, str], Any] | None = None) -> Match:
+    """Runs a match to its end (or max_decisions), asking each seat's controller."""
+    while match.pending is not None:
+        if max_decisions is not None and match.decisions >= max_decisions:
+            break
+        p = match.pending.player
+        idx = controllers[p](match)
+        match.answer(idx)
+        if on_decision:
+            on_decision(match, p, match.answers[-1])
+    return match

@@ -1,0 +1,115 @@
+"""One Lua runtime per match: the engine's Lua library, the game's rules and cards, in a sandbox."""
+from __future__ import annotations
+
+from typing import Any
+
+from lupa.lua54 import LuaError, LuaRuntime
+
+from . import ENGINE_DIR
+from .errors import DefinitionError, Problem, ScriptError
+from .loader import GameDef, LuaSource, lua_game_table
+
+ENGINE_FILES = ("core", "board", "pieces", "events", "flow", "sandbox", "state", "scenario")
+_SOURCES = {name: (ENGINE_DIR / "lua" / f"{name}.lua").read_text() for name in ENGINE_FILES}
+
+# Globals removed from the runtime once the engine has captured what it needs.
+_UNSAFE = ("python", "io", "os", "package", "require", "debug", "load", "loadstring",
+           "dofile", "loadfile", "collectgarbage")
+
+
+def _deny_attributes(obj: Any, name: Any, is_setting: bool) -> Any:
+    raise AttributeError("scripts cannot reach Python objects")
+
+
+def _problem_from_lua(msg: str, fallback: str) -> Problem:
+    """Turns 'file:line: message' from Lua into a Problem."""
+    first = str(msg).splitlines()[0] if msg else ""
+    head, sep, rest = first.partition(": ")
+    if sep and ":" in head:
+        path, _, line = head.rpartition(":")
+        if line.isdigit():
+            return Problem(path, int(line), 1, f"Lua: {rest}")
+    return Problem(fallback, 1, 1, f"Lua: {first}")
+
+
+def _game_table(game: GameDef) -> dict:
+    cached = getattr(game, "_lua_table", None)
+    if cached is None:
+        cached = lua_game_table(game)
+        game._lua_table = cached
+    return cached
+
+
+class Runtime:
+    """A Lua runtime holding one match."""
+
+    def __init__(self, game: GameDef, seed: int, seats: list[dict], scenario: LuaSource | None = None):
+        memory = (game.data.get("limits") or {}).get("memory_mb", 256)
+        self.lua = LuaRuntime(
+            register_eval=False,
+            register_builtins=False,
+            attribute_filter=_deny_attributes,
+            max_memory=memory * 1024 * 1024,
+        )
+        lua = self.lua
+        self.E = E = lua.table()
+        for name in ENGINE_FILES:
+            lua.execute(_SOURCES[name], E, name=f"@engine/lua/{name}.lua")
+        g = lua.globals()
+        for name in _UNSAFE:
+            g[name] = None
+        lua.execute("string.dump = nil")
+        E.game = lua.table_from(_game_table(game), recursive=True)
+        E.new_state(seed, lua.table_from(seats, recursive=True))
+        E.make_rules_env()
+
+        problems: list[Problem] = []
+        for sid, s in game.sets.items():
+            E.sets[sid] = lua.table_from({**s.data, "cards": s.card_ids}, recursive=True)
+        for cid, c in game.cards.items():
+            E.add_def(lua.table_from(c.data, recursive=True))
+        for cid, c in game.cards.items():
+            for src in c.lua:
+                err = E.install_lua(cid, src.field[-2], src.field[-1], src.source, src.chunkname)
+                if err is not None:
+                    problems.append(_problem_from_lua(err, src.chunkname))
+        for src in game.scripts:
+            ok, res = E.load_chunk(src.source, src.chunkname, "rules")
+            if not ok:
+                problems.append(_problem_from_lua(res, src.chunkname))
+                continue
+            try:
+                res()
+            except LuaError as e:
+                problems.append(_problem_from_lua(str(e), src.chunkname))
+        if scenario is not None:
+            ok, res = E.load_chunk(scenario.source, scenario.chunkname, "scenario")
+            if not ok:
+                problems.append(_problem_from_lua(res, scenario.chunkname))
+            else:
+                E.scenario_fn = res
+        if problems:
+            raise DefinitionError(problems)
+        flow = game.data["flow"]
+        needed = [flow["setup"]] + [p["run"] for p in flow["phases"]]
+        needed += [flow[k] for k in ("next_player", "after_round") if k in flow]
+        env = E.rules_env
+        missing = [n for n in needed if lua.eval("type")(env[n]) != "function"]
+        if missing:
+            raise DefinitionError([Problem(str(game.root / "game.yaml"), 1, 1,
+                                           f"flow names Lua functions the scripts do not define: {', '.join(missing)}")])
+
+    def start(self) -> tuple:
+        return self._call(self.E.start)
+
+    def step(self, index: int) -> tuple:
+        return self._call(self.E.step, index)
+
+    def _call(self, fn, *args) -> tuple:
+        try:
+            res = fn(*args)
+        except LuaError as e:
+            raise ScriptError(str(e).splitlines()[0]) from None
+        except Exception as e:  # memory errors, bad UTF-8 from a script: all end the step
+            raise ScriptError(f"the match stopped: {type(e).__name__}: {e}") from None
+        return res if isinstance(res, tuple) else (res,)

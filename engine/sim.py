@@ -1,0 +1,68 @@
+"""Batch simulation: bot games in parallel processes, with a report that is the same for the same arguments."""
+from __future__ import annotations
+
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+from .loader import GameDef, load_game
+from .match import Match, RandomBot, Seat, play
+
+
+def game_seed(seed: int, index: int) -> int:
+    """The seed of the index-th game of a run."""
+    return seed + index
+
+
+def run_one(game: GameDef, seats: list[Seat], seed: int, max_decisions: int) -> dict:
+    m = Match(game, seed, seats, quiet=True)
+    bots = {i + 1: RandomBot(seed, i + 1) for i in range(len(seats))}
+    play(m, bots, max_decisions=max_decisions)
+    return {"seed": seed, "winner": m.winner if m.is_over else None, "finished": m.is_over,
+            "decisions": m.decisions, "hash": m.state_hash()}
+
+
+def _run_chunk(args) -> list[dict]:
+    game_id, root, seats, seeds, max_decisions = args
+    game = load_game(str(root))
+    return [run_one(game, seats, s, max_decisions) for s in seeds]
+
+
+def simulate(game: GameDef, seats: list[Seat], games: int, seed: int, *, jobs: int = 1,
+             max_decisions: int = 20000) -> dict:
+    """Plays `games` bot games; returns the report `summon sim --json` prints."""
+    from .match import assign_sets
+
+    seats = assign_sets(game, seats)
+    seeds = [game_seed(seed, i) for i in range(games)]
+    start = time.perf_counter()
+    if jobs <= 1 or games < 2:
+        results = [run_one(game, seats, s, max_decisions) for s in seeds]
+    else:
+        chunks = [seeds[i::jobs] for i in range(jobs)]
+        with ProcessPoolExecutor(max_workers=jobs) as ex:
+            parts = list(ex.map(_run_chunk, [(game.id, game.root, seats, c, max_decisions) for c in chunks]))
+        by_seed = {r["seed"]: r for part in parts for r in part}
+        results = [by_seed[s] for s in seeds]
+    seconds = time.perf_counter() - start
+    names = [s.set or f"seat {i + 1}" for i, s in enumerate(seats)]
+    if len(set(names)) < len(names):
+        names = [f"seat {i + 1}" + (f" ({s.set})" if s.set else "") for i, s in enumerate(seats)]
+    wins = {n: 0 for n in names}
+    draws = 0
+    for r in results:
+        if r["finished"] and r["winner"] is not None:
+            wins[names[r["winner"] - 1]] += 1
+        elif r["finished"]:
+            draws += 1
+    return {
+        "game": game.id,
+        "seed": seed,
+        "games": games,
+        "seats": [str(s) for s in seats],
+        "finished": sum(r["finished"] for r in results),
+        "wins": wins,
+        "draws": draws,
+        "decisions": sum(r["decisions"] for r in results),
+        "seconds": round(seconds, 3),
+        "results": results,
+    }

@@ -1,0 +1,1 @@
+"""summon's terminal front end: the command line and the play session. No rules live here."""

@@ -1,0 +1,5 @@
+import sys
+
+from repl.cli import main
+
+sys.exit(main())

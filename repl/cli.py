@@ -1,0 +1,181 @@
+"""The `summon` command line. It parses arguments and prints; the engine does the rest."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from engine import loader
+from engine.errors import DefinitionError, EngineError
+from engine.match import Match, Seat, load_match, read_save
+
+
+def _seats(text: str | None, game) -> list[Seat]:
+    if text:
+        return [Seat.parse(s) for s in text.split(",") if s.strip()]
+    n = game.data["players"].get("default", game.data["players"]["min"])
+    return [Seat("bot") for _ in range(n)]
+
+
+def _check_seats(seats: list[Seat]) -> None:
+    for s in seats:
+        if s.controller not in ("human", "bot"):
+            raise EngineError(f"unknown seat kind '{s.controller}': use human or bot, e.g. human:polar_dwarves")
+
+
+def cmd_list(args) -> int:
+    games = loader.list_games()
+    if not games:
+        print(f"no games found under {loader.home() / 'rules'}")
+        return 1
+    for gid in games:
+        try:
+            g = loader.load_game(gid)
+        except EngineError as e:
+            print(f"{gid}  (does not load: {str(e).splitlines()[0]})")
+            continue
+        pl = g.data["players"]
+        count = f"{pl['min']}" if pl["min"] == pl["max"] else f"{pl['min']}-{pl['max']}"
+        print(f"{gid}  {g.name}, {count} players")
+        for sid, s in sorted(g.sets.items()):
+            print(f"    {sid}  {s.name} ({len(s.card_ids)} cards)")
+    return 0
+
+
+def cmd_check(args) -> int:
+    from engine.runtime import Runtime
+
+    targets = args.paths or list(loader.list_games())
+    problems = []
+    for t in targets:
+        try:
+            g = loader.load_game(t)
+            # compile every script and build a match to catch what only Lua can see
+            Runtime(g, 1, [{"set": sid} for sid in (sorted(g.sets) or [None])][: g.data["players"]["max"]]
+                    or [{"set": None}])
+        except DefinitionError as e:
+            problems += e.problems
+        except EngineError as e:
+            print(f"{t}: {e}")
+            return 2
+    for p in problems:
+        print(p)
+    if problems:
+        print(f"{len(problems)} problem{'s' if len(problems) != 1 else ''} found")
+        return 1
+    print(f"ok: {', '.join(targets)}")
+    return 0
+
+
+def cmd_sim(args) -> int:
+    from engine.sim import simulate
+
+    game = loader.load_game(args.game)
+    seats = _seats(args.players, game)
+    _check_seats(seats)
+    out = simulate(game, seats, args.games, args.seed, jobs=args.jobs, max_decisions=args.max_decisions)
+    if args.json:
+        print(json.dumps(out, sort_keys=True))
+    else:
+        print(f"{out['game']}: {out['finished']}/{out['games']} games finished, seed {out['seed']}")
+        for k, v in sorted(out["wins"].items()):
+            print(f"  {k}: {v} wins")
+        if out["draws"]:
+            print(f"  draws: {out['draws']}")
+        rate = out["decisions"] / out["seconds"] if out["seconds"] else 0
+        print(f"  {out['decisions']} decisions in {out['seconds']:.2f} s ({rate:,.0f} per second)")
+    return 0
+
+
+def cmd_play(args) -> int:
+    from repl.plain import play_plain
+
+    if args.load:
+        data = read_save(Path(args.load))
+        game = loader.load_game(data["game"] if args.game is None else args.game)
+        match = load_match(Path(args.load), game)
+        seats = match.seats
+    else:
+        if args.game is None:
+            raise EngineError("name a game to play (summon list shows them), or give --load FILE")
+        game = loader.load_game(args.game)
+        seats = _seats(args.players, game)
+        _check_seats(seats)
+        match = Match(game, args.seed, seats)
+    return play_plain(match, seats, seed=args.seed)
+
+
+def _describe_final(match: Match) -> str:
+    st = match.snapshot()
+    lines = [f"{match.game.name}: decision {match.decisions}, turn {st['turn']}"]
+    if st.get("over"):
+        lines.append(f"result: {st.get('result')}")
+    return "\n".join(lines)
+
+
+def cmd_replay(args) -> int:
+    from repl.render import render_state
+
+    match = load_match(Path(args.file), upto=args.to, quiet=True)
+    if args.json:
+        print(json.dumps({"game": match.game.id, "seed": match.seed, "decisions": match.decisions,
+                          "hash": match.state_hash(), "state": match.snapshot()}, sort_keys=True))
+    else:
+        print(render_state(match, None))
+        print(_describe_final(match))
+        print(f"hash {match.state_hash()}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="summon", description="A rules engine for summoner games.")
+    sub = ap.add_subparsers(dest="command", required=True)
+
+    sub.add_parser("list", help="games and card sets found").set_defaults(fn=cmd_list)
+
+    p = sub.add_parser("check", help="validate games; path:line:col messages")
+    p.add_argument("paths", nargs="*", help="game ids or folders (default: every game)")
+    p.set_defaults(fn=cmd_check)
+
+    p = sub.add_parser("play", help="play a game in the terminal")
+    p.add_argument("game", nargs="?")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--players", help="seats, e.g. human:polar_dwarves,bot:fallen_kingdom")
+    p.add_argument("--load", help="a saved match to continue")
+    p.set_defaults(fn=cmd_play)
+
+    p = sub.add_parser("sim", help="bot games for balance and speed")
+    p.add_argument("game")
+    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--players", help="seats, e.g. bot:polar_dwarves,bot:fallen_kingdom")
+    p.add_argument("--jobs", type=int, default=1)
+    p.add_argument("--max-decisions", type=int, default=20000, help="stop a game that runs longer")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(fn=cmd_sim)
+
+    p = sub.add_parser("replay", help="replay a saved match and show its final state")
+    p.add_argument("file")
+    p.add_argument("--to", type=int, help="stop after this many answers")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(fn=cmd_replay)
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.fn(args)
+    except EngineError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

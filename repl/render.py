@@ -1,0 +1,88 @@
+"""Text views of a match: the board, the players' counters and zones. Game-agnostic."""
+from __future__ import annotations
+
+from engine.match import Match
+
+
+def _abbrev(name: str) -> str:
+    words = [w for w in name.replace("-", " ").split() if w]
+    if len(words) == 1:
+        return words[0][:3]
+    return (words[0][:2] + words[1][:1]).title()[:3]
+
+
+def _card_line(c: dict) -> str:
+    toks = ", ".join(f"{k} {v}" for k, v in sorted((c.get("tokens") or {}).items()))
+    return f"{c['space']:>4} {c['name']} (P{c['controller']})" + (f" [{toks}]" if toks else "")
+
+
+def render_board(view: dict, width: int, height: int) -> list[str]:
+    cards = {c["id"]: c for c in view["cards"]}
+    at = {s: cards[i] for s, i in view["spaces"].items() if i in cards}
+    cols = [chr(97 + x) for x in range(width)]
+    lines = ["     " + "".join(f"{c:^7}" for c in cols)]
+    for y in range(height, 0, -1):
+        row = []
+        for x in cols:
+            c = at.get(f"{x}{y}")
+            if c is None:
+                row.append("   .   ")
+            else:
+                dmg = (c.get("tokens") or {}).get("damage", 0)
+                cell = f"{_abbrev(c['name'])}{c['controller']}" + (f"*{dmg}" if dmg else "")
+                row.append(f"{cell:^7}")
+        lines.append(f"{y:>3}  " + "".join(row) + f"  {y}")
+    lines.append(lines[0])
+    return lines
+
+
+def render_graph(view: dict, board: dict) -> list[str]:
+    cards = {c["id"]: c for c in view["cards"]}
+    at = {s: cards[i] for s, i in view["spaces"].items() if i in cards}
+    by_region: dict[str, list[str]] = {}
+    for s, sp in sorted((board.get("spaces") or {}).items()):
+        by_region.setdefault(sp.get("region") or "(no region)", []).append(s)
+    lines = []
+    for region, spaces in sorted(by_region.items()):
+        lines.append(f"{region}:")
+        for s in spaces:
+            c = at.get(s)
+            who = f"{c['name']} (P{c['controller']})" if c else "empty"
+            links = ", ".join(board["spaces"][s].get("links") or [])
+            lines.append(f"  {s}: {who}   -> {links}")
+    return lines
+
+
+def render_state(match: Match, player: int | None) -> str:
+    """The board, the cards on it, and each player's counters and zone sizes, as `player` sees them."""
+    view = match.view(player)
+    board = match.game.data["board"]
+    lines = []
+    if board["type"] == "grid":
+        lines += render_board(view, board["width"], board["height"])
+    elif board["type"] == "graph":
+        lines += render_graph(view, board)
+    on_board = sorted((c for c in view["cards"] if c.get("space")), key=lambda c: (c["controller"], c["space"]))
+    for c in on_board:
+        lines.append(_card_line(c))
+    cards = {c["id"]: c for c in view["cards"]}
+    for i, pl in enumerate(view["players"], 1):
+        counters = view["counters"][i - 1] if isinstance(view["counters"], list) else view["counters"].get(str(i), {})
+        parts = [f"{k} {v}" for k, v in sorted(counters.items())]
+        for key, z in sorted(view["zones"].items()):
+            name, _, owner = key.partition(":")
+            if owner != str(i):
+                continue
+            n = z["count"] if isinstance(z, dict) else len(z)
+            parts.append(f"{name} {n}")
+        label = f"P{i} {pl['name']}" + (f" ({pl['set']})" if pl.get("set") else "")
+        lines.append(f"{label}: " + ", ".join(parts))
+        if player == i:
+            hand = view["zones"].get(f"hand:{i}")
+            if isinstance(hand, list):
+                lines.append("  hand: " + (", ".join(cards[h]["name"] for h in hand if h in cards) or "empty"))
+    st = view
+    where = f"turn {st.get('turn')}" + (f", round {st['round']}" if st.get("round") else "")
+    where += f", phase {st.get('phase')}, player {st.get('active')} to play" if not st.get("over") else ""
+    lines.append(where)
+    return "\n".join(lines)

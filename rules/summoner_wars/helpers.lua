@@ -1,0 +1,195 @@
+-- Summoner Wars: words of the rulebook as functions (card classes, sides, damage,
+-- destruction, force) that the phases and the cards share.
+
+-- Classes ------------------------------------------------------------------
+
+function is_unit(c) return cards.has_tag(c, "unit") end
+function is_structure(c) return cards.has_tag(c, "structure") end
+function is_summoner(c) return cards.has_tag(c, "summoner") end
+function is_common(c) return cards.has_tag(c, "common") end
+function is_event(c) return cards.has_tag(c, "event") end
+function is_gate(c) return cards.has_tag(c, "gate") end
+
+function is_friendly(c, p) return c.controller == p end
+function is_enemy(c, p) return c.controller ~= p end
+
+function opponent(p) return players.next(p) end
+
+function def_of(c) return cards.def(c) end
+
+--- Units, structures or other cards a player controls on the battlefield.
+function controlled(p, filter)
+  local out = {}
+  for _, c in ipairs(cards.on_board()) do
+    if c.controller == p and (filter == nil or filter(c)) then out[#out + 1] = c end
+  end
+  return out
+end
+
+function summoner_of(p)
+  return controlled(p, is_summoner)[1]
+end
+
+--- Damage a card can still take.
+function life_left(c)
+  return stat(c, "life") - tokens.get(c, "damage")
+end
+
+-- The battlefield as each player sees it ------------------------------------
+
+--- Rows counted from a player's own edge: 1 is their back row.
+function row_from_back(p, space)
+  local _, y = board.xy(space)
+  local _, h = board.size()
+  if p == 1 then return y end
+  return h + 1 - y
+end
+
+--- A space from a faction's layout coordinates (row 0 = back row, col 0 = left).
+function layout_space(p, row, col)
+  local w, h = board.size()
+  if p == 1 then return board.space_at(col + 1, row + 1) end
+  return board.space_at(w - col, h - row)
+end
+
+--- Cards in the spaces adjacent to a space.
+function adjacent_cards(space, filter)
+  local out = {}
+  for _, s in ipairs(board.neighbors(space)) do
+    local c = board.card_at(s)
+    if c and (filter == nil or filter(c)) then out[#out + 1] = c end
+  end
+  return out
+end
+
+--- Cards within n spaces of a card (not the card itself).
+function cards_within(card, n, filter)
+  local out = {}
+  for _, s in ipairs(board.within(card.space, n)) do
+    local c = board.card_at(s)
+    if c and (filter == nil or filter(c)) then out[#out + 1] = c end
+  end
+  return out
+end
+
+function where(c) return c.space or "off the battlefield" end
+
+-- Damage, destruction, discarding -------------------------------------------
+
+--- Discards a card from play to its owner's discard pile: tokens go, cards under it go too.
+function discard(c)
+  for _, u in ipairs(cards.attached(c)) do discard(u) end
+  tokens.clear(c)
+  c.controller = c.owner
+  cards.to_zone(c, "discard", c.owner)
+end
+
+--- Whether a card that destroys another still earns its controller magic:
+--- it must be on the battlefield, in an active area, or the event being played.
+local function source_counts(source)
+  if source == nil then return false end
+  if source.space then return true end
+  if state.vars.resolving == source.id then return true end
+  return source.zone == "active:" .. source.controller
+end
+
+--- Destroys a card: discard it, pay magic for an enemy kill, tell the hooks, check the winner.
+function destroy(c, source)
+  if not c.space then return end
+  local space, controller = c.space, c.controller
+  say(string.format("%s at %s is destroyed", c.name, space))
+  local earns = source_counts(source) and source.controller ~= controller
+  local gainer = source and source.controller
+  local reward = earns and stat(source, "kill_magic") or 0
+  discard(c)
+  if reward > 0 then
+    local got = counters.add("magic", gainer, reward)
+    if got > 0 then say(string.format("Player %d gains %d magic", gainer, got)) end
+  end
+  emit("on_destroyed", { card = c, space = space, controller = controller, source = source })
+  check_winner()
+end
+
+--- Adds damage to a card on the battlefield and destroys it when its life reaches 0.
+function deal_damage(target, amount, source)
+  if amount <= 0 or not target.space then return end
+  tokens.add(target, "damage", amount)
+  say(string.format("%s at %s takes %d damage (now %d, life %d)", target.name, target.space, amount,
+                    tokens.get(target, "damage"), stat(target, "life")))
+  emit("after_damage", { card = target, amount = amount, source = source })
+  if target.space and tokens.get(target, "damage") >= stat(target, "life") then
+    destroy(target, source)
+  end
+end
+
+--- Removes up to n damage from a card; returns how much was removed.
+function heal(c, n)
+  local removed = tokens.remove(c, "damage", n)
+  if removed > 0 then say(string.format("%s at %s loses %d damage", c.name, c.space, removed)) end
+  return removed
+end
+
+--- The game ends when only one player's summoner is left on the battlefield.
+function check_winner()
+  local alive = {}
+  for _, p in ipairs(players.list()) do
+    if summoner_of(p) then alive[#alive + 1] = p end
+  end
+  if #alive == 1 then
+    win(alive[1], string.format("Player %d wins: the other summoner has fallen", alive[1]))
+  elseif #alive == 0 then
+    end_game(nil, "both summoners have fallen")
+  end
+end
+
+-- Magic ------------------------------------------------------------------------
+
+function magic(p) return counters.get("magic", p) end
+
+function pay(p, cost)
+  if cost > 0 then counters.spend("magic", p, cost) end
+end
+
+-- Force: slide a card in one straight direction through empty spaces ------------
+
+local DIRECTIONS = { { 0, 1, "up" }, { 1, 0, "right" }, { 0, -1, "down" }, { -1, 0, "left" } }
+
+--- Spaces a card could be forced to, n spaces in a straight line: {space=, dir=}.
+function force_targets(c, n)
+  local out = {}
+  for _, d in ipairs(DIRECTIONS) do
+    local ray = board.ray(c.space, d[1], d[2], n)
+    if #ray == n then
+      local clear = true
+      for _, s in ipairs(ray) do
+        if not board.is_empty(s) then clear = false end
+      end
+      if clear then out[#out + 1] = { space = ray[n], dir = d[3] } end
+    end
+  end
+  return out
+end
+
+--- Forces a card to a space found by force_targets. Forcing is not moving.
+function force(c, to)
+  local from = c.space
+  cards.place(c, to)
+  say(string.format("%s is forced from %s to %s", c.name, from, to))
+  emit("after_force", { card = c, from = from, to = to })
+end
+
+--- Offers a player to force one of some cards n spaces (or not); returns true if forced.
+function offer_force(p, candidates, n, prompt)
+  local opts = {}
+  for _, c in ipairs(candidates) do
+    for _, t in ipairs(force_targets(c, n)) do
+      opts[#opts + 1] = { label = string.format("Force %s %s -> %s", c.name, c.space, t.space), card = c, to = t.space }
+    end
+  end
+  if #opts == 0 then return false end
+  opts[#opts + 1] = { label = "Do not force" }
+  local pick = choose { player = p, prompt = prompt or "Force a card?", options = opts }
+  if not pick.card then return false end
+  force(pick.card, pick.to)
+  return true
+end

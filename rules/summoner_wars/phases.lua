@@ -1,0 +1,352 @@
+-- Summoner Wars: the six phases of a turn. Each phase loops: offer every legal
+-- option, apply the one chosen, until the player ends the phase.
+
+local MAX_MOVERS, MAX_ATTACKERS, HAND_SIZE, BUILD_ROWS, RANGE = 3, 3, 5, 3, 3
+
+--- Distinct cards of a hand (one of each name) that pass a filter.
+local function distinct_in_hand(p, filter)
+  local out, seen = {}, {}
+  for _, c in ipairs(zones.cards("hand", p)) do
+    if not seen[c.def] and filter(c) then
+      seen[c.def] = true
+      out[#out + 1] = c
+    end
+  end
+  return out
+end
+
+-- Events and activated abilities ------------------------------------------------
+
+--- Options to play the events of this phase that the player can pay for.
+local function event_options(p, phase, opts)
+  local seen = {}
+  for _, c in ipairs(zones.cards("hand", p)) do
+    local d = def_of(c)
+    if d.phase == phase and not seen[c.def] and not is_structure(c) then
+      seen[c.def] = true
+      local cost = stat(c, "cost")
+      if cost <= magic(p) and (d.abilities.can_play == nil or d.abilities.can_play(c, p)) then
+        opts[#opts + 1] = { label = string.format("Play %s (cost %d)", c.name, cost), event = c }
+      end
+    end
+  end
+end
+
+--- Pays for an event, resolves it, then discards it or keeps it active.
+local function play_event(p, c)
+  local d = def_of(c)
+  pay(p, stat(c, "cost"))
+  say(string.format("Player %d plays %s", p, c.name))
+  if d.active then cards.to_zone(c, "active", p) end
+  state.vars.resolving = c.id
+  if d.abilities.play then d.abilities.play(c, p) end
+  state.vars.resolving = nil
+  if not d.active and c.zone == "hand:" .. p then discard(c) end
+  emit("after_event", { card = c, player = p })
+end
+
+--- Options for activated abilities of the player's cards in play this phase.
+local function action_options(p, phase, opts)
+  for _, c in ipairs(cards.in_play_with("abilities", "action")) do
+    local d = def_of(c)
+    if c.controller == p and c.space and d.action_phase == phase
+      and (d.abilities.can_act == nil or d.abilities.can_act(c, p)) then
+      opts[#opts + 1] = { label = string.format("Use %s at %s: %s", c.name, c.space, d.action_label or "ability"), actor = c }
+    end
+  end
+end
+
+--- Applies the common kinds of option; returns true if it was one of them.
+local function apply_common(p, pick)
+  if pick.event then
+    play_event(p, pick.event)
+    return true
+  end
+  if pick.actor then
+    def_of(pick.actor).abilities.action(pick.actor, p)
+    return true
+  end
+  return false
+end
+
+--- The loop of a phase: options(opts) fills the offer, apply(pick) carries it out.
+local function phase_loop(p, phase, prompt, fill, apply)
+  while true do
+    local opts = {}
+    fill(opts)
+    event_options(p, phase, opts)
+    action_options(p, phase, opts)
+    opts[#opts + 1] = { label = "End " .. phase .. " phase", done = true }
+    local pick = choose { player = p, prompt = prompt, options = opts }
+    if pick.done then return end
+    if not apply_common(p, pick) then apply(pick) end
+  end
+end
+
+-- Phase 1: summon ----------------------------------------------------------------
+
+--- Empty spaces next to a gate the player controls.
+function summon_spaces(p)
+  local out, seen = {}, {}
+  for _, gate in ipairs(controlled(p, is_gate)) do
+    for _, s in ipairs(board.neighbors(gate.space)) do
+      if not seen[s] and board.is_empty(s) then
+        seen[s] = true
+        out[#out + 1] = s
+      end
+    end
+  end
+  table.sort(out)
+  return out
+end
+
+function summon(p, c, space)
+  pay(p, stat(c, "cost"))
+  cards.place(c, space)
+  c.controller = p
+  say(string.format("Player %d summons %s at %s", p, c.name, space))
+  emit("after_summon", { card = c, space = space })
+end
+
+function summon_phase(p)
+  phase_loop(p, "summon", "Summon units next to your gates", function(opts)
+    if #summon_spaces(p) == 0 then return end
+    for _, c in ipairs(distinct_in_hand(p, function(c)
+      return is_unit(c) and (is_common(c) or cards.has_tag(c, "champion")) and stat(c, "cost") <= magic(p)
+    end)) do
+      opts[#opts + 1] = { label = string.format("Summon %s (cost %d)", c.name, stat(c, "cost")), card = c }
+    end
+  end, function(pick)
+    local space = choose { player = p, prompt = "Summon " .. pick.card.name .. " where?",
+                           options = summon_spaces(p) }
+    summon(p, pick.card, space.label)
+  end)
+end
+
+-- Phase 2: move ------------------------------------------------------------------
+
+--- Whether a unit may pass through the card on a space while moving.
+local function can_pass_card(mover, other)
+  return def_of(mover).moves_through == "common" and is_common(other)
+end
+
+--- Where a unit can move: a list of {label=, path=, through=}, one per
+--- destination (and, for a unit that may move through cards, one per set of
+--- cards moved through).
+function move_destinations(u)
+  local out = {}
+  local steps = stat(u, "move")
+  if steps <= 0 then return out end
+  local origin = u.space
+  if def_of(u).moves_through == nil then
+    for _, r in ipairs(board.reach(origin, steps)) do
+      local label = r.space
+      if r.space == origin then label = r.path[1] .. " and back to " .. origin end
+      out[#out + 1] = { label = label, path = r.path, through = {} }
+    end
+    return out
+  end
+  local function can_pass(s)
+    if board.is_empty(s) then return true end
+    return can_pass_card(u, board.card_at(s))
+  end
+  local seen, returned = {}, false
+  for _, path in ipairs(board.paths(origin, steps, can_pass, board.is_empty)) do
+    local dest = path[#path]
+    local through = {}
+    for i = 1, #path - 1 do
+      if path[i] ~= origin and not board.is_empty(path[i]) then through[#through + 1] = path[i] end
+    end
+    local label = dest
+    if dest == origin then label = path[1] .. " and back to " .. origin end
+    if #through > 0 then label = label .. " through " .. table.concat(through, ", ") end
+    if not seen[label] and not (dest == origin and returned) then
+      seen[label] = true
+      returned = returned or dest == origin
+      out[#out + 1] = { label = label, path = path, through = through }
+    end
+  end
+  return out
+end
+
+--- Whether a unit has anywhere to move (cheaper than listing the places).
+local function can_move(u)
+  if stat(u, "move") <= 0 then return false end
+  if def_of(u).moves_through ~= nil then return #move_destinations(u) > 0 end
+  for _, s in ipairs(board.neighbors(u.space)) do
+    if board.is_empty(s) then return true end
+  end
+  return false
+end
+
+function move_unit(p, u, path, through)
+  local from = u.space
+  local dest = path[#path]
+  if dest ~= from then cards.place(u, dest) end
+  say(string.format("%s moves %s -> %s", u.name, from, table.concat(path, " -> ")))
+  emit("after_move", { card = u, from = from, to = dest, path = path, through = through })
+end
+
+function move_phase(p)
+  phase_loop(p, "move", "Move up to 3 units 1 or 2 spaces", function(opts)
+    local moved = 0
+    for _ in pairs(state.vars.moved) do moved = moved + 1 end
+    if moved >= MAX_MOVERS then return end
+    for _, u in ipairs(controlled(p, is_unit)) do
+      if not state.vars.moved[u.id] and can_move(u) then
+        opts[#opts + 1] = { label = string.format("Move %s at %s", u.name, u.space), unit = u }
+      end
+    end
+  end, function(pick)
+    local u = pick.unit
+    local dest = choose { player = p, prompt = string.format("Move %s from %s to?", u.name, u.space),
+                          options = move_destinations(u) }
+    state.vars.moved[u.id] = true
+    move_unit(p, u, dest.path, dest.through)
+  end)
+end
+
+-- Phase 3: build -----------------------------------------------------------------
+
+local back_rows = {}
+
+--- Empty spaces where a player may build: next to their summoner or in their back rows.
+function build_spaces(p)
+  if not back_rows[p] then
+    back_rows[p] = {}
+    for _, sp in ipairs(board.spaces()) do
+      if row_from_back(p, sp) <= BUILD_ROWS then table.insert(back_rows[p], sp) end
+    end
+  end
+  local out, seen = {}, {}
+  for _, sp in ipairs(back_rows[p]) do
+    if board.is_empty(sp) then
+      seen[sp] = true
+      out[#out + 1] = sp
+    end
+  end
+  local s = summoner_of(p)
+  if s then
+    for _, sp in ipairs(board.neighbors(s.space)) do
+      if not seen[sp] and board.is_empty(sp) then
+        seen[sp] = true
+        out[#out + 1] = sp
+      end
+    end
+  end
+  return out
+end
+
+function build(p, c, space)
+  pay(p, stat(c, "cost"))
+  cards.place(c, space)
+  c.controller = p
+  say(string.format("Player %d builds %s at %s", p, c.name, space))
+  emit("after_build", { card = c, space = space })
+end
+
+function build_phase(p)
+  phase_loop(p, "build", "Build structures", function(opts)
+    if #build_spaces(p) == 0 then return end
+    for _, c in ipairs(distinct_in_hand(p, function(c)
+      return is_structure(c) and not is_unit(c) and stat(c, "cost") <= magic(p)
+    end)) do
+      opts[#opts + 1] = { label = string.format("Build %s (cost %d)", c.name, stat(c, "cost")), card = c }
+    end
+  end, function(pick)
+    local space = choose { player = p, prompt = "Build " .. pick.card.name .. " where?",
+                           options = build_spaces(p) }
+    build(p, pick.card, space.label)
+  end)
+end
+
+-- Phase 4: attack ----------------------------------------------------------------
+
+--- Cards a unit can target: adjacent for melee; for ranged, up to 3 clear straight spaces.
+function attack_targets(u)
+  local out = {}
+  local d = def_of(u)
+  if d.attack == "ranged" then
+    local p = u.controller
+    local passable = function(c) return def_of(c).attack_through == true and c.controller == p end
+    for _, t in ipairs(board.line_of_sight(u.space, RANGE, passable)) do
+      if t.card ~= u then out[#out + 1] = t.card end
+    end
+  else
+    for _, c in ipairs(adjacent_cards(u.space)) do
+      if c ~= u then out[#out + 1] = c end
+    end
+  end
+  return out
+end
+
+--- One attack: roll dice equal to strength, one damage per symbol that matches.
+function attack(u, target)
+  local p = u.controller
+  if is_enemy(target, p) then state.vars.targeted_enemy = true end
+  emit("before_attack", { attacker = u, target = target })
+  if not (u.space and target.space) then return end
+  local symbol = def_of(u).attack
+  local faces = dice.roll("battle", math.max(0, stat(u, "strength")))
+  local ev = emit("attack_rolled", { attacker = u, target = target, faces = faces,
+                                     hits = dice.count(faces, symbol) })
+  say(string.format("%s at %s attacks %s at %s: rolls %s -> %d hit%s", u.name, u.space, target.name,
+                    target.space, #faces > 0 and dice.labels(faces) or "nothing", ev.hits, ev.hits == 1 and "" or "s"))
+  deal_damage(target, ev.hits, u)
+  emit("after_attack", { attacker = u, target = target, hits = ev.hits, destroyed = target.space == nil })
+end
+
+function attack_phase(p)
+  phase_loop(p, "attack", "Attack with up to 3 units", function(opts)
+    local used = 0
+    for _ in pairs(state.vars.attacked) do used = used + 1 end
+    if used >= MAX_ATTACKERS then return end
+    for _, u in ipairs(controlled(p, is_unit)) do
+      if not state.vars.attacked[u.id] and def_of(u).attack and #attack_targets(u) > 0 then
+        opts[#opts + 1] = { label = string.format("Attack with %s at %s", u.name, u.space), unit = u }
+      end
+    end
+  end, function(pick)
+    local u = pick.unit
+    local opts = {}
+    for _, t in ipairs(attack_targets(u)) do
+      opts[#opts + 1] = { label = string.format("%s at %s", t.name, t.space), target = t }
+    end
+    local t = choose { player = p, prompt = string.format("%s at %s attacks which card?", u.name, u.space),
+                       options = opts }
+    state.vars.attacked[u.id] = true
+    attack(u, t.target)
+  end)
+  -- the cost of inaction
+  if not state.vars.targeted_enemy then
+    local s = summoner_of(p)
+    if s then
+      say(string.format("Player %d attacked no enemy this turn: their summoner takes 1 damage", p))
+      deal_damage(s, 1, nil)
+    end
+  end
+end
+
+-- Phase 5: magic -----------------------------------------------------------------
+
+function magic_phase(p)
+  phase_loop(p, "magic", "Discard cards for 1 magic each", function(opts)
+    for _, c in ipairs(distinct_in_hand(p, function() return true end)) do
+      opts[#opts + 1] = { label = string.format("Discard %s for magic", c.name), card = c }
+    end
+  end, function(pick)
+    cards.to_zone(pick.card, "discard", pick.card.owner)
+    local got = counters.add("magic", p, 1)
+    say(string.format("Player %d discards a card for magic (%d gained, now %d)", p, got, magic(p)))
+  end)
+end
+
+-- Phase 6: draw ------------------------------------------------------------------
+
+function draw_phase(p)
+  local missing = HAND_SIZE - zones.count("hand", p)
+  if missing > 0 then
+    local drawn = zones.draw("draw", "hand", p, missing)
+    say(string.format("Player %d draws %d card%s", p, #drawn, #drawn == 1 and "" or "s"))
+  end
+end
