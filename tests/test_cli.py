@@ -1,0 +1,92 @@
+"""The `summon` command line, run as a user runs it."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+from conftest import ROOT
+from engine.match import load_match
+
+
+def summon(*args, stdin: str | None = None, cwd=ROOT):
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.run([sys.executable, "-m", "repl", *args], input=stdin, capture_output=True,
+                          text=True, cwd=cwd, env=env, timeout=300)
+
+
+def test_list_shows_games_and_factions():
+    r = summon("list")
+    assert r.returncode == 0
+    assert "summoner_wars" in r.stdout and "polar_dwarves" in r.stdout and "fallen_kingdom" in r.stdout
+
+
+def test_sim_json_has_the_documented_fields_and_is_deterministic():
+    a = summon("sim", "summoner_wars", "--games", "6", "--seed", "5", "--json")
+    b = summon("sim", "summoner_wars", "--games", "6", "--seed", "5", "--json", "--jobs", "2")
+    assert a.returncode == 0, a.stderr
+    ja, jb = json.loads(a.stdout), json.loads(b.stdout)
+    for k in ("game", "seed", "games", "finished", "wins", "decisions", "seconds", "results"):
+        assert k in ja
+    assert ja["games"] == 6 and ja["finished"] == 6
+    assert sum(ja["wins"].values()) + ja["draws"] == 6
+    assert set(ja["wins"]) == {"fallen_kingdom", "polar_dwarves"}
+    assert ja["decisions"] == sum(r["decisions"] for r in ja["results"])
+    assert [r["seed"] for r in ja["results"]] == [5, 6, 7, 8, 9, 10]
+    ja.pop("seconds"), jb.pop("seconds")
+    assert ja == jb
+
+
+def test_play_with_bots_prints_the_game_and_the_winner():
+    r = summon("play", "summoner_wars", "--players", "bot,bot", "--seed", "2")
+    assert r.returncode == 0, r.stderr
+    assert "P1 (bot):" in r.stdout and "P2 (bot):" in r.stdout
+    assert "wins" in r.stdout.splitlines()[-1]
+
+
+def test_play_as_a_human_through_a_pipe_with_numbers_and_labels(tmp_path):
+    save = tmp_path / "s.json"
+    r = summon("play", "summoner_wars", "--players", "human:polar_dwarves,bot:fallen_kingdom", "--seed", "4",
+               stdin=f"99\nEnd summon\n1\nsave {save}\nquit\n")
+    assert r.returncode == 0, r.stderr
+    out = r.stdout
+    assert "  1. " in out and "P1> " in out
+    assert "no option 99" in out
+    assert "saved to" in out
+    data = json.loads(save.read_text())
+    assert data["seats"] == ["human:polar_dwarves", "bot:fallen_kingdom"]
+    assert len(data["answers"]) >= 2
+
+
+def test_replay_json_gives_the_hash_of_the_saved_match(tmp_path):
+    save = tmp_path / "g.json"
+    r = summon("play", "summoner_wars", "--players", "human,bot", "--seed", "6",
+               stdin=f"1\n1\n1\nsave {save}\nquit\n")
+    assert r.returncode == 0, r.stderr
+    out = summon("replay", str(save), "--json")
+    assert out.returncode == 0, out.stderr
+    j = json.loads(out.stdout)
+    assert j["hash"] == load_match(save).state_hash()
+    text = summon("replay", str(save))
+    assert j["hash"] in text.stdout and "a" in text.stdout.splitlines()[0]
+
+
+def test_unknown_game_is_a_message_not_a_traceback():
+    r = summon("play", "summoner_war", "--players", "bot,bot")
+    assert r.returncode == 1
+    assert "no game called 'summoner_war'" in r.stderr and "summoner_wars" in r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_bad_save_file_is_a_message(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text("[]")
+    r = summon("replay", str(bad))
+    assert r.returncode == 1 and "not a saved match" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_check_passes_on_the_shipped_games():
+    r = summon("check")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "ok" in r.stdout

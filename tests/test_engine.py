@@ -1,0 +1,245 @@
+"""The engine: determinism, saving and replaying, boards, the flow, and errors that name their place."""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, position
+from engine.errors import DefinitionError, IllegalAnswer, SaveFileError, ScriptError, UnknownGame
+from engine.loader import LuaSource, load_game
+from engine.match import Match, RandomBot, Seat, load_match, play, read_save
+
+TINY = str(ROOT / "tests" / "games" / "tiny_graph")
+
+
+def bot_game(game, seed, upto=None):
+    m = Match(game, seed, [Seat("bot"), Seat("bot")], quiet=True)
+    play(m, {1: RandomBot(seed, 1), 2: RandomBot(seed, 2)}, max_decisions=upto)
+    return m
+
+
+# -- determinism and the decision log --------------------------------------------
+
+def test_same_seed_gives_same_game_and_hash(sw):
+    a, b = bot_game(sw, 42), bot_game(sw, 42)
+    assert a.answers == b.answers
+    assert a.state_hash() == b.state_hash()
+
+
+def test_different_seeds_give_different_games(sw):
+    hashes = {bot_game(sw, s).state_hash() for s in range(1, 6)}
+    assert len(hashes) == 5
+
+
+def test_saved_log_replays_to_the_same_hash(sw, tmp_path):
+    m = bot_game(sw, 7, upto=120)
+    path = tmp_path / "m.json"
+    m.save(path)
+    data = json.loads(path.read_text())
+    assert data["format"] == "summon-match/1" and data["game"] == "summoner_wars"
+    assert len(data["answers"]) == 120
+    again = load_match(path, sw, quiet=True)
+    assert again.decisions == 120
+    assert again.state_hash() == m.state_hash()
+    assert again.options() == m.options()
+
+
+def test_replay_to_n_matches_the_game_at_n(sw, tmp_path):
+    full = bot_game(sw, 9, upto=80)
+    part = bot_game(sw, 9, upto=30)
+    full.save(tmp_path / "f.json")
+    at30 = load_match(tmp_path / "f.json", sw, upto=30, quiet=True)
+    assert at30.state_hash() == part.state_hash()
+
+
+def test_a_finished_game_replays_to_its_final_hash(sw, tmp_path):
+    m = bot_game(sw, 11)
+    assert m.is_over
+    m.save(tmp_path / "end.json")
+    again = load_match(tmp_path / "end.json", sw, quiet=True)
+    assert again.is_over and again.winner == m.winner
+    assert again.state_hash() == m.state_hash()
+
+
+def test_an_answer_not_offered_is_refused_and_changes_nothing(sw):
+    m = bot_game(sw, 3, upto=5)
+    before = m.state_hash()
+    with pytest.raises(IllegalAnswer):
+        m.answer(m.pending.count)
+    with pytest.raises(IllegalAnswer):
+        m.answer_key("Fly to the moon")
+    assert m.state_hash() == before and m.decisions == 5
+
+
+def test_bad_save_files_give_clear_errors(tmp_path):
+    p = tmp_path / "bad.json"
+    p.write_text("{not json")
+    with pytest.raises(SaveFileError, match=r"bad.json:1:2"):
+        read_save(p)
+    p.write_text(json.dumps({"format": "summon-match/1", "game": "summoner_wars", "seed": "x",
+                             "seats": ["bot"], "answers": [1]}))
+    with pytest.raises(SaveFileError, match="seed"):
+        read_save(p)
+    with pytest.raises(SaveFileError, match="no such file"):
+        read_save(tmp_path / "missing.json")
+
+
+def test_forced_rolls_take_the_named_faces(sw):
+    # face 6 is a lone melee symbol: a melee unit hits once per die
+    m = position(sw, """
+        scenario.clear_board()
+        scenario.place("svara", 1, "a1"); scenario.place("ret_talus", 2, "f8")
+        scenario.place("ice_golem", 1, "c4"); scenario.place("undead_warrior", 2, "c5")
+        scenario.start(1, "attack")
+        scenario.force({6, 4})
+    """)
+    m.answer_key("Attack with Ice Golem at c4")  # the only target is taken without asking
+    assert any("rolls melee, ranged+special -> 1 hit" in s for s in m.messages())
+
+
+# -- boards -----------------------------------------------------------------------
+
+def lua_eval(match, code):
+    return match.rt.lua.eval(code)
+
+
+def test_grid_distance_lines_and_adjacency(sw):
+    m = Match(sw, 1, [Seat(), Seat()], quiet=True)
+    b = m.E.board
+    assert b.distance("a1", "c3") == 4
+    assert b.is_adjacent("a1", "a2") and not b.is_adjacent("a1", "b2")
+    assert sorted(b.neighbors("a1").values()) == ["a2", "b1"]
+    assert len(b.within("c4", 1)) == 4
+    assert list(b.ray("a1", 1, 0, 10).values()) == ["b1", "c1", "d1", "e1", "f1"]
+
+
+def test_graph_board_regions_and_distance():
+    g = load_game(TINY)
+    m = Match(g, 1, [Seat(), Seat()], quiet=True)
+    b = m.E.board
+    assert sorted(b.neighbors("north_a").values()) == ["north_b", "south_a"]
+    assert sorted(b.neighbors("south_b").values()) == ["north_b", "south_a"]  # links go both ways
+    assert b.distance("north_a", "south_b") == 2
+    assert b.region("south_a") == "south"
+    assert sorted(b.spaces_in("north").values()) == ["north_a", "north_b"]
+
+
+def test_rounds_flow_and_end_on_a_graph_game():
+    g = load_game(TINY)
+    for players in (2, 3):
+        m = Match(g, 4, [Seat() for _ in range(players)], quiet=True)
+        play(m, {i: RandomBot(4, i) for i in range(1, players + 1)})
+        assert m.is_over
+        st = m.snapshot()
+        assert st["round"] == 3
+        scores = [st["counters"][str(p)]["score"] for p in range(1, players + 1)]
+        if m.winner:
+            assert scores[m.winner - 1] == max(scores) and scores.count(max(scores)) == 1
+        else:
+            assert scores.count(max(scores)) > 1
+
+
+def test_player_count_is_checked(sw):
+    with pytest.raises(Exception, match="2 to 2 players"):
+        Match(sw, 1, [Seat(), Seat(), Seat()])
+
+
+# -- hidden information -----------------------------------------------------------
+
+def test_a_view_hides_the_other_hand_and_every_draw_pile(sw):
+    m = Match(sw, 1, [Seat(), Seat()], quiet=True)
+    v = m.view(1)
+    assert isinstance(v["zones"]["hand:1"], list) and len(v["zones"]["hand:1"]) == 5
+    assert v["zones"]["hand:2"] == {"count": 5}
+    assert set(v["zones"]["draw:1"]) == {"count"}
+    visible = {c["id"] for c in v["cards"]}
+    assert not visible & set(m.snapshot()["zones"]["hand:2"])
+    assert "rng" not in v
+
+
+# -- errors -----------------------------------------------------------------------
+
+def test_unknown_game_lists_the_games_found():
+    with pytest.raises(UnknownGame, match=r"summoner_wars") as e:
+        load_game("sumoner_wars")
+    assert "did you mean 'summoner_wars'" in str(e.value)
+
+
+@pytest.fixture
+def sw_copy(tmp_path):
+    """A copy of Summoner Wars to break: (rules folder, cards folder)."""
+    rules = tmp_path / "rules" / "summoner_wars"
+    cards = tmp_path / "cards" / "summoner_wars"
+    shutil.copytree(ROOT / "rules" / "summoner_wars", rules)
+    shutil.copytree(ROOT / "cards" / "summoner_wars", cards, ignore=shutil.ignore_patterns("tests"))
+    return rules, cards
+
+
+def test_bad_yaml_names_file_and_line(sw_copy):
+    rules, cards = sw_copy
+    f = cards / "polar_dwarves.yaml"
+    lines = f.read_text().splitlines()
+    lines[12] = lines[12] + " ]["
+    f.write_text("\n".join(lines))
+    with pytest.raises(DefinitionError) as e:
+        load_game(str(rules))
+    assert "polar_dwarves.yaml:13:" in str(e.value)
+
+
+def test_lua_syntax_error_in_a_card_names_the_yaml_line(sw_copy):
+    rules, cards = sw_copy
+    f = cards / "polar_dwarves.yaml"
+    text = f.read_text()
+    lines = text.splitlines()
+    n = next(i for i, line in enumerate(lines) if "if ev.card ~= self then return end" in line)
+    lines[n] = lines[n].replace("then return end", "then return")
+    f.write_text("\n".join(lines))
+    g = load_game(str(rules))
+    with pytest.raises(DefinitionError) as e:
+        Match(g, 1, [Seat(), Seat()])
+    assert "polar_dwarves.yaml:" in str(e.value)
+    line = int(str(e.value).split("polar_dwarves.yaml:")[1].split(":")[0])
+    assert n + 1 <= line <= n + 12
+
+
+def test_typo_in_a_hook_name_is_a_load_error_with_a_suggestion(sw_copy):
+    rules, cards = sw_copy
+    f = cards / "polar_dwarves.yaml"
+    f.write_text(f.read_text().replace("after_move: |", "after_mvoe: |", 1))
+    with pytest.raises(DefinitionError, match=r"polar_dwarves.yaml:\d+:\d+: no event hook called 'after_mvoe' \(did you mean 'after_move'\?\)"):
+        load_game(str(rules))
+
+
+def test_unknown_card_key_suggests_the_right_one(sw_copy):
+    rules, cards = sw_copy
+    f = cards / "fallen_kingdom.yaml"
+    f.write_text(f.read_text().replace("    strength: 2\n", "    strenght: 2\n", 1))
+    with pytest.raises(DefinitionError, match=r"fallen_kingdom.yaml:\d+:\d+: unknown key 'strenght' \(did you mean 'strength'\?\)"):
+        load_game(str(rules))
+
+
+def test_runtime_lua_error_names_the_file_and_leaves_the_match_at_its_last_decision(sw_copy, tmp_path):
+    rules, cards = sw_copy
+    f = cards / "polar_dwarves.yaml"
+    text = f.read_text()
+    f.write_text(text.replace("if ev.card ~= self then return end", "if ev.card ~= self then return end\n          local x = nil + 1", 1))
+    g = load_game(str(rules))
+    m = Match(g, 1, [Seat("bot", "polar_dwarves"), Seat("bot", "fallen_kingdom")],
+              scenario=LuaSource("scenario", """
+        scenario.clear_board()
+        scenario.place("svara", 1, "c1"); scenario.place("ret_talus", 2, "c8")
+        scenario.start(1, "move")"""))
+    m.answer_key("Move Svara at c1")
+    before, options, n = m.state_hash(), m.options(), m.decisions
+    with pytest.raises(ScriptError) as e:
+        m.answer_key("c3")
+    msg = str(e.value)
+    assert "polar_dwarves.yaml:" in msg and "arithmetic" in msg
+    assert "hook after_move of Svara" in msg
+    assert "phase move" in msg
+    assert m.state_hash() == before and m.options() == options and m.decisions == n
+    m.save(tmp_path / "stuck.json")
+    assert read_save(tmp_path / "stuck.json")["answers"] == m.answers
