@@ -17,6 +17,33 @@ _UNSAFE = ("python", "io", "os", "package", "require", "debug", "load", "loadstr
            "dofile", "loadfile", "collectgarbage")
 
 
+_compiler: LuaRuntime | None = None
+_compiled: dict[tuple[str, str], tuple[bool, bytes | str]] = {}
+
+
+def compile_lua(source: str, chunkname: str) -> tuple[bool, bytes | str]:
+    """Compiles Lua text once per process: (True, bytecode) or (False, syntax error).
+
+    Only text is ever compiled, by Lua's own compiler, so the bytecode handed to a
+    match's runtime is as safe as the text; scripts themselves can never load bytecode.
+    """
+    global _compiler
+    key = (chunkname, source)
+    hit = _compiled.get(key)
+    if hit is None:
+        if _compiler is None:
+            _compiler = LuaRuntime(register_eval=False, register_builtins=False, encoding=None)
+            _compiler.execute(b"COMPILE = function(src, name)\n"
+                              b"  local f, err = load(src, name, 't')\n"
+                              b"  if not f then return false, err end\n"
+                              b"  return true, string.dump(f)\n"
+                              b"end")
+        ok, res = _compiler.globals().COMPILE(source.encode("utf-8"), ("@" + chunkname).encode("utf-8"))
+        hit = (bool(ok), res if ok else res.decode("utf-8", "replace"))
+        _compiled[key] = hit
+    return hit
+
+
 def _deny_attributes(obj: Any, name: Any, is_setting: bool) -> Any:
     raise AttributeError("scripts cannot reach Python objects")
 
@@ -53,8 +80,11 @@ class Runtime:
         )
         lua = self.lua
         self.E = E = lua.table()
+        run_binary = lua.eval("function(bc, E) return assert(load(bc, nil, 'b'))(E) end")
         for name in ENGINE_FILES:
-            lua.execute(_SOURCES[name], E, name=f"@engine/lua/{name}.lua")
+            ok, bc = compile_lua(_SOURCES[name], f"engine/lua/{name}.lua")
+            assert ok, bc
+            run_binary(bc, E)
         g = lua.globals()
         for name in _UNSAFE:
             g[name] = None
@@ -70,11 +100,19 @@ class Runtime:
             E.add_def(lua.table_from(c.data, recursive=True))
         for cid, c in game.cards.items():
             for src in c.lua:
-                err = E.install_lua(cid, src.field[-2], src.field[-1], src.source, src.chunkname)
+                ok, bc = compile_lua(src.source, src.chunkname)
+                if not ok:
+                    problems.append(_problem_from_lua(bc, src.chunkname))
+                    continue
+                err = E.install_lua(cid, src.field[-2], src.field[-1], bc, src.chunkname)
                 if err is not None:
                     problems.append(_problem_from_lua(err, src.chunkname))
         for src in game.scripts:
-            ok, res = E.load_chunk(src.source, src.chunkname, "rules")
+            ok, bc = compile_lua(src.source, src.chunkname)
+            if not ok:
+                problems.append(_problem_from_lua(bc, src.chunkname))
+                continue
+            ok, res = E.load_chunk(bc, src.chunkname, "rules")
             if not ok:
                 problems.append(_problem_from_lua(res, src.chunkname))
                 continue
@@ -83,7 +121,9 @@ class Runtime:
             except LuaError as e:
                 problems.append(_problem_from_lua(str(e), src.chunkname))
         if scenario is not None:
-            ok, res = E.load_chunk(scenario.source, scenario.chunkname, "scenario")
+            ok, res = compile_lua(scenario.source, scenario.chunkname)
+            if ok:
+                ok, res = E.load_chunk(res, scenario.chunkname, "scenario")
             if not ok:
                 problems.append(_problem_from_lua(res, scenario.chunkname))
             else:

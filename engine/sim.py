@@ -1,6 +1,7 @@
 """Batch simulation: bot games in parallel processes, with a report that is the same for the same arguments."""
 from __future__ import annotations
 
+import os
 import time
 from concurrent.futures import ProcessPoolExecutor
 
@@ -33,6 +34,8 @@ def simulate(game: GameDef, seats: list[Seat], games: int, seed: int, *, jobs: i
     from .match import assign_sets
 
     seats = assign_sets(game, seats)
+    if jobs <= 0:
+        jobs = (os.cpu_count() or 1) if games >= 20 else 1
     seeds = [game_seed(seed, i) for i in range(games)]
     start = time.perf_counter()
     if jobs <= 1 or games < 2:

@@ -150,7 +150,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=int, default=100)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--players", help="seats, e.g. bot:polar_dwarves,bot:fallen_kingdom")
-    p.add_argument("--jobs", type=int, default=1)
+    p.add_argument("--jobs", type=int, default=0,
+                   help="processes to run games in (default 0: every core, for 20 games or more)")
     p.add_argument("--max-decisions", type=int, default=20000, help="stop a game that runs longer")
     p.add_argument("--json", action="store_true")
     p.set_defaults(fn=cmd_sim)

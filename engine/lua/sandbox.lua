@@ -110,14 +110,15 @@ local function card_env()
   return setmetatable(env, { __index = E.rules_env, __metatable = false })
 end
 
---- Compiles a chunk of text (never bytecode) with a chunk name of the real file.
+--- Loads a chunk the host compiled from text (compile_lua in runtime.py), with
+--- the chunk name of the real file. Scripts never reach this function.
 --- kind "rules" runs it in the rules environment; kind "function" expects the
 --- chunk to return a function (inline Lua in YAML) and returns it.
 --- Returns ok, result-or-message.
 function E.load_chunk(src, chunkname, kind)
   local env = kind == "rules" and E.rules_env or card_env()
   if kind == "scenario" then env.scenario = readonly(E.scenario_api, "scenario") end
-  local fn, err = load(src, "@" .. chunkname, "t", env)
+  local fn, err = load(src, "@" .. chunkname, "b", env)
   if not fn then return false, err end
   if kind == "rules" or kind == "scenario" then
     return true, fn

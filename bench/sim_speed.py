@@ -1,0 +1,39 @@
+"""Benchmark: decisions per second of bot games, in one process and on every core.
+
+    python bench/sim_speed.py [GAME] [--games N] [--seed S]
+
+Prints one line per configuration. Figures vary with the machine's load; run it on
+an idle machine and compare runs, never assert on them in tests.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine.loader import load_game  # noqa: E402
+from engine.match import Seat  # noqa: E402
+from engine.sim import simulate  # noqa: E402
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("game", nargs="?", default="summoner_wars")
+    ap.add_argument("--games", type=int, default=200)
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    game = load_game(args.game)
+    n = game.data["players"].get("default", game.data["players"]["min"])
+    seats = [Seat("bot") for _ in range(n)]
+    for jobs in sorted({1, os.cpu_count() or 1}):
+        out = simulate(game, seats, args.games, args.seed, jobs=jobs)
+        rate = out["decisions"] / out["seconds"]
+        print(f"{args.game}: {args.games} games, jobs {jobs}: {out['decisions']} decisions "
+              f"in {out['seconds']:.2f} s = {rate:,.0f} decisions/s ({out['finished']} finished)")
+
+
+if __name__ == "__main__":
+    main()
