@@ -153,21 +153,41 @@ class Match:
                 raise Divergence(n, key, self.options())
             self.answer_key(key)
 
+    def eval(self, code: str, chunkname: str = "eval") -> list:
+        """Runs Lua in the match's sandbox (an expression or statements); returns its results.
+
+        Raises ScriptError with file:line when the code fails to compile or run.
+        """
+        from .runtime import compile_lua
+
+        ok, bc = compile_lua("return " + code, chunkname)
+        if not ok:
+            ok, bc = compile_lua(code, chunkname)
+        if not ok:
+            raise ScriptError(bc)
+        res = self.rt._call(self.E.eval, bc, chunkname)
+        if not res[0]:
+            raise ScriptError(res[1])
+        return json.loads(res[1])
+
     # -- reading --------------------------------------------------------------
 
     def messages(self) -> list[str]:
         """What happened since the last call (moves, rolls, damage...)."""
         return lua_list(self.E.drain_messages())
 
+    def _state_json(self) -> str:
+        return self.rt._call(self.E.snapshot_json)[0]
+
     def snapshot(self) -> dict:
-        return json.loads(self.E.snapshot_json())
+        return json.loads(self._state_json())
 
     def state_hash(self) -> str:
-        return hashlib.sha256(self.E.snapshot_json().encode()).hexdigest()
+        return hashlib.sha256(self._state_json().encode()).hexdigest()
 
     def view(self, player: int | None) -> dict:
         """The state as one player may see it (None: everything)."""
-        return json.loads(self.E.view(player))
+        return json.loads(self.rt._call(self.E.view, player)[0])
 
     # -- saving ---------------------------------------------------------------
 

@@ -107,6 +107,7 @@ class Runtime:
                 err = E.install_lua(cid, src.field[-2], src.field[-1], bc, src.chunkname)
                 if err is not None:
                     problems.append(_problem_from_lua(err, src.chunkname))
+        E.freeze_definitions()
         for src in game.scripts:
             ok, bc = compile_lua(src.source, src.chunkname)
             if not ok:
@@ -116,10 +117,9 @@ class Runtime:
             if not ok:
                 problems.append(_problem_from_lua(res, src.chunkname))
                 continue
-            try:
-                res()
-            except LuaError as e:
-                problems.append(_problem_from_lua(str(e), src.chunkname))
+            r = E.run_guarded(res)
+            if not (r[0] if isinstance(r, tuple) else r):
+                problems.append(_problem_from_lua(str(r[1]), src.chunkname))
         if scenario is not None:
             ok, res = compile_lua(scenario.source, scenario.chunkname)
             if ok:

@@ -128,6 +128,20 @@ def cmd_replay(args) -> int:
     return 0
 
 
+def cmd_eval(args) -> int:
+    game = loader.load_game(args.game)
+    seats = _seats(args.players, game)
+    match = Match(game, args.seed, seats, quiet=True)
+    try:
+        results = match.eval(args.code)
+    except EngineError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    for r in results:
+        print(r if isinstance(r, str) else json.dumps(r, indent=2, sort_keys=True))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="summon", description="A rules engine for summoner games.")
     sub = ap.add_subparsers(dest="command", required=True)
@@ -155,6 +169,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-decisions", type=int, default=20000, help="stop a game that runs longer")
     p.add_argument("--json", action="store_true")
     p.set_defaults(fn=cmd_sim)
+
+    p = sub.add_parser("eval", help="run Lua in a game's sandbox after setup and print the result")
+    p.add_argument("game")
+    p.add_argument("code")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--players", help="seats, e.g. bot:polar_dwarves,bot:fallen_kingdom")
+    p.set_defaults(fn=cmd_eval)
 
     p = sub.add_parser("replay", help="replay a saved match and show its final state")
     p.add_argument("file")

@@ -65,23 +65,47 @@ end
 -- Canonical JSON: sorted keys, sequences as arrays, integers as integers.
 -------------------------------------------------------------------------------
 local escapes = { ['"'] = '\\"', ['\\'] = '\\\\', ['\n'] = '\\n', ['\r'] = '\\r', ['\t'] = '\\t' }
+local utf8_len = utf8.len
+
+--- Text safe to hand to the host: invalid UTF-8 bytes become "?".
+function E.clean_text(s)
+  if utf8_len(s) then return s end
+  local out = {}
+  local i, n = 1, #s
+  while i <= n do
+    local ok, j = pcall(utf8.offset, s, 2, i)
+    local ch = s:sub(i, (j or n + 1) - 1)
+    if ok and j and utf8_len(ch) then out[#out + 1] = ch; i = j
+    else out[#out + 1] = "?"; i = i + 1 end
+  end
+  return concat(out)
+end
+
 local function quote(s)
+  s = E.clean_text(s)
   return '"' .. s:gsub('[%c"\\]', function(c)
     return escapes[c] or fmt("\\u%04x", c:byte())
   end) .. '"'
 end
 
+-- Serialising reads tables raw (no metamethods), so script data cannot run code here.
+local rawlen = rawlen
+
 local function is_sequence(t)
-  local n = #t
+  local n = rawlen(t)
   if n == 0 then return next(t) == nil end
   local count = 0
-  for _ in pairs(t) do count = count + 1 end
+  for _ in next, t do count = count + 1 end
   return count == n
 end
 
 local function keystr(k)
-  if type(k) == "string" then return k end
-  return tostring(k)
+  local tk = type(k)
+  if tk == "string" then return k end
+  if tk == "number" then
+    return math.type(k) == "integer" and fmt("%d", k) or fmt("%.17g", k)
+  end
+  return "<" .. tk .. ">"
 end
 
 local function encode(v, out, depth)
@@ -97,19 +121,23 @@ local function encode(v, out, depth)
   elseif tv == "string" then out[#out + 1] = quote(v)
   elseif tv == "table" then
     if is_sequence(v) then
-      if #v == 0 then out[#out + 1] = "[]"; return end
+      local n = rawlen(v)
+      if n == 0 then out[#out + 1] = "[]"; return end
       out[#out + 1] = "["
-      for i = 1, #v do
+      for i = 1, n do
         if i > 1 then out[#out + 1] = "," end
-        encode(v[i], out, depth + 1)
+        encode(rawget(v, i), out, depth + 1)
       end
       out[#out + 1] = "]"
     else
       local keys = {}
-      for k in pairs(v) do keys[#keys + 1] = keystr(k) end
-      sort(keys)
       local lookup = {}
-      for k, val in pairs(v) do lookup[keystr(k)] = val end
+      for k, val in next, v do
+        local ks = keystr(k)
+        if lookup[ks] == nil then keys[#keys + 1] = ks end
+        lookup[ks] = val
+      end
+      sort(keys)
       out[#out + 1] = "{"
       for i, k in ipairs(keys) do
         if i > 1 then out[#out + 1] = "," end
@@ -154,7 +182,8 @@ E.quiet = false
 function E.say(text)
   if E.quiet then return end
   local m = E.messages
-  m[#m + 1] = text
+  if #m >= 10000 then return end
+  m[#m + 1] = E.clean_text(tostring(text))
 end
 
 function E.drain_messages()
@@ -176,6 +205,17 @@ function E.pop_context()
   ctx_n = ctx_n - 1
   local c = E.context
   c[ctx_n * 2 + 1], c[ctx_n * 2 + 2] = nil, nil
+end
+
+--- Sets the context stack aside (for code run outside the match); returns a token for restore.
+function E.set_context_aside()
+  local saved = { E.context, ctx_n }
+  E.context, ctx_n = {}, 0
+  return saved
+end
+
+function E.restore_context(saved)
+  E.context, ctx_n = saved[1], saved[2]
 end
 
 --- The running contexts, innermost first, as text.

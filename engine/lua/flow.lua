@@ -30,6 +30,7 @@ function E.choose(req)
     if type(o) ~= "table" or type(o.label) ~= "string" then
       fail("choose: option " .. i .. " needs a label")
     end
+    if not utf8.len(o.label) then fail("choose: option " .. i .. "'s label is not valid UTF-8 text") end
     local key = o.label
     if seen[key] then
       local n = 2
@@ -41,7 +42,7 @@ function E.choose(req)
     opts[i] = o
   end
   if #opts == 1 and not req.confirm then return opts[1] end
-  E.pending = { player = p, prompt = req.prompt or "Choose", options = opts }
+  E.pending = { player = p, prompt = E.clean_text(tostring(req.prompt or "Choose")), options = opts }
   local i = co_yield("choice")
   E.pending = nil
   E.decisions = E.decisions + 1
@@ -133,44 +134,68 @@ local function hard_hook()
   error(tripped, 0)
 end
 
--- Instruction-count samples by source line, when E.profile is a table (benchmarks).
-local getinfo = debug.getinfo
-
-local function budget_hook()
-  local prof = E.profile
-  if prof then
-    for level = 2, 12 do
-      local info = getinfo(level, "Sl")
-      if not info then break end
-      local k = info.short_src .. ":" .. (level == 2 and (info.currentline or 0) or ("fn" .. info.linedefined))
-      prof[k] = (prof[k] or 0) + (level == 2 and 1 or 0)
-      local kk = "~" .. k
-      prof[kk] = (prof[kk] or 0) + 1
-    end
-  end
-  budget = budget - E.limits.hook_every
-  if budget <= 0 then
-    tripped = "script ran too long: more than " .. E.limits.instructions ..
-              " Lua instructions before the next decision (an endless loop?)"
-    sethook(co, hard_hook, "", 1)
-    error(tripped, 0)
-  end
-end
-
 local function context_chain()
   local parts = E.context_lines()
   if #parts == 0 then return "" end
   return "\n  in " .. table.concat(parts, "\n  <- ")
 end
 
+-- Instruction-count samples by source line, when E.profile is a table (benchmarks).
+local getinfo = debug.getinfo
+
+local function sample(prof)
+  for level = 3, 12 do
+    local info = getinfo(level, "Sl")
+    if not info then break end
+    local k = info.short_src .. ":" .. (level == 3 and (info.currentline or 0) or ("fn" .. info.linedefined))
+    prof[k] = (prof[k] or 0) + (level == 3 and 1 or 0)
+    prof["~" .. k] = (prof["~" .. k] or 0) + 1
+  end
+end
+
+-- Counts instructions in the thread it is set on; past the budget, every further
+-- instruction fails, so a script's pcall cannot swallow the error.
+local function budget_hook()
+  if E.profile then sample(E.profile) end
+  budget = budget - E.limits.hook_every
+  if budget <= 0 then
+    tripped = "script ran too long: more than " .. E.limits.instructions ..
+              " Lua instructions before the next decision (an endless loop?)" .. context_chain()
+    sethook(hard_hook, "", 1)
+    error(tripped, 0)
+  end
+end
+
+--- Runs fn(...) in its own thread under the instruction budget (for script code
+--- the host runs outside the match: loading chunks, `summon eval`).
+--- Returns true, results... or false, message.
+function E.run_guarded(fn, ...)
+  local args = table.pack(...)
+  local th = co_create(function() return fn(table.unpack(args, 1, args.n)) end)
+  budget, tripped = E.limits.instructions, nil
+  sethook(th, budget_hook, "", E.limits.hook_every)
+  local saved = E.set_context_aside()
+  local res = table.pack(co_resume(th))
+  E.restore_context(saved)
+  if not res[1] then return false, tripped or E.error_text(res[2]) end
+  if co_status(th) ~= "dead" then return false, "a choice cannot be asked for here" end
+  return true, table.unpack(res, 2, res.n)
+end
+
+--- The text of an error value (scripts may raise any value).
+function E.error_text(err)
+  if type(err) == "string" then return E.clean_text(err) end
+  if type(err) == "table" and type(rawget(err, "message")) == "string" then
+    return E.clean_text(rawget(err, "message"))
+  end
+  return "a script raised an error value of type " .. type(err) ..
+         " (raise errors with a message: error(\"what went wrong\"))"
+end
+
 local function on_error(err)
   if err == GAME_OVER then return GAME_OVER end
-  if tripped then return { message = tripped .. context_chain() } end
-  local msg
-  if type(err) == "string" then msg = err
-  elseif type(err) == "table" and type(err.message) == "string" then msg = err.message
-  else msg = "error value of type " .. type(err) end
-  return { message = msg .. context_chain(), traceback = traceback(nil, 2) }
+  if tripped then return { message = tripped } end
+  return { message = E.error_text(err) .. context_chain(), traceback = traceback(nil, 2) }
 end
 
 --- Starts the match; returns like step().
@@ -190,7 +215,7 @@ end
 ---   "error", message
 function E.step(answer)
   if co == nil or co_status(co) == "dead" then return "error", "the match is not running" end
-  budget = E.limits.instructions
+  budget, tripped = E.limits.instructions, nil
   local ok, status, msg = co_resume(co, answer)
   if not ok then
     return "error", tripped or tostring(status)

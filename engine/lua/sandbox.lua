@@ -8,6 +8,96 @@ local type, pairs, error = type, pairs, error
 -- Lock the string metatable so scripts cannot reach or change it.
 getmetatable("").__metatable = false
 
+-------------------------------------------------------------------------------
+-- String functions run in C, outside the instruction budget: bound their work.
+-------------------------------------------------------------------------------
+local MAX_STRING = 16 * 1024 * 1024   -- bytes string.rep may build
+local MAX_MATCH_WORK = 1e9            -- rough bound on backtracking steps
+local s_rep, s_find, s_match, s_gmatch, s_gsub, s_byte =
+  string.rep, string.find, string.match, string.gmatch, string.gsub, string.byte
+
+-- Number of repetition items (* + - ?) in a pattern, outside escapes and sets.
+local function quantifiers(pat)
+  local q, i, n = 0, 1, #pat
+  while i <= n do
+    local b = s_byte(pat, i)
+    if b == 37 then            -- %
+      i = i + 2
+    elseif b == 91 then        -- [ ... ]
+      i = i + 1
+      if s_byte(pat, i) == 94 then i = i + 1 end
+      if s_byte(pat, i) == 93 then i = i + 1 end
+      while i <= n and s_byte(pat, i) ~= 93 do
+        if s_byte(pat, i) == 37 then i = i + 1 end
+        i = i + 1
+      end
+      i = i + 1
+    else
+      if b == 42 or b == 43 or b == 45 or b == 63 then q = q + 1 end
+      i = i + 1
+    end
+  end
+  return q
+end
+
+local function check_pattern(fn, subject, pat)
+  if type(subject) == "number" then subject = tostring(subject) end
+  if type(subject) ~= "string" or type(pat) ~= "string" then return end
+  if #pat > 1000 then error(fn .. ": pattern longer than 1000 characters", 3) end
+  local q = quantifiers(pat)
+  if q > 0 and (#subject + 1) ^ (q + 1) > MAX_MATCH_WORK then
+    error(string.format("%s: a pattern with %d repetitions is too slow on a string of %d characters",
+                        fn, q, #subject), 3)
+  end
+end
+
+string.rep = function(str, n, sep)
+  if type(n) == "number" and type(str) == "string" then
+    local size = #str * n + (type(sep) == "string" and #sep * math.max(n - 1, 0) or 0)
+    if size > MAX_STRING then
+      error("string.rep: result of " .. math.floor(size) .. " bytes is too large", 2)
+    end
+  end
+  return s_rep(str, n, sep)
+end
+string.find = function(str, pat, init, plain)
+  if not plain then check_pattern("string.find", str, pat) end
+  return s_find(str, pat, init, plain)
+end
+string.match = function(str, pat, init)
+  check_pattern("string.match", str, pat)
+  return s_match(str, pat, init)
+end
+string.gmatch = function(str, pat, init)
+  check_pattern("string.gmatch", str, pat)
+  return s_gmatch(str, pat, init)
+end
+string.gsub = function(str, pat, repl, n)
+  check_pattern("string.gsub", str, pat)
+  return s_gsub(str, pat, repl, n)
+end
+
+-------------------------------------------------------------------------------
+-- Read-only views of engine data (card definitions, sets, the game's options).
+-------------------------------------------------------------------------------
+local frozen = setmetatable({}, { __mode = "k" })
+
+--- A read-only view of a table and everything inside it.
+function E.freeze(t)
+  if type(t) ~= "table" or frozen[t] then return t end
+  local inner = {}
+  for k, v in next, t do inner[k] = E.freeze(v) end
+  local proxy = setmetatable({}, {
+    __index = inner,
+    __newindex = function(_, k) error("cannot change " .. tostring(k) .. ": engine data is read-only", 2) end,
+    __len = function() return #inner end,
+    __pairs = function() return next, inner, nil end,
+    __metatable = false,
+  })
+  frozen[proxy] = true
+  return proxy
+end
+
 local function copy_lib(lib, without)
   local out = {}
   for k, v in pairs(lib) do
@@ -19,6 +109,25 @@ end
 -- Tables the engine hands out that scripts must not change.
 local protected = setmetatable({}, { __mode = "k" })
 
+local function is_engine_table(t)
+  return protected[t] or frozen[t]
+end
+
+local function safe_rawset(t, k, v)
+  if type(t) == "table" and is_engine_table(t) then error("rawset: this table belongs to the engine", 2) end
+  return rawset(t, k, v)
+end
+
+-- Lua runs an xpcall message handler at the point of the error; when the error
+-- comes from the budget hook, hooks are off there, so a looping handler would
+-- never be stopped. Scripts get an xpcall that calls the handler after unwinding.
+local pack, unpack = table.pack, table.unpack
+local function safe_xpcall(f, handler, ...)
+  local res = pack(pcall(f, ...))
+  if res[1] then return unpack(res, 1, res.n) end
+  return false, handler(res[2])
+end
+
 local function safe_getmetatable(v)
   if type(v) ~= "table" then return nil end
   return getmetatable(v)
@@ -26,7 +135,10 @@ end
 
 local function safe_setmetatable(t, mt)
   if type(t) ~= "table" then error("setmetatable: expected a table", 2) end
-  if protected[t] then error("setmetatable: this table belongs to the engine", 2) end
+  if is_engine_table(t) then error("setmetatable: this table belongs to the engine", 2) end
+  if type(mt) == "table" and rawget(mt, "__gc") ~= nil then
+    error("setmetatable: __gc metamethods are not allowed in scripts", 2)
+  end
   return setmetatable(t, mt)
 end
 
@@ -39,6 +151,11 @@ local function readonly(t, name)
   })
   protected[proxy] = true
   return proxy
+end
+
+function E.protect(t)
+  protected[t] = true
+  return t
 end
 
 local function api()
@@ -75,8 +192,8 @@ function E.new_env()
   local env = {
     assert = assert, error = error, ipairs = ipairs, next = next, pairs = pairs,
     pcall = pcall, select = select, tonumber = tonumber, tostring = tostring,
-    type = type, xpcall = xpcall, rawequal = rawequal, rawlen = rawlen,
-    rawget = rawget, rawset = rawset,
+    type = type, xpcall = safe_xpcall, rawequal = rawequal, rawlen = rawlen,
+    rawget = rawget, rawset = safe_rawset,
     getmetatable = safe_getmetatable, setmetatable = safe_setmetatable,
     unpack = table.unpack,
     print = function(...)
@@ -123,10 +240,26 @@ function E.load_chunk(src, chunkname, kind)
   if kind == "rules" or kind == "scenario" then
     return true, fn
   end
-  local ok, res = pcall(fn)
-  if not ok then return false, tostring(res) end
+  local ok, res = E.run_guarded(fn)
+  if not ok then return false, res end
   if type(res) ~= "function" then
     return false, chunkname .. ": this Lua must be a function (function(...) ... end), not a " .. type(res)
   end
   return true, res
+end
+
+--- Runs a chunk the host compiled (summon eval, the REPL's lua command) in a
+--- fresh environment that reads the rules' globals; returns true and the
+--- results as a JSON list, or false and the error.
+function E.eval(bc, chunkname)
+  local fn, err = load(bc, "@" .. chunkname, "b", card_env())
+  if not fn then return false, err end
+  local res = table.pack(E.run_guarded(fn))
+  if not res[1] then return false, res[2] end
+  local parts = {}
+  for i = 2, res.n do
+    local ok, text = pcall(E.to_json, res[i])
+    parts[#parts + 1] = ok and text or E.to_json("<cannot show: " .. tostring(text) .. ">")
+  end
+  return true, "[" .. table.concat(parts, ",") .. "]"
 end

@@ -1,0 +1,164 @@
+-- Summoner Wars: small helpers the cards' abilities share (boost, once-a-turn
+-- abilities, yes/no questions, picking cards, bringing cards back into play),
+-- and the rule that a card placed under another lends that card its text.
+
+-- Names ----------------------------------------------------------------------------
+
+--- Whether a card's name holds a whole word ("Undead" is in "Undead Warrior").
+function has_name_word(c, word)
+  for w in c.name:gmatch("[%w']+") do
+    if w == word then return true end
+  end
+  return false
+end
+
+-- Boost ----------------------------------------------------------------------------
+
+function boost(c) return tokens.get(c, "boost") end
+
+function add_boost(c, n)
+  n = n or 1
+  tokens.add(c, "boost", n)
+  say(string.format("%s gains %d boost (now %d)", c.name, n, boost(c)))
+end
+
+--- Spends n boost if the card has that much; returns whether it did.
+function spend_boost(c, n)
+  if boost(c) < n then return false end
+  tokens.remove(c, "boost", n)
+  return true
+end
+
+-- Once a turn ------------------------------------------------------------------------
+-- state.vars is emptied at the start of every turn, so marks kept there last one turn.
+
+function used_this_turn(c, key)
+  local used = state.vars.used
+  return used ~= nil and used[key .. ":" .. c.id] == true
+end
+
+function mark_used(c, key)
+  state.vars.used = state.vars.used or {}
+  state.vars.used[key .. ":" .. c.id] = true
+end
+
+-- Questions ----------------------------------------------------------------------------
+
+--- A yes-or-no question ("may" abilities); returns true for yes.
+function ask(p, prompt, yes, no)
+  local pick = choose { player = p, prompt = prompt,
+                        options = { { label = yes, yes = true }, { label = no } } }
+  return pick.yes == true
+end
+
+--- Offers cards on the battlefield; returns the card picked, or nil when the
+--- player takes the decline option (given only when `decline` is a label).
+function pick_card(p, prompt, list, decline, fmt)
+  local opts = {}
+  for _, c in ipairs(list) do
+    opts[#opts + 1] = { label = string.format(fmt or "%s at %s", c.name, where(c)), card = c }
+  end
+  if decline then opts[#opts + 1] = { label = decline } end
+  if #opts == 0 then return nil end
+  return choose { player = p, prompt = prompt, options = opts }.card
+end
+
+--- Offers spaces; returns the space picked.
+function pick_space(p, prompt, spaces)
+  return choose { player = p, prompt = prompt, options = spaces }.label
+end
+
+--- Empty spaces next to a space, sorted.
+function empty_neighbors(space)
+  local out = {}
+  for _, s in ipairs(board.neighbors(space)) do
+    if board.is_empty(s) then out[#out + 1] = s end
+  end
+  table.sort(out)
+  return out
+end
+
+--- One card of each name among a list (cards off the battlefield are alike).
+function one_of_each(list)
+  local out, seen = {}, {}
+  for _, c in ipairs(list) do
+    if not seen[c.def] then
+      seen[c.def] = true
+      out[#out + 1] = c
+    end
+  end
+  return out
+end
+
+-- Spaces held for a card about to arrive --------------------------------------------
+-- While an effect is resolving that will put a card on a space just emptied (a
+-- unit that takes the place of one destroyed), abilities that react to the
+-- destruction must not take that space.
+
+function reserve_space(s)
+  state.vars.reserved = state.vars.reserved or {}
+  state.vars.reserved[s] = true
+end
+
+function release_space(s)
+  if state.vars.reserved then state.vars.reserved[s] = nil end
+end
+
+--- An empty space that no resolving effect is holding.
+function space_open(s)
+  return board.is_empty(s) and not (state.vars.reserved and state.vars.reserved[s])
+end
+
+-- Bringing cards into play -------------------------------------------------------------
+
+--- Puts a card from off the battlefield (a discard pile) onto an empty space,
+--- under a player's control. This is placing, not summoning.
+function put_into_play(c, p, space)
+  cards.place(c, space)
+  c.controller = p
+  say(string.format("Player %d places %s at %s", p, c.name, space))
+end
+
+-- Cards under a card ---------------------------------------------------------------------
+-- A card put under another (a weapon, a smith) leaves play, travels with its
+-- host and is discarded with it. Its text still works through the host: its
+-- hooks of the events below hear them, and its modifiers apply to its host,
+-- with self being the card underneath (self.host is the host's id).
+
+--- Puts a card under a host: it loses its tokens and the cards under it first.
+function put_under(c, host)
+  for _, u in ipairs(cards.attached(c)) do discard(u) end
+  tokens.clear(c)
+  cards.attach(c, host)
+  c.controller = host.controller
+  say(string.format("%s is put under %s at %s", c.name, host.name, host.space))
+end
+
+local UNDER_EVENTS = { "before_attack", "attack_rolled", "after_attack", "after_move", "after_force",
+                       "after_damage", "on_destroyed" }
+
+local function has_under(c) return #c.under > 0 end
+
+for _, name in ipairs(UNDER_EVENTS) do
+  on(name, function(ev)
+    for _, host in ipairs(cards.on_board(has_under)) do
+      for _, u in ipairs(cards.attached(host)) do
+        local fn = def_of(u).hooks[name]
+        if fn and u.host == host.id then fn(u, ev) end
+      end
+    end
+  end)
+end
+
+for _, stat_name in ipairs({ "strength", "life", "move" }) do
+  add_modifier(stat_name, function(c, v)
+    local under = c.under
+    if under == nil or #under == 0 then return v end
+    for _, id in ipairs(under) do
+      local u = cards.get(id)
+      local fn = def_of(u).modifiers[stat_name]
+      if fn then v = fn(u, c, v) end
+    end
+    return v
+  end)
+end

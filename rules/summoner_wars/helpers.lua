@@ -107,7 +107,17 @@ function destroy(c, source)
     if got > 0 then say(string.format("Player %d gains %d magic", gainer, got)) end
   end
   emit("on_destroyed", { card = c, space = space, controller = controller, source = source })
+  check_lethal()
   check_winner()
+end
+
+--- Destroys every card whose life has fallen to its damage other than by new
+--- damage (a card that gave it life has gone). Nobody earns magic for these.
+function check_lethal()
+  for _, c in ipairs(cards.on_board()) do
+    local dmg = tokens.get(c, "damage")
+    if c.space and dmg > 0 and dmg >= stat(c, "life") then destroy(c, nil) end
+  end
 end
 
 --- Adds damage to a card on the battlefield and destroys it when its life reaches 0.

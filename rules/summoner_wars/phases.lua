@@ -108,15 +108,25 @@ function summon(p, c, space)
   emit("after_summon", { card = c, space = space })
 end
 
+--- A unit with its own way of being summoned says when it can be (can_summon)
+--- and does it (summon: choose, pay and place, usually through summon() above).
 function summon_phase(p)
   phase_loop(p, "summon", "Summon units next to your gates", function(opts)
-    if #summon_spaces(p) == 0 then return end
+    local by_gate = #summon_spaces(p) > 0
     for _, c in ipairs(distinct_in_hand(p, function(c)
       return is_unit(c) and (is_common(c) or cards.has_tag(c, "champion")) and stat(c, "cost") <= magic(p)
     end)) do
-      opts[#opts + 1] = { label = string.format("Summon %s (cost %d)", c.name, stat(c, "cost")), card = c }
+      local own = def_of(c).abilities.can_summon
+      if (own == nil and by_gate) or (own ~= nil and own(c, p)) then
+        opts[#opts + 1] = { label = string.format("Summon %s (cost %d)", c.name, stat(c, "cost")), card = c }
+      end
     end
   end, function(pick)
+    local own = def_of(pick.card).abilities.summon
+    if own then
+      own(pick.card, p)
+      return
+    end
     local space = choose { player = p, prompt = "Summon " .. pick.card.name .. " where?",
                            options = summon_spaces(p) }
     summon(p, pick.card, space.label)
