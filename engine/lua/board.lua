@@ -9,12 +9,14 @@ local ORTHO = { {0, 1}, {1, 0}, {0, -1}, {-1, 0} }
 local EIGHT = { {0, 1}, {1, 1}, {1, 0}, {1, -1}, {0, -1}, {-1, -1}, {-1, 0}, {-1, 1} }
 
 local topo = {}   -- built once per match from the board definition
+local occupied = {} -- the state's space -> card id map (the same table all match long)
 
 local function grid_name(x, y)
   return string.char(96 + x) .. tostring(y)
 end
 
 function E.build_board(def)
+  occupied = E.state.spaces
   topo = { kind = def.type, list = {}, neighbors = {}, xy = {}, at = {}, region = {}, regions = {}, dist = {} }
   if def.type == "grid" then
     topo.width, topo.height = def.width, def.height
@@ -78,7 +80,7 @@ end
 
 --- Every space, in a stable order.
 function B.spaces()
-  return E.copy(topo.list)
+  return E.copy_list(topo.list)
 end
 
 function B.exists(s) return topo.neighbors[s] ~= nil end
@@ -98,8 +100,9 @@ end
 function B.size() return topo.width, topo.height end
 
 function B.neighbors(s)
-  check_space(s, "board.neighbors")
-  return E.copy(topo.neighbors[s])
+  local n = topo.neighbors[s]
+  if n == nil then check_space(s, "board.neighbors") end
+  return E.copy_list(n)
 end
 
 function B.is_adjacent(a, b)
@@ -170,12 +173,12 @@ end
 
 --- The card on a space, or nil.
 function B.card_at(s)
-  local id = E.state.spaces[s]
+  local id = occupied[s]
   return id and E.state.cards[id] or nil
 end
 
 function B.is_empty(s)
-  return topo.neighbors[s] ~= nil and E.state.spaces[s] == nil
+  return occupied[s] == nil and topo.neighbors[s] ~= nil
 end
 
 --- Spaces from s in direction (dx, dy), up to n steps, stopping at the edge.

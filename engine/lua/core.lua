@@ -162,7 +162,13 @@ end
 -------------------------------------------------------------------------------
 function E.copy(t)
   local c = {}
-  for k, v in pairs(t) do c[k] = v end
+  for k, v in next, t do c[k] = v end
+  return c
+end
+
+function E.copy_list(t)
+  local c = {}
+  for i = 1, #t do c[i] = t[i] end
   return c
 end
 

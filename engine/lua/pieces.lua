@@ -23,10 +23,16 @@ function P.next(p) return p % #E.state.players + 1 end
 function P.info(p) return E.state.players[p] end
 
 --- Players in seat order starting from p.
+local from_cache = {}
 function P.from(p)
-  local out, n = {}, #E.state.players
-  for i = 0, n - 1 do out[#out + 1] = (p - 1 + i) % n + 1 end
-  return out
+  local out = from_cache[p]
+  if not out then
+    out = {}
+    local n = #E.state.players
+    for i = 0, n - 1 do out[#out + 1] = (p - 1 + i) % n + 1 end
+    from_cache[p] = out
+  end
+  return E.copy_list(out)
 end
 
 -------------------------------------------------------------------------------
@@ -86,6 +92,14 @@ end
 -------------------------------------------------------------------------------
 -- Cards
 -------------------------------------------------------------------------------
+-- Bumped by every change of which cards are in play (or of their board order),
+-- so the lists of cards in play can be cached between changes.
+E.version = 0
+
+local function touch(key)
+  if key == "board" or E.in_play_keys[key] then E.version = E.version + 1 end
+end
+
 local function card_arg(c, fn)
   if type(c) == "number" then c = E.state.cards[c] end
   if type(c) ~= "table" or E.state.cards[c.id] ~= c then
@@ -117,9 +131,9 @@ function C.create(def_id, owner, zone_name, zone_player)
   local c = { id = #cards + 1, def = def_id, name = d.name, owner = owner,
               controller = owner, tokens = {}, under = {} }
   cards[c.id] = c
-  E.version = E.version + 1
   if zone_name then
     c.zone = zone_key(zone_name, zone_player or owner)
+    touch(c.zone)
     local l = E.state.zones[c.zone]
     l[#l + 1] = c.id
   end
@@ -133,12 +147,9 @@ local function remove_from_list(l, id)
   return false
 end
 
--- Bumped by every change of where cards are, so lists of cards in play can be cached.
-E.version = 0
-
 --- Takes a card out of wherever it is (zone, board space or under a host).
 local function lift(c)
-  E.version = E.version + 1
+  touch(c.zone)
   if c.space then
     E.state.spaces[c.space] = nil
     c.space = nil
@@ -161,7 +172,7 @@ function C.to_zone(c, name, p, where)
   elseif type(where) == "number" then table.insert(l, math.max(1, math.min(where, #l + 1)), c.id)
   else l[#l + 1] = c.id end
   c.zone = key
-  E.version = E.version + 1
+  touch(key)
   return c
 end
 
@@ -175,7 +186,7 @@ function C.to_zone_key(c, key)
   end
   l[#l + 1] = c.id
   c.zone = key
-  E.version = E.version + 1
+  touch(key)
 end
 
 --- Puts a card on an empty board space (from anywhere, or from another space).
@@ -221,7 +232,7 @@ function C.attached(host)
 end
 
 local cache_version, board_cache, play_cache = -1, nil, nil
-local hook_cache, mod_cache = {}, {}
+local fn_cache = { hooks = {}, modifiers = {}, abilities = {} }
 
 local function refresh()
   if cache_version == E.version then return end
@@ -241,13 +252,30 @@ local function refresh()
     end
   end
   play_cache = all
-  hook_cache, mod_cache = {}, {}
+  -- one pass files every card in play under each of its hooks, modifiers and abilities
+  fn_cache = { hooks = {}, modifiers = {}, abilities = {} }
+  local defs = E.defs
+  for _, c in ipairs(all) do
+    local d = defs[c.def]
+    for kind, cache in next, fn_cache do
+      for name in next, d[kind] do
+        local l = cache[name]
+        if l == nil then
+          l = {}
+          cache[name] = l
+        end
+        l[#l + 1] = c
+      end
+    end
+  end
 end
 
 local function filtered(list, filter)
+  if not filter then return E.copy_list(list) end
   local out = {}
-  for _, c in ipairs(list) do
-    if not filter or filter(c) then out[#out + 1] = c end
+  for i = 1, #list do
+    local c = list[i]
+    if filter(c) then out[#out + 1] = c end
   end
   return out
 end
@@ -271,16 +299,7 @@ E.with_fn = { hooks = {}, modifiers = {}, abilities = {} }
 function E.in_play_with(tbl, name)
   if not E.with_fn[tbl][name] then return NONE end
   refresh()
-  local cache = tbl == "hooks" and hook_cache or mod_cache
-  local l = cache[name]
-  if l == nil then
-    l = {}
-    for _, c in ipairs(play_cache) do
-      if E.defs[c.def][tbl][name] then l[#l + 1] = c end
-    end
-    cache[name] = l
-  end
-  return l
+  return fn_cache[tbl][name] or NONE
 end
 
 function C.is_on_board(c) return c.space ~= nil end

@@ -14,6 +14,11 @@ function E.new_state(seed, seats)
     st.players[i] = { seat = i, set = s.set, name = s.name or ("Player " .. i) }
     st.counters[i] = {}
   end
+  E.in_play_keys = {}
+  for _, name in ipairs(g.in_play) do
+    E.in_play_keys[name] = true
+    for i = 1, #seats do E.in_play_keys[name .. ":" .. i] = true end
+  end
   for name, z in pairs(g.zones) do
     if z.scope == "player" then
       for i = 1, #seats do st.zones[name .. ":" .. i] = {} end
