@@ -14,6 +14,7 @@ import jsonschema
 
 from . import ENGINE_DIR, yamlio
 from .errors import DefinitionError, Problem, UnknownGame
+from .lint import deck_problems, lua_problems, ref_problems
 
 # Events the engine itself emits; a game declares its own under `hooks:`.
 ENGINE_EVENTS = ("turn_start", "turn_end", "phase_start", "phase_end", "round_start", "round_end")
@@ -223,6 +224,12 @@ def validate(doc: yamlio.Document, schema: dict) -> list[Problem]:
     return problems
 
 
+def _problem_paths(doc: yamlio.Document, problems: list[Problem]) -> list[tuple]:
+    """The key paths whose positions the problems point at."""
+    where = {(line, col): keys for keys, (line, col) in doc.positions.items()}
+    return [where.get((p.line, p.col), ()) for p in problems]
+
+
 def _check_names(doc, keys, names, declared, what) -> list[Problem]:
     out = []
     for name in names:
@@ -291,6 +298,7 @@ def load_game(game: str, extra_cards: list[Path] | None = None) -> GameDef:
         problems.append(gdoc.problem(("players",), "players: min is more than max"))
 
     scripts = []
+    script_texts: dict[str, str] = {}
     for i, name in enumerate(g["scripts"]):
         spath = (rules_dir / name).resolve()
         if rules_dir.resolve() not in spath.parents:
@@ -303,11 +311,13 @@ def load_game(game: str, extra_cards: list[Path] | None = None) -> GameDef:
             problems.append(gdoc.problem(("scripts", i), f"cannot read script '{name}': {getattr(e, 'strerror', None) or e}"))
             continue
         scripts.append(LuaSource(display(spath), text))
+        script_texts[display(spath)] = text
 
     # card sets
     sets: dict[str, SetDef] = {}
     cards: dict[str, CardDef] = {}
     schema = card_schema(g)
+    set_docs: list[yamlio.Document] = []
     set_files = sorted(cards_dir.glob("*.yaml")) if cards_dir else []
     for extra in extra_cards or []:
         set_files += sorted(Path(extra).glob("*.yaml")) if Path(extra).is_dir() else [Path(extra)]
@@ -319,30 +329,64 @@ def load_game(game: str, extra_cards: list[Path] | None = None) -> GameDef:
             continue
         sprobs = validate(sdoc, schema)
         problems += sprobs
-        if sprobs or not isinstance(sdoc.data, dict):
-            continue
         sd = sdoc.data
-        if sd["id"] in sets:
-            problems.append(sdoc.problem(("id",), f"card set '{sd['id']}' is defined twice (also in {sets[sd['id']].path})"))
+        if not isinstance(sd, dict):
+            continue
+        # Carry on past schema problems so one run reports everything: cards that
+        # are themselves well-formed are still checked below.
+        bad_cards = {p_keys[1] for p_keys in _problem_paths(sdoc, sprobs) if len(p_keys) > 1 and p_keys[0] == "cards"}
+        sid = sd.get("id") if isinstance(sd.get("id"), str) else sdoc.path
+        if sid in sets:
+            problems.append(sdoc.problem(("id",), f"card set '{sid}' is defined twice (also in {sets[sid].path})"))
             continue
         ids = []
-        for i, cd in enumerate(sd["cards"]):
+        for i, cd in enumerate(sd.get("cards") if isinstance(sd.get("cards"), list) else []):
             keys = ("cards", i)
+            if not isinstance(cd, dict) or not isinstance(cd.get("id"), str):
+                continue
             cid = cd["id"]
             if cid in cards:
                 problems.append(sdoc.problem(keys + ("id",), f"card '{cid}' is defined twice (also in {cards[cid].path})"))
                 continue
-            problems += _check_names(sdoc, keys + ("hooks",), cd.get("hooks") or {}, hooks, "event hook")
-            problems += _check_names(sdoc, keys + ("modifiers",), cd.get("modifiers") or {}, list(stats), "stat")
-            problems += _check_names(sdoc, keys + ("abilities",), cd.get("abilities") or {}, abilities, "ability")
             lua = []
-            for table in LUA_TABLES:
-                for name, src in (cd.get(table) or {}).items():
-                    lua.append(_lua_function(sdoc, keys + (table, name), src))
+            for table, declared, what in (("hooks", hooks, "event hook"), ("modifiers", list(stats), "stat"),
+                                          ("abilities", abilities, "ability")):
+                fns = cd.get(table)
+                if not isinstance(fns, dict):
+                    continue
+                problems += _check_names(sdoc, keys + (table,), fns, declared, what)
+                for name, src in fns.items():
+                    if isinstance(src, str):
+                        lua.append(_lua_function(sdoc, keys + (table, name), src))
             data = {k: copy.deepcopy(v) for k, v in cd.items() if k not in LUA_TABLES}
-            cards[cid] = CardDef(cid, sd["id"], data, sdoc.path, sdoc.where(keys)[0], lua)
-            ids.append(cid)
-        sets[sd["id"]] = SetDef(sd["id"], sd["name"], sdoc.path, {k: v for k, v in sd.items() if k != "cards"}, ids)
+            cards[cid] = CardDef(cid, sid, data, sdoc.path, sdoc.where(keys)[0], lua)
+            if i not in bad_cards:
+                ids.append(cid)
+        if not sprobs:
+            sets[sid] = SetDef(sid, sd["name"], sdoc.path, {k: v for k, v in sd.items() if k != "cards"}, ids)
+        set_docs.append(sdoc)
+
+    # names that YAML values and scripts refer to
+    known = {
+        "hook": hooks, "stat": list(stats), "ability": abilities,
+        "zone": list(zones), "counter": list(g.get("counters") or {}), "die": list(g.get("dice") or {}),
+        "card": list(cards), "phase": [p["id"] for p in g["flow"]["phases"]],
+        "space": list((board.get("spaces") or {}).keys()), "region": list((board.get("regions") or {}).keys()),
+    }
+    deck_rules = (g.get("sets") or {}).get("deck")
+    for sdoc in set_docs:
+        problems += ref_problems(sdoc, sdoc.data, schema, known)
+        if deck_rules:
+            try:
+                problems += deck_problems(sdoc, sdoc.data, deck_rules)
+            except (TypeError, AttributeError):
+                pass  # malformed copies or tags: the schema has already said so
+    for src in scripts:
+        problems += lua_problems(src, known, script_texts.get(src.chunkname))
+    texts = {d.path: d.text for d in set_docs}
+    for c in cards.values():
+        for src in c.lua:
+            problems += lua_problems(src, known, texts.get(src.chunkname))
     if problems:
         raise DefinitionError(problems)
     return GameDef(g["id"], g["name"], rules_dir, g, scripts, sets, cards, files)

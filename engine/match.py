@@ -158,7 +158,7 @@ class Match:
 
         Raises ScriptError with file:line when the code fails to compile or run.
         """
-        from .runtime import compile_lua
+        from .luac import compile_lua
 
         ok, bc = compile_lua("return " + code, chunkname)
         if not ok:

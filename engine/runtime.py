@@ -3,11 +3,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from lupa.lua54 import LuaError, LuaRuntime
+from lupa.lua54 import LuaError, LuaMemoryError, LuaRuntime
 
 from . import ENGINE_DIR
 from .errors import DefinitionError, Problem, ScriptError
 from .loader import GameDef, LuaSource, lua_game_table
+from .lint import problem_from_lua
+from .luac import compile_lua
 
 ENGINE_FILES = ("core", "board", "pieces", "events", "flow", "sandbox", "state", "scenario")
 _SOURCES = {name: (ENGINE_DIR / "lua" / f"{name}.lua").read_text() for name in ENGINE_FILES}
@@ -17,46 +19,8 @@ _UNSAFE = ("python", "io", "os", "package", "require", "debug", "load", "loadstr
            "dofile", "loadfile", "collectgarbage")
 
 
-_compiler: LuaRuntime | None = None
-_compiled: dict[tuple[str, str], tuple[bool, bytes | str]] = {}
-
-
-def compile_lua(source: str, chunkname: str) -> tuple[bool, bytes | str]:
-    """Compiles Lua text once per process: (True, bytecode) or (False, syntax error).
-
-    Only text is ever compiled, by Lua's own compiler, so the bytecode handed to a
-    match's runtime is as safe as the text; scripts themselves can never load bytecode.
-    """
-    global _compiler
-    key = (chunkname, source)
-    hit = _compiled.get(key)
-    if hit is None:
-        if _compiler is None:
-            _compiler = LuaRuntime(register_eval=False, register_builtins=False, encoding=None)
-            _compiler.execute(b"COMPILE = function(src, name)\n"
-                              b"  local f, err = load(src, name, 't')\n"
-                              b"  if not f then return false, err end\n"
-                              b"  return true, string.dump(f)\n"
-                              b"end")
-        ok, res = _compiler.globals().COMPILE(source.encode("utf-8"), ("@" + chunkname).encode("utf-8"))
-        hit = (bool(ok), res if ok else res.decode("utf-8", "replace"))
-        _compiled[key] = hit
-    return hit
-
-
 def _deny_attributes(obj: Any, name: Any, is_setting: bool) -> Any:
     raise AttributeError("scripts cannot reach Python objects")
-
-
-def _problem_from_lua(msg: str, fallback: str) -> Problem:
-    """Turns 'file:line: message' from Lua into a Problem."""
-    first = str(msg).splitlines()[0] if msg else ""
-    head, sep, rest = first.partition(": ")
-    if sep and ":" in head:
-        path, _, line = head.rpartition(":")
-        if line.isdigit():
-            return Problem(path, int(line), 1, f"Lua: {rest}")
-    return Problem(fallback, 1, 1, f"Lua: {first}")
 
 
 def _game_table(game: GameDef) -> dict:
@@ -71,7 +35,7 @@ class Runtime:
     """A Lua runtime holding one match."""
 
     def __init__(self, game: GameDef, seed: int, seats: list[dict], scenario: LuaSource | None = None):
-        memory = (game.data.get("limits") or {}).get("memory_mb", 256)
+        memory = self.memory_mb = (game.data.get("limits") or {}).get("memory_mb", 256)
         self.lua = LuaRuntime(
             register_eval=False,
             register_builtins=False,
@@ -102,30 +66,30 @@ class Runtime:
             for src in c.lua:
                 ok, bc = compile_lua(src.source, src.chunkname)
                 if not ok:
-                    problems.append(_problem_from_lua(bc, src.chunkname))
+                    problems.append(problem_from_lua(bc, src.chunkname))
                     continue
                 err = E.install_lua(cid, src.field[-2], src.field[-1], bc, src.chunkname)
                 if err is not None:
-                    problems.append(_problem_from_lua(err, src.chunkname))
+                    problems.append(problem_from_lua(err, src.chunkname))
         E.freeze_definitions()
         for src in game.scripts:
             ok, bc = compile_lua(src.source, src.chunkname)
             if not ok:
-                problems.append(_problem_from_lua(bc, src.chunkname))
+                problems.append(problem_from_lua(bc, src.chunkname))
                 continue
             ok, res = E.load_chunk(bc, src.chunkname, "rules")
             if not ok:
-                problems.append(_problem_from_lua(res, src.chunkname))
+                problems.append(problem_from_lua(res, src.chunkname))
                 continue
             r = E.run_guarded(res)
             if not (r[0] if isinstance(r, tuple) else r):
-                problems.append(_problem_from_lua(str(r[1]), src.chunkname))
+                problems.append(problem_from_lua(str(r[1]), src.chunkname))
         if scenario is not None:
             ok, res = compile_lua(scenario.source, scenario.chunkname)
             if ok:
                 ok, res = E.load_chunk(res, scenario.chunkname, "scenario")
             if not ok:
-                problems.append(_problem_from_lua(res, scenario.chunkname))
+                problems.append(problem_from_lua(res, scenario.chunkname))
             else:
                 E.scenario_fn = res
         if problems:
@@ -148,8 +112,10 @@ class Runtime:
     def _call(self, fn, *args) -> tuple:
         try:
             res = fn(*args)
+        except LuaMemoryError:
+            raise ScriptError(f"a script ran out of memory (a match may use {self.memory_mb} MB)") from None
         except LuaError as e:
-            raise ScriptError(str(e).splitlines()[0]) from None
+            raise ScriptError((str(e).splitlines() or ["a Lua error with no message"])[0]) from None
         except Exception as e:  # memory errors, bad UTF-8 from a script: all end the step
             raise ScriptError(f"the match stopped: {type(e).__name__}: {e}") from None
         return res if isinstance(res, tuple) else (res,)

@@ -74,14 +74,18 @@ def _plain(node: Any, keys: Path_, positions: dict, problems: list, path: str) -
     if isinstance(node, bool) or node is None:
         return node
     if isinstance(node, int):
+        if not -(2 ** 63) <= node < 2 ** 63:
+            line, col = positions.get(keys, (1, 1))
+            problems.append(Problem(path, line, col, f"number {node} is too large (the limit is 2^63 - 1)"))
+            return 0
         return int(node)
     if isinstance(node, float):
         return float(node)
     if isinstance(node, str):
         return str(node)
     # dates, binary and other YAML types have no place in a game definition
-    problems.append(Problem(path, *(v + 1 for v in positions.get(keys, (0, 0))),
-                            f"unsupported YAML value of type {type(node).__name__}"))
+    line, col = positions.get(keys, (1, 1))
+    problems.append(Problem(path, line, col, f"unsupported YAML value of type {type(node).__name__}"))
     return str(node)
 
 

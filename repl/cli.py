@@ -44,27 +44,32 @@ def cmd_list(args) -> int:
 
 
 def cmd_check(args) -> int:
-    from engine.runtime import Runtime
+    from engine.check import check
 
     targets = args.paths or list(loader.list_games())
     problems = []
     for t in targets:
-        try:
-            g = loader.load_game(t)
-            # compile every script and build a match to catch what only Lua can see
-            Runtime(g, 1, [{"set": sid} for sid in (sorted(g.sets) or [None])][: g.data["players"]["max"]]
-                    or [{"set": None}])
-        except DefinitionError as e:
-            problems += e.problems
-        except EngineError as e:
-            print(f"{t}: {e}")
-            return 2
-    for p in problems:
+        problems += check(t)
+    for p in sorted(set(problems)):
         print(p)
     if problems:
-        print(f"{len(problems)} problem{'s' if len(problems) != 1 else ''} found")
+        n = len(set(problems))
+        print(f"{n} problem{'s' if n != 1 else ''} found")
         return 1
     print(f"ok: {', '.join(targets)}")
+    return 0
+
+
+def cmd_schema(args) -> int:
+    from engine.check import card_schema_text
+
+    text = card_schema_text(args.game)
+    if args.write:
+        rules_dir, _ = loader.resolve(args.game)
+        (rules_dir / "cards.schema.json").write_text(text)
+        print(f"wrote {loader.display(rules_dir / 'cards.schema.json')}")
+    else:
+        print(text, end="")
     return 0
 
 
@@ -151,6 +156,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("check", help="validate games; path:line:col messages")
     p.add_argument("paths", nargs="*", help="game ids or folders (default: every game)")
     p.set_defaults(fn=cmd_check)
+
+    p = sub.add_parser("schema", help="the JSON Schema of a game's card files, for editors")
+    p.add_argument("game")
+    p.add_argument("--write", action="store_true", help="write it to rules/<game>/cards.schema.json")
+    p.set_defaults(fn=cmd_schema)
 
     p = sub.add_parser("play", help="play a game in the terminal")
     p.add_argument("game", nargs="?")

@@ -197,9 +197,8 @@ def test_lua_syntax_error_in_a_card_names_the_yaml_line(sw_copy):
     n = next(i for i, line in enumerate(lines) if "if ev.card ~= self then return end" in line)
     lines[n] = lines[n].replace("then return end", "then return")
     f.write_text("\n".join(lines))
-    g = load_game(str(rules))
     with pytest.raises(DefinitionError) as e:
-        Match(g, 1, [Seat(), Seat()])
+        load_game(str(rules))
     assert "polar_dwarves.yaml:" in str(e.value)
     line = int(str(e.value).split("polar_dwarves.yaml:")[1].split(":")[0])
     assert n + 1 <= line <= n + 12

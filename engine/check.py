@@ -1,0 +1,56 @@
+"""`summon check`: every problem of a game, its cards and its scripts, in one run."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from . import loader
+from .errors import DefinitionError, EngineError, Problem
+
+
+def _target_game(target: str) -> str:
+    """A game id or folder for a check target, which may also be one card file."""
+    p = Path(target)
+    if p.is_file() and p.suffix in (".yaml", ".yml") and p.name != "game.yaml":
+        game_dir = p.resolve().parent
+        rules = game_dir.parent.parent / "rules" / game_dir.name
+        if (rules / "game.yaml").is_file():
+            return str(rules)
+        if (game_dir.parent / "game.yaml").is_file():
+            return str(game_dir.parent)
+        raise EngineError(f"{target}: cannot tell which game this card file belongs to "
+                          f"(expected it in cards/<game>/ beside rules/<game>/)")
+    if p.is_file() and p.name == "game.yaml":
+        return str(p.resolve().parent)
+    return target
+
+
+def check(target: str) -> list[Problem]:
+    """Loads a game fully (YAML, schemas, references, deck rules, Lua) and builds a match
+    to run its scripts' top level; returns every problem found."""
+    from .match import Match, Seat
+
+    try:
+        game = loader.load_game(_target_game(target))
+    except DefinitionError as e:
+        return e.problems
+    pl = game.data["players"]
+    try:
+        Match(game, 1, [Seat("bot") for _ in range(pl["min"])], quiet=True)
+    except DefinitionError as e:
+        return e.problems
+    except EngineError as e:
+        where = str(game.root / "game.yaml")
+        return [Problem(loader.display(Path(where)), 1, 1, f"a match cannot start: {str(e).splitlines()[0]}")]
+    return []
+
+
+def card_schema_text(game_id: str) -> str:
+    """The JSON Schema of a game's card set files, as an editor reads it."""
+    rules_dir, _ = loader.resolve(game_id)
+    from . import yamlio
+
+    doc, problems = yamlio.load(rules_dir / "game.yaml")
+    if doc is None or not isinstance(doc.data, dict):
+        raise DefinitionError(problems or [Problem(str(rules_dir / "game.yaml"), 1, 1, "not a mapping")])
+    return json.dumps(loader.card_schema(doc.data), indent=2, sort_keys=True) + "\n"

@@ -1,0 +1,135 @@
+"""`summon check`: every shipped game validates; broken files give every problem at once,
+as path:line:col with suggestions; no input makes it raise."""
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conftest import ROOT
+from engine import loader
+from engine.check import card_schema_text, check
+
+
+@pytest.mark.parametrize("game", sorted(loader.list_games(ROOT)))
+def test_every_shipped_game_checks_clean(game):
+    assert check(game) == []
+
+
+@pytest.mark.parametrize("game", sorted(loader.list_games(ROOT)))
+def test_the_card_schema_for_editors_is_up_to_date(game):
+    path = ROOT / "rules" / game / "cards.schema.json"
+    assert path.is_file(), f"run: summon schema {game} --write"
+    assert path.read_text() == card_schema_text(game), f"run: summon schema {game} --write"
+
+
+def copy_game(dest: Path, game: str = "summoner_wars") -> Path:
+    shutil.copytree(ROOT / "rules" / game, dest / "rules" / game)
+    shutil.copytree(ROOT / "cards" / game, dest / "cards" / game, ignore=shutil.ignore_patterns("tests"))
+    return dest / "rules" / game
+
+
+def edit(path: Path, old: str, new: str, count: int = 1) -> None:
+    text = path.read_text()
+    assert old in text, old
+    path.write_text(text.replace(old, new, count))
+
+
+def test_one_run_reports_every_kind_of_problem(tmp_path):
+    rules = copy_game(tmp_path)
+    cards = tmp_path / "cards" / "summoner_wars"
+    pd, fk = cards / "polar_dwarves.yaml", cards / "fallen_kingdom.yaml"
+    edit(pd, "    strength: 3\n", "    strenght: 3\n")
+    edit(pd, "after_move: |", "after_mvoe: |")
+    edit(pd, "{card: frost_mage, row: 2, col: 2}", "{card: frost_mag, row: 2, col: 2}")
+    edit(pd, "    copies: 4\n", "    copies: 5\n")
+    edit(fk, "    attack: melee", "    attack: meele")
+    edit(fk, "    life: 12\n", "    life: twelve\n")
+    edit(fk, "    name: Dragos\n", "")
+    edit(fk, "if ev.card ~= self then return end", "if ev.card ~= self then return")
+    edit(rules / "phases.lua", 'emit("after_summon"', 'emit("after_sumon"')
+    edit(rules / "game.yaml", "in_play: [active]", "in_play: [actve]")
+    text = "\n".join(str(p) for p in check(str(rules)))
+    expected = [
+        r"polar_dwarves.yaml:\d+:\d+: unknown key 'strenght' \(did you mean 'strength'\?\)",
+        r"polar_dwarves.yaml:\d+:\d+: no event hook called 'after_mvoe' \(did you mean 'after_move'\?\)",
+        r"polar_dwarves.yaml:\d+:\d+: no card called 'frost_mag' \(did you mean 'frost_mage'\?\)",
+        r"polar_dwarves.yaml:\d+:\d+: .*5 copies, but a deck may hold at most 4",
+        r"fallen_kingdom.yaml:\d+:\d+: 'meele' is not one of: melee, ranged \(did you mean 'melee'\?\)",
+        r"fallen_kingdom.yaml:\d+:\d+: expected integer, got text",
+        r"fallen_kingdom.yaml:\d+:\d+: missing required key 'name'",
+        r"fallen_kingdom.yaml:\d+:\d+: Lua: ",
+        r"phases.lua:\d+:\d+: no event called 'after_sumon' \(did you mean 'after_summon'\?\)",
+    ]
+    import re
+
+    for rx in expected:
+        assert re.search(rx, text), f"missing {rx!r} in:\n{text}"
+
+
+def test_game_yaml_reference_errors(tmp_path):
+    rules = copy_game(tmp_path)
+    edit(rules / "game.yaml", "in_play: [active]", "in_play: [actve]")
+    text = "\n".join(str(p) for p in check(str(rules)))
+    assert "game.yaml:" in text and "no zone called 'actve' (did you mean 'active'?)" in text
+
+
+def test_a_card_file_path_checks_its_game(tmp_path):
+    rules = copy_game(tmp_path)
+    pd = tmp_path / "cards" / "summoner_wars" / "polar_dwarves.yaml"
+    edit(pd, "    cost: 1\n", "    cost: -1\n")
+    problems = check(str(pd))
+    assert any("polar_dwarves.yaml" in p.path and p.line > 1 for p in problems)
+
+
+# -- property: random damage to valid files never makes check raise -----------------
+
+FILES = ["rules/summoner_wars/game.yaml", "cards/summoner_wars/polar_dwarves.yaml",
+         "cards/summoner_wars/fallen_kingdom.yaml"]
+VALUES = ["", "[]", "{}", "x", "-1", "3.5", "true", "null", "'", "[a, b", "{a: 1}", "999999999999999999999"]
+
+
+@st.composite
+def mutation(draw):
+    f = draw(st.sampled_from(FILES))
+    lines = (ROOT / f).read_text().splitlines()
+    n = draw(st.integers(0, len(lines) - 1))
+    kind = draw(st.sampled_from(["delete", "value", "typo", "indent", "dedent", "bytes", "duplicate"]))
+    line = lines[n]
+    if kind == "delete":
+        lines.pop(n)
+    elif kind == "value" and ":" in line:
+        key = line.split(":", 1)[0]
+        lines[n] = f"{key}: {draw(st.sampled_from(VALUES))}"
+    elif kind == "typo" and len(line.strip()) > 2:
+        i = draw(st.integers(0, len(line) - 2))
+        lines[n] = line[:i] + line[i + 1] + line[i] + line[i + 2:]
+    elif kind == "indent":
+        lines[n] = "  " + line
+    elif kind == "dedent":
+        lines[n] = line[2:] if line.startswith("  ") else line
+    elif kind == "duplicate":
+        lines.insert(n, line)
+    text = "\n".join(lines) + "\n"
+    data = text.encode()
+    if kind == "bytes":
+        pos = draw(st.integers(0, len(data)))
+        data = data[:pos] + draw(st.binary(min_size=1, max_size=8)) + data[pos:]
+    return f, data
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(mutation())
+def test_check_never_raises_and_always_names_a_path_and_line(mut):
+    f, data = mut
+    with tempfile.TemporaryDirectory() as tmp:
+        rules = copy_game(Path(tmp))
+        (Path(tmp) / f).write_bytes(data)
+        problems = check(str(rules))
+        for p in problems:
+            assert p.path and p.line >= 1 and p.col >= 1 and p.message
+            assert str(p).startswith(f"{p.path}:{p.line}:{p.col}: ")
