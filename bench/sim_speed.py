@@ -24,6 +24,7 @@ def main() -> None:
     ap.add_argument("game", nargs="?", default="summoner_wars")
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--budget", action="store_true", help="also measure the instruction-budget hook's cost")
     args = ap.parse_args()
     game = load_game(args.game)
     n = game.data["players"].get("default", game.data["players"]["min"])
@@ -33,6 +34,27 @@ def main() -> None:
         rate = out["decisions"] / out["seconds"]
         print(f"{args.game}: {args.games} games, jobs {jobs}: {out['decisions']} decisions "
               f"in {out['seconds']:.2f} s = {rate:,.0f} decisions/s ({out['finished']} finished)")
+    if args.budget:
+        # the instruction-budget hook's cost: the same games with the hook (almost) never firing
+        from engine import runtime
+
+        rates = {}
+        original = runtime.Runtime.start
+        for label, every in (("budget hook on", None), ("budget hook off", 1 << 40)):
+            def start(self, every=every):
+                if every:
+                    self.E.limits.hook_every = every
+                return original(self)
+            runtime.Runtime.start = start
+            best = 0.0
+            for _ in range(3):
+                out = simulate(game, seats, args.games, args.seed, jobs=1)
+                best = max(best, out["decisions"] / out["seconds"])
+            rates[label] = best
+            print(f"{label}: {best:,.0f} decisions/s (best of 3, jobs 1)")
+        runtime.Runtime.start = original
+        cost = 1 - rates["budget hook on"] / rates["budget hook off"]
+        print(f"budget hook cost: {cost:.1%}")
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ local sethook, traceback = debug.sethook, debug.traceback
 E.decisions = 0
 E.pending = nil
 E.answers = {}       -- keys of the answers given, in order
-E.limits = { instructions = 50000000, trigger_depth = 40, hook_every = 1000 }
+E.limits = { instructions = 50000000, trigger_depth = 40, hook_every = 10000 }
 
 local GAME_OVER = setmetatable({}, { __tostring = function() return "the game is over" end })
 E.GAME_OVER = GAME_OVER
@@ -153,10 +153,16 @@ local function sample(prof)
   end
 end
 
+local budget_hook
+
+local function profiling_hook()
+  sample(E.profile)
+  budget_hook()
+end
+
 -- Counts instructions in the thread it is set on; past the budget, every further
 -- instruction fails, so a script's pcall cannot swallow the error.
-local function budget_hook()
-  if E.profile then sample(E.profile) end
+function budget_hook()
   budget = budget - E.limits.hook_every
   if budget <= 0 then
     tripped = "script ran too long: more than " .. E.limits.instructions ..
@@ -205,7 +211,7 @@ function E.start(main)
     if ok or err == GAME_OVER then return "over" end
     return "error", err.message
   end)
-  sethook(co, budget_hook, "", E.limits.hook_every)
+  sethook(co, E.profile and profiling_hook or budget_hook, "", E.limits.hook_every)
   return E.step(nil)
 end
 
