@@ -202,7 +202,7 @@ def validate(doc: yamlio.Document, schema: dict) -> list[Problem]:
             allowed = list((err.schema.get("properties") or {}).keys())
             for key in inst:
                 if key not in allowed:
-                    problems.append(doc.problem(where + (key,), f"unknown key '{key}'{_suggest(key, allowed)}"))
+                    problems.append(doc.key_problem(where + (key,), f"unknown key '{key}'{_suggest(key, allowed)}"))
         elif err.validator == "required":
             missing = [k for k in err.validator_value if not (isinstance(inst, dict) and k in inst)]
             for key in missing:
@@ -234,7 +234,7 @@ def _check_names(doc, keys, names, declared, what) -> list[Problem]:
     out = []
     for name in names:
         if name not in declared:
-            out.append(doc.problem(keys + (name,), f"no {what} called '{name}'{_suggest(name, declared)}"))
+            out.append(doc.key_problem(keys + (name,), f"no {what} called '{name}'{_suggest(name, declared)}"))
     return out
 
 

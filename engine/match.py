@@ -67,7 +67,7 @@ class Match:
     """A running match. Answers go in through answer(); the state is read through snapshot()."""
 
     def __init__(self, game: GameDef, seed: int, seats: list[Seat], *, quiet: bool = False,
-                 scenario: LuaSource | None = None):
+                 scenario: LuaSource | None = None, setup: dict | None = None):
         pl = game.data["players"]
         if not pl["min"] <= len(seats) <= pl["max"]:
             raise EngineError(f"{game.id} is for {pl['min']} to {pl['max']} players, not {len(seats)}")
@@ -76,6 +76,7 @@ class Match:
         self.seats = assign_sets(game, list(seats))
         self.quiet = quiet
         self.scenario = scenario
+        self.setup = setup
         self.answers: list[str] = []
         self.error: str | None = None
         self._boot()
@@ -84,7 +85,7 @@ class Match:
 
     def _boot(self) -> None:
         seats = [{"set": s.set, "name": f"Player {i + 1}"} for i, s in enumerate(self.seats)]
-        self.rt = Runtime(self.game, self.seed, seats, self.scenario)
+        self.rt = Runtime(self.game, self.seed, seats, self.scenario, self.setup)
         self.E = self.rt.E
         self.E.quiet = self.quiet
         self._take(self.rt.start())

@@ -34,7 +34,8 @@ def _game_table(game: GameDef) -> dict:
 class Runtime:
     """A Lua runtime holding one match."""
 
-    def __init__(self, game: GameDef, seed: int, seats: list[dict], scenario: LuaSource | None = None):
+    def __init__(self, game: GameDef, seed: int, seats: list[dict], scenario: LuaSource | None = None,
+                 setup: dict | None = None):
         memory = self.memory_mb = (game.data.get("limits") or {}).get("memory_mb", 256)
         self.lua = LuaRuntime(
             register_eval=False,
@@ -91,7 +92,14 @@ class Runtime:
             if not ok:
                 problems.append(problem_from_lua(res, scenario.chunkname))
             else:
-                E.scenario_fn = res
+                E.scenario_lua = res
+        if setup is not None:
+            E.scenario_data = lua.table_from(setup, recursive=True)
+        if scenario is not None or setup is not None:
+            E.scenario_fn = lua.eval("""function(E) return function()
+                if E.scenario_data then E.scenario_api.apply(E.scenario_data) end
+                if E.scenario_lua then E.scenario_lua() end
+            end end""")(E)
         if problems:
             raise DefinitionError(problems)
         flow = game.data["flow"]

@@ -21,6 +21,12 @@ class Document:
     data: Any
     text: str
     positions: dict[Path_, tuple[int, int]] = field(default_factory=dict)
+    key_positions: dict[Path_, tuple[int, int]] = field(default_factory=dict)
+
+    def key_problem(self, keys: Path_, message: str) -> Problem:
+        """A problem placed at a mapping key itself (an unknown or misspelt key)."""
+        line, col = self.key_positions.get(tuple(keys)) or self.where(keys)
+        return Problem(self.path, line, col, message)
 
     def where(self, keys: Path_) -> tuple[int, int]:
         """Line and column (1-based) of the value at a key path, or of its nearest parent."""
@@ -46,7 +52,8 @@ class Document:
         return line
 
 
-def _plain(node: Any, keys: Path_, positions: dict, problems: list, path: str) -> Any:
+def _plain(node: Any, keys: Path_, positions: dict, problems: list, path: str, int_keys: bool = False,
+           kpos: dict | None = None) -> Any:
     if isinstance(node, CommentedMap):
         out = {}
         for k, v in node.items():
@@ -54,12 +61,20 @@ def _plain(node: Any, keys: Path_, positions: dict, problems: list, path: str) -
                 line, col = node.lc.value(k)
             except (KeyError, TypeError, AttributeError):
                 line, col = node.lc.line, node.lc.col
+            if isinstance(k, int) and not isinstance(k, bool) and int_keys:
+                k = str(k)
             if not isinstance(k, str):
                 kl, kc = node.lc.key(k) if hasattr(node.lc, "key") else (line, col)
                 problems.append(Problem(path, kl + 1, kc + 1, f"keys must be text, not {k!r}"))
                 k = str(k)
             positions[keys + (k,)] = (line + 1, col + 1)
-            out[k] = _plain(v, keys + (k,), positions, problems, path)
+            try:
+                kl, kc = node.lc.key(k)
+                if kpos is not None:
+                    kpos[keys + (k,)] = (kl + 1, kc + 1)
+            except (KeyError, TypeError, AttributeError):
+                pass
+            out[k] = _plain(v, keys + (k,), positions, problems, path, int_keys, kpos)
         return out
     if isinstance(node, CommentedSeq):
         out_list = []
@@ -69,7 +84,7 @@ def _plain(node: Any, keys: Path_, positions: dict, problems: list, path: str) -
             except (KeyError, TypeError, AttributeError):
                 line, col = node.lc.line, node.lc.col
             positions[keys + (i,)] = (line + 1, col + 1)
-            out_list.append(_plain(v, keys + (i,), positions, problems, path))
+            out_list.append(_plain(v, keys + (i,), positions, problems, path, int_keys, kpos))
         return out_list
     if isinstance(node, bool) or node is None:
         return node
@@ -89,7 +104,7 @@ def _plain(node: Any, keys: Path_, positions: dict, problems: list, path: str) -
     return str(node)
 
 
-def load(path: Path, display: str | None = None) -> tuple[Document | None, list[Problem]]:
+def load(path: Path, display: str | None = None, *, int_keys: bool = False) -> tuple[Document | None, list[Problem]]:
     """Parses a YAML file. Returns the document (None if it cannot be parsed) and its problems."""
     shown = display or str(path)
     try:
@@ -113,5 +128,6 @@ def load(path: Path, display: str | None = None) -> tuple[Document | None, list[
         return None, [Problem(shown, line, col, msg)]
     positions: dict = {}
     problems: list[Problem] = []
-    data = _plain(node, (), positions, problems, shown)
-    return Document(shown, data, text, positions), problems
+    kpos: dict = {}
+    data = _plain(node, (), positions, problems, shown, int_keys, kpos)
+    return Document(shown, data, text, positions, kpos), problems

@@ -147,6 +147,23 @@ def cmd_eval(args) -> int:
     return 0
 
 
+def cmd_test(args) -> int:
+    from engine import scenarios
+
+    files = scenarios.find_files(args.paths)
+    if not files:
+        print("no scenario files found (looked in rules/*/tests/ and cards/*/tests/)")
+        return 1
+    results, problems = [], []
+    for f in files:
+        r, p = scenarios.run_file(f)
+        results += r
+        problems += p
+    text, ok = scenarios.report(results, problems, verbose=args.verbose)
+    print(text)
+    return 0 if ok else 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="summon", description="A rules engine for summoner games.")
     sub = ap.add_subparsers(dest="command", required=True)
@@ -156,6 +173,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("check", help="validate games; path:line:col messages")
     p.add_argument("paths", nargs="*", help="game ids or folders (default: every game)")
     p.set_defaults(fn=cmd_check)
+
+    p = sub.add_parser("test", help="run scenario tests written in YAML")
+    p.add_argument("paths", nargs="*", help="files or folders (default: every tests/ folder under rules/ and cards/)")
+    p.add_argument("-v", "--verbose", action="store_true", help="list every scenario")
+    p.set_defaults(fn=cmd_test)
 
     p = sub.add_parser("schema", help="the JSON Schema of a game's card files, for editors")
     p.add_argument("game")

@@ -38,6 +38,13 @@ end
 -------------------------------------------------------------------------------
 -- Zones: ordered lists of card ids; the top of a zone is its last element.
 -------------------------------------------------------------------------------
+function E.zone_names()
+  local out = {}
+  for name in pairs(E.game.zones) do out[#out + 1] = name end
+  table.sort(out)
+  return out
+end
+
 local function zone_key(name, p)
   local zd = E.game.zones[name]
   if not zd then fail("no zone called " .. tostring(name)) end

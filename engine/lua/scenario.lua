@@ -66,3 +66,51 @@ end
 function S.force(values)
   for _, v in ipairs(values) do E.forced[#E.forced + 1] = v end
 end
+
+--- Applies a scenario file's `setup` (plain data from YAML):
+---   clear_board = true, board = {space = {card=, owner=, controller=, tokens={}}},
+---   zones = {name = {player = {card ids, top first}}} (a shared zone: name = {ids}),
+---   counters = {name = {player = value}} (a shared counter: name = value),
+---   start = {player=, phase=}, rolls = {numbers}.
+function S.apply(setup)
+  if setup.clear_board then S.clear_board() end
+  local spaces = {}
+  for s in pairs(setup.board or {}) do spaces[#spaces + 1] = s end
+  table.sort(spaces)
+  for _, s in ipairs(spaces) do
+    local spec = setup.board[s]
+    if spec == false then
+      local c = E.board.card_at(s)
+      if c then S.remove(c) end
+    else
+      local c = S.place(spec.card, spec.owner or 1, s, spec.tokens)
+      if spec.controller then c.controller = spec.controller end
+    end
+  end
+  local znames = {}
+  for name in pairs(setup.zones or {}) do znames[#znames + 1] = name end
+  table.sort(znames)
+  for _, name in ipairs(znames) do
+    local spec = setup.zones[name]
+    local zd = E.game.zones[name]
+    if not zd then fail("setup: no zone called " .. tostring(name) .. E.suggest(name, E.zone_names())) end
+    local function fill(p, ids)
+      S.empty(name, p)
+      for i = #ids, 1, -1 do E.cards.create(ids[i], p or 1, name, p) end
+    end
+    if zd.scope == "player" then
+      for p, ids in pairs(spec) do fill(tonumber(p), ids) end
+    else
+      fill(nil, spec)
+    end
+  end
+  for name, spec in pairs(setup.counters or {}) do
+    if type(spec) == "table" then
+      for p, v in pairs(spec) do E.counters.set(name, tonumber(p), v) end
+    else
+      E.counters.set(name, nil, spec)
+    end
+  end
+  if setup.start then S.start(setup.start.player or E.state.active, setup.start.phase) end
+  if setup.rolls then S.force(setup.rolls) end
+end

@@ -1,0 +1,250 @@
+"""Scenario tests in YAML: set up a position, give answers, check expectations (`summon test`)."""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from . import ENGINE_DIR, loader, yamlio
+from .errors import DefinitionError, EngineError, IllegalAnswer, Problem, ScriptError
+from .loader import LuaSource
+from .match import Match, Seat
+
+
+@dataclass
+class Failure:
+    where: str        # path:line of the failed step or expectation
+    step: int         # 1-based step number (0: setup)
+    message: str      # expected against actual
+
+
+@dataclass
+class Result:
+    file: str
+    name: str
+    line: int
+    failures: list[Failure] = field(default_factory=list)
+
+    @property
+    def passed(self) -> bool:
+        return not self.failures
+
+
+@lru_cache(maxsize=1)
+def schema() -> dict:
+    return json.loads((ENGINE_DIR / "schemas" / "scenario.schema.json").read_text())
+
+
+def find_files(paths: list[str] | None = None) -> list[Path]:
+    """Scenario files: those given (files or folders), or every tests/ folder under rules/ and cards/."""
+    if paths:
+        out: list[Path] = []
+        for p in map(Path, paths):
+            out += sorted(p.rglob("*.yaml")) if p.is_dir() else [p]
+        return out
+    root = loader.home()
+    return sorted(root.glob("rules/*/tests/*.yaml")) + sorted(root.glob("cards/*/tests/*.yaml"))
+
+
+def load_file(path: Path) -> tuple[yamlio.Document | None, list[Problem]]:
+    doc, problems = yamlio.load(path, loader.display(path), int_keys=True)
+    if doc is None:
+        return None, problems
+    problems += loader.validate(doc, schema())
+    return (None if problems else doc), problems
+
+
+class _Fail(Exception):
+    def __init__(self, keys: tuple, message: str):
+        self.keys, self.message = keys, message
+
+
+def _pick(match: Match, answer: str, keys: tuple) -> int:
+    options = match.options()
+    if not options:
+        raise _Fail(keys, f"cannot answer {answer!r}: nothing is being asked (the match is over)")
+    if len(answer) > 1 and answer.startswith("/") and answer.endswith("/"):
+        rx = re.compile(answer[1:-1])
+        hits = [i for i, o in enumerate(options) if rx.search(o)]
+        if len(hits) != 1:
+            raise _Fail(keys, f"pattern {answer} matches {len(hits)} options, not 1; offered: {options}")
+        return hits[0]
+    if answer not in options:
+        raise _Fail(keys, f"{answer!r} is not offered; offered: {options}")
+    return options.index(answer)
+
+
+def _matches(pattern: str, option: str) -> bool:
+    if len(pattern) > 1 and pattern.startswith("/") and pattern.endswith("/"):
+        return re.search(pattern[1:-1], option) is not None
+    return pattern == option
+
+
+def _check(match: Match, expect: dict, keys: tuple, said: list[str]) -> list[tuple[tuple, str]]:
+    """Every expectation that does not hold, as (key path, 'expected X, got Y')."""
+    st = match.snapshot()
+    cards = st["cards"]
+    out = []
+
+    def card_on(space):
+        cid = (st["spaces"] or {}).get(space) if isinstance(st["spaces"], dict) else None
+        return cards[cid - 1] if cid else None
+
+    for space, want in (expect.get("board") or {}).items():
+        k = keys + ("board", space)
+        got = card_on(space)
+        if want is None:
+            if got:
+                out.append((k, f"{space}: expected empty, got {got['def']}"))
+            continue
+        want = {"card": want} if isinstance(want, str) else want
+        if not got:
+            out.append((k, f"{space}: expected {want.get('card', 'a card')}, got an empty space"))
+            continue
+        for f in ("card", "owner", "controller"):
+            if f in want and want[f] != got["def" if f == "card" else f]:
+                out.append((k, f"{space}: expected {f} {want[f]}, got {got['def' if f == 'card' else f]}"))
+        toks = got.get("tokens") or {}
+        for t, n in (want.get("tokens") or {}).items():
+            if toks.get(t, 0) != n:
+                out.append((k + ("tokens", t), f"{space}: expected {n} {t}, got {toks.get(t, 0)}"))
+    for zkey, want in (expect.get("zones") or {}).items():
+        k = keys + ("zones", zkey)
+        ids = st["zones"].get(zkey)
+        if ids is None:
+            out.append((k, f"no zone {zkey!r}; zones: {', '.join(sorted(st['zones']))}"))
+            continue
+        got = [cards[i - 1]["def"] for i in reversed(ids or [])]   # top first
+        if isinstance(want, list):
+            if got != want:
+                out.append((k, f"{zkey}: expected {want} (top first), got {got}"))
+            continue
+        if "count" in want and len(got) != want["count"]:
+            out.append((k, f"{zkey}: expected {want['count']} cards, got {len(got)}"))
+        if "top" in want and (got[0] if got else None) != want["top"]:
+            out.append((k, f"{zkey}: expected {want['top']} on top, got {got[0] if got else None}"))
+        for c in want.get("contains") or []:
+            if c not in got:
+                out.append((k, f"{zkey}: expected it to hold {c}, got {got}"))
+        for c in want.get("not_contains") or []:
+            if c in got:
+                out.append((k, f"{zkey}: expected no {c}, got {got}"))
+    for name, want in (expect.get("counters") or {}).items():
+        k = keys + ("counters", name)
+        if isinstance(want, dict):
+            for p, v in want.items():
+                got = (st["counters"].get(str(p)) or {}).get(name)
+                if got != v:
+                    out.append((k + (p,), f"{name} of player {p}: expected {v}, got {got}"))
+        else:
+            got = (st["counters"].get("shared") or {}).get(name)
+            if got != want:
+                out.append((k, f"{name}: expected {want}, got {got}"))
+    simple = {"phase": st.get("phase"), "active": st.get("active"), "turn": st.get("turn"),
+              "round": st.get("round"), "winner": st.get("winner"), "over": bool(st.get("over")),
+              "to_act": match.pending.player if match.pending else None}
+    for f, got in simple.items():
+        if f in expect and expect[f] != got:
+            out.append((keys + (f,), f"{f}: expected {expect[f]!r}, got {got!r}"))
+    options = match.options()
+    for i, pat in enumerate(expect.get("offered") or []):
+        if not any(_matches(pat, o) for o in options):
+            out.append((keys + ("offered", i), f"expected {pat!r} to be offered; offered: {options}"))
+    for i, pat in enumerate(expect.get("not_offered") or []):
+        hits = [o for o in options if _matches(pat, o)]
+        if hits:
+            out.append((keys + ("not_offered", i), f"expected {pat!r} not to be offered, but {hits} is"))
+    for i, pat in enumerate(expect.get("said") or []):
+        if not any(re.search(pat, s) for s in said):
+            shown = "\n      ".join(said[-8:]) or "(nothing)"
+            out.append((keys + ("said", i), f"expected a message matching {pat!r}; said:\n      {shown}"))
+    return out
+
+
+def run_scenario(game, doc: yamlio.Document, index: int) -> Result:
+    sc = doc.data["scenarios"][index]
+    base = ("scenarios", index)
+    res = Result(doc.path, sc["name"], doc.where(base)[0])
+
+    def fail(keys: tuple, step: int, message: str) -> Result:
+        line, _ = doc.where(keys)
+        res.failures.append(Failure(f"{doc.path}:{line}", step, message))
+        return res
+
+    setup = dict(sc.get("setup") or {})
+    lua = setup.pop("lua", None)
+    scenario_lua = None
+    if lua is not None:
+        start = doc.block_start(base + ("setup", "lua"))
+        scenario_lua = LuaSource(doc.path, "\n" * (start - 1) + lua)
+    seats = [Seat("bot", s) for s in sc.get("seats") or []] or \
+        [Seat("bot") for _ in range(game.data["players"]["min"])]
+    try:
+        match = Match(game, sc.get("seed", 1), seats, setup=setup, scenario=scenario_lua)
+    except (DefinitionError, EngineError) as e:
+        return fail(base + ("setup",), 0, f"setup failed: {e}")
+    said = list(match.messages())
+    for n, step in enumerate(sc["steps"], 1):
+        keys = base + ("steps", n - 1)
+        try:
+            if "rolls" in step:
+                match.E.scenario_api.force(match.rt.lua.table_from(step["rolls"]))
+            if "answer" in step:
+                idx = _pick(match, step["answer"], keys + ("answer",))
+                try:
+                    match.answer(idx)
+                except (ScriptError, IllegalAnswer) as e:
+                    if "error" not in step:
+                        raise _Fail(keys + ("answer",), f"answering {step['answer']!r} failed: {e}")
+                    if step["error"] not in str(e):
+                        raise _Fail(keys + ("error",), f"expected an error with {step['error']!r}, got: {e}")
+                else:
+                    if "error" in step:
+                        raise _Fail(keys + ("error",), f"expected an error with {step['error']!r}, but the answer worked")
+                said += match.messages()
+            if "expect" in step:
+                for k, msg in _check(match, step["expect"], keys + ("expect",), said):
+                    fail(k, n, msg)
+                said = []
+                if res.failures:
+                    return res
+        except _Fail as f:
+            return fail(f.keys, n, f.message)
+        except EngineError as e:
+            return fail(keys, n, f"{type(e).__name__}: {e}")
+    return res
+
+
+def run_file(path: Path) -> tuple[list[Result], list[Problem]]:
+    """Runs every scenario of a file; a malformed file gives problems instead."""
+    doc, problems = load_file(path)
+    if doc is None:
+        return [], problems
+    try:
+        game = loader.load_game(doc.data["game"])
+    except (DefinitionError, EngineError) as e:
+        return [], [doc.problem(("game",), str(e).splitlines()[0])]
+    return [run_scenario(game, doc, i) for i in range(len(doc.data["scenarios"]))], []
+
+
+def report(results: list[Result], problems: list[Problem], verbose: bool = False) -> tuple[str, bool]:
+    """pytest-style text and whether everything passed."""
+    lines = []
+    for r in results:
+        if verbose or not r.passed:
+            lines.append(f"{r.file}::{r.name} {'PASSED' if r.passed else 'FAILED'}")
+    for r in results:
+        for f in r.failures:
+            lines.append(f"\n___ {r.name} ___\n{f.where}: step {f.step}: {f.message}")
+    for p in problems:
+        lines.append(f"ERROR {p}")
+    passed = sum(r.passed for r in results)
+    failed = len(results) - passed
+    summary = f"{passed} passed, {failed} failed"
+    if problems:
+        summary += f", {len(problems)} error{'s' if len(problems) != 1 else ''}"
+    lines.append(summary)
+    return "\n".join(lines), failed == 0 and not problems

@@ -1,0 +1,112 @@
+"""Scenario tests in YAML: every shipped scenario passes under pytest, and the runner
+reports failures and malformed files with path:line."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT
+from engine import scenarios
+
+FILES = scenarios.find_files([str(p) for p in sorted(ROOT.glob("rules/*/tests"))] +
+                             [str(p) for p in sorted(ROOT.glob("cards/*/tests"))])
+
+
+def _cases():
+    for f in FILES:
+        doc, problems = scenarios.load_file(f)
+        if doc is None:
+            yield pytest.param(f, -1, id=f"{f.name}::malformed")
+            continue
+        for i, sc in enumerate(doc.data["scenarios"]):
+            yield pytest.param(f, i, id=f"{f.parent.parent.name}/{f.name}::{sc['name']}")
+
+
+@pytest.mark.parametrize("path,index", list(_cases()))
+def test_shipped_scenario(path, index):
+    doc, problems = scenarios.load_file(path)
+    assert doc is not None, "\n".join(map(str, problems))
+    from engine.loader import load_game
+
+    res = scenarios.run_scenario(load_game(doc.data["game"]), doc, index)
+    assert res.passed, "\n".join(f"{f.where}: step {f.step}: {f.message}" for f in res.failures)
+
+
+def summon_test(*paths):
+    return subprocess.run([sys.executable, "-m", "repl", "test", *map(str, paths)], capture_output=True,
+                          text=True, cwd=ROOT, timeout=300)
+
+
+FAILING = """\
+game: summoner_wars
+scenarios:
+  - name: wrong magic
+    steps:
+      - expect:
+          counters: {magic: {1: 9}}
+  - name: fine
+    steps:
+      - expect: {phase: summon}
+  - name: not offered
+    steps:
+      - answer: Fly away
+"""
+
+
+def test_a_failure_shows_scenario_step_expected_actual_and_line(tmp_path):
+    f = tmp_path / "fail.yaml"
+    f.write_text(FAILING)
+    r = summon_test(f)
+    assert r.returncode == 1
+    assert "fail.yaml:6: step 1: magic of player 1: expected 9, got 2" in r.stdout
+    assert "wrong magic" in r.stdout
+    assert "fail.yaml:12: step 1: 'Fly away' is not offered" in r.stdout
+    assert r.stdout.strip().splitlines()[-1] == "1 passed, 2 failed"
+
+
+def test_a_malformed_scenario_is_an_error_with_its_line(tmp_path):
+    f = tmp_path / "bad.yaml"
+    f.write_text("game: summoner_wars\nscenarios:\n  - name: x\n    stpes: []\n")
+    r = summon_test(f)
+    assert r.returncode == 1
+    assert "bad.yaml:4:5: unknown key 'stpes' (did you mean 'steps'?)" in r.stdout
+    assert "Traceback" not in r.stdout + r.stderr
+    f.write_text("game: [unclosed\n")
+    r = summon_test(f)
+    assert r.returncode == 1 and "bad.yaml:2:1: YAML syntax" in r.stdout
+
+
+def test_an_expected_error_passes_only_when_raised(tmp_path):
+    f = tmp_path / "err.yaml"
+    f.write_text("""\
+game: summoner_wars
+scenarios:
+  - name: a script error is expected
+    seats: [polar_dwarves, fallen_kingdom]
+    setup:
+      lua: |
+        on("after_summon", function(ev) error("boom from the test") end)
+      zones:
+        hand: {1: [frost_mage]}
+      counters: {magic: {1: 5}}
+      start: {player: 1, phase: summon}
+    steps:
+      - answer: Summon Frost Mage (cost 1)
+      - answer: c1
+        error: boom from the test
+      - expect: {to_act: 1, phase: summon}
+""")
+    r = summon_test(f)
+    assert r.returncode == 0, r.stdout
+
+
+def test_the_readme_example_passes(tmp_path):
+    text = (ROOT / "README.md").read_text()
+    block = text.split("A worked example")[1].split("```yaml")[1].split("```")[0]
+    f = tmp_path / "example.yaml"
+    f.write_text(block)
+    r = summon_test(f)
+    assert r.returncode == 0, r.stdout
+    assert r.stdout.strip().splitlines()[-1] == "1 passed, 0 failed"
