@@ -78,6 +78,7 @@ class Match:
         self.scenario = scenario
         self.setup = setup
         self.answers: list[str] = []
+        self.askers: list[int] = []     # who gave each answer
         self.error: str | None = None
         self._boot()
 
@@ -122,6 +123,7 @@ class Match:
         if not (isinstance(index, int) and 0 <= index < self.pending.count):
             raise IllegalAnswer(f"no option {index + 1 if isinstance(index, int) else index!r}: "
                                 f"choose 1 to {self.pending.count}")
+        asker = self.pending.player
         try:
             res = self.rt.step(index + 1)
             key = self.E.last_answer()
@@ -130,6 +132,7 @@ class Match:
             self._recover(str(e))
             raise
         self.answers.append(key)
+        self.askers.append(asker)
 
     def answer_key(self, key: str) -> None:
         """Answers with the option whose label is key."""
@@ -142,7 +145,7 @@ class Match:
         """After a script error: rebuild the match at its last decision."""
         self.error = message
         answers = list(self.answers)
-        self.answers = []
+        self.answers, self.askers = [], []
         self._boot()
         for key in answers:
             self.answer_key(key)

@@ -94,13 +94,10 @@ def cmd_sim(args) -> int:
 
 
 def cmd_play(args) -> int:
-    from repl.plain import play_plain
-
     if args.load:
         data = read_save(Path(args.load))
         game = loader.load_game(data["game"] if args.game is None else args.game)
         match = load_match(Path(args.load), game)
-        seats = match.seats
     else:
         if args.game is None:
             raise EngineError("name a game to play (summon list shows them), or give --load FILE")
@@ -108,7 +105,15 @@ def cmd_play(args) -> int:
         seats = _seats(args.players, game)
         _check_seats(seats)
         match = Match(game, args.seed, seats)
-    return play_plain(match, seats, seed=args.seed)
+    interactive = sys.stdin.isatty() and sys.stdout.isatty() and any(
+        s.controller == "human" for s in match.seats)
+    if interactive:
+        from repl.app import play_interactive
+
+        return play_interactive(match, designer=args.designer, watch=args.watch)
+    from repl.plain import play_plain
+
+    return play_plain(match, designer=args.designer)
 
 
 def _describe_final(match: Match) -> str:
@@ -189,6 +194,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--players", help="seats, e.g. human:polar_dwarves,bot:fallen_kingdom")
     p.add_argument("--load", help="a saved match to continue")
+    p.add_argument("--designer", action="store_true",
+                   help="designer mode: see every hand, undo anything, change the match from the lua console")
+    p.add_argument("--watch", action="store_true",
+                   help="reload the rules and cards when their files change, and replay the match")
     p.set_defaults(fn=cmd_play)
 
     p = sub.add_parser("sim", help="bot games for balance and speed")

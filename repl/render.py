@@ -4,6 +4,17 @@ from __future__ import annotations
 from engine.match import Match
 
 
+COLOURS = {1: "\x1b[31m", 2: "\x1b[34m", 3: "\x1b[32m", 4: "\x1b[33m"}
+RESET = "\x1b[0m"
+
+
+def paint(text: str, player: int | None, colour: bool) -> str:
+    """Text in its player's colour (red, blue, green, yellow) when colour is on."""
+    if not colour or player not in COLOURS:
+        return text
+    return f"{COLOURS[player]}{text}{RESET}"
+
+
 def _abbrev(name: str) -> str:
     words = [w for w in name.replace("-", " ").split() if w]
     if len(words) == 1:
@@ -16,9 +27,9 @@ def _card_line(c: dict) -> str:
     return f"{c['space']:>4} {c['name']} (P{c['controller']})" + (f" [{toks}]" if toks else "")
 
 
-def render_board(view: dict, width: int, height: int) -> list[str]:
+def render_board(view: dict, width: int, height: int, colour: bool = False) -> list[str]:
     cards = {c["id"]: c for c in view["cards"]}
-    at = {s: cards[i] for s, i in view["spaces"].items() if i in cards}
+    at = {s: cards[i] for s, i in (view["spaces"] or {}).items() if i in cards}
     cols = [chr(97 + x) for x in range(width)]
     lines = ["     " + "".join(f"{c:^7}" for c in cols)]
     for y in range(height, 0, -1):
@@ -30,15 +41,15 @@ def render_board(view: dict, width: int, height: int) -> list[str]:
             else:
                 dmg = (c.get("tokens") or {}).get("damage", 0)
                 cell = f"{_abbrev(c['name'])}{c['controller']}" + (f"*{dmg}" if dmg else "")
-                row.append(f"{cell:^7}")
+                row.append(paint(f"{cell:^7}", c["controller"], colour))
         lines.append(f"{y:>3}  " + "".join(row) + f"  {y}")
     lines.append(lines[0])
     return lines
 
 
-def render_graph(view: dict, board: dict) -> list[str]:
+def render_graph(view: dict, board: dict, colour: bool = False) -> list[str]:
     cards = {c["id"]: c for c in view["cards"]}
-    at = {s: cards[i] for s, i in view["spaces"].items() if i in cards}
+    at = {s: cards[i] for s, i in (view["spaces"] or {}).items() if i in cards}
     by_region: dict[str, list[str]] = {}
     for s, sp in sorted((board.get("spaces") or {}).items()):
         by_region.setdefault(sp.get("region") or "(no region)", []).append(s)
@@ -47,24 +58,24 @@ def render_graph(view: dict, board: dict) -> list[str]:
         lines.append(f"{region}:")
         for s in spaces:
             c = at.get(s)
-            who = f"{c['name']} (P{c['controller']})" if c else "empty"
+            who = paint(f"{c['name']} (P{c['controller']})", c["controller"], colour) if c else "empty"
             links = ", ".join(board["spaces"][s].get("links") or [])
             lines.append(f"  {s}: {who}   -> {links}")
     return lines
 
 
-def render_state(match: Match, player: int | None) -> str:
+def render_state(match: Match, player: int | None, colour: bool = False) -> str:
     """The board, the cards on it, and each player's counters and zone sizes, as `player` sees them."""
     view = match.view(player)
     board = match.game.data["board"]
     lines = []
     if board["type"] == "grid":
-        lines += render_board(view, board["width"], board["height"])
+        lines += render_board(view, board["width"], board["height"], colour)
     elif board["type"] == "graph":
-        lines += render_graph(view, board)
+        lines += render_graph(view, board, colour)
     on_board = sorted((c for c in view["cards"] if c.get("space")), key=lambda c: (c["controller"], c["space"]))
     for c in on_board:
-        lines.append(_card_line(c))
+        lines.append(paint(_card_line(c), c["controller"], colour))
     cards = {c["id"]: c for c in view["cards"]}
     for i, pl in enumerate(view["players"], 1):
         counters = view["counters"][i - 1] if isinstance(view["counters"], list) else view["counters"].get(str(i), {})
@@ -76,7 +87,7 @@ def render_state(match: Match, player: int | None) -> str:
             n = z["count"] if isinstance(z, dict) else len(z)
             parts.append(f"{name} {n}")
         label = f"P{i} {pl['name']}" + (f" ({pl['set']})" if pl.get("set") else "")
-        lines.append(f"{label}: " + ", ".join(parts))
+        lines.append(paint(f"{label}: " + ", ".join(parts), i, colour))
         if player == i:
             hand = view["zones"].get(f"hand:{i}")
             if isinstance(hand, list):

@@ -53,7 +53,7 @@ def test_play_as_a_human_through_a_pipe_with_numbers_and_labels(tmp_path):
     out = r.stdout
     assert "  1. " in out and "P1> " in out
     assert "no option 99" in out
-    assert "saved to" in out
+    assert "decisions to" in out and "saved" in out
     data = json.loads(save.read_text())
     assert data["seats"] == ["human:polar_dwarves", "bot:fallen_kingdom"]
     assert len(data["answers"]) >= 2

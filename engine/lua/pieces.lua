@@ -87,6 +87,7 @@ end
 --- Returns the cards moved (fewer when the source runs out).
 function Z.draw(from, to, p, n, to_player)
   local moved = {}
+  E.note("draw", { zone = from })
   for _ = 1, n or 1 do
     local c = Z.top(from, p)
     if not c then break end

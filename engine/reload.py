@@ -1,0 +1,72 @@
+"""Hot reload: load a game's definitions again and replay a match's answers under them."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .errors import DefinitionError, EngineError, ScriptError
+from .loader import load_game
+from .match import Match
+
+
+@dataclass
+class ReloadResult:
+    match: Match | None          # the match under the new rules, or None when the reload failed
+    report: str                  # what to tell the designer
+    diverged_at: int | None = None
+    kept: list[str] = field(default_factory=list)   # answers after a divergence, kept for a later reload
+
+
+def _changed_cards(old, new) -> list[str]:
+    a, b = old.fingerprint(), new.fingerprint()
+    names = []
+    for cid in sorted(set(a) | set(b)):
+        if a.get(cid) != b.get(cid):
+            card = new.cards.get(cid) or old.cards.get(cid)
+            verb = "added" if cid not in a else "removed" if cid not in b else "changed"
+            names.append(f"{card.data.get('name', cid)} {verb}")
+    return names
+
+
+def reload_match(match: Match, answers: list[str] | None = None) -> ReloadResult:
+    """Reloads the match's game from disk and replays `answers` (default: the match's own).
+
+    A game that no longer loads, or a script error during the replay, leaves the old
+    match untouched. An answer that is no longer offered stops the replay there.
+    """
+    answers = list(match.answers if answers is None else answers)
+    old_game = match.game
+    try:
+        game = load_game(str(old_game.root))
+    except DefinitionError as e:
+        return ReloadResult(None, "reload failed; the match goes on under the old rules:\n" + str(e))
+    except EngineError as e:
+        return ReloadResult(None, f"reload failed; the match goes on under the old rules: {e}")
+    before = match.state_hash()
+    try:
+        m = Match(game, match.seed, match.seats, setup=match.setup, scenario=match.scenario)
+    except (DefinitionError, EngineError) as e:
+        return ReloadResult(None, f"reload failed; the match goes on under the old rules:\n{e}")
+    diverged = None
+    try:
+        for n, key in enumerate(answers, 1):
+            if m.pending is None or m.E.key_index(key) is None:
+                diverged = n
+                break
+            m.answer_key(key)
+    except ScriptError as e:
+        return ReloadResult(None, f"reload failed at decision {m.decisions + 1}; the match goes on under "
+                                  f"the old rules:\n{e}")
+    m.messages()
+    changed = _changed_cards(old_game, game)
+    what = f"{len(changed)} card{'s' if len(changed) != 1 else ''} changed ({', '.join(changed)})" if changed \
+        else "no card changed (rules or scripts may have)"
+    if diverged is None:
+        state = "the state differs from before" if m.state_hash() != before else "the state is as before"
+        return ReloadResult(m, f"reloaded: {what}; replayed {len(answers)} decisions; {state}")
+    offered = m.options()
+    shown = "\n".join(f"  {i}. {o}" for i, o in enumerate(offered, 1)) or "  (nothing: the match is over)"
+    report = (f"reloaded: {what}; the replay stopped at decision {diverged}: the answer "
+              f"{answers[diverged - 1]!r} is not offered any more. Offered now:\n{shown}\n"
+              f"Continue from here by hand; the {len(answers) - diverged + 1} later answers are kept "
+              f"and come back if a reload makes them fit again.")
+    return ReloadResult(m, report, diverged, answers[diverged - 1:])

@@ -1,0 +1,87 @@
+"""The interactive terminal session, built on prompt-toolkit: a prompt with completion,
+history and a bottom toolbar. Everything it shows comes from Session."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from prompt_toolkit import PromptSession
+from prompt_toolkit.completion import Completer, Completion
+from prompt_toolkit.formatted_text import ANSI
+from prompt_toolkit.history import FileHistory, InMemoryHistory
+from prompt_toolkit.shortcuts import clear, print_formatted_text
+
+from engine.match import Match
+
+from .session import Quit, Session, completions
+
+
+class SessionCompleter(Completer):
+    """Tab completion of option labels, commands and card names (see session.completions)."""
+
+    def __init__(self, session: Session):
+        self.session = session
+
+    def get_completions(self, document, complete_event):
+        text = document.text_before_cursor
+        for c in completions(self.session, text):
+            yield Completion(c, start_position=-len(text))
+
+
+def _history():
+    path = os.environ.get("SUMMON_HISTORY") or str(Path.home() / ".summon_history")
+    try:
+        Path(path).touch()
+        return FileHistory(path)
+    except OSError:
+        return InMemoryHistory()
+
+
+def play_interactive(match: Match, *, designer: bool = False, watch: bool = False) -> int:
+    s = Session(match, designer=designer, colour=True)
+    prompt = PromptSession(history=_history(), completer=SessionCompleter(s), complete_while_typing=False)
+
+    def show(text: str) -> None:
+        if text:
+            print_formatted_text(ANSI(text))
+
+    humans = [i + 1 for i, seat in enumerate(s.seats) if seat.controller == "human"]
+    for _, m in s.log:
+        show(m)
+    show("\n".join(s.play_bots()))
+    last_viewer = None
+    shown_at = None
+    while True:
+        p = s.to_act()
+        if p is not None and len(humans) > 1 and not designer and p != last_viewer and s.is_human(p):
+            # hot seat: hide the screen while the device changes hands
+            clear()
+            try:
+                prompt.prompt(f"Pass to player {p}, then press Enter. ", bottom_toolbar=None)
+            except (KeyboardInterrupt, EOFError):
+                pass
+            clear()
+            last_viewer = p
+            shown_at = None
+        if shown_at != (s.match.decisions, p):
+            show(s.screen())
+            shown_at = (s.match.decisions, p)
+        try:
+            line = prompt.prompt(f"P{p}> " if p else "> ", bottom_toolbar=s.toolbar)
+        except KeyboardInterrupt:
+            continue          # Ctrl-C cancels the line being typed
+        except EOFError:      # Ctrl-D: offer to save, then leave
+            try:
+                name = prompt.prompt("Save before quitting? File name, or Enter to quit without saving: ",
+                                     bottom_toolbar=None)
+            except (KeyboardInterrupt, EOFError):
+                name = ""
+            if name.strip():
+                show(s.handle(f"save {name.strip()}"))
+            return 0
+        try:
+            show(s.handle(line))
+        except Quit:
+            return 0
+        except Exception as e:  # nothing typed may crash the session
+            show(f"error: {type(e).__name__}: {e}")

@@ -1,0 +1,407 @@
+"""A play session: the match, its seats and the commands a player can type. No terminal here:
+`handle(line)` takes what was typed and returns what to show, so tests and both front ends
+(the prompt-toolkit app and the plain pipe mode) share it. It changes the match only by answers
+(and replays of answers: undo, redo, load, reload)."""
+from __future__ import annotations
+
+import difflib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from engine import loader
+from engine.errors import Divergence, EngineError, IllegalAnswer, SaveFileError, ScriptError
+from engine.match import Match, RandomBot, Seat, load_match, read_save
+
+from .render import render_state
+
+
+@dataclass
+class Command:
+    name: str
+    args: str
+    help: str
+    run: Callable[["Session", str], str]
+
+
+COMMANDS: dict[str, Command] = {}
+
+
+def command(name: str, args: str = "", help: str = ""):
+    """Registers a REPL command; `help` lists the registry."""
+    def wrap(fn):
+        COMMANDS[name] = Command(name, args, help, fn)
+        return fn
+    return wrap
+
+
+class Quit(Exception):
+    """The player asked to leave."""
+
+
+def parse_answer(text: str, options: list[str]) -> int:
+    """The 0-based option a typed answer names: its number, its label, or a unique start of a label."""
+    t = text.strip()
+    if t.isdigit():
+        n = int(t)
+        if 1 <= n <= len(options):
+            return n - 1
+        raise IllegalAnswer(f"no option {n}: choose 1 to {len(options)}")
+    low = t.lower()
+    exact = [i for i, o in enumerate(options) if o.lower() == low]
+    if exact:
+        return exact[0]
+    starts = [i for i, o in enumerate(options) if o.lower().startswith(low)]
+    if len(starts) == 1:
+        return starts[0]
+    if len(starts) > 1:
+        raise IllegalAnswer(f"'{t}' could be {len(starts)} options; type more of it or its number")
+    raise IllegalAnswer(f"'{t}' is neither an option nor a command; type a number from 1 to "
+                        f"{len(options)}, or help")
+
+
+class Session:
+    def __init__(self, match: Match, *, designer: bool = False, colour: bool = False):
+        self.match = match
+        self.designer = designer
+        self.colour = colour
+        self.log: list[tuple[int, str]] = []   # (decision number, message)
+        self.redo_stack: list[str] = []
+        self.bots = {i + 1: RandomBot(match.seed, i + 1) for i in range(len(match.seats))}
+        self._take_messages()
+
+    # -- state --------------------------------------------------------------
+
+    @property
+    def seats(self) -> list[Seat]:
+        return self.match.seats
+
+    def is_human(self, player: int) -> bool:
+        return self.seats[player - 1].controller == "human"
+
+    def to_act(self) -> int | None:
+        return self.match.pending.player if self.match.pending else None
+
+    def viewer(self) -> int | None:
+        """Whose eyes the screen is for: the human being asked (designers see everything)."""
+        if self.designer:
+            return None
+        p = self.to_act()
+        if p and self.is_human(p):
+            return p
+        humans = [i + 1 for i, s in enumerate(self.seats) if s.controller == "human"]
+        return humans[0] if len(humans) == 1 else None if not humans else p
+
+    def _take_messages(self) -> list[str]:
+        new = self.match.messages()
+        for m in new:
+            self.log.append((self.match.decisions, m))
+        return new
+
+    def toolbar(self) -> str:
+        st = self.match.snapshot()
+        parts = [self.match.game.name, f"turn {st.get('turn')}"]
+        if st.get("round"):
+            parts.append(f"round {st['round']}")
+        if st.get("phase"):
+            parts.append(f"phase {st['phase']}")
+        p = self.to_act()
+        parts.append(f"P{p} to act" if p else (st.get("result") or "over"))
+        counters = st.get("counters") or {}
+        for owner in sorted(k for k in counters if k != "shared"):
+            vals = " ".join(f"{k} {v}" for k, v in sorted((counters[owner] or {}).items()))
+            if vals:
+                parts.append(f"P{owner}: {vals}")
+        return " | ".join(parts)
+
+    def screen(self) -> str:
+        """The board and the players as the viewer may see them, then the question."""
+        out = [render_state(self.match, self.viewer(), colour=self.colour)]
+        out.append(self.options_text())
+        return "\n".join(out)
+
+    def options_text(self) -> str:
+        d = self.match.pending
+        if d is None:
+            st = self.match.snapshot()
+            return f"The match is over: {st.get('result')}"
+        opts = self.match.options()
+        who = "you" if self.is_human(d.player) else "a bot"
+        lines = [f"P{d.player} ({who}): {d.prompt}"]
+        lines += [f"  {i}. {o}" for i, o in enumerate(opts, 1)]
+        return "\n".join(lines)
+
+    # -- answering ------------------------------------------------------------
+
+    def answer(self, index: int) -> list[str]:
+        """Answers the pending decision; returns the messages of what happened."""
+        label = self.match.options()[index]
+        who = self.match.pending.player
+        self.match.answer(index)
+        self.redo_stack.clear()
+        tag = f"P{who}" if self.is_human(who) else f"P{who} (bot)"
+        return [f"{tag}: {label}"] + [f"  {m}" for m in self._take_messages()]
+
+    def play_bots(self, limit: int | None = None) -> list[str]:
+        """Lets bots answer while it is a bot's turn (or `limit` decisions, any seat)."""
+        out: list[str] = []
+        n = 0
+        while self.match.pending is not None:
+            p = self.match.pending.player
+            if limit is None and self.is_human(p):
+                break
+            if limit is not None and n >= limit:
+                break
+            out += self.answer(self.bots[p](self.match))
+            n += 1
+        return out
+
+    def handle(self, line: str) -> str:
+        """What the player typed: a command, or an answer (number, label, start of a label)."""
+        text = line.strip()
+        if not text:
+            return ""
+        name, _, rest = text.partition(" ")
+        cmd = COMMANDS.get(name.lower())
+        if cmd is not None and not self._is_option(text):
+            try:
+                return cmd.run(self, rest.strip())
+            except Quit:
+                raise
+            except ScriptError as e:
+                return f"script error: {e}\n(the match stays at its last decision)"
+            except EngineError as e:
+                return f"error: {e}"
+        if self.match.pending is None:
+            return "the match is over; type quit, save FILE, undo or load FILE"
+        try:
+            idx = parse_answer(text, self.match.options())
+        except IllegalAnswer as e:
+            return str(e)
+        try:
+            out = self.answer(idx)
+        except ScriptError as e:
+            return f"script error: {e}\n(the match stays at its last decision)"
+        out += self.play_bots()
+        return "\n".join(out)
+
+    def _is_option(self, text: str) -> bool:
+        return self.match.pending is not None and text.lower() in (o.lower() for o in self.match.options())
+
+    # -- going back and forth -------------------------------------------------
+
+    def rebuild(self, answers: list[str], game=None) -> Match:
+        """A fresh match of the same seed and seats with these answers replayed."""
+        m = Match(game or self.match.game, self.match.seed, self.match.seats,
+                  setup=self.match.setup, scenario=self.match.scenario)
+        m.replay(answers)
+        m.messages()
+        return m
+
+    def undo_floor(self) -> int:
+        """The earliest decision undo may go back to: in fair play, the last draw, roll or reveal."""
+        return 0 if self.designer else int(self.match.E.chance_at or 0)
+
+
+# -- commands -------------------------------------------------------------------
+
+@command("help", help="list the commands")
+def _help(s: Session, arg: str) -> str:
+    width = max(len(f"{c.name} {c.args}".strip()) for c in COMMANDS.values())
+    lines = ["Answer with an option's number or label (Tab completes). Commands:"]
+    for c in COMMANDS.values():
+        lines.append(f"  {f'{c.name} {c.args}'.strip():<{width}}  {c.help}")
+    return "\n".join(lines)
+
+
+@command("options", help="show the question and its options again")
+def _options(s: Session, arg: str) -> str:
+    return s.options_text()
+
+
+@command("board", help="show the board and the players")
+def _board(s: Session, arg: str) -> str:
+    return s.screen()
+
+
+@command("hand", help="the cards in your hand and other private zones")
+def _hand(s: Session, arg: str) -> str:
+    p = s.viewer() or s.to_act()
+    if p is None:
+        return "nobody to show a hand for"
+    view = s.match.view(p)
+    cards = {c["id"]: c for c in view["cards"]}
+    lines = []
+    for key, z in sorted(view["zones"].items()):
+        name, _, owner = key.partition(":")
+        if owner == str(p) and isinstance(z, list):
+            names = ", ".join(cards[i]["name"] for i in reversed(z) if i in cards) or "empty"
+            lines.append(f"{name}: {names}")
+    return f"P{p}:\n  " + "\n  ".join(lines)
+
+
+@command("card", "NAME", help="a card's full text, stats and abilities")
+def _card(s: Session, arg: str) -> str:
+    if not arg:
+        return "usage: card NAME (a card's name or id)"
+    cards = s.match.game.cards
+    key = arg.lower()
+    hits = [c for c in cards.values() if c.id == key or str(c.data.get("name", "")).lower() == key]
+    if not hits:
+        hits = [c for c in cards.values() if key in str(c.data.get("name", "")).lower() or key in c.id]
+    if not hits:
+        names = [str(c.data.get("name")) for c in cards.values()]
+        near = difflib.get_close_matches(arg, names, n=3)
+        return f"no card called '{arg}'" + (f"; did you mean {', '.join(near)}?" if near else "")
+    out = []
+    for c in hits[:6]:
+        d = c.data
+        out.append(f"{d.get('name')} ({c.id}, {c.set_id})")
+        if d.get("tags"):
+            out.append(f"  {' '.join(d['tags'])}")
+        stats = [f"{k} {v}" for k, v in d.items() if k not in ("id", "name", "tags", "text") and
+                 not isinstance(v, (dict, list))]
+        if stats:
+            out.append("  " + ", ".join(stats))
+        if d.get("text"):
+            out.append(f"  {d['text']}")
+        fns = [f"{src.field[-2]}.{src.field[-1]}" for src in c.lua]
+        if fns:
+            out.append(f"  abilities in Lua: {', '.join(fns)}")
+    return "\n".join(out)
+
+
+@command("log", "[N]", help="the last N things that happened (default 20)")
+def _log(s: Session, arg: str) -> str:
+    n = int(arg) if arg.isdigit() else 20
+    return "\n".join(f"[{d}] {m}" for d, m in s.log[-n:]) or "nothing yet"
+
+
+@command("undo", help="take back the last decision (fair play: not past a draw, roll or reveal)")
+def _undo(s: Session, arg: str) -> str:
+    answers = list(s.match.answers)
+    if not answers:
+        return "nothing to undo"
+    floor = s.undo_floor()
+    # go back to the previous decision a human made (bots' answers are taken back with it)
+    askers = s.match.askers
+    target = len(answers) - 1
+    while target > 0 and not s.is_human(askers[target]):
+        target -= 1
+    if target < floor:
+        return (f"cannot undo past decision {floor}: a draw, roll or reveal happened there "
+                f"(play with --designer to undo anything)")
+    s.redo_stack = answers[target:][::-1] + s.redo_stack
+    s.match = s.rebuild(answers[:target])
+    return f"undone to decision {target}\n" + s.screen()
+
+
+@command("redo", help="give again an answer that undo took back")
+def _redo(s: Session, arg: str) -> str:
+    if not s.redo_stack:
+        return "nothing to redo"
+    redone = 0
+    while s.redo_stack:
+        key = s.redo_stack[-1]
+        if s.match.pending is None or s.match.E.key_index(key) is None:
+            break
+        s.redo_stack.pop()
+        s.match.answer_key(key)
+        s._take_messages()
+        redone += 1
+        if s.match.pending and s.is_human(s.match.pending.player):
+            break
+    return f"redone {redone} decision{'s' if redone != 1 else ''}\n" + s.screen()
+
+
+@command("save", "FILE", help="save the match (game, seed, seats, answers) as JSON")
+def _save(s: Session, arg: str) -> str:
+    if not arg:
+        return "usage: save FILE"
+    try:
+        s.match.save(Path(arg).expanduser())
+    except OSError as e:
+        return f"cannot save to {arg}: {e.strerror or e}"
+    return f"saved {s.match.decisions} decisions to {arg}"
+
+
+@command("load", "FILE", help="continue a saved match")
+def _load(s: Session, arg: str) -> str:
+    if not arg:
+        return "usage: load FILE"
+    try:
+        data = read_save(Path(arg).expanduser())
+        m = load_match(Path(arg).expanduser())
+    except Divergence as e:
+        return f"cannot load {arg}: {e}"
+    except (SaveFileError, EngineError) as e:
+        return f"cannot load {arg}: {e}"
+    s.match = m
+    s.redo_stack = []
+    s.bots = {i + 1: RandomBot(m.seed, i + 1) for i in range(len(m.seats))}
+    s._take_messages()
+    return f"loaded {arg}: {data['game']}, {m.decisions} decisions\n" + s.screen()
+
+
+@command("seed", help="the match's seed")
+def _seed(s: Session, arg: str) -> str:
+    return f"seed {s.match.seed}"
+
+
+@command("bot", help="let a bot answer this decision once")
+def _bot(s: Session, arg: str) -> str:
+    if s.match.pending is None:
+        return "the match is over"
+    out = s.answer(s.bots[s.match.pending.player](s.match))
+    out += s.play_bots()
+    return "\n".join(out)
+
+
+@command("auto", "N", help="bots play the next N decisions, for every seat")
+def _auto(s: Session, arg: str) -> str:
+    if not arg.isdigit():
+        return "usage: auto N (a number of decisions)"
+    out = s.play_bots(limit=int(arg))
+    return "\n".join(out + [s.screen()])
+
+
+@command("lua", "CODE", help="evaluate Lua in the match's sandbox (read-only unless --designer)")
+def _lua(s: Session, arg: str) -> str:
+    if not arg:
+        return "usage: lua CODE, e.g. lua board.distance('a1', 'c3')"
+    before = s.match.state_hash()
+    results = s.match.eval(arg, chunkname="lua")
+    text = "\n".join(r if isinstance(r, str) else json.dumps(r, indent=2, sort_keys=True) for r in results)
+    if not s.designer and s.match.state_hash() != before:
+        s.match = s.rebuild(list(s.match.answers))
+        text += "\n(the console is read-only: that change was undone; play with --designer to change the match)"
+    return text or "(no result)"
+
+
+@command("reload", help="load the game's rules and cards again and replay the match under them")
+def _reload(s: Session, arg: str) -> str:
+    from engine.reload import reload_match
+
+    result = reload_match(s.match)
+    if result.match is not None:
+        s.match = result.match
+        s._take_messages()
+    return result.report + ("\n" + s.screen() if result.match is not None else "")
+
+
+@command("quit", help="leave the session")
+def _quit(s: Session, arg: str) -> str:
+    raise Quit()
+
+
+def completions(session: Session, text: str) -> list[str]:
+    """What Tab offers for the text typed so far: commands, option labels, card names."""
+    low = text.lower()
+    if low.startswith("card "):
+        part = low[5:]
+        names = sorted({str(c.data.get("name")) for c in session.match.game.cards.values()})
+        return ["card " + n for n in names if n.lower().startswith(part)]
+    out = [o for o in session.match.options() if o.lower().startswith(low)]
+    out += [c for c in COMMANDS if c.startswith(low)]
+    return out

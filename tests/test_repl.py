@@ -1,0 +1,211 @@
+"""The REPL as a person uses it: the real program in a pseudo-terminal (pexpect), reading
+the screen; and its command registry and completion as plain functions."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+
+import pexpect
+import pytest
+
+from conftest import ROOT
+from engine.match import Match, Seat
+from repl.session import COMMANDS, Session, completions, parse_answer
+
+ANSI = re.compile(r"\x1b\[[0-9;?]*[a-zA-Z]|\x1b[=>]")
+
+
+class Screen:
+    """A running `summon play` in a pseudo-terminal."""
+
+    def __init__(self, tmp_path, *args):
+        env = dict(os.environ, SUMMON_HISTORY=str(tmp_path / "history"),
+                   TERM="xterm", PYTHONPATH=str(ROOT))
+        self.p = pexpect.spawn(sys.executable, ["-m", "repl", "play", *args], cwd=str(ROOT), env=env,
+                               dimensions=(60, 140), encoding="utf-8", timeout=20)
+        self.text = ""
+        self.buf = ""
+        self.mark = 0
+
+    def wait(self, pattern: str) -> str:
+        """Waits for a pattern in what the screen showed since the last input (colours
+        stripped); returns that text."""
+        rx = re.compile(pattern)
+        while True:
+            clean = ANSI.sub("", self.buf[self.mark:])
+            if rx.search(clean):
+                self.text = clean
+                return clean
+            try:
+                chunk = self.p.read_nonblocking(100000, timeout=20)
+                self.buf += chunk
+                # answer the cursor position requests a real terminal would answer
+                for _ in range(chunk.count("\x1b[6n")):
+                    self.p.send("\x1b[1;1R")
+            except pexpect.TIMEOUT:
+                raise AssertionError(f"timed out waiting for {pattern!r}; screen ends:\n{clean[-2000:]}")
+
+    def type(self, text: str, enter: bool = True) -> None:
+        self.mark = len(self.buf)
+        self.p.send(text + ("\r" if enter else ""))
+
+
+GAME = ["summoner_wars", "--players", "human:polar_dwarves,bot:fallen_kingdom", "--seed", "4"]
+
+
+@pytest.fixture
+def screen(tmp_path):
+    s = Screen(tmp_path, *GAME)
+    s.wait(r"P1>")
+    yield s
+    s.p.terminate(force=True)
+
+
+def test_the_board_hand_counters_and_options_are_on_screen(screen):
+    t = screen.text
+    assert re.search(r"a\s+b\s+c\s+d\s+e\s+f", t)                 # the grid's columns
+    assert "Sva1" in t and "Ret2" in t                            # both summoners, by player
+    assert "hand: " in t                                          # P1's own hand
+    assert "P2 Player 2 (fallen_kingdom): magic" in t             # the other's counts only
+    assert "P1 (you): Summon units next to your gates" in t
+    assert re.search(r"\n\s+1\. Summon ", t)
+    screen.wait(r"Summoner Wars \| turn 2 \| phase summon \| P1 to act \| P1: magic 3")  # the bottom toolbar
+
+
+def test_answer_by_number_then_by_label_with_completion(screen):
+    t = screen.text
+    n = next(i for i, line in enumerate(t.splitlines()) if "End summon phase" in line)
+    number = re.search(r"(\d+)\. End summon phase", t).group(1)
+    screen.type(number)
+    screen.wait(r"Move up to 3 units[\s\S]*P1>")
+    assert "P1: End summon phase" in screen.text
+    screen.type("End mo", enter=False)
+    screen.p.send("\t")
+    screen.wait("End move phase")
+    screen.type("")
+    screen.wait(r"(Build structures|Attack with up to 3 units)[\s\S]*P1>")
+    assert "P1: End move phase" in screen.text
+
+
+def test_undo_and_redo(screen):
+    screen.type("End summon phase")
+    screen.wait(r"Move up to 3 units[\s\S]*P1>")
+    screen.type("undo")
+    screen.wait(r"undone to decision \d+[\s\S]*Summon units next to your gates[\s\S]*P1>")
+    screen.type("redo")
+    screen.wait(r"redone 1 decision[\s\S]*Move up to 3 units[\s\S]*P1>")
+
+
+def test_fair_undo_stops_at_a_draw(tmp_path):
+    s = Screen(tmp_path, *GAME)
+    s.wait(r"P1>")
+    s.type("undo")   # P1's first decision of the game: the draw before it cannot be undone
+    s.wait(r"(nothing to undo|cannot undo past decision \d+: a draw, roll or reveal)")
+    s.p.terminate(force=True)
+
+
+def test_save_load_and_a_bad_save_file(screen, tmp_path):
+    save = tmp_path / "m.json"
+    screen.type("End summon phase")
+    screen.wait(r"Move up to 3 units[\s\S]*P1>")
+    screen.type(f"save {save}")
+    screen.wait(r"saved \d+ decisions")
+    data = json.loads(save.read_text())
+    assert data["answers"][-1] == "End summon phase"
+    screen.type(f"load {save}")
+    screen.wait(r"loaded .*m\.json: summoner_wars, \d+ decisions[\s\S]*Move up to 3 units[\s\S]*P1>")
+    bad = tmp_path / "bad.json"
+    bad.write_text("{oops")
+    screen.type(f"load {bad}")
+    screen.wait(r"cannot load .*bad\.json.*not a saved match")
+
+
+def test_help_invalid_input_card_and_lua(screen):
+    screen.type("help")
+    screen.wait(r"redo[\s\S]*lua CODE[\s\S]*P1>")
+    for name in COMMANDS:
+        assert name in screen.text
+    screen.type("fly to the moon")
+    screen.wait(r"'fly to the moon' is neither an option nor a command")
+    screen.type("card frost mage")
+    screen.wait(r"Frost Mage \(frost_mage, polar_dwarves\)[\s\S]*strength")
+    screen.type("lua board.distance('a1', 'c3')")
+    screen.wait(r"\n4\s*\n")
+    screen.type("lua state.active = 2")
+    screen.wait(r"read-only: that change was undone")
+    screen.type("lua nope(")
+    screen.wait(r"lua:1: .*")
+
+
+def test_ctrl_c_cancels_the_line_and_ctrl_d_offers_to_save(screen, tmp_path):
+    screen.type("this will be cancelled", enter=False)
+    screen.p.sendcontrol("c")
+    screen.type("seed")
+    screen.wait(r"seed 4[\s\S]*P1>")
+    assert "neither an option" not in screen.text
+    screen.p.sendcontrol("d")
+    screen.wait("Save before quitting")
+    save = tmp_path / "bye.json"
+    screen.type(str(save))
+    screen.p.expect(pexpect.EOF)
+    assert json.loads(save.read_text())["game"] == "summoner_wars"
+
+
+def test_hot_seat_hides_the_screen_between_players(tmp_path):
+    s = Screen(tmp_path, "summoner_wars", "--players", "human,human", "--seed", "4")
+    s.wait(r"Pass to player 2, then press Enter")
+    s.type("")
+    s.wait(r"P2 \(you\)[\s\S]*P2>")
+    assert "hand: " in s.text
+    s.type("End summon phase")
+    s.wait(r"P2>")
+    s.p.terminate(force=True)
+
+
+def test_quit_leaves_with_status_0(screen):
+    screen.type("quit")
+    screen.p.expect(pexpect.EOF)
+    screen.p.close()
+    assert screen.p.exitstatus == 0
+
+
+# -- the registry and completion as plain functions -----------------------------
+
+@pytest.fixture
+def session(sw):
+    return Session(Match(sw, 4, [Seat("human", "polar_dwarves"), Seat("bot", "fallen_kingdom")], quiet=False))
+
+
+def test_help_is_built_from_the_registry(session):
+    text = session.handle("help")
+    for c in COMMANDS.values():
+        assert c.name in text and c.help in text
+
+
+def test_completion_offers_labels_commands_and_card_names(session):
+    session.play_bots()
+    assert "End summon phase" in completions(session, "End s")
+    assert completions(session, "un") == ["undo"]
+    assert "card Frost Mage" in completions(session, "card fro")
+    assert all(c.lower().startswith("sum") for c in completions(session, "Sum"))
+
+
+def test_parse_answer():
+    opts = ["Summon Frost Mage (cost 1)", "Summon Ice Golem (cost 2)", "End summon phase"]
+    assert parse_answer("2", opts) == 1
+    assert parse_answer("end summon phase", opts) == 2
+    assert parse_answer("Summon I", opts) == 1
+    with pytest.raises(Exception, match="could be 2 options"):
+        parse_answer("Summon", opts)
+    with pytest.raises(Exception, match="no option 9"):
+        parse_answer("9", opts)
+
+
+def test_nothing_typed_raises(session):
+    session.play_bots()
+    for line in ["", "   ", "undo", "redo", "redo", "load", "load /nonexistent", "save", "auto x", "auto 3",
+                 "card", "card zzz", "log", "log 3", "lua", "lua error('x')", "lua while true do end", "bot",
+                 "\x00\x01", "ü" * 50, "1" * 40, "-1", "0", "options", "board", "hand", "seed"]:
+        assert isinstance(session.handle(line), str)
