@@ -1,11 +1,13 @@
 """Hot reload: load a game's definitions again and replay a match's answers under them."""
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from .errors import DefinitionError, EngineError, ScriptError
 from .loader import load_game
-from .match import Match
+from .match import Match, Seat, read_save
 
 
 @dataclass
@@ -33,6 +35,7 @@ def reload_match(match: Match, answers: list[str] | None = None) -> ReloadResult
     A game that no longer loads, or a script error during the replay, leaves the old
     match untouched. An answer that is no longer offered stops the replay there.
     """
+    started = time.perf_counter()
     answers = list(match.answers if answers is None else answers)
     old_game = match.game
     try:
@@ -57,16 +60,37 @@ def reload_match(match: Match, answers: list[str] | None = None) -> ReloadResult
         return ReloadResult(None, f"reload failed at decision {m.decisions + 1}; the match goes on under "
                                   f"the old rules:\n{e}")
     m.messages()
+    took = f" in {(time.perf_counter() - started) * 1000:.0f} ms"
     changed = _changed_cards(old_game, game)
     what = f"{len(changed)} card{'s' if len(changed) != 1 else ''} changed ({', '.join(changed)})" if changed \
         else "no card changed (rules or scripts may have)"
     if diverged is None:
         state = "the state differs from before" if m.state_hash() != before else "the state is as before"
-        return ReloadResult(m, f"reloaded: {what}; replayed {len(answers)} decisions; {state}")
+        return ReloadResult(m, f"reloaded{took}: {what}; replayed {len(answers)} decisions; {state}")
     offered = m.options()
     shown = "\n".join(f"  {i}. {o}" for i, o in enumerate(offered, 1)) or "  (nothing: the match is over)"
-    report = (f"reloaded: {what}; the replay stopped at decision {diverged}: the answer "
+    report = (f"reloaded{took}: {what}; the replay stopped at decision {diverged}: the answer "
               f"{answers[diverged - 1]!r} is not offered any more. Offered now:\n{shown}\n"
               f"Continue from here by hand; the {len(answers) - diverged + 1} later answers are kept "
               f"and come back if a reload makes them fit again.")
     return ReloadResult(m, report, diverged, answers[diverged - 1:])
+
+
+def replay_report(game, seed: int, seats: list[Seat], answers: list[str]) -> ReloadResult:
+    """A match rebuilt from answers, stopping (not failing) at the first that no longer fits."""
+    m = Match(game, seed, seats)
+    for n, key in enumerate(answers, 1):
+        if m.pending is None or m.E.key_index(key) is None:
+            offered = "\n".join(f"  {i}. {o}" for i, o in enumerate(m.options(), 1)) or "  (nothing)"
+            return ReloadResult(m, f"decision {n}: the saved answer {key!r} is not offered under the "
+                                   f"current rules; offered now:\n{offered}\nContinue from here by hand.",
+                                n, answers[n - 1:])
+        m.answer_key(key)
+    return ReloadResult(m, "")
+
+
+def load_with_report(path: Path, game=None) -> ReloadResult:
+    """Loads a saved match even if the rules changed since: it stops at the first divergence."""
+    data = read_save(path)
+    game = game or load_game(data["game"])
+    return replay_report(game, data["seed"], [Seat.parse(s) for s in data["seats"]], data["answers"])

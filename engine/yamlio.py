@@ -111,6 +111,22 @@ def load(path: Path, display: str | None = None, *, int_keys: bool = False) -> t
         raw = Path(path).read_bytes()
     except OSError as e:
         return None, [Problem(shown, 1, 1, f"cannot read file: {e.strerror or e}")]
+    key = (shown, raw, int_keys)
+    hit = _cache.get(key)
+    if hit is None:
+        hit = _parse(raw, shown, int_keys)
+        if len(_cache) > 256:
+            _cache.clear()
+        _cache[key] = hit
+    return hit[0], list(hit[1])
+
+
+# Parsed files by (name, bytes): a reload parses again only the files that changed.
+# Documents are shared between callers, who must treat them as read-only.
+_cache: dict[tuple, tuple[Document | None, list[Problem]]] = {}
+
+
+def _parse(raw: bytes, shown: str, int_keys: bool) -> tuple[Document | None, list[Problem]]:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as e:

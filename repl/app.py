@@ -3,6 +3,7 @@ history and a bottom toolbar. Everything it shows comes from Session."""
 from __future__ import annotations
 
 import os
+import threading
 from pathlib import Path
 
 from prompt_toolkit import PromptSession
@@ -14,6 +15,9 @@ from prompt_toolkit.shortcuts import clear, print_formatted_text
 from engine.match import Match
 
 from .session import Quit, Session, completions
+
+
+RELOAD = object()   # what the prompt returns when the watcher interrupts it
 
 
 class SessionCompleter(Completer):
@@ -37,6 +41,12 @@ def _history():
         return InMemoryHistory()
 
 
+def _done(stop: threading.Event | None) -> int:
+    if stop is not None:
+        stop.set()
+    return 0
+
+
 def play_interactive(match: Match, *, designer: bool = False, watch: bool = False) -> int:
     s = Session(match, designer=designer, colour=True)
     prompt = PromptSession(history=_history(), completer=SessionCompleter(s), complete_while_typing=False)
@@ -46,6 +56,24 @@ def play_interactive(match: Match, *, designer: bool = False, watch: bool = Fals
             print_formatted_text(ANSI(text))
 
     humans = [i + 1 for i, seat in enumerate(s.seats) if seat.controller == "human"]
+    changed = threading.Event()
+    kept_text = [""]
+    stop = None
+    if watch:
+        from . import watch as watcher
+
+        def on_change(changes) -> None:
+            changed.set()
+            app = prompt.app
+            if app.is_running and app.loop is not None:
+                def interrupt():
+                    kept_text[0] = app.current_buffer.text
+                    app.exit(result=RELOAD)
+                app.loop.call_soon_threadsafe(interrupt)
+
+        folders = watcher.game_folders(match)
+        stop = watcher.start(folders, on_change)
+        show("watching " + ", ".join(str(f) for f in folders) + " for changes")
     for _, m in s.log:
         show(m)
     show("\n".join(s.play_bots()))
@@ -63,11 +91,19 @@ def play_interactive(match: Match, *, designer: bool = False, watch: bool = Fals
             clear()
             last_viewer = p
             shown_at = None
+        if changed.is_set():
+            changed.clear()
+            show(s.reload())
+            shown_at = (s.match.decisions, s.to_act())
+            continue
         if shown_at != (s.match.decisions, p):
             show(s.screen())
             shown_at = (s.match.decisions, p)
         try:
-            line = prompt.prompt(f"P{p}> " if p else "> ", bottom_toolbar=s.toolbar)
+            line = prompt.prompt(f"P{p}> " if p else "> ", bottom_toolbar=s.toolbar, default=kept_text[0])
+            kept_text[0] = ""
+            if line is RELOAD:
+                continue
         except KeyboardInterrupt:
             continue          # Ctrl-C cancels the line being typed
         except EOFError:      # Ctrl-D: offer to save, then leave
@@ -78,10 +114,10 @@ def play_interactive(match: Match, *, designer: bool = False, watch: bool = Fals
                 name = ""
             if name.strip():
                 show(s.handle(f"save {name.strip()}"))
-            return 0
+            return _done(stop)
         try:
             show(s.handle(line))
         except Quit:
-            return 0
+            return _done(stop)
         except Exception as e:  # nothing typed may crash the session
             show(f"error: {type(e).__name__}: {e}")

@@ -95,9 +95,14 @@ def cmd_sim(args) -> int:
 
 def cmd_play(args) -> int:
     if args.load:
+        from engine.reload import load_with_report
+
         data = read_save(Path(args.load))
         game = loader.load_game(data["game"] if args.game is None else args.game)
-        match = load_match(Path(args.load), game)
+        result = load_with_report(Path(args.load), game)
+        match = result.match
+        if result.report:
+            print(result.report)
     else:
         if args.game is None:
             raise EngineError("name a game to play (summon list shows them), or give --load FILE")

@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Callable
 
 from engine import loader
-from engine.errors import Divergence, EngineError, IllegalAnswer, SaveFileError, ScriptError
-from engine.match import Match, RandomBot, Seat, load_match, read_save
+from engine.errors import EngineError, IllegalAnswer, SaveFileError, ScriptError
+from engine.match import Match, RandomBot, Seat, read_save
 
 from .render import render_state
 
@@ -68,6 +68,7 @@ class Session:
         self.colour = colour
         self.log: list[tuple[int, str]] = []   # (decision number, message)
         self.redo_stack: list[str] = []
+        self.kept_log: list[str] = []          # the full log from before a reload diverged
         self.bots = {i + 1: RandomBot(match.seed, i + 1) for i in range(len(match.seats))}
         self._take_messages()
 
@@ -198,6 +199,24 @@ class Session:
         m.replay(answers)
         m.messages()
         return m
+
+    def reload(self) -> str:
+        """Reloads the game from disk and replays the match; keeps the old match if that fails.
+        After a divergence the later answers are kept, and a later reload that makes them
+        fit again (the old rules restored) replays them too."""
+        from engine.reload import reload_match
+
+        answers = list(self.match.answers)
+        if self.kept_log and self.kept_log[: len(answers)] == answers:
+            answers = list(self.kept_log)
+        result = reload_match(self.match, answers)
+        if result.match is None:
+            return result.report
+        self.match = result.match
+        self.redo_stack = []
+        self.kept_log = answers if result.diverged_at else []
+        self._take_messages()
+        return result.report + "\n" + self.screen()
 
     def undo_floor(self) -> int:
         """The earliest decision undo may go back to: in fair play, the last draw, roll or reveal."""
@@ -330,18 +349,22 @@ def _save(s: Session, arg: str) -> str:
 def _load(s: Session, arg: str) -> str:
     if not arg:
         return "usage: load FILE"
+    from engine.reload import load_with_report
+
     try:
         data = read_save(Path(arg).expanduser())
-        m = load_match(Path(arg).expanduser())
-    except Divergence as e:
-        return f"cannot load {arg}: {e}"
+        result = load_with_report(Path(arg).expanduser())
     except (SaveFileError, EngineError) as e:
         return f"cannot load {arg}: {e}"
+    m = result.match
+    if result.diverged_at:
+        s.kept_log = list(m.answers) + result.kept
     s.match = m
     s.redo_stack = []
     s.bots = {i + 1: RandomBot(m.seed, i + 1) for i in range(len(m.seats))}
     s._take_messages()
-    return f"loaded {arg}: {data['game']}, {m.decisions} decisions\n" + s.screen()
+    note = f"\n{result.report}" if result.report else ""
+    return f"loaded {arg}: {data['game']}, {m.decisions} decisions{note}\n" + s.screen()
 
 
 @command("seed", help="the match's seed")
@@ -381,13 +404,7 @@ def _lua(s: Session, arg: str) -> str:
 
 @command("reload", help="load the game's rules and cards again and replay the match under them")
 def _reload(s: Session, arg: str) -> str:
-    from engine.reload import reload_match
-
-    result = reload_match(s.match)
-    if result.match is not None:
-        s.match = result.match
-        s._take_messages()
-    return result.report + ("\n" + s.screen() if result.match is not None else "")
+    return s.reload()
 
 
 @command("quit", help="leave the session")

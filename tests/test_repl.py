@@ -29,7 +29,7 @@ class Screen:
         self.buf = ""
         self.mark = 0
 
-    def wait(self, pattern: str) -> str:
+    def wait(self, pattern: str, timeout: float = 20) -> str:
         """Waits for a pattern in what the screen showed since the last input (colours
         stripped); returns that text."""
         rx = re.compile(pattern)
@@ -39,7 +39,7 @@ class Screen:
                 self.text = clean
                 return clean
             try:
-                chunk = self.p.read_nonblocking(100000, timeout=20)
+                chunk = self.p.read_nonblocking(100000, timeout=timeout)
                 self.buf += chunk
                 # answer the cursor position requests a real terminal would answer
                 for _ in range(chunk.count("\x1b[6n")):

@@ -1,0 +1,158 @@
+"""Hot reload: change a card or a rule mid-game and keep playing (`summon play --watch`, `reload`)."""
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import time
+
+import pytest
+
+from conftest import ROOT
+from engine.loader import load_game
+from engine.match import Match, RandomBot, Seat, play
+from engine.reload import load_with_report, reload_match
+from repl.session import Session
+from test_repl import Screen
+
+
+def copy_game(dest):
+    shutil.copytree(ROOT / "rules" / "summoner_wars", dest / "rules" / "summoner_wars",
+                    ignore=shutil.ignore_patterns("tests"))
+    shutil.copytree(ROOT / "cards" / "summoner_wars", dest / "cards" / "summoner_wars",
+                    ignore=shutil.ignore_patterns("tests"))
+    return dest / "rules" / "summoner_wars", dest / "cards" / "summoner_wars" / "polar_dwarves.yaml"
+
+
+FROST_COST = "    cost: 1\n    strength: 1\n"
+
+
+def set_frost_cost(card_file, cost: int) -> None:
+    text = card_file.read_text()
+    text = re.sub(r"(- id: frost_mage\n    name: Frost Mage\n    tags: \[unit, common\]\n    cost: )\d+",
+                  rf"\g<1>{cost}", text)
+    card_file.write_text(text)
+
+
+# -- the engine side ---------------------------------------------------------------
+
+def test_reload_reports_changed_cards_and_a_changed_state(tmp_path):
+    rules, pd = copy_game(tmp_path)
+    m = Match(load_game(str(rules)), 4, [Seat("human", "polar_dwarves"), Seat("bot", "fallen_kingdom")])
+    play(m, {1: RandomBot(4, 1), 2: RandomBot(4, 2)}, max_decisions=60)
+    before = m.state_hash()
+    set_frost_cost(pd, 0)
+    r = reload_match(m)
+    assert r.match is not None
+    assert "1 card changed (Frost Mage changed)" in r.report
+    same = reload_match(r.match)
+    assert "no card changed" in same.report and "the state is as before" in same.report
+    assert m.state_hash() == before   # the old match is untouched by the reload
+
+
+def test_a_reload_that_fails_keeps_the_old_rules_and_match(tmp_path):
+    rules, pd = copy_game(tmp_path)
+    m = Match(load_game(str(rules)), 4, [Seat(), Seat()])
+    play(m, {1: RandomBot(4, 1), 2: RandomBot(4, 2)}, max_decisions=30)
+    before = m.state_hash()
+    pd.write_text(pd.read_text().replace("    strength: 1\n", "    strength: [1\n", 1))
+    r = reload_match(m)
+    assert r.match is None
+    assert re.search(r"polar_dwarves.yaml:\d+:\d+: ", r.report)
+    assert "goes on under the old rules" in r.report
+    assert m.state_hash() == before and m.decisions == 30
+
+
+def test_divergence_stops_there_and_the_kept_log_returns_with_the_old_rules(tmp_path, sw):
+    rules, pd = copy_game(tmp_path)
+    game = load_game(str(rules))
+    s = Session(Match(game, 4, [Seat("human", "polar_dwarves"), Seat("bot", "fallen_kingdom")]))
+    s.play_bots()
+    s.handle("Summon Frost Mage (cost 1)")
+    s.handle("1")
+    s.handle("End summon phase")
+    full = list(s.match.answers)
+    n = full.index("Summon Frost Mage (cost 1)") + 1
+    set_frost_cost(pd, 2)
+    report = s.reload()
+    assert f"the replay stopped at decision {n}" in report
+    assert "'Summon Frost Mage (cost 1)' is not offered any more" in report
+    assert "Summon Frost Mage (cost 2)" in report          # what is offered now
+    assert s.match.decisions == n - 1
+    set_frost_cost(pd, 1)                                  # the old rules again
+    report = s.reload()
+    assert "replayed" in report and s.match.answers == full
+
+
+def test_a_match_saved_before_a_rule_change_loads_with_the_divergence_report(tmp_path):
+    rules, pd = copy_game(tmp_path)
+    game = load_game(str(rules))
+    s = Session(Match(game, 4, [Seat("human", "polar_dwarves"), Seat("bot", "fallen_kingdom")]))
+    s.play_bots()
+    s.handle("Summon Frost Mage (cost 1)")
+    s.handle("1")
+    save = tmp_path / "before.json"
+    s.handle(f"save {save}")
+    set_frost_cost(pd, 3)
+    r = load_with_report(save, load_game(str(rules)))
+    assert r.diverged_at is not None
+    assert "the saved answer 'Summon Frost Mage (cost 1)' is not offered under the current rules" in r.report
+    assert r.match.decisions == r.diverged_at - 1
+
+
+# -- through the terminal, with --watch ----------------------------------------------
+
+@pytest.fixture
+def watched(tmp_path):
+    rules, pd = copy_game(tmp_path / "game")
+    s = Screen(tmp_path, str(rules), "--watch", "--players", "human:polar_dwarves,bot:fallen_kingdom",
+               "--seed", "4")
+    s.wait(r"watching [\s\S]*P1>")
+    yield s, pd
+    s.p.terminate(force=True)
+
+
+def test_watch_picks_up_a_card_change_and_shows_the_new_value(watched):
+    s, pd = watched
+    s.mark = len(s.buf)
+    set_frost_cost(pd, 0)
+    s.wait(r"reloaded in \d+ ms: 1 card changed \(Frost Mage changed\)[\s\S]*Summon Frost Mage \(cost 0\)")
+
+
+def test_broken_yaml_shows_the_error_and_the_match_goes_on(watched):
+    s, pd = watched
+    s.mark = len(s.buf)
+    pd.write_text(pd.read_text().replace("    strength: 1\n", "    strength: [1\n", 1))
+    s.wait(r"reload failed; the match goes on under the old rules:\s+\S*polar_dwarves.yaml:\d+:\d+: YAML syntax")
+    s.type("End summon phase")
+    s.wait(r"P1: End summon phase[\s\S]*Move up to 3 units")
+
+
+def test_watch_reports_a_divergence_and_play_continues_by_hand(watched):
+    s, pd = watched
+    s.type("Summon Frost Mage (cost 1)")
+    s.wait(r"Summon Frost Mage where\?[\s\S]*P1>")
+    s.type("1")
+    s.wait(r"P1>")
+    s.mark = len(s.buf)
+    set_frost_cost(pd, 2)
+    s.wait(r"the replay stopped at decision \d+: the answer 'Summon Frost Mage \(cost 1\)' is not offered "
+           r"any more\. Offered now:[\s\S]*Summon Frost Mage \(cost 2\)[\s\S]*P1>")
+    s.type("End summon phase")
+    s.wait(r"P1: End summon phase")
+
+
+def test_a_burst_of_saves_gives_one_reload(watched):
+    s, pd = watched
+    rules = pd.parent.parent.parent / "rules" / "summoner_wars"
+    s.mark = len(s.buf)
+    for f in (pd, rules / "helpers.lua", rules / "phases.lua", pd.parent / "fallen_kingdom.yaml"):
+        f.write_text(f.read_text() + "\n")
+    s.wait(r"reloaded in \d+ ms[\s\S]*P1>")
+    time.sleep(1.0)
+    try:
+        s.wait(r"reloaded in \d+ ms[\s\S]*reloaded in", timeout=2)
+        twice = True
+    except AssertionError:
+        twice = False
+    assert not twice
