@@ -258,7 +258,7 @@ def load_game(game: str, extra_cards: list[Path] | None = None) -> GameDef:
         raise DefinitionError([gdoc.problem((), "game.yaml must be a mapping of keys")])
     schema_problems = validate(gdoc, _game_schema())
     problems += schema_problems
-    g = gdoc.data
+    g = copy.deepcopy(gdoc.data)   # parsed documents are cached and shared: never hand them out
     if schema_problems:
         raise DefinitionError(problems)
 
@@ -329,7 +329,7 @@ def load_game(game: str, extra_cards: list[Path] | None = None) -> GameDef:
             continue
         sprobs = validate(sdoc, schema)
         problems += sprobs
-        sd = sdoc.data
+        sd = copy.deepcopy(sdoc.data)
         if not isinstance(sd, dict):
             continue
         # Carry on past schema problems so one run reports everything: cards that
