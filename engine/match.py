@@ -46,6 +46,39 @@ class Decision:
     count: int
 
 
+def parse_options(pairs: list[str] | None) -> dict:
+    """Game options from the command line: ["rounds=7", "extra_round=true"] -> {"rounds": 7, ...}."""
+    from ruamel.yaml import YAML
+
+    out = {}
+    for pair in pairs or []:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise EngineError(f"an option is KEY=VALUE, not {pair!r}")
+        try:
+            out[key.strip()] = YAML(typ="safe").load(value) if value.strip() else ""
+        except Exception:
+            out[key.strip()] = value
+    return out
+
+
+def check_options(game: GameDef, options: dict) -> dict:
+    """Options a match overrides must be among the game's, with a value of the same kind."""
+    import difflib
+
+    declared = game.data.get("options") or {}
+    for key, value in options.items():
+        if key not in declared:
+            near = difflib.get_close_matches(key, list(declared), n=1)
+            hint = f" (did you mean '{near[0]}'?)" if near else ""
+            raise EngineError(f"{game.id} has no option '{key}'{hint}; options: {', '.join(declared) or 'none'}")
+        want = declared[key]
+        if want is not None and type(value) is not type(want) and not (
+                isinstance(want, float) and isinstance(value, int)):
+            raise EngineError(f"option {key} takes a {type(want).__name__} like {want!r}, not {value!r}")
+    return dict(options)
+
+
 def assign_sets(game: GameDef, seats: list[Seat]) -> list[Seat]:
     """Fills in each seat's card set: the one it names, or the game's sets in turn."""
     if not (game.data.get("sets") or {}).get("per_seat"):
@@ -67,7 +100,8 @@ class Match:
     """A running match. Answers go in through answer(); the state is read through snapshot()."""
 
     def __init__(self, game: GameDef, seed: int, seats: list[Seat], *, quiet: bool = False,
-                 scenario: LuaSource | None = None, setup: dict | None = None):
+                 scenario: LuaSource | None = None, setup: dict | None = None,
+                 options: dict | None = None):
         pl = game.data["players"]
         if not pl["min"] <= len(seats) <= pl["max"]:
             raise EngineError(f"{game.id} is for {pl['min']} to {pl['max']} players, not {len(seats)}")
@@ -77,6 +111,7 @@ class Match:
         self.quiet = quiet
         self.scenario = scenario
         self.setup = setup
+        self.game_options = check_options(game, options or {})
         self.answers: list[str] = []
         self.askers: list[int] = []     # who gave each answer
         self.error: str | None = None
@@ -86,7 +121,7 @@ class Match:
 
     def _boot(self) -> None:
         seats = [{"set": s.set, "name": f"Player {i + 1}"} for i, s in enumerate(self.seats)]
-        self.rt = Runtime(self.game, self.seed, seats, self.scenario, self.setup)
+        self.rt = Runtime(self.game, self.seed, seats, self.scenario, self.setup, self.game_options)
         self.E = self.rt.E
         self.E.quiet = self.quiet
         self._take(self.rt.start())
@@ -196,13 +231,16 @@ class Match:
     # -- saving ---------------------------------------------------------------
 
     def to_json(self) -> dict:
-        return {
+        out = {
             "format": SAVE_FORMAT,
             "game": self.game.id,
             "seed": self.seed,
             "seats": [str(s) for s in self.seats],
             "answers": list(self.answers),
         }
+        if self.game_options:
+            out["options"] = dict(self.game_options)
+        return out
 
     def save(self, path: Path) -> None:
         Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n")
@@ -229,6 +267,8 @@ def read_save(path: Path) -> dict:
         problems.append("'seats' must be a list like [\"human:set\", \"bot\"]")
     if not (isinstance(data.get("answers"), list) and all(isinstance(a, str) for a in data["answers"])):
         problems.append("'answers' must be a list of option labels")
+    if not isinstance(data.get("options", {}), dict):
+        problems.append("'options' must be a mapping of game options")
     if problems:
         raise SaveFileError(f"{path}:1:1: " + "; ".join(problems))
     return data
@@ -239,7 +279,8 @@ def load_match(path: Path, game: GameDef | None = None, *, upto: int | None = No
     """Loads a saved match and replays its answers (the first `upto` of them if given)."""
     data = read_save(path)
     game = game or load_game(data["game"])
-    m = Match(game, data["seed"], [Seat.parse(s) for s in data["seats"]], quiet=quiet)
+    m = Match(game, data["seed"], [Seat.parse(s) for s in data["seats"]], quiet=quiet,
+              options=data.get("options"))
     m.replay(data["answers"], upto=upto)
     return m
 

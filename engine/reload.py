@@ -46,7 +46,8 @@ def reload_match(match: Match, answers: list[str] | None = None) -> ReloadResult
         return ReloadResult(None, f"reload failed; the match goes on under the old rules: {e}")
     before = match.state_hash()
     try:
-        m = Match(game, match.seed, match.seats, setup=match.setup, scenario=match.scenario)
+        m = Match(game, match.seed, match.seats, setup=match.setup, scenario=match.scenario,
+                  options=match.game_options)
     except (DefinitionError, EngineError) as e:
         return ReloadResult(None, f"reload failed; the match goes on under the old rules:\n{e}")
     diverged = None
@@ -76,9 +77,9 @@ def reload_match(match: Match, answers: list[str] | None = None) -> ReloadResult
     return ReloadResult(m, report, diverged, answers[diverged - 1:])
 
 
-def replay_report(game, seed: int, seats: list[Seat], answers: list[str]) -> ReloadResult:
+def replay_report(game, seed: int, seats: list[Seat], answers: list[str], options: dict | None = None) -> ReloadResult:
     """A match rebuilt from answers, stopping (not failing) at the first that no longer fits."""
-    m = Match(game, seed, seats)
+    m = Match(game, seed, seats, options=options)
     for n, key in enumerate(answers, 1):
         if m.pending is None or m.E.key_index(key) is None:
             offered = "\n".join(f"  {i}. {o}" for i, o in enumerate(m.options(), 1)) or "  (nothing)"
@@ -93,4 +94,5 @@ def load_with_report(path: Path, game=None) -> ReloadResult:
     """Loads a saved match even if the rules changed since: it stops at the first divergence."""
     data = read_save(path)
     game = game or load_game(data["game"])
-    return replay_report(game, data["seed"], [Seat.parse(s) for s in data["seats"]], data["answers"])
+    return replay_report(game, data["seed"], [Seat.parse(s) for s in data["seats"]], data["answers"],
+                         data.get("options"))

@@ -35,7 +35,7 @@ class Runtime:
     """A Lua runtime holding one match."""
 
     def __init__(self, game: GameDef, seed: int, seats: list[dict], scenario: LuaSource | None = None,
-                 setup: dict | None = None):
+                 setup: dict | None = None, options: dict | None = None):
         memory = self.memory_mb = (game.data.get("limits") or {}).get("memory_mb", 256)
         self.lua = LuaRuntime(
             register_eval=False,
@@ -55,6 +55,8 @@ class Runtime:
             g[name] = None
         lua.execute("string.dump = nil")
         E.game = lua.table_from(_game_table(game), recursive=True)
+        for key, value in (options or {}).items():
+            E.game.options[key] = lua.table_from(value, recursive=True) if isinstance(value, (list, dict)) else value
         E.new_state(seed, lua.table_from(seats, recursive=True))
         E.make_rules_env()
 

@@ -14,8 +14,8 @@ def game_seed(seed: int, index: int) -> int:
     return seed + index
 
 
-def run_one(game: GameDef, seats: list[Seat], seed: int, max_decisions: int) -> dict:
-    m = Match(game, seed, seats, quiet=True)
+def run_one(game: GameDef, seats: list[Seat], seed: int, max_decisions: int, options: dict | None = None) -> dict:
+    m = Match(game, seed, seats, quiet=True, options=options)
     bots = {i + 1: RandomBot(seed, i + 1) for i in range(len(seats))}
     play(m, bots, max_decisions=max_decisions)
     return {"seed": seed, "winner": m.winner if m.is_over else None, "finished": m.is_over,
@@ -23,13 +23,13 @@ def run_one(game: GameDef, seats: list[Seat], seed: int, max_decisions: int) -> 
 
 
 def _run_chunk(args) -> list[dict]:
-    game_id, root, seats, seeds, max_decisions = args
+    game_id, root, seats, seeds, max_decisions, options = args
     game = load_game(str(root))
-    return [run_one(game, seats, s, max_decisions) for s in seeds]
+    return [run_one(game, seats, s, max_decisions, options) for s in seeds]
 
 
 def simulate(game: GameDef, seats: list[Seat], games: int, seed: int, *, jobs: int = 1,
-             max_decisions: int = 20000) -> dict:
+             max_decisions: int = 20000, options: dict | None = None) -> dict:
     """Plays `games` bot games; returns the report `summon sim --json` prints."""
     from .match import assign_sets
 
@@ -39,11 +39,12 @@ def simulate(game: GameDef, seats: list[Seat], games: int, seed: int, *, jobs: i
     seeds = [game_seed(seed, i) for i in range(games)]
     start = time.perf_counter()
     if jobs <= 1 or games < 2:
-        results = [run_one(game, seats, s, max_decisions) for s in seeds]
+        results = [run_one(game, seats, s, max_decisions, options) for s in seeds]
     else:
         chunks = [seeds[i::jobs] for i in range(jobs)]
         with ProcessPoolExecutor(max_workers=jobs) as ex:
-            parts = list(ex.map(_run_chunk, [(game.id, game.root, seats, c, max_decisions) for c in chunks]))
+            parts = list(ex.map(_run_chunk, [(game.id, game.root, seats, c, max_decisions, options)
+                                             for c in chunks]))
         by_seed = {r["seed"]: r for part in parts for r in part}
         results = [by_seed[s] for s in seeds]
     seconds = time.perf_counter() - start
@@ -62,6 +63,7 @@ def simulate(game: GameDef, seats: list[Seat], games: int, seed: int, *, jobs: i
         "seed": seed,
         "games": games,
         "seats": [str(s) for s in seats],
+        "options": options or {},
         "finished": sum(r["finished"] for r in results),
         "wins": wins,
         "draws": draws,

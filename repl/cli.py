@@ -3,12 +3,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
 from engine import loader
 from engine.errors import DefinitionError, EngineError
-from engine.match import Match, Seat, load_match, read_save
+from engine.match import Match, Seat, check_options, load_match, parse_options, read_save
 
 
 def _seats(text: str | None, game) -> list[Seat]:
@@ -79,7 +80,9 @@ def cmd_sim(args) -> int:
     game = loader.load_game(args.game)
     seats = _seats(args.players, game)
     _check_seats(seats)
-    out = simulate(game, seats, args.games, args.seed, jobs=args.jobs, max_decisions=args.max_decisions)
+    options = check_options(game, parse_options(args.option))
+    out = simulate(game, seats, args.games, args.seed, jobs=args.jobs, max_decisions=args.max_decisions,
+                   options=options)
     if args.json:
         print(json.dumps(out, sort_keys=True))
     else:
@@ -109,7 +112,7 @@ def cmd_play(args) -> int:
         game = loader.load_game(args.game)
         seats = _seats(args.players, game)
         _check_seats(seats)
-        match = Match(game, args.seed, seats)
+        match = Match(game, args.seed, seats, options=parse_options(args.option))
     interactive = sys.stdin.isatty() and sys.stdout.isatty() and any(
         s.controller == "human" for s in match.seats)
     if interactive:
@@ -146,7 +149,7 @@ def cmd_replay(args) -> int:
 def cmd_eval(args) -> int:
     game = loader.load_game(args.game)
     seats = _seats(args.players, game)
-    match = Match(game, args.seed, seats, quiet=True)
+    match = Match(game, args.seed, seats, quiet=True, options=parse_options(args.option))
     try:
         results = match.eval(args.code)
     except EngineError as e:
@@ -199,6 +202,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--players", help="seats, e.g. human:polar_dwarves,bot:fallen_kingdom")
     p.add_argument("--load", help="a saved match to continue")
+    p.add_argument("--option", action="append", metavar="KEY=VALUE",
+                   help="set one of the game's options (game.yaml `options:`), e.g. extra_round=true")
     p.add_argument("--designer", action="store_true",
                    help="designer mode: see every hand, undo anything, change the match from the lua console")
     p.add_argument("--watch", action="store_true",
@@ -213,12 +218,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--jobs", type=int, default=0,
                    help="processes to run games in (default 0: every core, for 20 games or more)")
     p.add_argument("--max-decisions", type=int, default=20000, help="stop a game that runs longer")
+    p.add_argument("--option", action="append", metavar="KEY=VALUE",
+                   help="set one of the game's options (game.yaml `options:`), e.g. extra_round=true")
     p.add_argument("--json", action="store_true")
     p.set_defaults(fn=cmd_sim)
 
     p = sub.add_parser("eval", help="run Lua in a game's sandbox after setup and print the result")
     p.add_argument("game")
     p.add_argument("code")
+    p.add_argument("--option", action="append", metavar="KEY=VALUE",
+                   help="set one of the game's options (game.yaml `options:`), e.g. extra_round=true")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--players", help="seats, e.g. bot:polar_dwarves,bot:fallen_kingdom")
     p.set_defaults(fn=cmd_eval)
@@ -243,6 +252,16 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except Exception as e:  # a bug of ours: say so in one line rather than a traceback
+        if os.environ.get("SUMMON_DEBUG"):
+            raise
+        tb = e.__traceback__
+        while tb is not None and tb.tb_next is not None:
+            tb = tb.tb_next
+        where = f" at {Path(tb.tb_frame.f_code.co_filename).name}:{tb.tb_lineno}" if tb else ""
+        print(f"internal error: {type(e).__name__}: {e}{where} (set SUMMON_DEBUG=1 for the traceback; "
+              f"please report it)", file=sys.stderr)
+        return 70
 
 
 if __name__ == "__main__":

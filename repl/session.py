@@ -195,7 +195,7 @@ class Session:
     def rebuild(self, answers: list[str], game=None) -> Match:
         """A fresh match of the same seed and seats with these answers replayed."""
         m = Match(game or self.match.game, self.match.seed, self.match.seats,
-                  setup=self.match.setup, scenario=self.match.scenario)
+                  setup=self.match.setup, scenario=self.match.scenario, options=self.match.game_options)
         m.replay(answers)
         m.messages()
         return m

@@ -242,3 +242,25 @@ def test_runtime_lua_error_names_the_file_and_leaves_the_match_at_its_last_decis
     assert m.state_hash() == before and m.options() == options and m.decisions == n
     m.save(tmp_path / "stuck.json")
     assert read_save(tmp_path / "stuck.json")["answers"] == m.answers
+
+
+def test_game_options_are_checked_saved_and_replayed(tmp_path):
+    from engine import loader
+    from engine.errors import EngineError
+    from engine.match import parse_options
+
+    g = loader.load_game("summoners_isle")
+    opts = parse_options(["extra_round=true", "rounds=5"])
+    assert opts == {"extra_round": True, "rounds": 5}
+    m = Match(g, 3, [Seat(), Seat(), Seat()], quiet=True, options=opts)
+    assert m.eval("options.rounds, options.extra_round") == [5, True]
+    play(m, {i: RandomBot(3, i) for i in (1, 2, 3)})
+    assert m.snapshot()["round"] == 6          # 5 rounds and the extra one
+    m.save(tmp_path / "o.json")
+    assert json.loads((tmp_path / "o.json").read_text())["options"] == opts
+    again = load_match(tmp_path / "o.json", quiet=True)
+    assert again.state_hash() == m.state_hash()
+    with pytest.raises(EngineError, match="no option 'round'"):
+        Match(g, 1, [Seat(), Seat()], options={"round": 3})
+    with pytest.raises(EngineError, match="takes a int"):
+        Match(g, 1, [Seat(), Seat()], options={"rounds": "many"})

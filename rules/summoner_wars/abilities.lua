@@ -78,18 +78,6 @@ function empty_neighbors(space)
   return out
 end
 
---- One card of each name among a list (cards off the battlefield are alike).
-function one_of_each(list)
-  local out, seen = {}, {}
-  for _, c in ipairs(list) do
-    if not seen[c.def] then
-      seen[c.def] = true
-      out[#out + 1] = c
-    end
-  end
-  return out
-end
-
 -- Spaces held for a card about to arrive --------------------------------------------
 -- While an effect is resolving that will put a card on a space just emptied (a
 -- unit that takes the place of one destroyed), abilities that react to the

@@ -74,6 +74,18 @@ end
 
 function where(c) return c.space or "off the battlefield" end
 
+--- One card of each name among a list (cards off the battlefield are alike).
+function one_of_each(list)
+  local out, seen = {}, {}
+  for _, c in ipairs(list) do
+    if not seen[c.def] then
+      seen[c.def] = true
+      out[#out + 1] = c
+    end
+  end
+  return out
+end
+
 -- Damage, destruction, discarding -------------------------------------------
 
 --- Discards a card from play to its owner's discard pile: tokens go, cards under it go too.

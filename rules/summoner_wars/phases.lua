@@ -5,14 +5,11 @@ local MAX_MOVERS, MAX_ATTACKERS, HAND_SIZE, BUILD_ROWS, RANGE = 3, 3, 5, 3, 3
 
 --- Distinct cards of a hand (one of each name) that pass a filter.
 local function distinct_in_hand(p, filter)
-  local out, seen = {}, {}
+  local hand = {}
   for _, c in ipairs(zones.cards("hand", p)) do
-    if not seen[c.def] and filter(c) then
-      seen[c.def] = true
-      out[#out + 1] = c
-    end
+    if filter(c) then hand[#hand + 1] = c end
   end
-  return out
+  return one_of_each(hand)
 end
 
 -- Events and activated abilities ------------------------------------------------
