@@ -53,9 +53,12 @@ def render_graph(view: dict, board: dict, colour: bool = False) -> list[str]:
     by_region: dict[str, list[str]] = {}
     for s, sp in sorted((board.get("spaces") or {}).items()):
         by_region.setdefault(sp.get("region") or "(no region)", []).append(s)
+    regions = board.get("regions") or {}
     lines = []
     for region, spaces in sorted(by_region.items()):
-        lines.append(f"{region}:")
+        info = regions.get(region) or {}
+        facts = ", ".join(f"{k} {v}" for k, v in info.items() if isinstance(v, (int, str)) and not isinstance(v, bool))
+        lines.append(f"{region}:" + (f" ({facts})" if facts else ""))
         for s in spaces:
             c = at.get(s)
             who = paint(f"{c['name']} (P{c['controller']})", c["controller"], colour) if c else "empty"
