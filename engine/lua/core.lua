@@ -166,10 +166,9 @@ function E.copy(t)
   return c
 end
 
+local tmove = table.move
 function E.copy_list(t)
-  local c = {}
-  for i = 1, #t do c[i] = t[i] end
-  return c
+  return tmove(t, 1, #t, 1, {})
 end
 
 function E.deep_copy(t, seen)
