@@ -34,6 +34,15 @@ def set_frost_cost(card_file, cost: int) -> None:
     card_file.write_text(text)
 
 
+def session_after_a_summon(rules) -> Session:
+    """Player 1 (human) has summoned a Frost Mage at the first space offered."""
+    s = Session(Match(load_game(str(rules)), 4, [Seat("human", "polar_dwarves"), Seat("bot", "fallen_kingdom")]))
+    s.play_bots()
+    s.handle("Summon Frost Mage (cost 1)")
+    s.handle("1")
+    return s
+
+
 # -- the engine side ---------------------------------------------------------------
 
 def test_reload_reports_changed_cards_and_a_changed_state(tmp_path):
@@ -63,13 +72,9 @@ def test_a_reload_that_fails_keeps_the_old_rules_and_match(tmp_path):
     assert m.state_hash() == before and m.decisions == 30
 
 
-def test_divergence_stops_there_and_the_kept_log_returns_with_the_old_rules(tmp_path, sw):
+def test_divergence_stops_there_and_the_kept_log_returns_with_the_old_rules(tmp_path):
     rules, pd = copy_game(tmp_path)
-    game = load_game(str(rules))
-    s = Session(Match(game, 4, [Seat("human", "polar_dwarves"), Seat("bot", "fallen_kingdom")]))
-    s.play_bots()
-    s.handle("Summon Frost Mage (cost 1)")
-    s.handle("1")
+    s = session_after_a_summon(rules)
     s.handle("End summon phase")
     full = list(s.match.answers)
     n = full.index("Summon Frost Mage (cost 1)") + 1
@@ -86,11 +91,7 @@ def test_divergence_stops_there_and_the_kept_log_returns_with_the_old_rules(tmp_
 
 def test_a_match_saved_before_a_rule_change_loads_with_the_divergence_report(tmp_path):
     rules, pd = copy_game(tmp_path)
-    game = load_game(str(rules))
-    s = Session(Match(game, 4, [Seat("human", "polar_dwarves"), Seat("bot", "fallen_kingdom")]))
-    s.play_bots()
-    s.handle("Summon Frost Mage (cost 1)")
-    s.handle("1")
+    s = session_after_a_summon(rules)
     save = tmp_path / "before.json"
     s.handle(f"save {save}")
     set_frost_cost(pd, 3)
