@@ -90,3 +90,13 @@ def test_check_passes_on_the_shipped_games():
     r = summon("check")
     assert r.returncode == 0, r.stdout + r.stderr
     assert "ok" in r.stdout
+
+
+def test_eval_prints_results_and_fails_with_file_and_line():
+    r = summon("eval", "summoner_wars", "board.distance('a1', 'c3'), magic(1) + magic(2)")
+    assert r.returncode == 0 and r.stdout.split() == ["4", "5"]
+    r = summon("eval", "summoner_wars", "cards.on_board()[1].zone")
+    assert r.returncode == 0 and r.stdout.strip() == "board"
+    r = summon("eval", "summoner_wars", "local t = nil; return t.x")
+    assert r.returncode == 1 and "eval:1: attempt to index a nil value" in r.stderr
+    assert "Traceback" not in r.stderr

@@ -209,3 +209,32 @@ def test_nothing_typed_raises(session):
                  "card", "card zzz", "log", "log 3", "lua", "lua error('x')", "lua while true do end", "bot",
                  "\x00\x01", "ü" * 50, "1" * 40, "-1", "0", "options", "board", "hand", "seed"]:
         assert isinstance(session.handle(line), str)
+
+
+def test_a_script_error_during_play_is_shown_and_the_match_stays(tmp_path):
+    import shutil
+
+    from engine.loader import load_game
+
+    rules = tmp_path / "rules" / "summoner_wars"
+    shutil.copytree(ROOT / "rules" / "summoner_wars", rules, ignore=shutil.ignore_patterns("tests"))
+    shutil.copytree(ROOT / "cards" / "summoner_wars", tmp_path / "cards" / "summoner_wars",
+                    ignore=shutil.ignore_patterns("tests"))
+    pd = tmp_path / "cards" / "summoner_wars" / "polar_dwarves.yaml"
+    pd.write_text(pd.read_text().replace(
+        "if card ~= self or not self.space then return value end",
+        "if card ~= self or not self.space then return value end\n          error('the frost broke')", 1))
+    s = Session(Match(load_game(str(rules)), 4, [Seat("human", "polar_dwarves"), Seat("bot", "fallen_kingdom")]))
+    s.play_bots()
+    s.handle("End summon phase")
+    s.handle("End move phase")
+    s.handle("End build phase")
+    before, n = s.match.state_hash(), s.match.decisions
+    out = s.handle("Attack with Frost Mage at c3")
+    out += s.handle("1") if "script error" not in out else ""
+    assert re.search(r"script error: .*polar_dwarves\.yaml:\d+: the frost broke", out)
+    assert "modifier strength of Frost Mage" in out
+    assert "the match stays at its last decision" in out
+    assert s.match.decisions in (n, n + 1) and s.match.pending is not None
+    if s.match.decisions == n:
+        assert s.match.state_hash() == before
