@@ -147,6 +147,8 @@ local function readonly(t, name)
   local proxy = setmetatable({}, {
     __index = t,
     __newindex = function(_, k) error("cannot change " .. name .. "." .. tostring(k) .. ": it belongs to the engine", 2) end,
+    __pairs = function() return next, t, nil end,
+    __len = function() return #t end,
     __metatable = false,
   })
   protected[proxy] = true
@@ -187,7 +189,7 @@ local function api()
   }
 end
 
---- A fresh environment of safe functions (each chunk gets its own copies).
+--- A fresh environment of safe functions; libraries and engine tables are read-only views.
 function E.new_env()
   local env = {
     assert = assert, error = error, ipairs = ipairs, next = next, pairs = pairs,
@@ -201,10 +203,10 @@ function E.new_env()
       for i = 1, select("#", ...) do parts[i] = tostring((select(i, ...))) end
       E.say(table.concat(parts, "\t"))
     end,
-    string = copy_lib(string, { dump = true }),
-    table = copy_lib(table),
-    math = copy_lib(math, { random = true, randomseed = true }),
-    utf8 = copy_lib(utf8),
+    string = readonly(copy_lib(string, { dump = true }), "string"),
+    table = readonly(copy_lib(table), "table"),
+    math = readonly(copy_lib(math, { random = true, randomseed = true }), "math"),
+    utf8 = readonly(copy_lib(utf8), "utf8"),
   }
   for k, v in pairs(api()) do env[k] = v end
   env._G = env
@@ -216,13 +218,18 @@ end
 E.rules_env = nil
 
 function E.make_rules_env()
+  E.base_env = E.new_env()
   E.rules_env = E.new_env()
   E.rules_env.state = E.state
   return E.rules_env
 end
 
+-- A card chunk's environment: its own globals, reading through to the rules'
+-- (whose libraries and engine tables are read-only, so a card cannot change them
+-- for anyone else).
 local function card_env()
-  local env = E.new_env()
+  local env = {}
+  for k, v in next, E.base_env do env[k] = v end   -- engine API at hand, as in the rules
   env._G = env
   return setmetatable(env, { __index = E.rules_env, __metatable = false })
 end
