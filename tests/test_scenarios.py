@@ -110,3 +110,13 @@ def test_the_readme_example_passes(tmp_path):
     r = summon_test(f)
     assert r.returncode == 0, r.stdout
     assert r.stdout.strip().splitlines()[-1] == "1 passed, 0 failed"
+
+
+def test_a_misspelt_card_in_a_setup_names_the_line_and_suggests(tmp_path):
+    f = tmp_path / "typo.yaml"
+    f.write_text("game: summoner_wars\nscenarios:\n  - name: typo\n    setup:\n"
+                 "      board: {c4: {card: frost_mag}}\n    steps: []\n")
+    r = summon_test(f)
+    assert r.returncode == 1
+    assert "typo.yaml:5: step 0: setup failed: setup board c4: no card called 'frost_mag' " \
+           "(did you mean 'frost_mage'?)" in r.stdout

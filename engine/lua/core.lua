@@ -171,16 +171,6 @@ function E.copy_list(t)
   return tmove(t, 1, #t, 1, {})
 end
 
-function E.deep_copy(t, seen)
-  if type(t) ~= "table" then return t end
-  seen = seen or {}
-  if seen[t] then return seen[t] end
-  local c = {}
-  seen[t] = c
-  for k, v in pairs(t) do c[E.deep_copy(k, seen)] = E.deep_copy(v, seen) end
-  return c
-end
-
 -- Messages for whoever watches the match (the REPL, `summon play`).
 E.messages = {}
 E.quiet = false

@@ -72,6 +72,14 @@ end
 ---   zones = {name = {player = {card ids, top first}}} (a shared zone: name = {ids}),
 ---   counters = {name = {player = value}} (a shared counter: name = value),
 ---   start = {player=, phase=}, rolls = {numbers}.
+local function card_id(id, where)
+  if E.defs[id] then return id end
+  local names = {}
+  for k in pairs(E.defs) do names[#names + 1] = k end
+  table.sort(names)
+  error(where .. ": no card called '" .. tostring(id) .. "'" .. E.suggest(id, names), 0)
+end
+
 function S.apply(setup)
   if setup.clear_board then S.clear_board() end
   local spaces = {}
@@ -83,7 +91,7 @@ function S.apply(setup)
       local c = E.board.card_at(s)
       if c then S.remove(c) end
     else
-      local c = S.place(spec.card, spec.owner or 1, s, spec.tokens)
+      local c = S.place(card_id(spec.card, "setup board " .. s), spec.owner or 1, s, spec.tokens)
       if spec.controller then c.controller = spec.controller end
     end
   end
@@ -96,7 +104,7 @@ function S.apply(setup)
     if not zd then fail("setup: no zone called " .. tostring(name) .. E.suggest(name, E.zone_names())) end
     local function fill(p, ids)
       S.empty(name, p)
-      for i = #ids, 1, -1 do E.cards.create(ids[i], p or 1, name, p) end
+      for i = #ids, 1, -1 do E.cards.create(card_id(ids[i], "setup zone " .. name), p or 1, name, p) end
     end
     if zd.scope == "player" then
       for p, ids in pairs(spec) do fill(tonumber(p), ids) end

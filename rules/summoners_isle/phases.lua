@@ -29,11 +29,16 @@ local function summon_step(p, kind)
   end
 end
 
---- Wyrms, then Trolls, then Sprites (options.creature_order); each kind in turn order.
-function summoning_phase()
+--- Runs step(player, kind) for Wyrms, then Trolls, then Sprites (options.creature_order),
+--- each kind in turn order: the order of both the summoning and the actions phase.
+function by_kind_in_turn_order(step)
   for _, kind in ipairs(options.creature_order) do
-    for _, p in ipairs(turn_order()) do summon_step(p, kind) end
+    for _, p in ipairs(turn_order()) do step(p, kind) end
   end
+end
+
+function summoning_phase()
+  by_kind_in_turn_order(summon_step)
 end
 
 -- Phase 2: actions -------------------------------------------------------------------
@@ -198,11 +203,8 @@ local function action_step(p, kind)
   end
 end
 
---- Wyrms, then Trolls, then Sprites (options.creature_order); each kind in turn order.
 function actions_phase()
-  for _, kind in ipairs(options.creature_order) do
-    for _, p in ipairs(turn_order()) do action_step(p, kind) end
-  end
+  by_kind_in_turn_order(action_step)
 end
 
 -- Phase 3: energy and reset --------------------------------------------------------
