@@ -2,18 +2,13 @@
 to (events, stats, counters, zones, dice, cards, phases), and a game's own deck rules."""
 from __future__ import annotations
 
-import difflib
 import re
-from typing import Any, Iterable
+from typing import Any
 
 from .errors import Problem
 from .luac import compile_lua
+from .names import did_you_mean
 from .yamlio import Document
-
-
-def suggest(name: str, candidates: Iterable[str]) -> str:
-    near = difflib.get_close_matches(str(name), [str(c) for c in candidates], n=1, cutoff=0.6)
-    return f" (did you mean '{near[0]}'?)" if near else ""
 
 
 def problem_from_lua(msg: str, fallback: str) -> Problem:
@@ -59,7 +54,7 @@ def lua_problems(src, known: dict[str, list[str]], file_text: str | None = None)
                         at = file_lines[n - 1].find(m.group(0))
                         col = at + 1 if at >= 0 else col
                     problems.append(Problem(src.chunkname, n, col,
-                                            f"no {what} called '{name}'{suggest(name, known.get(kind, ()))}"))
+                                            f"no {what} called '{name}'{did_you_mean(name, known.get(kind, ()))}"))
     return problems
 
 
@@ -81,7 +76,7 @@ def ref_problems(doc: Document, data: Any, schema: dict, known: dict[str, list[s
     out: list[Problem] = []
     kind = schema.get("x-ref")
     if kind and isinstance(data, str) and data not in known.get(kind, ()):
-        out.append(doc.problem(keys, f"no {kind} called '{data}'{suggest(data, known.get(kind, ()))}"))
+        out.append(doc.problem(keys, f"no {kind} called '{data}'{did_you_mean(data, known.get(kind, ()))}"))
     if isinstance(data, dict):
         props = schema.get("properties") or {}
         extra = schema.get("additionalProperties")

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import copy
-import difflib
 import json
 import os
 from dataclasses import dataclass, field
@@ -15,6 +14,7 @@ import jsonschema
 from . import ENGINE_DIR, yamlio
 from .errors import DefinitionError, Problem, UnknownGame
 from .lint import deck_problems, lua_problems, ref_problems
+from .names import did_you_mean
 
 # Events the engine itself emits; a game declares its own under `hooks:`.
 ENGINE_EVENTS = ("turn_start", "turn_end", "phase_start", "phase_end", "round_start", "round_end")
@@ -114,8 +114,7 @@ def resolve(game: str) -> tuple[Path, Path | None]:
     if game in games:
         cards = games[game].parent.parent / "cards" / game
         return games[game], (cards if cards.is_dir() else None)
-    near = difflib.get_close_matches(game, list(games), n=1)
-    hint = f" (did you mean '{near[0]}'?)" if near else ""
+    hint = did_you_mean(game, games)
     found = ", ".join(games) or "none"
     raise UnknownGame(f"no game called '{game}'{hint}; games found: {found}")
 
@@ -163,11 +162,6 @@ def card_schema(game: dict) -> dict:
     }
 
 
-def _suggest(name: str, candidates) -> str:
-    near = difflib.get_close_matches(str(name), [str(c) for c in candidates], n=1, cutoff=0.6)
-    return f" (did you mean '{near[0]}'?)" if near else ""
-
-
 def _type_name(v: Any) -> str:
     if isinstance(v, bool):
         return "boolean"
@@ -202,7 +196,7 @@ def validate(doc: yamlio.Document, schema: dict) -> list[Problem]:
             allowed = list((err.schema.get("properties") or {}).keys())
             for key in inst:
                 if key not in allowed:
-                    problems.append(doc.key_problem(where + (key,), f"unknown key '{key}'{_suggest(key, allowed)}"))
+                    problems.append(doc.key_problem(where + (key,), f"unknown key '{key}'{did_you_mean(key, allowed)}"))
         elif err.validator == "required":
             missing = [k for k in err.validator_value if not (isinstance(inst, dict) and k in inst)]
             for key in missing:
@@ -215,7 +209,7 @@ def validate(doc: yamlio.Document, schema: dict) -> list[Problem]:
         elif err.validator == "enum":
             choices = [str(c) for c in err.validator_value]
             problems.append(doc.problem(
-                where, f"'{inst}' is not one of: {', '.join(choices)}{_suggest(inst, choices)}"))
+                where, f"'{inst}' is not one of: {', '.join(choices)}{did_you_mean(inst, choices)}"))
         elif err.validator == "pattern":
             problems.append(doc.problem(
                 where, f"'{inst}' is not a valid id: use lower-case letters, digits and _"))
@@ -234,7 +228,7 @@ def _check_names(doc, keys, names, declared, what) -> list[Problem]:
     out = []
     for name in names:
         if name not in declared:
-            out.append(doc.key_problem(keys + (name,), f"no {what} called '{name}'{_suggest(name, declared)}"))
+            out.append(doc.key_problem(keys + (name,), f"no {what} called '{name}'{did_you_mean(name, declared)}"))
     return out
 
 
@@ -243,37 +237,62 @@ def _lua_function(doc: yamlio.Document, keys: tuple, src: str) -> LuaSource:
     return LuaSource(doc.path, "\n" * (start - 1) + "return " + src, keys)
 
 
+@dataclass
+class _Loading:
+    """What the stages of load_game collect: the problems found and the files read."""
+
+    problems: list[Problem] = field(default_factory=list)
+    files: list[Path] = field(default_factory=list)
+
+
 def load_game(game: str, extra_cards: list[Path] | None = None) -> GameDef:
-    """Loads and validates a game; raises DefinitionError listing every problem found."""
+    """Loads and validates a game; raises DefinitionError listing every problem found.
+
+    The stages: game.yaml (schema, then its own cross-references), the rules' scripts,
+    the card sets, then the names that YAML values and scripts refer to.
+    """
     rules_dir, cards_dir = resolve(game)
-    problems: list[Problem] = []
-    files: list[Path] = []
+    ld = _Loading()
+    gdoc, g = _read_game_yaml(rules_dir, ld)
+    ld.problems += _game_references(gdoc, g)
+    scripts, script_texts = _read_scripts(rules_dir, gdoc, g, ld)
+    set_files = sorted(cards_dir.glob("*.yaml")) if cards_dir else []
+    for extra in extra_cards or []:
+        set_files += sorted(Path(extra).glob("*.yaml")) if Path(extra).is_dir() else [Path(extra)]
+    sets, cards, set_docs = _read_card_sets(set_files, g, ld)
+    ld.problems += _reference_problems(g, cards, set_docs, scripts, script_texts)
+    if ld.problems:
+        raise DefinitionError(ld.problems)
+    return GameDef(g["id"], g["name"], rules_dir, g, scripts, sets, cards, ld.files)
+
+
+def _read_game_yaml(rules_dir: Path, ld: _Loading) -> tuple[yamlio.Document, dict]:
+    """game.yaml parsed and checked against the game schema (stops the load when it is not valid)."""
     gpath = rules_dir / "game.yaml"
-    files.append(gpath)
+    ld.files.append(gpath)
     gdoc, probs = yamlio.load(gpath, display(gpath))
-    problems += probs
+    ld.problems += probs
     if gdoc is None:
-        raise DefinitionError(problems)
+        raise DefinitionError(ld.problems)
     if not isinstance(gdoc.data, dict):
         raise DefinitionError([gdoc.problem((), "game.yaml must be a mapping of keys")])
     schema_problems = validate(gdoc, _game_schema())
-    problems += schema_problems
-    g = copy.deepcopy(gdoc.data)   # parsed documents are cached and shared: never hand them out
+    ld.problems += schema_problems
     if schema_problems:
-        raise DefinitionError(problems)
+        raise DefinitionError(ld.problems)
+    return gdoc, copy.deepcopy(gdoc.data)   # parsed documents are cached and shared: never hand them out
 
-    # cross-references inside game.yaml
+
+def _game_references(gdoc: yamlio.Document, g: dict) -> list[Problem]:
+    """Names inside game.yaml that must match each other: zones in play, board links and regions, players."""
+    problems = []
     zones = g.get("zones") or {}
-    stats = dict(g.get("stats") or {})
-    hooks = list(ENGINE_EVENTS) + list(g.get("hooks") or [])
-    abilities = list(g.get("abilities") or [])
     for i, z in enumerate(g.get("in_play") or []):
         if z not in zones:
-            problems.append(gdoc.problem(("in_play", i), f"no zone called '{z}'{_suggest(z, zones)}"))
-    for key in ("card_fields",):
-        for name in (g.get(key) or {}):
-            if name in CORE_CARD_KEYS:
-                problems.append(gdoc.problem((key, name), f"'{name}' is a core card key; it cannot be redefined"))
+            problems.append(gdoc.problem(("in_play", i), f"no zone called '{z}'{did_you_mean(z, zones)}"))
+    for name in (g.get("card_fields") or {}):
+        if name in CORE_CARD_KEYS:
+            problems.append(gdoc.problem(("card_fields", name), f"'{name}' is a core card key; it cannot be redefined"))
     board = g["board"]
     if board["type"] == "grid":
         for k in ("width", "height"):
@@ -288,56 +307,71 @@ def load_game(game: str, extra_cards: list[Path] | None = None) -> GameDef:
             for j, link in enumerate(sp.get("links") or []):
                 if link not in spaces:
                     problems.append(gdoc.problem(("board", "spaces", s, "links", j),
-                                                 f"no space called '{link}'{_suggest(link, spaces)}"))
+                                                 f"no space called '{link}'{did_you_mean(link, spaces)}"))
             r = sp.get("region")
             if r is not None and regions and r not in regions:
                 problems.append(gdoc.problem(("board", "spaces", s, "region"),
-                                             f"no region called '{r}'{_suggest(r, regions)}"))
+                                             f"no region called '{r}'{did_you_mean(r, regions)}"))
     pl = g["players"]
     if pl["min"] > pl["max"]:
         problems.append(gdoc.problem(("players",), "players: min is more than max"))
+    return problems
 
+
+def _read_scripts(rules_dir: Path, gdoc: yamlio.Document, g: dict, ld: _Loading
+                  ) -> tuple[list[LuaSource], dict[str, str]]:
+    """The rules' Lua files named under `scripts:`, each inside the game's folder."""
     scripts = []
-    script_texts: dict[str, str] = {}
+    texts: dict[str, str] = {}
     for i, name in enumerate(g["scripts"]):
         spath = (rules_dir / name).resolve()
         if rules_dir.resolve() not in spath.parents:
-            problems.append(gdoc.problem(("scripts", i), f"script '{name}' must be inside the game's folder"))
+            ld.problems.append(gdoc.problem(("scripts", i), f"script '{name}' must be inside the game's folder"))
             continue
-        files.append(spath)
+        ld.files.append(spath)
         try:
             text = spath.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as e:
-            problems.append(gdoc.problem(("scripts", i), f"cannot read script '{name}': {getattr(e, 'strerror', None) or e}"))
+            ld.problems.append(gdoc.problem(("scripts", i),
+                                            f"cannot read script '{name}': {getattr(e, 'strerror', None) or e}"))
             continue
         scripts.append(LuaSource(display(spath), text))
-        script_texts[display(spath)] = text
+        texts[display(spath)] = text
+    return scripts, texts
 
-    # card sets
+
+def _declared(g: dict) -> tuple[list[str], list[str], list[str]]:
+    """The hooks (events), stats and abilities a game declares."""
+    return list(ENGINE_EVENTS) + list(g.get("hooks") or []), list(g.get("stats") or {}), list(g.get("abilities") or [])
+
+
+def _read_card_sets(set_files: list[Path], g: dict, ld: _Loading
+                    ) -> tuple[dict[str, SetDef], dict[str, CardDef], list[yamlio.Document]]:
+    """Every card set file, checked against the game's card schema; cards with their inline Lua.
+
+    Carries on past schema problems so one run reports everything: cards that are
+    themselves well-formed are still read and checked.
+    """
+    hooks, stats, abilities = _declared(g)
+    schema = card_schema(g)
     sets: dict[str, SetDef] = {}
     cards: dict[str, CardDef] = {}
-    schema = card_schema(g)
     set_docs: list[yamlio.Document] = []
-    set_files = sorted(cards_dir.glob("*.yaml")) if cards_dir else []
-    for extra in extra_cards or []:
-        set_files += sorted(Path(extra).glob("*.yaml")) if Path(extra).is_dir() else [Path(extra)]
     for sf in set_files:
-        files.append(sf)
+        ld.files.append(sf)
         sdoc, probs = yamlio.load(sf, display(sf))
-        problems += probs
+        ld.problems += probs
         if sdoc is None:
             continue
         sprobs = validate(sdoc, schema)
-        problems += sprobs
+        ld.problems += sprobs
         sd = copy.deepcopy(sdoc.data)
         if not isinstance(sd, dict):
             continue
-        # Carry on past schema problems so one run reports everything: cards that
-        # are themselves well-formed are still checked below.
-        bad_cards = {p_keys[1] for p_keys in _problem_paths(sdoc, sprobs) if len(p_keys) > 1 and p_keys[0] == "cards"}
+        bad_cards = {keys[1] for keys in _problem_paths(sdoc, sprobs) if len(keys) > 1 and keys[0] == "cards"}
         sid = sd.get("id") if isinstance(sd.get("id"), str) else sdoc.path
         if sid in sets:
-            problems.append(sdoc.problem(("id",), f"card set '{sid}' is defined twice (also in {sets[sid].path})"))
+            ld.problems.append(sdoc.problem(("id",), f"card set '{sid}' is defined twice (also in {sets[sid].path})"))
             continue
         ids = []
         for i, cd in enumerate(sd.get("cards") if isinstance(sd.get("cards"), list) else []):
@@ -346,15 +380,16 @@ def load_game(game: str, extra_cards: list[Path] | None = None) -> GameDef:
                 continue
             cid = cd["id"]
             if cid in cards:
-                problems.append(sdoc.problem(keys + ("id",), f"card '{cid}' is defined twice (also in {cards[cid].path})"))
+                ld.problems.append(sdoc.problem(keys + ("id",),
+                                                f"card '{cid}' is defined twice (also in {cards[cid].path})"))
                 continue
             lua = []
-            for table, declared, what in (("hooks", hooks, "event hook"), ("modifiers", list(stats), "stat"),
+            for table, declared, what in (("hooks", hooks, "event hook"), ("modifiers", stats, "stat"),
                                           ("abilities", abilities, "ability")):
                 fns = cd.get(table)
                 if not isinstance(fns, dict):
                     continue
-                problems += _check_names(sdoc, keys + (table,), fns, declared, what)
+                ld.problems += _check_names(sdoc, keys + (table,), fns, declared, what)
                 for name, src in fns.items():
                     if isinstance(src, str):
                         lua.append(_lua_function(sdoc, keys + (table, name), src))
@@ -365,14 +400,23 @@ def load_game(game: str, extra_cards: list[Path] | None = None) -> GameDef:
         if not sprobs:
             sets[sid] = SetDef(sid, sd["name"], sdoc.path, {k: v for k, v in sd.items() if k != "cards"}, ids)
         set_docs.append(sdoc)
+    return sets, cards, set_docs
 
-    # names that YAML values and scripts refer to
+
+def _reference_problems(g: dict, cards: dict[str, CardDef], set_docs: list[yamlio.Document],
+                        scripts: list[LuaSource], script_texts: dict[str, str]) -> list[Problem]:
+    """Names that YAML values (x-ref) and scripts' string arguments refer to; deck rules."""
+    hooks, stats, abilities = _declared(g)
+    board = g["board"]
     known = {
-        "hook": hooks, "stat": list(stats), "ability": abilities,
-        "zone": list(zones), "counter": list(g.get("counters") or {}), "die": list(g.get("dice") or {}),
-        "card": list(cards), "phase": [p["id"] for p in g["flow"]["phases"]],
+        "hook": hooks, "stat": stats, "ability": abilities,
+        "zone": list(g.get("zones") or {}), "counter": list(g.get("counters") or {}),
+        "die": list(g.get("dice") or {}), "card": list(cards),
+        "phase": [p["id"] for p in g["flow"]["phases"]],
         "space": list((board.get("spaces") or {}).keys()), "region": list((board.get("regions") or {}).keys()),
     }
+    problems = []
+    schema = card_schema(g)
     deck_rules = (g.get("sets") or {}).get("deck")
     for sdoc in set_docs:
         problems += ref_problems(sdoc, sdoc.data, schema, known)
@@ -387,9 +431,7 @@ def load_game(game: str, extra_cards: list[Path] | None = None) -> GameDef:
     for c in cards.values():
         for src in c.lua:
             problems += lua_problems(src, known, texts.get(src.chunkname))
-    if problems:
-        raise DefinitionError(problems)
-    return GameDef(g["id"], g["name"], rules_dir, g, scripts, sets, cards, files)
+    return problems
 
 
 def lua_game_table(gd: GameDef) -> dict:

@@ -9,15 +9,10 @@ from typing import Any, Callable
 
 from .errors import Divergence, EngineError, IllegalAnswer, SaveFileError, ScriptError
 from .loader import GameDef, LuaSource, load_game
+from .names import did_you_mean
 from .runtime import Runtime
 
 SAVE_FORMAT = "summon-match/1"
-
-
-def lua_list(t) -> list:
-    """A Lua sequence as a Python list, in order."""
-    return [t[i] for i in range(1, len(t) + 1)]
-
 SEED_MASK = (1 << 63) - 1
 
 
@@ -64,14 +59,11 @@ def parse_options(pairs: list[str] | None) -> dict:
 
 def check_options(game: GameDef, options: dict) -> dict:
     """Options a match overrides must be among the game's, with a value of the same kind."""
-    import difflib
-
     declared = game.data.get("options") or {}
     for key, value in options.items():
         if key not in declared:
-            near = difflib.get_close_matches(key, list(declared), n=1)
-            hint = f" (did you mean '{near[0]}'?)" if near else ""
-            raise EngineError(f"{game.id} has no option '{key}'{hint}; options: {', '.join(declared) or 'none'}")
+            raise EngineError(f"{game.id} has no option '{key}'{did_you_mean(key, declared)}; "
+                              f"options: {', '.join(declared) or 'none'}")
         want = declared[key]
         if want is not None and type(value) is not type(want) and not (
                 isinstance(want, float) and isinstance(value, int)):
@@ -97,7 +89,10 @@ def assign_sets(game: GameDef, seats: list[Seat]) -> list[Seat]:
 
 
 class Match:
-    """A running match. Answers go in through answer(); the state is read through snapshot()."""
+    """A running match: options() and answer() to play, snapshot() and view() to read, restarted() to go back.
+
+    The Lua runtime behind it is private; nothing outside this class touches it.
+    """
 
     def __init__(self, game: GameDef, seed: int, seats: list[Seat], *, quiet: bool = False,
                  scenario: LuaSource | None = None, setup: dict | None = None,
@@ -121,10 +116,8 @@ class Match:
 
     def _boot(self) -> None:
         seats = [{"set": s.set, "name": f"Player {i + 1}"} for i, s in enumerate(self.seats)]
-        self.rt = Runtime(self.game, self.seed, seats, self.scenario, self.setup, self.game_options)
-        self.E = self.rt.E
-        self.E.quiet = self.quiet
-        self._take(self.rt.start())
+        self._rt = Runtime(self.game, self.seed, seats, self.scenario, self.setup, self.game_options)
+        self._take(self._rt.start(self.quiet))
 
     def _take(self, res: tuple) -> None:
         status = res[0]
@@ -141,7 +134,8 @@ class Match:
 
     @property
     def winner(self) -> int | None:
-        return self.E.state.winner
+        """The winning seat, or None (no winner yet, or a draw)."""
+        return self._rt.winner()
 
     @property
     def decisions(self) -> int:
@@ -149,7 +143,12 @@ class Match:
 
     def options(self) -> list[str]:
         """Labels of the options offered now, in order."""
-        return lua_list(self.E.pending_keys()) if self.pending else []
+        return self._rt.option_keys() if self.pending else []
+
+    def index_of(self, label: str) -> int | None:
+        """The 0-based index of the offered option with this label, or None when it is not offered."""
+        idx = self._rt.key_index(label) if self.pending else None
+        return None if idx is None else idx - 1
 
     def answer(self, index: int) -> None:
         """Answers the pending decision with the option at a 0-based index."""
@@ -160,8 +159,8 @@ class Match:
                                 f"choose 1 to {self.pending.count}")
         asker = self.pending.player
         try:
-            res = self.rt.step(index + 1)
-            key = self.E.last_answer()
+            res = self._rt.step(index + 1)
+            key = self._rt.last_answer()
             self._take(res)
         except ScriptError as e:
             self._recover(str(e))
@@ -171,26 +170,49 @@ class Match:
 
     def answer_key(self, key: str) -> None:
         """Answers with the option whose label is key."""
-        idx = self.E.key_index(key) if self.pending else None
+        idx = self.index_of(key)
         if idx is None:
             raise IllegalAnswer(f"{key!r} is not offered; offered: {', '.join(self.options())}")
-        self.answer(idx - 1)
+        self.answer(idx)
 
     def _recover(self, message: str) -> None:
         """After a script error: rebuild the match at its last decision."""
-        self.error = message
         answers = list(self.answers)
         self.answers, self.askers = [], []
         self._boot()
-        for key in answers:
-            self.answer_key(key)
+        self.replay(answers)
+        self.error = message
 
-    def replay(self, answers: list[str], *, upto: int | None = None) -> None:
-        """Replays logged answers; raises Divergence at the first that is no longer offered."""
-        for n, key in enumerate(answers[:upto], 1):
-            if self.pending is None or self.E.key_index(key) is None:
-                raise Divergence(n, key, self.options())
+    def replay(self, answers: list[str], *, upto: int | None = None) -> Divergence | None:
+        """Gives logged answers in order, stopping at the first that is no longer offered.
+
+        Returns that divergence (its decision number, the answer, what is offered now),
+        or None when every answer fitted. A script error raises ScriptError.
+        """
+        for n, key in enumerate(answers[:upto], self.decisions + 1):
+            if self.index_of(key) is None:
+                return Divergence(n, key, self.options())
             self.answer_key(key)
+        return None
+
+    def restarted(self, answers: list[str] | None = None, *, game: GameDef | None = None
+                  ) -> tuple["Match", Divergence | None]:
+        """A new match of the same seed, seats, setup and options (and this game or `game`),
+        with `answers` replayed up to the first that no longer fits; returns it and that divergence."""
+        m = Match(game or self.game, self.seed, self.seats, quiet=self.quiet, scenario=self.scenario,
+                  setup=self.setup, options=self.game_options)
+        diverged = m.replay(list(answers or []))
+        m.messages()
+        return m, diverged
+
+    def force_random(self, values: list[int]) -> None:
+        """Results the generator gives next, in order, before it draws at random again (tests)."""
+        self._rt.force(values)
+
+    def last_chance(self) -> tuple[int, str]:
+        """(decision number, what) of the last draw, roll or shuffle: (0, "") when there was none."""
+        notes = self._rt.chance_notes()
+        return notes[-1] if notes else (0, "")
 
     def eval(self, code: str, chunkname: str = "eval") -> list:
         """Runs Lua in the match's sandbox (an expression or statements); returns its results.
@@ -204,29 +226,31 @@ class Match:
             ok, bc = compile_lua(code, chunkname)
         if not ok:
             raise ScriptError(bc)
-        res = self.rt._call(self.E.eval, bc, chunkname)
-        if not res[0]:
-            raise ScriptError(res[1])
-        return json.loads(res[1])
+        ok, res = self._rt.eval(bc, chunkname)
+        if not ok:
+            raise ScriptError(res)
+        return json.loads(res)
 
     # -- reading --------------------------------------------------------------
 
     def messages(self) -> list[str]:
         """What happened since the last call (moves, rolls, damage...)."""
-        return lua_list(self.E.drain_messages())
-
-    def _state_json(self) -> str:
-        return self.rt._call(self.E.snapshot_json)[0]
+        return self._rt.drain_messages()
 
     def snapshot(self) -> dict:
-        return json.loads(self._state_json())
+        """The whole state as plain data (maps are dicts and lists are lists, even when empty)."""
+        return typed_state(json.loads(self._rt.state_json()))
 
     def state_hash(self) -> str:
-        return hashlib.sha256(self._state_json().encode()).hexdigest()
+        """sha256 of the state's canonical JSON."""
+        return hashlib.sha256(self._rt.state_json().encode()).hexdigest()
 
     def view(self, player: int | None) -> dict:
-        """The state as one player may see it (None: everything)."""
-        return json.loads(self.rt._call(self.E.view, player)[0])
+        """The state as one player may see it (None: everything), typed like snapshot().
+
+        Every zone is {"count": n}, plus "cards" (ids, bottom to top) when the player may see them.
+        """
+        return typed_state(json.loads(self._rt.view_json(player)))
 
     # -- saving ---------------------------------------------------------------
 
@@ -244,6 +268,23 @@ class Match:
 
     def save(self, path: Path) -> None:
         Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n")
+
+
+_MAPS = ("zones", "spaces", "counters", "vars")
+
+
+def typed_state(st: dict) -> dict:
+    """A decoded state with its maps as dicts even when empty (Lua has one kind of empty table)."""
+    for key in _MAPS:
+        if st.get(key) == []:
+            st[key] = {}
+    for owner, values in list(st["counters"].items()):
+        if values == []:
+            st["counters"][owner] = {}
+    for c in st["cards"]:
+        if c.get("tokens") == []:
+            c["tokens"] = {}
+    return st
 
 
 def read_save(path: Path) -> dict:
@@ -281,7 +322,9 @@ def load_match(path: Path, game: GameDef | None = None, *, upto: int | None = No
     game = game or load_game(data["game"])
     m = Match(game, data["seed"], [Seat.parse(s) for s in data["seats"]], quiet=quiet,
               options=data.get("options"))
-    m.replay(data["answers"], upto=upto)
+    diverged = m.replay(data["answers"], upto=upto)
+    if diverged is not None:
+        raise diverged
     return m
 
 
@@ -314,10 +357,10 @@ class Scripted:
         self.pos += 1
         if isinstance(a, int):
             return a
-        idx = match.E.key_index(a)
+        idx = match.index_of(a)
         if idx is None:
             raise IllegalAnswer(f"scripted answer {a!r} is not offered; offered: {', '.join(match.options())}")
-        return idx - 1
+        return idx
 
 
 def play(match: Match, controllers: dict[int, Controller], *, max_decisions: int | None = None,

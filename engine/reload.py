@@ -29,6 +29,10 @@ def _changed_cards(old, new) -> list[str]:
     return names
 
 
+def _offered_text(offered: list[str]) -> str:
+    return "\n".join(f"  {i}. {o}" for i, o in enumerate(offered, 1)) or "  (nothing: the match is over)"
+
+
 def reload_match(match: Match, answers: list[str] | None = None) -> ReloadResult:
     """Reloads the match's game from disk and replays `answers` (default: the match's own).
 
@@ -38,29 +42,20 @@ def reload_match(match: Match, answers: list[str] | None = None) -> ReloadResult
     started = time.perf_counter()
     answers = list(match.answers if answers is None else answers)
     old_game = match.game
+    failed = "reload failed; the match goes on under the old rules"
     try:
         game = load_game(str(old_game.root))
     except DefinitionError as e:
-        return ReloadResult(None, "reload failed; the match goes on under the old rules:\n" + str(e))
+        return ReloadResult(None, f"{failed}:\n{e}")
     except EngineError as e:
-        return ReloadResult(None, f"reload failed; the match goes on under the old rules: {e}")
+        return ReloadResult(None, f"{failed}: {e}")
     before = match.state_hash()
     try:
-        m = Match(game, match.seed, match.seats, setup=match.setup, scenario=match.scenario,
-                  options=match.game_options)
-    except (DefinitionError, EngineError) as e:
-        return ReloadResult(None, f"reload failed; the match goes on under the old rules:\n{e}")
-    diverged = None
-    try:
-        for n, key in enumerate(answers, 1):
-            if m.pending is None or m.E.key_index(key) is None:
-                diverged = n
-                break
-            m.answer_key(key)
+        m, diverged = match.restarted(answers, game=game)
     except ScriptError as e:
-        return ReloadResult(None, f"reload failed at decision {m.decisions + 1}; the match goes on under "
-                                  f"the old rules:\n{e}")
-    m.messages()
+        return ReloadResult(None, f"{failed}:\n{e}")
+    except (DefinitionError, EngineError) as e:
+        return ReloadResult(None, f"{failed}:\n{e}")
     took = f" in {(time.perf_counter() - started) * 1000:.0f} ms"
     changed = _changed_cards(old_game, game)
     what = f"{len(changed)} card{'s' if len(changed) != 1 else ''} changed ({', '.join(changed)})" if changed \
@@ -68,31 +63,24 @@ def reload_match(match: Match, answers: list[str] | None = None) -> ReloadResult
     if diverged is None:
         state = "the state differs from before" if m.state_hash() != before else "the state is as before"
         return ReloadResult(m, f"reloaded{took}: {what}; replayed {len(answers)} decisions; {state}")
-    offered = m.options()
-    shown = "\n".join(f"  {i}. {o}" for i, o in enumerate(offered, 1)) or "  (nothing: the match is over)"
-    report = (f"reloaded{took}: {what}; the replay stopped at decision {diverged}: the answer "
-              f"{answers[diverged - 1]!r} is not offered any more. Offered now:\n{shown}\n"
-              f"Continue from here by hand; the {len(answers) - diverged + 1} later answers are kept "
+    n = diverged.number
+    report = (f"reloaded{took}: {what}; the replay stopped at decision {n}: the answer "
+              f"{diverged.answer!r} is not offered any more. Offered now:\n{_offered_text(diverged.offered)}\n"
+              f"Continue from here by hand; the {len(answers) - n + 1} later answers are kept "
               f"and come back if a reload makes them fit again.")
-    return ReloadResult(m, report, diverged, answers[diverged - 1:])
-
-
-def replay_report(game, seed: int, seats: list[Seat], answers: list[str], options: dict | None = None) -> ReloadResult:
-    """A match rebuilt from answers, stopping (not failing) at the first that no longer fits."""
-    m = Match(game, seed, seats, options=options)
-    for n, key in enumerate(answers, 1):
-        if m.pending is None or m.E.key_index(key) is None:
-            offered = "\n".join(f"  {i}. {o}" for i, o in enumerate(m.options(), 1)) or "  (nothing)"
-            return ReloadResult(m, f"decision {n}: the saved answer {key!r} is not offered under the "
-                                   f"current rules; offered now:\n{offered}\nContinue from here by hand.",
-                                n, answers[n - 1:])
-        m.answer_key(key)
-    return ReloadResult(m, "")
+    return ReloadResult(m, report, n, answers[n - 1:])
 
 
 def load_with_report(path: Path, game=None) -> ReloadResult:
     """Loads a saved match even if the rules changed since: it stops at the first divergence."""
     data = read_save(path)
     game = game or load_game(data["game"])
-    return replay_report(game, data["seed"], [Seat.parse(s) for s in data["seats"]], data["answers"],
-                         data.get("options"))
+    m = Match(game, data["seed"], [Seat.parse(s) for s in data["seats"]], options=data.get("options"))
+    diverged = m.replay(data["answers"])
+    m.messages()
+    if diverged is None:
+        return ReloadResult(m, "")
+    n = diverged.number
+    return ReloadResult(m, f"decision {n}: the saved answer {diverged.answer!r} is not offered under the "
+                           f"current rules; offered now:\n{_offered_text(diverged.offered)}\n"
+                           f"Continue from here by hand.", n, data["answers"][n - 1:])

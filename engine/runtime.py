@@ -32,19 +32,19 @@ def _game_table(game: GameDef) -> dict:
 
 
 class Runtime:
-    """A Lua runtime holding one match."""
+    """A Lua runtime holding one match. The engine's Lua table stays inside: callers use the methods."""
 
     def __init__(self, game: GameDef, seed: int, seats: list[dict], scenario: LuaSource | None = None,
                  setup: dict | None = None, options: dict | None = None):
         memory = self.memory_mb = (game.data.get("limits") or {}).get("memory_mb", 256)
-        self.lua = LuaRuntime(
+        self._lua = LuaRuntime(
             register_eval=False,
             register_builtins=False,
             attribute_filter=_deny_attributes,
             max_memory=memory * 1024 * 1024,
         )
-        lua = self.lua
-        self.E = E = lua.table()
+        lua = self._lua
+        self._E = E = lua.table()
         run_binary = lua.eval("function(bc, E) return assert(load(bc, nil, 'b'))(E) end")
         for name in ENGINE_FILES:
             ok, bc = compile_lua(_SOURCES[name], f"engine/lua/{name}.lua")
@@ -104,20 +104,73 @@ class Runtime:
             end end""")(E)
         if problems:
             raise DefinitionError(problems)
+        self._check_flow(game)
+
+    def _check_flow(self, game: GameDef) -> None:
+        """Every Lua function the flow names must exist once the scripts have run."""
         flow = game.data["flow"]
         needed = [flow["setup"]] + [p["run"] for p in flow["phases"]]
         needed += [flow[k] for k in ("next_player", "after_round") if k in flow]
-        env = E.rules_env
-        missing = [n for n in needed if lua.eval("type")(env[n]) != "function"]
+        env, lua_type = self._E.rules_env, self._lua.eval("type")
+        missing = [n for n in needed if lua_type(env[n]) != "function"]
         if missing:
             raise DefinitionError([Problem(str(game.root / "game.yaml"), 1, 1,
                                            f"flow names Lua functions the scripts do not define: {', '.join(missing)}")])
 
-    def start(self) -> tuple:
-        return self._call(self.E.start)
+    # -- driving the match -----------------------------------------------------
+
+    def start(self, quiet: bool = False) -> tuple:
+        """Starts the match coroutine; returns ("choice", player, prompt, count), ("over",) or ("error", msg)."""
+        self._E.quiet = quiet
+        return self._call(self._E.start)
 
     def step(self, index: int) -> tuple:
-        return self._call(self.E.step, index)
+        """Resumes the match with the 1-based index of an option; returns like start()."""
+        return self._call(self._E.step, index)
+
+    def option_keys(self) -> list[str]:
+        """Labels of the pending options, in order (empty when nothing is asked)."""
+        return _list(self._E.pending_keys())
+
+    def key_index(self, key: str) -> int | None:
+        """The 1-based index of the pending option with this label, or None."""
+        return self._E.key_index(key)
+
+    def last_answer(self) -> str:
+        """The label of the answer given last."""
+        return self._E.last_answer()
+
+    def chance_notes(self) -> list[tuple[int, str]]:
+        """(decision number, kind) of every draw, roll and shuffle so far, in order."""
+        return [(int(n["decision"]), str(n["kind"])) for n in _list(self._E.chance_log)]
+
+    def force(self, values: list[int]) -> None:
+        """Results the generator gives next, in order (scenario tests)."""
+        self._call(self._E.scenario_api.force, self._lua.table_from(list(values)))
+
+    # -- reading ---------------------------------------------------------------
+
+    def state_json(self) -> str:
+        """The whole state as canonical JSON (sorted keys)."""
+        return self._call(self._E.snapshot_json)[0]
+
+    def view_json(self, player: int | None) -> str:
+        """What a player may see, as JSON (None: everything)."""
+        return self._call(self._E.view, player)[0]
+
+    def winner(self) -> int | None:
+        """The winning seat once the match has one (None: not over, or a draw)."""
+        w = self._E.state.winner
+        return int(w) if w is not None else None
+
+    def drain_messages(self) -> list[str]:
+        """What the match said since the last call."""
+        return _list(self._E.drain_messages())
+
+    def eval(self, bytecode: bytes, chunkname: str) -> tuple[bool, str]:
+        """Runs compiled code in the sandbox; returns (True, JSON of the results) or (False, message)."""
+        res = self._call(self._E.eval, bytecode, chunkname)
+        return bool(res[0]), res[1]
 
     def _call(self, fn, *args) -> tuple:
         try:
@@ -129,3 +182,8 @@ class Runtime:
         except Exception as e:  # memory errors, bad UTF-8 from a script: all end the step
             raise ScriptError(f"the match stopped: {type(e).__name__}: {e}") from None
         return res if isinstance(res, tuple) else (res,)
+
+
+def _list(t) -> list:
+    """A Lua sequence as a Python list, in order."""
+    return [t[i] for i in range(1, len(t) + 1)]

@@ -6,7 +6,6 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
 
 from . import ENGINE_DIR, loader, yamlio
 from .errors import DefinitionError, EngineError, IllegalAnswer, Problem, ScriptError
@@ -90,7 +89,7 @@ def _check(match: Match, expect: dict, keys: tuple, said: list[str]) -> list[tup
     out = []
 
     def card_on(space):
-        cid = (st["spaces"] or {}).get(space) if isinstance(st["spaces"], dict) else None
+        cid = st["spaces"].get(space)
         return cards[cid - 1] if cid else None
 
     for space, want in (expect.get("board") or {}).items():
@@ -107,7 +106,7 @@ def _check(match: Match, expect: dict, keys: tuple, said: list[str]) -> list[tup
         for f in ("card", "owner", "controller"):
             if f in want and want[f] != got["def" if f == "card" else f]:
                 out.append((k, f"{space}: expected {f} {want[f]}, got {got['def' if f == 'card' else f]}"))
-        toks = got.get("tokens") or {}
+        toks = got["tokens"]
         for t, n in (want.get("tokens") or {}).items():
             if toks.get(t, 0) != n:
                 out.append((k + ("tokens", t), f"{space}: expected {n} {t}, got {toks.get(t, 0)}"))
@@ -191,7 +190,7 @@ def run_scenario(game, doc: yamlio.Document, index: int) -> Result:
         keys = base + ("steps", n - 1)
         try:
             if "rolls" in step:
-                match.E.scenario_api.force(match.rt.lua.table_from(step["rolls"]))
+                match.force_random(step["rolls"])
             if "answer" in step:
                 idx = _pick(match, step["answer"], keys + ("answer",))
                 try:

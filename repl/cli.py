@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from engine import loader
-from engine.errors import DefinitionError, EngineError
+from engine.errors import EngineError
 from engine.match import Match, Seat, check_options, load_match, parse_options, read_save
 
 

@@ -1,4 +1,5 @@
-"""Text views of a match: the board, the players' counters and zones. Game-agnostic."""
+"""Text views of a match: the board, the players' counters and zones. Game-agnostic: what a game
+wants shown beyond that comes from its game.yaml (`display:`)."""
 from __future__ import annotations
 
 from engine.match import Match
@@ -23,13 +24,14 @@ def _abbrev(name: str) -> str:
 
 
 def _card_line(c: dict) -> str:
-    toks = ", ".join(f"{k} {v}" for k, v in sorted((c.get("tokens") or {}).items()))
+    toks = ", ".join(f"{k} {v}" for k, v in sorted(c["tokens"].items()))
     return f"{c['space']:>4} {c['name']} (P{c['controller']})" + (f" [{toks}]" if toks else "")
 
 
-def render_board(view: dict, width: int, height: int, colour: bool = False) -> list[str]:
+def render_board(view: dict, width: int, height: int, colour: bool = False, badge: str | None = None) -> list[str]:
+    """A grid board, top row first; a card shows as its abbreviated name, controller and `badge` tokens."""
     cards = {c["id"]: c for c in view["cards"]}
-    at = {s: cards[i] for s, i in (view["spaces"] or {}).items() if i in cards}
+    at = {s: cards[i] for s, i in view["spaces"].items() if i in cards}
     cols = [chr(97 + x) for x in range(width)]
     lines = ["     " + "".join(f"{c:^7}" for c in cols)]
     for y in range(height, 0, -1):
@@ -39,8 +41,8 @@ def render_board(view: dict, width: int, height: int, colour: bool = False) -> l
             if c is None:
                 row.append("   .   ")
             else:
-                dmg = (c.get("tokens") or {}).get("damage", 0)
-                cell = f"{_abbrev(c['name'])}{c['controller']}" + (f"*{dmg}" if dmg else "")
+                n = c["tokens"].get(badge, 0) if badge else 0
+                cell = f"{_abbrev(c['name'])}{c['controller']}" + (f"*{n}" if n else "")
                 row.append(paint(f"{cell:^7}", c["controller"], colour))
         lines.append(f"{y:>3}  " + "".join(row) + f"  {y}")
     lines.append(lines[0])
@@ -49,7 +51,7 @@ def render_board(view: dict, width: int, height: int, colour: bool = False) -> l
 
 def render_graph(view: dict, board: dict, colour: bool = False) -> list[str]:
     cards = {c["id"]: c for c in view["cards"]}
-    at = {s: cards[i] for s, i in (view["spaces"] or {}).items() if i in cards}
+    at = {s: cards[i] for s, i in view["spaces"].items() if i in cards}
     by_region: dict[str, list[str]] = {}
     for s, sp in sorted((board.get("spaces") or {}).items()):
         by_region.setdefault(sp.get("region") or "(no region)", []).append(s)
@@ -67,34 +69,42 @@ def render_graph(view: dict, board: dict, colour: bool = False) -> list[str]:
     return lines
 
 
+def private_zones(match: Match, view: dict, player: int) -> list[tuple[str, list[str]]]:
+    """The player's own zones that only they may see (a hand, say): (zone name, card names bottom to top)."""
+    zones = match.game.data.get("zones") or {}
+    cards = {c["id"]: c for c in view["cards"]}
+    out = []
+    for name, z in zones.items():
+        if z.get("scope", "player") == "player" and z.get("visibility") == "owner":
+            ids = view["zones"].get(f"{name}:{player}", {}).get("cards", [])
+            out.append((name, [cards[i]["name"] for i in ids if i in cards]))
+    return out
+
+
 def render_state(match: Match, player: int | None, colour: bool = False) -> str:
     """The board, the cards on it, and each player's counters and zone sizes, as `player` sees them."""
     view = match.view(player)
     board = match.game.data["board"]
+    badge = (match.game.data.get("display") or {}).get("badge")
     lines = []
     if board["type"] == "grid":
-        lines += render_board(view, board["width"], board["height"], colour)
+        lines += render_board(view, board["width"], board["height"], colour, badge)
     elif board["type"] == "graph":
         lines += render_graph(view, board, colour)
     on_board = sorted((c for c in view["cards"] if c.get("space")), key=lambda c: (c["controller"], c["space"]))
     for c in on_board:
         lines.append(paint(_card_line(c), c["controller"], colour))
-    cards = {c["id"]: c for c in view["cards"]}
     for i, pl in enumerate(view["players"], 1):
-        counters = view["counters"][i - 1] if isinstance(view["counters"], list) else view["counters"].get(str(i), {})
-        parts = [f"{k} {v}" for k, v in sorted(counters.items())]
+        parts = [f"{k} {v}" for k, v in sorted(view["counters"].get(str(i), {}).items())]
         for key, z in sorted(view["zones"].items()):
             name, _, owner = key.partition(":")
-            if owner != str(i):
-                continue
-            n = z["count"] if isinstance(z, dict) else len(z)
-            parts.append(f"{name} {n}")
+            if owner == str(i):
+                parts.append(f"{name} {z['count']}")
         label = f"P{i} {pl['name']}" + (f" ({pl['set']})" if pl.get("set") else "")
         lines.append(paint(f"{label}: " + ", ".join(parts), i, colour))
         if player == i:
-            hand = view["zones"].get(f"hand:{i}")
-            if isinstance(hand, list):
-                lines.append("  hand: " + (", ".join(cards[h]["name"] for h in hand if h in cards) or "empty"))
+            for name, names in private_zones(match, view, i):
+                lines.append(f"  {name}: " + (", ".join(names) or "empty"))
     st = view
     where = f"turn {st.get('turn')}" + (f", round {st['round']}" if st.get("round") else "")
     where += f", phase {st.get('phase')}, player {st.get('active')} to play" if not st.get("over") else ""

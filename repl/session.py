@@ -4,17 +4,16 @@
 (and replays of answers: undo, redo, load, reload)."""
 from __future__ import annotations
 
-import difflib
 import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from engine import loader
 from engine.errors import EngineError, IllegalAnswer, SaveFileError, ScriptError
 from engine.match import Match, RandomBot, Seat, read_save
+from engine.names import nearest
 
-from .render import render_state
+from .render import private_zones, render_state
 
 
 @dataclass
@@ -192,13 +191,9 @@ class Session:
 
     # -- going back and forth -------------------------------------------------
 
-    def rebuild(self, answers: list[str], game=None) -> Match:
-        """A fresh match of the same seed and seats with these answers replayed."""
-        m = Match(game or self.match.game, self.match.seed, self.match.seats,
-                  setup=self.match.setup, scenario=self.match.scenario, options=self.match.game_options)
-        m.replay(answers)
-        m.messages()
-        return m
+    def rebuild(self, answers: list[str]) -> Match:
+        """A fresh match of the same seed and seats with these answers (all of which were given before)."""
+        return self.match.restarted(answers)[0]
 
     def reload(self) -> str:
         """Reloads the game from disk and replays the match; keeps the old match if that fails.
@@ -218,9 +213,9 @@ class Session:
         self._take_messages()
         return result.report + "\n" + self.screen()
 
-    def undo_floor(self) -> int:
-        """The earliest decision undo may go back to: in fair play, the last draw, roll or reveal."""
-        return 0 if self.designer else int(self.match.E.chance_at or 0)
+    def undo_floor(self) -> tuple[int, str]:
+        """The earliest decision undo may go back to, and why: in fair play, the last draw, roll or shuffle."""
+        return (0, "") if self.designer else self.match.last_chance()
 
 
 # -- commands -------------------------------------------------------------------
@@ -249,15 +244,8 @@ def _hand(s: Session, arg: str) -> str:
     p = s.viewer() or s.to_act()
     if p is None:
         return "nobody to show a hand for"
-    view = s.match.view(p)
-    cards = {c["id"]: c for c in view["cards"]}
-    lines = []
-    for key, z in sorted(view["zones"].items()):
-        name, _, owner = key.partition(":")
-        if owner == str(p) and isinstance(z, list):
-            names = ", ".join(cards[i]["name"] for i in reversed(z) if i in cards) or "empty"
-            lines.append(f"{name}: {names}")
-    return f"P{p}:\n  " + "\n  ".join(lines)
+    lines = [f"{name}: {', '.join(names) or 'empty'}" for name, names in private_zones(s.match, s.match.view(p), p)]
+    return f"P{p}:\n  " + ("\n  ".join(lines) or "(no private zones)")
 
 
 @command("card", "NAME", help="a card's full text, stats and abilities")
@@ -270,9 +258,9 @@ def _card(s: Session, arg: str) -> str:
     if not hits:
         hits = [c for c in cards.values() if key in str(c.data.get("name", "")).lower() or key in c.id]
     if not hits:
-        names = [str(c.data.get("name")) for c in cards.values()]
-        near = difflib.get_close_matches(arg, names, n=3)
-        return f"no card called '{arg}'" + (f"; did you mean {', '.join(near)}?" if near else "")
+        by_lower = {str(c.data.get("name")).lower(): str(c.data.get("name")) for c in cards.values()}
+        near = nearest(key, by_lower)
+        return f"no card called '{arg}'" + (f" (did you mean '{by_lower[near]}'?)" if near else "")
     out = []
     for c in hits[:6]:
         d = c.data
@@ -302,14 +290,14 @@ def _undo(s: Session, arg: str) -> str:
     answers = list(s.match.answers)
     if not answers:
         return "nothing to undo"
-    floor = s.undo_floor()
+    floor, why = s.undo_floor()
     # go back to the previous decision a human made (bots' answers are taken back with it)
     askers = s.match.askers
     target = len(answers) - 1
     while target > 0 and not s.is_human(askers[target]):
         target -= 1
     if target < floor:
-        return (f"cannot undo past decision {floor}: a draw, roll or reveal happened there "
+        return (f"cannot undo past decision {floor}: a {why} happened after it "
                 f"(play with --designer to undo anything)")
     s.redo_stack = answers[target:][::-1] + s.redo_stack
     s.match = s.rebuild(answers[:target])
@@ -322,11 +310,9 @@ def _redo(s: Session, arg: str) -> str:
         return "nothing to redo"
     redone = 0
     while s.redo_stack:
-        key = s.redo_stack[-1]
-        if s.match.pending is None or s.match.E.key_index(key) is None:
+        if s.match.replay(s.redo_stack[-1:]) is not None:
             break
         s.redo_stack.pop()
-        s.match.answer_key(key)
         s._take_messages()
         redone += 1
         if s.match.pending and s.is_human(s.match.pending.player):

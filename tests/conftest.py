@@ -33,7 +33,7 @@ def position(game, lua: str, *, seed: int = 1, sets=("polar_dwarves", "fallen_ki
 def card_at(match: Match, space: str) -> dict | None:
     """The card on a space, as plain data, or None."""
     st = match.snapshot()
-    cid = st["spaces"].get(space) if isinstance(st["spaces"], dict) else None
+    cid = st["spaces"].get(space)
     return st["cards"][cid - 1] if cid else None
 
 
@@ -45,8 +45,8 @@ def zone(match: Match, name: str, player: int) -> list[str]:
     """Card definition ids in a zone, bottom to top."""
     st = match.snapshot()
     ids = st["zones"].get(f"{name}:{player}", [])
-    return [st["cards"][i - 1]["def"] for i in (ids if isinstance(ids, list) else [])]
+    return [st["cards"][i - 1]["def"] for i in ids]
 
 
 def tokens(card: dict | None, name: str) -> int:
-    return ((card or {}).get("tokens") or {}).get(name, 0)
+    return card["tokens"].get(name, 0) if card else 0

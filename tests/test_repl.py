@@ -102,7 +102,7 @@ def test_fair_undo_stops_at_a_draw(tmp_path):
     s = Screen(tmp_path, *GAME)
     s.wait(r"P1>")
     s.type("undo")   # P1's first decision of the game: the draw before it cannot be undone
-    s.wait(r"(nothing to undo|cannot undo past decision \d+: a draw, roll or reveal)")
+    s.wait(r"(nothing to undo|cannot undo past decision \d+: a (draw|roll|shuffle) \(\w+(:\d)?\) happened after it)")
     s.p.terminate(force=True)
 
 

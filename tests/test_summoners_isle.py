@@ -529,39 +529,61 @@ def test_the_optional_seventh_round_is_for_three_or_four_players(n, last):
 
 # -- random playouts ------------------------------------------------------------------------------------
 
-def check_isle(game, m: Match, n: int):
-    """The isle's invariants, read straight from the match's Lua state (cheaper than a snapshot):
-    energy never negative, one creature per location and only on the map in play, every
-    creature in its owner's pool, on the isle or removed (so pools are whole), face-down marks
-    only on the isle, and one Turn Order counter per player on the first places of the track."""
+ISLE_INVARIANTS = """
+local n, allowed, pool = %d, {%s}, {%s}
+local bad, held, located, track, owners = {}, {}, 0, 0, {}
+for p = 1, n do held[p] = {} end
+local function fail(msg) bad[#bad + 1] = msg end
+for id, c in pairs(state.cards) do
+  if c.def == "turn_counter" then
+    located = located + 1
+    if not (c.space and c.space:match("^turn_%%d$") and state.spaces[c.space] == id) then
+      fail("turn counter " .. id .. " is off the track")
+    elseif tonumber(c.space:sub(6)) > n then fail("turn counter on " .. c.space)
+    elseif owners[c.owner] then fail("player " .. c.owner .. " has two Turn Order counters")
+    else owners[c.owner] = true; track = track + 1 end
+  else
+    if c.space then
+      located = located + 1
+      if state.spaces[c.space] ~= id or c.zone ~= "board" then fail("creature " .. id .. " and " .. c.space .. " disagree") end
+      if not allowed[c.space] then fail(c.space .. " is not on the " .. n .. "-player map") end
+    else
+      if c.zone ~= "pool:" .. c.owner and c.zone ~= "removed:" .. c.owner then fail("creature " .. id .. " is in " .. c.zone) end
+      if next(c.tokens) ~= nil then fail("creature " .. id .. " is face down off the isle") end
+    end
+    held[c.owner][c.def] = (held[c.owner][c.def] or 0) + 1
+  end
+end
+local spaces = 0
+for _ in pairs(state.spaces) do spaces = spaces + 1 end
+if spaces ~= located then fail("two creatures on one location") end
+if track ~= n then fail("the Turn Order track holds " .. track .. " counters") end
+for p = 1, n do
+  if state.counters[p].energy < 0 then fail("player " .. p .. " has negative energy") end
+  for def, count in pairs(pool) do
+    if held[p][def] ~= count then fail("player " .. p .. " has " .. tostring(held[p][def]) .. " " .. def) end
+  end
+end
+table.sort(bad)
+return bad
+"""
+
+
+def isle_invariants(game, n: int) -> str:
+    """Lua that returns the isle's broken invariants (run in the match's sandbox, cheaper than a snapshot)."""
     regions, spaces = game.data["board"]["regions"], game.data["board"]["spaces"]
-    st = m.E.state
-    where = st.spaces
-    held = {p: Counter() for p in range(1, n + 1)}
-    located = 0
-    track = {}
-    for cid, c in st.cards.items():
-        owner, space = c.owner, c.space
-        if c["def"] == "turn_counter":
-            located += 1
-            assert space is not None and space.startswith("turn_") and where[space] == cid
-            assert owner not in track.values(), f"player {owner} has two Turn Order counters"
-            track[space] = owner
-            continue
-        if space is not None:
-            located += 1
-            assert where[space] == cid and c.zone == "board", f"creature {cid} and location {space} disagree"
-            assert n in regions[spaces[space]["region"]]["players"], f"{space} is not on the {n}-player map"
-        else:
-            assert c.zone in (f"pool:{owner}", f"removed:{owner}"), f"creature {cid} is in {c.zone}"
-            assert next(iter(c.tokens.keys()), None) is None, f"creature {cid} is face down off the isle"
-        held[owner][c["def"]] += 1
-    assert located == len(list(where.keys())), "two creatures on one location"
-    for p in range(1, n + 1):
-        assert st.counters[p].energy >= 0, f"player {p} has {st.counters[p].energy} energy"
-        assert held[p] == Counter(POOL), f"player {p}'s creatures: {held[p]}"
-    assert sorted(track) == [f"turn_{i}" for i in range(1, n + 1)], f"the Turn Order track holds {track}"
-    assert sorted(track.values()) == list(range(1, n + 1)), f"the Turn Order track holds {track}"
+    allowed = sorted(s for s, sp in spaces.items() if n in (regions.get(sp.get("region")) or {}).get("players", []))
+    return ISLE_INVARIANTS % (n, ", ".join(f"{s} = true" for s in allowed),
+                              ", ".join(f"{d} = {c}" for d, c in POOL.items()))
+
+
+def check_isle(m: Match, code: str) -> None:
+    """The isle's invariants: energy never negative, one creature per location and only on
+    the map in play, every creature in its owner's pool, on the isle or removed (so pools are
+    whole), face-down marks only on the isle, and one Turn Order counter per player on the
+    first places of the track."""
+    broken = m.eval(code)[0]
+    assert broken == [], f"decision {m.decisions}: {broken}"
 
 
 def playout(game, seed: int, n: int):
@@ -570,10 +592,11 @@ def playout(game, seed: int, n: int):
     m = Match(game, seed, [Seat() for _ in range(n)], quiet=True)
     every = seed % 5 == 0
     seen = {"phase": None}
+    code = isle_invariants(game, n)
 
     def check(match, p=None, key=None):
-        check_isle(game, match, n)
-        phase = (match.E.state.round, match.E.state.phase)
+        check_isle(match, code)
+        phase = match.eval("state.round, state.phase")
         if every or phase != seen["phase"] or match.is_over:
             seen["phase"] = phase
             check_invariants(game, match.snapshot())

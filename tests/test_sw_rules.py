@@ -128,7 +128,7 @@ def board_defs(m) -> dict[str, tuple[str, int, int]]:
 
 def stat(m, space, name):
     """A stat of the card on a space, as the rules compute it."""
-    return m.E.stat(m.E.board.card_at(space), name)
+    return m.eval(f"stat(board.card_at('{space}'), '{name}')")[0]
 
 
 def within(space: str, n: int) -> set[str]:
@@ -245,9 +245,9 @@ def test_hidden_information_hands_piles_and_active_area(sw):
     assert theirs["discard:1"] == {"count": 1}
     assert theirs["draw:1"] == {"count": 25}
     assert mine["draw:1"] == {"count": 25}
-    assert mine["active:2"] == st["zones"]["active:2"] and len(st["zones"]["active:2"]) == 1
-    assert mine["hand:1"] == st["zones"]["hand:1"]
-    assert mine["discard:1"] == st["zones"]["discard:1"]
+    assert mine["active:2"]["cards"] == st["zones"]["active:2"] and len(st["zones"]["active:2"]) == 1
+    assert mine["hand:1"]["cards"] == st["zones"]["hand:1"]
+    assert mine["discard:1"]["cards"] == st["zones"]["discard:1"]
     seen_by_2 = {c["id"] for c in m.view(2)["cards"]}
     assert st["spaces"]["c3"] in seen_by_2     # seat 1's Frost Mage
     assert not set(st["zones"]["hand:1"]) & seen_by_2

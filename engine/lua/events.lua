@@ -1,11 +1,16 @@
 -- Events that rules emit and card hooks hear; modifiers that stat queries pass through.
 local E = ...
 
--- Notes of chance and hidden information (shuffles, rolls, draws): the host uses
--- the decision number of the last one as the barrier for fair undo.
-E.chance_at = 0
+-- Notes of chance and hidden information (shuffles, rolls, draws): the host reads
+-- them as the barrier for fair undo and names the last one when it refuses.
+-- One note per decision at most (the latest), so the log stays small.
+E.chance_log = {}
 function E.note(kind, data)
-  E.chance_at = E.decisions
+  local log, n = E.chance_log, E.decisions
+  local about = type(data) == "table" and (data.zone or data.die) or nil
+  local text = about and (kind .. " (" .. tostring(about) .. ")") or kind
+  local last = log[#log]
+  if last and last.decision == n then last.kind = text else log[#log + 1] = { decision = n, kind = text } end
 end
 
 local listeners = {}   -- rules-level listeners: name -> list of functions

@@ -93,7 +93,8 @@ function E.snapshot_json()
   return E.to_json(E.state)
 end
 
---- What player p may see (p nil: everything): hidden zones show only counts.
+--- What player p may see (p nil: everything). Every zone is {count=n}, with
+--- cards={ids, bottom to top} when p may see them.
 function E.view(p)
   local st = E.state
   local v = E.copy(st)
@@ -108,7 +109,7 @@ function E.view(p)
     if z == nil and p ~= nil then
       -- cards out of the game (scenario setups): nobody sees them
     elseif shown then
-      v.zones[key] = E.copy(ids)
+      v.zones[key] = { count = #ids, cards = E.copy(ids) }
       for _, id in ipairs(ids) do visible[id] = true end
     else
       v.zones[key] = { count = #ids }

@@ -1,0 +1,38 @@
+"""Name suggestions for messages ("did you mean ...?"), by the same rule as the engine's Lua `E.suggest`."""
+from __future__ import annotations
+
+from typing import Iterable
+
+
+def edit_distance(a: str, b: str) -> int:
+    """The Levenshtein distance between two strings."""
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i]
+        for j, cb in enumerate(b, 1):
+            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
+        prev = cur
+    return prev[-1]
+
+
+def nearest(name: object, candidates: Iterable[object]) -> str | None:
+    """The candidate closest to name, if it is close enough to be a likely typo (else None).
+
+    Close enough: at most max(2, len(name) // 3) edits; the first of equally close ones wins.
+    """
+    if not isinstance(name, str):
+        return None
+    best, best_d = None, None
+    for c in candidates:
+        d = edit_distance(name, str(c))
+        if best_d is None or d < best_d:
+            best, best_d = str(c), d
+    if best is not None and best_d <= max(2, len(name) // 3):
+        return best
+    return None
+
+
+def did_you_mean(name: object, candidates: Iterable[object]) -> str:
+    """" (did you mean 'x'?)" for the nearest candidate, or "" when none is close."""
+    near = nearest(name, candidates)
+    return f" (did you mean '{near}'?)" if near is not None else ""

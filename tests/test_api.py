@@ -1,0 +1,199 @@
+"""The Python face of a match: Match's methods, typed state, replaying to a divergence, the
+record of chance, scripted controllers and name suggestions."""
+from __future__ import annotations
+
+import pytest
+
+from conftest import ROOT, position
+from engine import match as match_module
+from engine.errors import Divergence, IllegalAnswer
+from engine.loader import load_game
+from engine.match import Match, RandomBot, Scripted, Seat, play
+from engine.names import did_you_mean, nearest
+from repl.render import private_zones, render_state
+from repl.session import Session
+
+TINY = str(ROOT / "tests" / "games" / "tiny_graph")
+
+
+def bot_answers(game, seed: int, n: int) -> list[str]:
+    m = Match(game, seed, [Seat(), Seat()], quiet=True)
+    play(m, {1: RandomBot(seed, 1), 2: RandomBot(seed, 2)}, max_decisions=n)
+    return m.answers
+
+
+# -- nothing outside the match touches its Lua ------------------------------------
+
+def test_the_lua_runtime_is_private_to_the_match(sw):
+    m = Match(sw, 1, [Seat(), Seat()], quiet=True)
+    assert not hasattr(m, "E") and not hasattr(m, "rt")
+    for path in list((ROOT / "engine").glob("*.py")) + list((ROOT / "repl").glob("*.py")):
+        if path.name == "runtime.py":
+            continue
+        text = path.read_text()
+        assert "._E" not in text and "._rt." not in text.replace("self._rt.", ""), path.name
+
+
+# -- options and answers ----------------------------------------------------------
+
+def test_index_of_finds_an_offered_label_and_nothing_else(sw):
+    m = Match(sw, 1, [Seat(), Seat()], quiet=True)
+    labels = m.options()
+    assert [m.index_of(label) for label in labels] == list(range(len(labels)))
+    assert m.index_of("no such option") is None
+
+
+def test_replay_returns_the_first_answer_that_no_longer_fits(sw):
+    answers = bot_answers(sw, 3, 40)
+    m = Match(sw, 3, [Seat(), Seat()], quiet=True)
+    bent = answers[:10] + ["not an option"] + answers[11:]
+    diverged = m.replay(bent)
+    assert isinstance(diverged, Divergence)
+    assert (diverged.number, diverged.answer) == (11, "not an option")
+    assert diverged.offered == m.options() and m.decisions == 10
+    assert m.replay(answers[10:]) is None and m.answers == answers
+
+
+def test_restarted_is_a_new_match_at_the_given_answers(sw):
+    answers = bot_answers(sw, 5, 60)
+    m = Match(sw, 5, [Seat(), Seat()], quiet=True)
+    m.replay(answers)
+    back, diverged = m.restarted(answers[:30])
+    assert diverged is None and back is not m
+    assert back.answers == answers[:30] and m.answers == answers
+    fresh = Match(sw, 5, [Seat(), Seat()], quiet=True)
+    fresh.replay(answers[:30])
+    assert back.state_hash() == fresh.state_hash()
+
+
+def test_scripted_answers_by_label_and_refuses_what_is_not_offered(sw):
+    answers = bot_answers(sw, 9, 25)
+    m = Match(sw, 9, [Seat(), Seat()], quiet=True)
+    script = Scripted(answers)
+    play(m, {1: script, 2: script}, max_decisions=25)
+    assert m.answers == answers
+    with pytest.raises(IllegalAnswer, match="the script of answers ran out"):
+        play(m, {1: script, 2: script})
+    wrong = Scripted(["Surrender"])
+    with pytest.raises(IllegalAnswer, match="scripted answer 'Surrender' is not offered"):
+        play(Match(sw, 9, [Seat(), Seat()], quiet=True), {1: wrong, 2: wrong})
+
+
+# -- typed state ------------------------------------------------------------------
+
+def test_empty_maps_come_back_as_dicts_and_lists_as_lists():
+    g = load_game(TINY)
+    m = Match(g, 1, [Seat(), Seat()], quiet=True)
+    st = m.snapshot()
+    assert st["vars"] == {} and isinstance(st["spaces"], dict)
+    assert all(isinstance(c["tokens"], dict) for c in st["cards"])
+    assert all(isinstance(v, dict) for v in st["counters"].values())
+    assert all(isinstance(ids, list) for ids in st["zones"].values())
+    assert m.view(1)["vars"] == {}
+
+
+def test_typed_state_turns_empty_lua_tables_into_the_right_type():
+    st = {"zones": [], "spaces": [], "counters": {"shared": [], "1": {"x": 1}}, "vars": [],
+          "cards": [{"id": 1, "tokens": []}, {"id": 2, "tokens": {"damage": 2}}]}
+    out = match_module.typed_state(st)
+    assert out == {"zones": {}, "spaces": {}, "counters": {"shared": {}, "1": {"x": 1}}, "vars": {},
+                   "cards": [{"id": 1, "tokens": {}}, {"id": 2, "tokens": {"damage": 2}}]}
+
+
+def test_every_zone_in_a_view_has_a_count_and_cards_only_when_seen(sw):
+    m = Match(sw, 1, [Seat(), Seat()], quiet=True)
+    st, v = m.snapshot(), m.view(2)
+    assert set(v["zones"]) == set(st["zones"])
+    for key, z in v["zones"].items():
+        assert z["count"] == len(st["zones"][key])
+        seen = key.startswith("active:") or key in ("hand:2", "discard:2")
+        assert ("cards" in z) == seen, key
+        if seen:
+            assert z["cards"] == st["zones"][key]
+
+
+# -- the record of chance ------------------------------------------------------------
+
+def test_last_chance_names_the_last_draw_roll_or_shuffle(sw):
+    m = Match(sw, 1, [Seat(), Seat()], quiet=True)
+    assert m.last_chance() == (0, "draw (draw)")   # the opening hands
+    m = position(sw, 'scenario.start(1, "attack")', quiet=True)
+    m.force_random([1])
+    before = m.decisions
+    while m.last_chance()[0] == 0 and not m.is_over:
+        m.answer(0)
+    n, what = m.last_chance()
+    assert n > before and what in ("roll (battle)", "draw (draw)", "shuffle (draw:1)", "shuffle (draw:2)")
+
+
+def test_fair_undo_names_what_stops_it(sw):
+    s = Session(Match(sw, 2, [Seat("human"), Seat("human")], quiet=True))
+    while s.match.last_chance()[0] < 3 or s.match.decisions == s.match.last_chance()[0]:
+        s.answer(0)
+    floor, why = s.match.last_chance()
+    outs = [s.handle("undo") for _ in range(s.match.decisions - floor + 1)]
+    assert outs[-1] == (f"cannot undo past decision {floor}: a {why} happened after it "
+                        f"(play with --designer to undo anything)")
+    assert all(o.startswith("undone to decision") for o in outs[:-1])
+    assert s.match.decisions == floor
+
+
+# -- the screen reads the view, and names no game ------------------------------------
+
+def test_the_badge_comes_from_game_yaml(sw):
+    m = position(sw, 'scenario.place("frost_mage", 1, "c3", {damage = 2})', quiet=True)
+    assert "Frm1*2" in render_state(m, 1)
+    plain = load_game("summoner_wars")
+    plain.data = {k: v for k, v in plain.data.items() if k != "display"}
+    m2 = Match(plain, 1, [Seat(), Seat()], quiet=True)
+    m2.replay(m.answers)
+    assert "*" not in render_state(m2, 1).split("P1 ")[0]
+
+
+def test_private_zones_are_the_owner_only_zones_of_the_viewer(sw):
+    m = Match(sw, 1, [Seat(), Seat()], quiet=True)
+    names = {c["id"]: c["name"] for c in m.snapshot()["cards"]}
+    zones = dict(private_zones(m, m.view(1), 1))
+    assert set(zones) == {"hand", "discard"}
+    assert zones["hand"] == [names[i] for i in m.snapshot()["zones"]["hand:1"]]
+    assert dict(private_zones(m, m.view(2), 1))["hand"] == []   # seat 2 cannot see seat 1's hand
+    render_source = (ROOT / "repl" / "render.py").read_text()
+    assert '"damage"' not in render_source and '"hand' not in render_source
+
+
+# -- name suggestions: one rule in Python and in Lua ---------------------------------
+
+CASES = [
+    ("strenght", ["strength", "life", "cost"]),
+    ("polar_dwarfs", ["polar_dwarves", "fallen_kingdom"]),
+    ("xyz", ["strength", "life"]),
+    ("lif", ["life", "lift"]),
+    ("on_destroy", ["on_destroyed", "after_attack", "before_attack"]),
+    ("magc", ["magic"]),
+    ("ab", ["abc", "xy"]),
+    ("", ["a"]),
+]
+
+
+@pytest.fixture(scope="module")
+def lua_suggest():
+    """The engine's Lua E.suggest, loaded on its own."""
+    from lupa.lua54 import LuaRuntime
+
+    lua = LuaRuntime()
+    E = lua.table()
+    lua.execute("local src, E = ...; assert(load(src, '@events.lua', 't'))(E)",
+                (ROOT / "engine" / "lua" / "events.lua").read_text(), E)
+    return lambda name, candidates: E.suggest(name, lua.table_from(candidates))
+
+
+@pytest.mark.parametrize("name,candidates", CASES)
+def test_python_and_lua_suggest_the_same_name(lua_suggest, name, candidates):
+    assert did_you_mean(name, candidates) == lua_suggest(name, candidates)
+
+
+def test_suggestions_pick_a_close_name_or_none():
+    assert nearest("strenght", ["life", "strength"]) == "strength"
+    assert nearest("xyz", ["strength", "life"]) is None
+    assert did_you_mean("magc", ["magic"]) == " (did you mean 'magic'?)"
+    assert did_you_mean("q", []) == ""
