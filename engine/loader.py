@@ -173,8 +173,9 @@ def unknown_game_message(game: str, games: dict[str, Path]) -> str:
     near = difflib.get_close_matches(game, list(games), n=1)
     hint = f" (did you mean '{near[0]}'?)" if near else ""
     found = ", ".join(games) or "none"
-    looked = ", ".join(f"{f.root} ({f.origin})" for f in folders()) or "no folder"
-    return f"no game called '{game}'{hint}; games found: {found}; looked in {looked}"
+    looked = ", ".join(f"{f.root} ({f.origin})" for f in folders())
+    where = f"looked in {looked}" if looked else "no folder to look in: set SUMMON_PATH"
+    return f"no game called '{game}'{hint}; games found: {found}; {where}"
 
 
 @lru_cache(maxsize=1)
