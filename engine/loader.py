@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import copy
+import importlib.util
 import json
 import os
 from dataclasses import dataclass, field
@@ -70,53 +71,110 @@ class GameDef:
         return out
 
 
-def home() -> Path:
-    """The folder holding rules/ and cards/: $SUMMON_HOME, the current folder, or the project's own."""
-    env = os.environ.get("SUMMON_HOME")
-    if env:
-        return Path(env).resolve()
-    cwd = Path.cwd()
+# Where games are found, earliest first: the folders in $SUMMON_PATH, the current folder
+# when it holds rules/, then the games installed with the engine. Each folder holds
+# rules/<id>/game.yaml and optionally cards/<id>/; an earlier folder wins an id.
+GAMES_PACKAGE = "summon_games"
+
+
+@dataclass(frozen=True)
+class GameFolder:
+    """A folder games are found in, and why it is searched."""
+
+    root: Path
+    origin: str   # "SUMMON_PATH", "current folder" or "installed"
+
+
+def summon_path() -> list[Path]:
+    """The folders named in $SUMMON_PATH (separated by os.pathsep, ':' on POSIX), in order."""
+    text = os.environ.get("SUMMON_PATH", "")
+    return [Path(p).expanduser().resolve() for p in text.split(os.pathsep) if p.strip()]
+
+
+@lru_cache(maxsize=1)
+def installed_root() -> Path | None:
+    """The folder holding the games that came with this engine (rules/ and cards/), or None.
+
+    In a source checkout (installed editable or not) that is the checkout itself; a wheel
+    installs them as the package summon_games.
+    """
+    checkout = ENGINE_DIR.parent
+    if (checkout / "pyproject.toml").is_file() and (checkout / "rules").is_dir():
+        return checkout
+    try:
+        spec = importlib.util.find_spec(f"{GAMES_PACKAGE}.rules")
+    except (ImportError, ValueError):   # no such package, or a broken one
+        return None
+    places = [Path(p) for p in (spec.submodule_search_locations or [])] if spec else []
+    return next((p.resolve().parent for p in places if p.is_dir()), None)
+
+
+def folders() -> list[GameFolder]:
+    """The folders games are found in, earliest first, each once."""
+    found = [GameFolder(p, "SUMMON_PATH") for p in summon_path()]
+    cwd = Path.cwd().resolve()
     if (cwd / "rules").is_dir():
-        return cwd
-    return ENGINE_DIR.parent
+        found.append(GameFolder(cwd, "current folder"))
+    installed = installed_root()
+    if installed is not None:
+        found.append(GameFolder(installed, "installed"))
+    unique: list[GameFolder] = []
+    for f in found:
+        if all(f.root != u.root for u in unique):
+            unique.append(f)
+    return unique
 
 
 def display(path: Path) -> str:
-    """A path as messages show it: relative to the project home when inside it."""
+    """A path as messages show it: relative to the current folder or to its games folder when shorter."""
     path = Path(path).resolve()
-    for base in (home(), Path.cwd()):
-        try:
-            return str(path.relative_to(base))
-        except ValueError:
-            continue
-    return str(path)
+    shown = [str(path)]
+    for base in (Path.cwd().resolve(), *(f.root for f in folders())):
+        if path.is_relative_to(base):
+            shown.append(str(path.relative_to(base)))
+    return min(shown, key=len)
 
 
 def list_games(root: Path | None = None) -> dict[str, Path]:
-    """Game ids found under rules/, each with its folder."""
-    root = root or home()
-    rules = root / "rules"
-    if not rules.is_dir():
-        return {}
-    return {p.name: p for p in sorted(rules.iterdir()) if (p / "game.yaml").is_file()}
+    """Game ids with their rules folder: those under root/rules/, or else every game found."""
+    if root is not None:
+        rules = root / "rules"
+        if not rules.is_dir():
+            return {}
+        return {p.name: p for p in sorted(rules.iterdir()) if (p / "game.yaml").is_file()}
+    games: dict[str, Path] = {}
+    for f in folders():
+        for gid, rules_dir in list_games(f.root).items():
+            games.setdefault(gid, rules_dir)
+    return dict(sorted(games.items()))
+
+
+def cards_beside(rules_dir: Path) -> Path | None:
+    """The cards folder of a game's rules folder: cards/<id>/ beside rules/, or cards/ inside it."""
+    for cards in (rules_dir / "cards", rules_dir.parent.parent / "cards" / rules_dir.name):
+        if cards.is_dir():
+            return cards
+    return None
 
 
 def resolve(game: str) -> tuple[Path, Path | None]:
     """The rules folder and cards folder of a game id or a path to a folder with a game.yaml."""
     p = Path(game)
     if (p / "game.yaml").is_file():
-        p = p.resolve()
-        for cards in (p / "cards", p.parent.parent / "cards" / p.name):
-            if cards.is_dir():
-                return p, cards
-        return p, None
+        return p.resolve(), cards_beside(p.resolve())
     games = list_games()
     if game in games:
-        cards = games[game].parent.parent / "cards" / game
-        return games[game], (cards if cards.is_dir() else None)
+        return games[game], cards_beside(games[game])
+    raise UnknownGame(unknown_game_message(game, games))
+
+
+def unknown_game_message(game: str, games: dict[str, Path]) -> str:
+    """Says no game has this id, with the nearest id, the games found and where they were looked for."""
     hint = did_you_mean(game, games)
     found = ", ".join(games) or "none"
-    raise UnknownGame(f"no game called '{game}'{hint}; games found: {found}")
+    looked = ", ".join(f"{f.root} ({f.origin})" for f in folders())
+    where = f"looked in {looked}" if looked else "no folder to look in: set SUMMON_PATH"
+    return f"no game called '{game}'{hint}; games found: {found}; {where}"
 
 
 @lru_cache(maxsize=1)

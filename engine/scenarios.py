@@ -38,14 +38,18 @@ def schema() -> dict:
 
 
 def find_files(paths: list[str] | None = None) -> list[Path]:
-    """Scenario files: those given (files or folders), or every tests/ folder under rules/ and cards/."""
+    """Scenario files: those given (files or folders), or those in the tests/ folders of every game found."""
+    out: list[Path] = []
     if paths:
-        out: list[Path] = []
         for p in map(Path, paths):
             out += sorted(p.rglob("*.yaml")) if p.is_dir() else [p]
         return out
-    root = loader.home()
-    return sorted(root.glob("rules/*/tests/*.yaml")) + sorted(root.glob("cards/*/tests/*.yaml"))
+    for rules_dir in loader.list_games().values():
+        out += sorted((rules_dir / "tests").glob("*.yaml"))
+        cards_dir = loader.cards_beside(rules_dir)
+        if cards_dir is not None:
+            out += sorted((cards_dir / "tests").glob("*.yaml"))
+    return out
 
 
 def load_file(path: Path) -> tuple[yamlio.Document | None, list[Problem]]:

@@ -25,22 +25,47 @@ def _check_seats(seats: list[Seat]) -> None:
             raise EngineError(f"unknown seat kind '{s.controller}': use human or bot, e.g. human:polar_dwarves")
 
 
-def cmd_list(args) -> int:
-    games = loader.list_games()
-    if not games:
-        print(f"no games found under {loader.home() / 'rules'}")
-        return 1
-    for gid in games:
-        try:
-            g = loader.load_game(gid)
-        except EngineError as e:
-            print(f"{gid}  (does not load: {str(e).splitlines()[0]})")
+def _describe_game(gid: str) -> list[str]:
+    """Lines for `summon list`: a game's name and player count, then its card sets."""
+    try:
+        g = loader.load_game(gid)
+    except EngineError as e:
+        return [f"{gid}  (does not load: {str(e).splitlines()[0]})"]
+    pl = g.data["players"]
+    count = f"{pl['min']}" if pl["min"] == pl["max"] else f"{pl['min']}-{pl['max']}"
+    lines = [f"{gid}  {g.name}, {count} players"]
+    for sid, s in sorted(g.sets.items()):
+        n = len(s.card_ids)
+        lines.append(f"    {sid}  {s.name} ({n} card{'s' if n != 1 else ''})")
+    return lines
+
+
+def _describe_folder(folder: loader.GameFolder, winners: dict[str, Path]) -> list[str]:
+    """Lines for `summon list`: a games folder, then each game in it (or what hides it)."""
+    lines = [f"{folder.root}  ({folder.origin})"]
+    games = loader.list_games(folder.root)
+    if not folder.root.is_dir():
+        lines.append("  no such folder")
+    elif not games:
+        lines.append("  no games here (looked for rules/<game>/game.yaml)")
+    for gid, rules_dir in games.items():
+        if winners[gid] != rules_dir:
+            lines.append(f"  {gid}  hidden by the one in {winners[gid].parent.parent}")
             continue
-        pl = g.data["players"]
-        count = f"{pl['min']}" if pl["min"] == pl["max"] else f"{pl['min']}-{pl['max']}"
-        print(f"{gid}  {g.name}, {count} players")
-        for sid, s in sorted(g.sets.items()):
-            print(f"    {sid}  {s.name} ({len(s.card_ids)} cards)")
+        lines += ["  " + line for line in _describe_game(gid)]
+    return lines
+
+
+def cmd_list(args) -> int:
+    folders = loader.folders()
+    winners = loader.list_games()
+    blocks = ["\n".join(_describe_folder(f, winners)) for f in folders]
+    if blocks:
+        print("\n\n".join(blocks))
+    if not winners:
+        print("no games found: set SUMMON_PATH to folders holding rules/<game>/game.yaml, "
+              "or run summon where rules/ is")
+        return 1
     return 0
 
 
@@ -165,7 +190,7 @@ def cmd_test(args) -> int:
 
     files = scenarios.find_files(args.paths)
     if not files:
-        print("no scenario files found (looked in rules/*/tests/ and cards/*/tests/)")
+        print("no scenario files found in the tests/ folders of the games found (summon list shows them)")
         return 1
     results, problems = [], []
     for f in files:
@@ -188,7 +213,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(fn=cmd_check)
 
     p = sub.add_parser("test", help="run scenario tests written in YAML")
-    p.add_argument("paths", nargs="*", help="files or folders (default: every tests/ folder under rules/ and cards/)")
+    p.add_argument("paths", nargs="*", help="files or folders (default: the tests/ folders of every game found)")
     p.add_argument("-v", "--verbose", action="store_true", help="list every scenario")
     p.set_defaults(fn=cmd_test)
 
