@@ -197,3 +197,13 @@ def test_suggestions_pick_a_close_name_or_none():
     assert nearest("xyz", ["strength", "life"]) is None
     assert did_you_mean("magc", ["magic"]) == " (did you mean 'magic'?)"
     assert did_you_mean("q", []) == ""
+
+
+def test_the_readme_python_example_runs():
+    readme = (ROOT / "README.md").read_text()
+    block = readme.split("```python\n", 1)[1].split("```", 1)[0]
+    scope: dict = {}
+    exec(compile(block, "README.md", "exec"), scope)
+    m = scope["m"]
+    assert m.decisions == 50 and scope["diverged"] is None
+    assert scope["back"].answers == m.answers and scope["back"].state_hash() == m.state_hash()
