@@ -39,6 +39,7 @@ class Decision:
     player: int
     prompt: str
     count: int
+    secret: bool = False    # only the asked player may see the answer (until the rules reveal it)
 
 
 def parse_options(pairs: list[str] | None) -> dict:
@@ -122,7 +123,7 @@ class Match:
     def _take(self, res: tuple) -> None:
         status = res[0]
         if status == "choice":
-            self.pending: Decision | None = Decision(res[1], res[2], res[3])
+            self.pending: Decision | None = Decision(res[1], res[2], res[3], bool(res[4]))
         elif status == "over":
             self.pending = None
         else:
@@ -214,9 +215,11 @@ class Match:
         notes = self._rt.chance_notes()
         return notes[-1] if notes else (0, "")
 
-    def eval(self, code: str, chunkname: str = "eval") -> list:
+    def eval(self, code: str, chunkname: str = "eval", *, seat: int | None = None) -> list:
         """Runs Lua in the match's sandbox (an expression or statements); returns its results.
 
+        With a seat, the code sees only a throwaway copy of that seat's view (`view`, `defs`,
+        the board's shape): it can neither learn hidden cards nor change the match.
         Raises ScriptError with file:line when the code fails to compile or run.
         """
         from .luac import compile_lua
@@ -226,7 +229,7 @@ class Match:
             ok, bc = compile_lua(code, chunkname)
         if not ok:
             raise ScriptError(bc)
-        ok, res = self._rt.eval(bc, chunkname)
+        ok, res = self._rt.eval(bc, chunkname, seat)
         if not ok:
             raise ScriptError(res)
         return json.loads(res)
@@ -328,7 +331,23 @@ def load_match(path: Path, game: GameDef | None = None, *, upto: int | None = No
     return m
 
 
-Controller = Callable[[Match], int]
+class Ask:
+    """A pending decision as its player sees it: all a controller (person or bot) is given."""
+
+    def __init__(self, match: Match):
+        d = match.pending
+        if d is None:
+            raise IllegalAnswer("the match is over; there is nothing to answer")
+        self.player, self.prompt, self.secret = d.player, d.prompt, d.secret
+        self.options: list[str] = match.options()
+        self._view = lambda: match.view(d.player)
+
+    def view(self) -> dict:
+        """What the asked player may see now (computed when asked for)."""
+        return self._view()
+
+
+Controller = Callable[[Ask], int]
 
 
 class RandomBot:
@@ -339,8 +358,8 @@ class RandomBot:
 
         self.rng = random.Random(f"bot:{seed}:{seat}")
 
-    def __call__(self, match: Match) -> int:
-        return self.rng.randrange(match.pending.count)
+    def __call__(self, ask: Ask) -> int:
+        return self.rng.randrange(len(ask.options))
 
 
 class Scripted:
@@ -350,17 +369,16 @@ class Scripted:
         self.answers = list(answers)
         self.pos = 0
 
-    def __call__(self, match: Match) -> int:
+    def __call__(self, ask: Ask) -> int:
         if self.pos >= len(self.answers):
             raise IllegalAnswer("the script of answers ran out")
         a = self.answers[self.pos]
         self.pos += 1
         if isinstance(a, int):
             return a
-        idx = match.index_of(a)
-        if idx is None:
-            raise IllegalAnswer(f"scripted answer {a!r} is not offered; offered: {', '.join(match.options())}")
-        return idx
+        if a not in ask.options:
+            raise IllegalAnswer(f"scripted answer {a!r} is not offered; offered: {', '.join(ask.options)}")
+        return ask.options.index(a)
 
 
 def play(match: Match, controllers: dict[int, Controller], *, max_decisions: int | None = None,
@@ -370,8 +388,7 @@ def play(match: Match, controllers: dict[int, Controller], *, max_decisions: int
         if max_decisions is not None and match.decisions >= max_decisions:
             break
         p = match.pending.player
-        idx = controllers[p](match)
-        match.answer(idx)
+        match.answer(controllers[p](Ask(match)))
         if on_decision:
             on_decision(match, p, match.answers[-1])
     return match

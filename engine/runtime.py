@@ -167,9 +167,15 @@ class Runtime:
         """What the match said since the last call."""
         return _list(self._E.drain_messages())
 
-    def eval(self, bytecode: bytes, chunkname: str) -> tuple[bool, str]:
-        """Runs compiled code in the sandbox; returns (True, JSON of the results) or (False, message)."""
-        res = self._call(self._E.eval, bytecode, chunkname)
+    def eval(self, bytecode: bytes, chunkname: str, player: int | None = None) -> tuple[bool, str]:
+        """Runs compiled code in the sandbox; returns (True, JSON of the results) or (False, message).
+
+        With a player: on a throwaway copy of that player's view, with no access to the match.
+        """
+        if player is None:
+            res = self._call(self._E.eval, bytecode, chunkname)
+        else:
+            res = self._call(self._E.eval_view, bytecode, chunkname, player)
         return bool(res[0]), res[1]
 
     def _call(self, fn, *args) -> tuple:

@@ -3,6 +3,7 @@ history and a bottom toolbar. Everything it shows comes from Session."""
 from __future__ import annotations
 
 import os
+import sys
 import threading
 from pathlib import Path
 
@@ -41,6 +42,13 @@ def _history():
         return InMemoryHistory()
 
 
+def wipe() -> None:
+    """Clears the screen and the terminal's scrollback (ESC [3J), so the next player cannot scroll back."""
+    clear()
+    sys.stdout.write("\x1b[3J")
+    sys.stdout.flush()
+
+
 def _done(stop: threading.Event | None) -> int:
     if stop is not None:
         stop.set()
@@ -74,21 +82,23 @@ def play_interactive(match: Match, *, designer: bool = False, watch: bool = Fals
         folders = watcher.game_folders(match)
         stop = watcher.start(folders, on_change)
         show("watching " + ", ".join(str(f) for f in folders) + " for changes")
-    for _, m in s.log:
-        show(m)
+    hot_seat = len(humans) > 1 and not designer
+    if not hot_seat:
+        show("\n".join(s.log_lines()))
     show("\n".join(s.play_bots()))
     last_viewer = None
     shown_at = None
     while True:
         p = s.to_act()
-        if p is not None and len(humans) > 1 and not designer and p != last_viewer and s.is_human(p):
-            # hot seat: hide the screen while the device changes hands
-            clear()
+        if p is not None and hot_seat and p != last_viewer and s.is_human(p):
+            # hot seat: hide everything (scrollback too) while the device changes hands
+            wipe()
             try:
                 prompt.prompt(f"Pass to player {p}, then press Enter. ", bottom_toolbar=None)
             except (KeyboardInterrupt, EOFError):
                 pass
-            clear()
+            wipe()
+            show(s.pass_to(p))
             last_viewer = p
             shown_at = None
         if changed.is_set():

@@ -17,8 +17,7 @@ def play_plain(match: Match, *, designer: bool = False, out=None, inp=None) -> i
         if text:
             print(text, file=out, flush=True)
 
-    for d, m in s.log:
-        say(m)
+    say("\n".join(s.log_lines()))
     say("\n".join(s.play_bots()))
     shown_for = None
     while s.match.pending is not None:

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Callable
 
 from engine.errors import EngineError, IllegalAnswer, SaveFileError, ScriptError
-from engine.match import Match, RandomBot, Seat, read_save
+from engine.match import Ask, Match, RandomBot, Seat, read_save
 from engine.names import nearest
 
 from .render import private_zones, render_state
@@ -33,6 +33,20 @@ def command(name: str, args: str = "", help: str = ""):
         COMMANDS[name] = Command(name, args, help, fn)
         return fn
     return wrap
+
+
+@dataclass
+class Entry:
+    """One line of the session's log: what happened at a decision, and who may read it."""
+
+    decision: int
+    text: str
+    seat: int | None = None   # when set, only this seat reads `text`; the others read `veiled`
+    veiled: str = ""
+
+    def for_seat(self, viewer: int | None) -> str:
+        """The line as a seat reads it (None: a designer, who reads everything)."""
+        return self.text if self.seat is None or viewer in (None, self.seat) else self.veiled
 
 
 class Quit(Exception):
@@ -65,13 +79,28 @@ class Session:
         self.match = match
         self.designer = designer
         self.colour = colour
-        self.log: list[tuple[int, str]] = []   # (decision number, message)
+        self.log: list[Entry] = []
         self.redo_stack: list[str] = []
         self.kept_log: list[str] = []          # the full log from before a reload diverged
         self.bots = {i + 1: RandomBot(match.seed, i + 1) for i in range(len(match.seats))}
+        humans = self.humans()
+        # the human seat at the keyboard: whose eyes every screen is for (in hot seat the
+        # front end hands the keyboard over with pass_to before another human answers)
+        self.keyboard: int | None = humans[0] if humans else None
+        self.changed_by_console = False   # designer mode: the lua console changed the match
         self._take_messages()
 
     # -- state --------------------------------------------------------------
+
+    @property
+    def match(self) -> Match:
+        return self._match
+
+    @match.setter
+    def match(self, m: Match) -> None:
+        """A new match (undo, load, reload): built from answers, so no console change is in it."""
+        self._match = m
+        self.changed_by_console = False
 
     @property
     def seats(self) -> list[Seat]:
@@ -83,20 +112,37 @@ class Session:
     def to_act(self) -> int | None:
         return self.match.pending.player if self.match.pending else None
 
+    def humans(self) -> list[int]:
+        return [i + 1 for i, s in enumerate(self.seats) if s.controller == "human"]
+
     def viewer(self) -> int | None:
-        """Whose eyes the screen is for: the human being asked (designers see everything)."""
-        if self.designer:
-            return None
-        p = self.to_act()
-        if p and self.is_human(p):
-            return p
-        humans = [i + 1 for i, s in enumerate(self.seats) if s.controller == "human"]
-        return humans[0] if len(humans) == 1 else None if not humans else p
+        """Whose eyes the screen is for: the seat at the keyboard (designers and bot-only games see everything)."""
+        return None if self.designer else self.keyboard
+
+    def is_other_human(self, player: int | None) -> bool:
+        """Whether a decision of this seat belongs to a person other than the one at the keyboard (fair play)."""
+        return not self.designer and player is not None and self.is_human(player) and player != self.keyboard
+
+    def pass_to(self, player: int) -> str:
+        """Hands the keyboard to a human seat; returns what happened since that seat last answered."""
+        self.keyboard = player
+        mine = [i + 1 for i, a in enumerate(self.match.askers) if a == player]
+        since = mine[-1] if mine else 0
+        lines = [e.for_seat(player) for e in self.log if e.decision >= since and e.decision > 0]
+        if not lines:
+            return ""
+        head = "Since your last turn:" if mine else "So far:"
+        return head + "\n" + "\n".join(f"  {line}" for line in lines[-40:])
+
+    def log_lines(self, n: int | None = None) -> list[str]:
+        """The last n log lines as the viewer reads them."""
+        entries = self.log if n is None else self.log[-n:] if n > 0 else []
+        return [f"[{e.decision}] {e.for_seat(self.viewer())}" for e in entries]
 
     def _take_messages(self) -> list[str]:
         new = self.match.messages()
         for m in new:
-            self.log.append((self.match.decisions, m))
+            self.log.append(Entry(self.match.decisions, m))
         return new
 
     def toolbar(self) -> str:
@@ -126,9 +172,11 @@ class Session:
         if d is None:
             st = self.match.snapshot()
             return f"The match is over: {st.get('result')}"
+        if self.is_other_human(d.player):
+            return f"P{d.player} (another player) is to answer: pass them the keyboard"
         opts = self.match.options()
         who = "you" if self.is_human(d.player) else "a bot"
-        lines = [f"P{d.player} ({who}): {d.prompt}"]
+        lines = [f"P{d.player} ({who}): {d.prompt}" + (" (a secret choice)" if d.secret else "")]
         lines += [f"  {i}. {o}" for i, o in enumerate(opts, 1)]
         return "\n".join(lines)
 
@@ -137,23 +185,27 @@ class Session:
     def answer(self, index: int) -> list[str]:
         """Answers the pending decision; returns the messages of what happened."""
         label = self.match.options()[index]
-        who = self.match.pending.player
+        who, secret = self.match.pending.player, self.match.pending.secret
         self.match.answer(index)
         self.redo_stack.clear()
         tag = f"P{who}" if self.is_human(who) else f"P{who} (bot)"
-        return [f"{tag}: {label}"] + [f"  {m}" for m in self._take_messages()]
+        entry = Entry(self.match.decisions, f"{tag}: {label}" + (" (secret)" if secret else ""),
+                      who if secret else None, f"{tag} made a secret choice")
+        self.log.append(entry)
+        return [entry.for_seat(self.viewer())] + [f"  {m}" for m in self._take_messages()]
 
     def play_bots(self, limit: int | None = None) -> list[str]:
-        """Lets bots answer while it is a bot's turn (or `limit` decisions, any seat)."""
+        """Lets bots answer while it is a bot's turn (or `limit` decisions of any seat, stopping
+        in fair play at a decision of another person)."""
         out: list[str] = []
         n = 0
         while self.match.pending is not None:
             p = self.match.pending.player
             if limit is None and self.is_human(p):
                 break
-            if limit is not None and n >= limit:
+            if limit is not None and (n >= limit or self.is_other_human(p)):
                 break
-            out += self.answer(self.bots[p](self.match))
+            out += self.answer(self.bots[p](Ask(self.match)))
             n += 1
         return out
 
@@ -282,7 +334,7 @@ def _card(s: Session, arg: str) -> str:
 @command("log", "[N]", help="the last N things that happened (default 20)")
 def _log(s: Session, arg: str) -> str:
     n = int(arg) if arg.isdigit() else 20
-    return "\n".join(f"[{d}] {m}" for d, m in s.log[-n:]) or "nothing yet"
+    return "\n".join(s.log_lines(n)) or "nothing yet"
 
 
 @command("undo", help="take back the last decision (fair play: not past a draw, roll or reveal)")
@@ -291,11 +343,16 @@ def _undo(s: Session, arg: str) -> str:
     if not answers:
         return "nothing to undo"
     floor, why = s.undo_floor()
-    # go back to the previous decision a human made (bots' answers are taken back with it)
+    # go back to the previous decision a person made (bots' answers are taken back with it)
     askers = s.match.askers
     target = len(answers) - 1
-    while target > 0 and not s.is_human(askers[target]):
+    while target >= 0 and not s.is_human(askers[target]):
         target -= 1
+    if target < 0:
+        return "nothing of yours to undo: only bots have answered so far"
+    if s.is_other_human(askers[target]):
+        return (f"cannot undo decision {target + 1}: player {askers[target]} made it "
+                f"(in fair play you undo only your own decisions)")
     if target < floor:
         return (f"cannot undo past decision {floor}: a {why} happened after it "
                 f"(play with --designer to undo anything)")
@@ -328,7 +385,13 @@ def _save(s: Session, arg: str) -> str:
         s.match.save(Path(arg).expanduser())
     except OSError as e:
         return f"cannot save to {arg}: {e.strerror or e}"
-    return f"saved {s.match.decisions} decisions to {arg}"
+    out = f"saved {s.match.decisions} decisions to {arg}"
+    if not s.designer and len(s.humans()) > 1:
+        out += ("\n(the file holds the seed and every answer, so every hidden card can be worked out "
+                "from it: keep it from the other players)")
+    if s.changed_by_console:
+        out += "\n(the lua console changed this match outside its answers: loading the file will not reproduce that)"
+    return out
 
 
 @command("load", "FILE", help="continue a saved match")
@@ -353,8 +416,10 @@ def _load(s: Session, arg: str) -> str:
     return f"loaded {arg}: {data['game']}, {m.decisions} decisions{note}\n" + s.screen()
 
 
-@command("seed", help="the match's seed")
+@command("seed", help="the match's seed (designer mode only)")
 def _seed(s: Session, arg: str) -> str:
+    if not s.designer:
+        return "the seed is shown only in designer mode (with it, every hidden card can be worked out)"
     return f"seed {s.match.seed}"
 
 
@@ -362,7 +427,9 @@ def _seed(s: Session, arg: str) -> str:
 def _bot(s: Session, arg: str) -> str:
     if s.match.pending is None:
         return "the match is over"
-    out = s.answer(s.bots[s.match.pending.player](s.match))
+    if s.is_other_human(s.match.pending.player):
+        return "this decision is another player's"
+    out = s.answer(s.bots[s.match.pending.player](Ask(s.match)))
     out += s.play_bots()
     return "\n".join(out)
 
@@ -375,16 +442,26 @@ def _auto(s: Session, arg: str) -> str:
     return "\n".join(out + [s.screen()])
 
 
-@command("lua", "CODE", help="evaluate Lua in the match's sandbox (read-only unless --designer)")
+@command("lua", "CODE", help="evaluate Lua on your view of the match (`view`, `defs`, `board`); --designer: on the match")
 def _lua(s: Session, arg: str) -> str:
     if not arg:
         return "usage: lua CODE, e.g. lua board.distance('a1', 'c3')"
+    if not s.designer:
+        # fair play: a throwaway copy of this seat's view; nothing reaches the match
+        results = s.match.eval(arg, chunkname="lua", seat=s.viewer() or s.to_act())
+        return _show_results(results)
     before = s.match.state_hash()
     results = s.match.eval(arg, chunkname="lua")
+    text = _show_results(results)
+    if s.match.state_hash() != before:
+        s.changed_by_console = True
+        text += ("\n(this changed the match outside its answers: the match goes on, but a replay of its "
+                 "answers, undo, reload or a saved file will not reproduce the change)")
+    return text
+
+
+def _show_results(results: list) -> str:
     text = "\n".join(r if isinstance(r, str) else json.dumps(r, indent=2, sort_keys=True) for r in results)
-    if not s.designer and s.match.state_hash() != before:
-        s.match = s.rebuild(list(s.match.answers))
-        text += "\n(the console is read-only: that change was undone; play with --designer to change the match)"
     return text or "(no result)"
 
 

@@ -127,15 +127,40 @@ def test_last_chance_names_the_last_draw_roll_or_shuffle(sw):
 
 
 def test_fair_undo_names_what_stops_it(sw):
-    s = Session(Match(sw, 2, [Seat("human"), Seat("human")], quiet=True))
-    while s.match.last_chance()[0] < 3 or s.match.decisions == s.match.last_chance()[0]:
+    s = Session(Match(sw, 2, [Seat("human"), Seat("bot")], quiet=True))
+
+    def step():
         s.answer(0)
+        s.play_bots()
+
+    def ready() -> bool:   # a person answered before the last chance and after it
+        floor, askers = s.match.last_chance()[0], s.match.askers
+        return 1 in askers[:floor - 1] and 1 in askers[floor:]
+
+    while not ready():
+        step()
     floor, why = s.match.last_chance()
-    outs = [s.handle("undo") for _ in range(s.match.decisions - floor + 1)]
+    outs = []
+    while not outs or outs[-1].startswith("undone"):
+        outs.append(s.handle("undo"))
     assert outs[-1] == (f"cannot undo past decision {floor}: a {why} happened after it "
                         f"(play with --designer to undo anything)")
-    assert all(o.startswith("undone to decision") for o in outs[:-1])
-    assert s.match.decisions == floor
+    assert len(outs) > 1 and s.match.decisions >= floor
+
+
+def test_fair_undo_goes_back_over_your_own_decisions_only(sw):
+    s = Session(Match(sw, 3, [Seat("human"), Seat("human")], quiet=True))
+    s.pass_to(1)
+    s.handle("End summon phase")
+    assert s.handle("undo").startswith("undone to decision 0")
+    s.handle("End summon phase")
+    while s.to_act() == 1:
+        s.answer(0)
+    assert s.is_other_human(s.to_act()) and "another player" in s.options_text()
+    assert s.match.options()[0] not in s.screen()          # player 2's options stay hidden
+    s.pass_to(2)
+    assert s.handle("undo").startswith("cannot undo decision")
+    assert s.match.askers[-1] == 1
 
 
 # -- the screen reads the view, and names no game ------------------------------------

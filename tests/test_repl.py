@@ -133,8 +133,12 @@ def test_help_invalid_input_card_and_lua(screen):
     screen.wait(r"Frost Mage \(frost_mage, polar_dwarves\)[\s\S]*strength")
     screen.type("lua board.distance('a1', 'c3')")
     screen.wait(r"\n4\s*\n")
-    screen.type("lua state.active = 2")
-    screen.wait(r"read-only: that change was undone")
+    screen.type("lua view.active = 2; return view.active")
+    screen.wait(r"\n2\s*\n[\s\S]*P1>")
+    screen.type("lua view.active")      # each line gets a fresh copy of the seat's view
+    screen.wait(r"\n1\s*\n[\s\S]*P1>")
+    screen.type("lua zones.cards('hand', 2)")
+    screen.wait(r"attempt to index a nil value \(global 'zones'\)")
     screen.type("lua nope(")
     screen.wait(r"lua:1: .*")
 
@@ -143,7 +147,7 @@ def test_ctrl_c_cancels_the_line_and_ctrl_d_offers_to_save(screen, tmp_path):
     screen.type("this will be cancelled", enter=False)
     screen.p.sendcontrol("c")
     screen.type("seed")
-    screen.wait(r"seed 4[\s\S]*P1>")
+    screen.wait(r"the seed is shown only in designer mode[\s\S]*P1>")
     assert "neither an option" not in screen.text
     screen.p.sendcontrol("d")
     screen.wait("Save before quitting")

@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine import loader  # noqa: E402
-from engine.match import Match, RandomBot, Seat  # noqa: E402
+from engine.match import Ask, Match, RandomBot, Seat  # noqa: E402
 
 GOLDEN = ROOT / "tests" / "golden"
 SEED = 1
@@ -44,7 +44,7 @@ def transcript(game_id: str, seed: int = SEED, max_decisions: int = MAX_DECISION
              f"start: {state_line(m.snapshot())}"]
     while m.pending is not None and m.decisions < max_decisions:
         who, count = m.pending.player, m.pending.count
-        idx = bots[who](m)
+        idx = bots[who](Ask(m))
         m.answer(idx)
         lines.append(f"{m.decisions}. P{who} ({count} options): {m.answers[-1]} -> {state_line(m.snapshot())}")
     st = m.snapshot()

@@ -17,7 +17,8 @@ local function fail(msg) error(msg, 3) end
 
 --- Asks a player to pick one of a list of options and returns the option picked.
 --- Options are strings or tables with a `label`; a single option is taken
---- without asking unless `confirm = true`.
+--- without asking unless `confirm = true`. With `secret = true` only the asked
+--- player learns the answer; the others see that a choice was made.
 function E.choose(req)
   if E.state.over then error(GAME_OVER, 0) end
   if type(req) ~= "table" then fail("choose: expected {player=, prompt=, options=}, got " .. type(req)) end
@@ -42,7 +43,8 @@ function E.choose(req)
     opts[i] = o
   end
   if #opts == 1 and not req.confirm then return opts[1] end
-  E.pending = { player = p, prompt = E.clean_text(tostring(req.prompt or "Choose")), options = opts }
+  E.pending = { player = p, prompt = E.clean_text(tostring(req.prompt or "Choose")), options = opts,
+                secret = req.secret == true }
   local i = co_yield("choice")
   E.pending = nil
   E.decisions = E.decisions + 1
@@ -216,7 +218,7 @@ function E.start(main)
 end
 
 --- Resumes the match with an answer (an option's index). Returns
----   "choice", player, prompt, number of options
+---   "choice", player, prompt, number of options, secret
 ---   "over"
 ---   "error", message
 function E.step(answer)
@@ -228,7 +230,7 @@ function E.step(answer)
   end
   if status == "choice" then
     local pend = E.pending
-    return "choice", pend.player, pend.prompt, #pend.options
+    return "choice", pend.player, pend.prompt, #pend.options, pend.secret
   end
   return status, msg
 end

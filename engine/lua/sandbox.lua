@@ -255,11 +255,11 @@ function E.load_chunk(src, chunkname, kind)
   return true, res
 end
 
---- Runs a chunk the host compiled (summon eval, the REPL's lua command) in a
---- fresh environment that reads the rules' globals; returns true and the
---- results as a JSON list, or false and the error.
-function E.eval(bc, chunkname)
-  local fn, err = load(bc, "@" .. chunkname, "b", card_env())
+--- Runs a chunk the host compiled (summon eval, the REPL's lua command) in
+--- `env`, by default a fresh environment that reads the rules' globals; returns
+--- true and the results as a JSON list, or false and the error.
+function E.eval(bc, chunkname, env)
+  local fn, err = load(bc, "@" .. chunkname, "b", env or card_env())
   if not fn then return false, err end
   local res = table.pack(E.run_guarded(fn))
   if not res[1] then return false, res[2] end

@@ -93,12 +93,14 @@ function E.snapshot_json()
   return E.to_json(E.state)
 end
 
---- What player p may see (p nil: everything). Every zone is {count=n}, with
---- cards={ids, bottom to top} when p may see them.
-function E.view(p)
+--- What player p may see (p nil: everything), as a table that shares the
+--- state's own subtables: encode it, never hand it to a script. Every zone is
+--- {count=n}, with cards={ids, bottom to top} when p may see them.
+local function view_table(p)
   local st = E.state
   local v = E.copy(st)
   v.rng = nil
+  v.seed = nil
   v.zones, v.cards = {}, {}
   local visible = {}
   for key, ids in pairs(st.zones) do
@@ -119,5 +121,48 @@ function E.view(p)
     if c.zone == "board" or c.zone == "under" or visible[id] then v.cards[#v.cards + 1] = c end
   end
   table.sort(v.cards, function(a, b) return a.id < b.id end)
-  return E.to_json(v)
+  return v
+end
+
+function E.view(p)
+  return E.to_json(view_table(p))
+end
+
+--- A deep copy of plain data (functions dropped), for code that must not reach the original.
+local function plain_copy(t, depth)
+  if depth > 32 then error("data nested too deeply to copy", 0) end
+  local out = {}
+  for k, v in next, t do
+    local tv = type(v)
+    if tv == "table" then out[k] = plain_copy(v, depth + 1)
+    elseif tv ~= "function" then out[k] = v end
+  end
+  return out
+end
+
+-- Board functions that read only the board's shape, never what stands on it.
+local SHAPE_ONLY = { card_at = false, is_empty = false, line_of_sight = false, paths = false, reach = false }
+
+--- Runs console code (compiled by the host) on a throwaway copy of what player p
+--- may see: `view` (that copy), `defs` (card definitions as data), the board's
+--- shape, and the safe libraries. No engine function that reads hidden state or
+--- draws a random number is there, and nothing it does reaches the match.
+function E.eval_view(bc, chunkname, p)
+  local env = E.new_env()
+  local keep = { string = true, table = true, math = true, utf8 = true, sets = true }
+  for k, v in next, env do
+    if type(v) == "table" and not keep[k] then env[k] = nil end
+  end
+  for _, k in ipairs({ "choose", "emit", "on", "stat", "add_modifier", "win", "end_game", "say", "describe", "print" }) do
+    env[k] = nil
+  end
+  local board = {}
+  for k, fn in next, E.board do
+    if SHAPE_ONLY[k] == nil and type(fn) == "function" then board[k] = fn end
+  end
+  env.board = board
+  env.view = plain_copy(view_table(p), 0)
+  env.defs = plain_copy(E.defs, 0)
+  env._G = env
+  return E.eval(bc, chunkname, env)
 end

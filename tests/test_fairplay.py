@@ -1,0 +1,89 @@
+"""Fair play in hot seat: player 2, at the keyboard, tries every way the REPL offers to learn
+player 1's hand (undo, redo, auto, lua, seed, log, hand, the scrollback) and none shows it."""
+from __future__ import annotations
+
+import re
+
+from engine.match import load_match
+from test_repl import Screen
+
+HOT_SEAT = ["summoner_wars", "--players", "human,human", "--seed", "5"]
+
+
+def end_turn(s: Screen, player: int) -> str:
+    """Answers player's decisions (ending phases where it can) until the keyboard must pass; returns
+    the last screen player saw."""
+    last = ""
+    for _ in range(40):
+        handed = rf"Pass to player (?!{player}\b)\d"
+        text = s.wait(rf"(P{player}>|{handed})")
+        if re.search(handed, text):
+            return last
+        last = text if "hand:" in text else last
+        options = re.findall(r"^\s+(\d+)\. (.*)$", text, re.M)
+        pick = next((n for n, label in options if label.startswith(("End ", "Done", "Pass"))), "1")
+        s.type(pick)
+    raise AssertionError(f"player {player}'s turn did not end; screen ends:\n{last[-1500:]}")
+
+
+def only_player_1_has_seen(save) -> list[str]:
+    """Names of the cards in player 1's hand at a saved point that player 2 cannot see anywhere."""
+    m = load_match(save, quiet=True)
+    st, seen_by_2 = m.snapshot(), {c["name"] for c in m.view(2)["cards"]}
+    names = {st["cards"][i - 1]["name"] for i in st["zones"]["hand:1"]}
+    return sorted(names - seen_by_2)
+
+
+def test_player_2_cannot_see_player_1s_hand_by_any_command(tmp_path):
+    s = Screen(tmp_path, *HOT_SEAT)
+    s.wait(r"Pass to player 1")
+    s.type("")
+    end_turn(s, 1)
+    handoff = len(s.buf)
+    s.type("")                                   # player 2 takes the keyboard
+    s.wait(r"P2>")
+    save = tmp_path / "at_handoff.json"
+    tries = {
+        f"save {save}": r"keep it from the other players",
+        "undo": r"(cannot undo decision \d+: player 1 made it|nothing of yours to undo)",
+        "redo": r"nothing to redo",
+        "seed": r"the seed is shown only in designer mode",
+        "lua zones.cards('hand', 1)": r"attempt to index a nil value \(global 'zones'\)",
+        "lua state": r"null",
+        "lua view.zones['hand:1']": r'"count": \d+',
+        "lua rng.int(1, 6)": r"attempt to index a nil value \(global 'rng'\)",
+        "log 200": r"P1: End summon phase",
+        "hand": r"P2:\s+hand: ",
+        "auto 60": r"(Pass to player 1|P1 \(another player\) is to answer)",
+    }
+    for line, expect in tries.items():
+        s.type(line)
+        s.wait(expect)
+    secret = only_player_1_has_seen(save)
+    assert secret, "player 1 holds no card that player 2 cannot see: the test proves nothing"
+    shown = ANSI_FREE(s.buf[handoff:])
+    leaked = [name for name in secret if re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", shown)]
+    where = {n: [line for line in shown.splitlines() if n in line][:3] for n in leaked}
+    assert not leaked, f"player 2 saw {leaked} from player 1's hand: {where}"
+    assert "\x1b[3J" in s.buf[s.buf.rfind("Pass to player 2"):handoff + 400], "the hand-off kept the scrollback"
+    s.p.terminate(force=True)
+
+
+def ANSI_FREE(text: str) -> str:
+    return re.sub(r"\x1b\[[0-9;?]*[a-zA-Z]|\x1b[=>]", "", text)
+
+
+def test_the_incoming_player_sees_what_happened_since_their_last_turn(tmp_path):
+    s = Screen(tmp_path, *HOT_SEAT)
+    s.wait(r"Pass to player 1")
+    s.type("")
+    end_turn(s, 1)
+    s.type("")
+    text = s.wait(r"P2>")
+    assert re.search(r"So far:[\s\S]*P1: End summon phase[\s\S]*Player 1 draws \d cards?", text)
+    end_turn(s, 2)
+    s.type("")
+    text = s.wait(r"P1>")
+    assert re.search(r"Since your last turn:[\s\S]*P2: End summon phase", text)
+    assert "P1: End summon phase" not in text.split("Since your last turn:")[1].split("P1>")[0]
+    s.p.terminate(force=True)
