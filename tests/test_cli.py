@@ -2,18 +2,9 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 
-from conftest import ROOT
+from conftest import summon
 from engine.match import load_match
-
-
-def summon(*args, stdin: str | None = None, cwd=ROOT):
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "repl", *args], input=stdin, capture_output=True,
-                          text=True, cwd=cwd, env=env, timeout=300)
 
 
 def test_list_shows_games_and_factions():

@@ -2,12 +2,9 @@
 reports failures and malformed files with path:line."""
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, summon
 from engine import scenarios
 
 FILES = scenarios.find_files([str(p) for p in sorted(ROOT.glob("rules/*/tests"))] +
@@ -35,8 +32,7 @@ def test_shipped_scenario(path, index):
 
 
 def summon_test(*paths):
-    return subprocess.run([sys.executable, "-m", "repl", "test", *map(str, paths)], capture_output=True,
-                          text=True, cwd=ROOT, timeout=300)
+    return summon("test", *map(str, paths))
 
 
 FAILING = """\
