@@ -74,9 +74,7 @@ def test_a_malformed_scenario_is_an_error_with_its_line(tmp_path):
     assert r.returncode == 1 and "bad.yaml:2:1: YAML syntax" in r.stdout
 
 
-def test_an_expected_error_passes_only_when_raised(tmp_path):
-    f = tmp_path / "err.yaml"
-    f.write_text("""\
+EXPECTS_AN_ERROR = """\
 game: summoner_wars
 scenarios:
   - name: a script error is expected
@@ -93,9 +91,22 @@ scenarios:
       - answer: c1
         error: boom from the test
       - expect: {to_act: 1, phase: summon}
-""")
+"""
+
+
+def test_an_expected_error_passes_only_when_raised(tmp_path):
+    f = tmp_path / "err.yaml"
+    f.write_text(EXPECTS_AN_ERROR)
     r = summon_test(f)
     assert r.returncode == 0, r.stdout
+    assert r.stdout.strip().splitlines()[-1] == "1 passed, 0 failed"
+    # without the hook that raises it, the same step fails
+    f.write_text(EXPECTS_AN_ERROR.replace('        on("after_summon", function(ev) error("boom from the test") end)\n',
+                                          '        -- nothing raises\n'))
+    r = summon_test(f)
+    assert r.returncode == 1
+    assert "err.yaml:15: step 2: expected an error with 'boom from the test', but the answer worked" in r.stdout
+    assert r.stdout.strip().splitlines()[-1] == "0 passed, 1 failed"
 
 
 def test_the_readme_example_passes(tmp_path):
