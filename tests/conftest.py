@@ -1,9 +1,18 @@
-"""Shared fixtures: games load once per session; positions are set up with scenario Lua."""
+"""Shared fixtures and helpers: games load once per session; positions are set up with
+scenario Lua; copies of a game to break; `summon` run as a user runs it, through a pipe or
+in a pseudo-terminal."""
 from __future__ import annotations
 
+import os
+import re
+import shutil
+import subprocess
 import sys
+import time
 from pathlib import Path
+from typing import NamedTuple
 
+import pexpect
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -12,12 +21,18 @@ sys.path.insert(0, str(ROOT))
 from engine.loader import LuaSource, load_game  # noqa: E402
 from engine.match import Match, Seat  # noqa: E402
 
+# How long a test waits for a program before it gives up. Not a speed requirement: every
+# wait ends as soon as what it waits for happens; this only stops a hung program.
+DEADLINE = 120.0
+
 
 @pytest.fixture(scope="session")
 def sw():
     """The Summoner Wars game definition."""
     return load_game("summoner_wars")
 
+
+# -- positions ----------------------------------------------------------------------
 
 def position(game, lua: str, *, seed: int = 1, sets=("polar_dwarves", "fallen_kingdom"), quiet=False) -> Match:
     """A match whose position is set by scenario Lua run after the game's setup.
@@ -28,6 +43,17 @@ def position(game, lua: str, *, seed: int = 1, sets=("polar_dwarves", "fallen_ki
     """
     return Match(game, seed, [Seat("bot", s) for s in sets], quiet=quiet,
                  scenario=LuaSource("scenario", lua))
+
+
+def answer(match: Match, *keys: str) -> None:
+    """Answers with each option label in turn."""
+    for key in keys:
+        match.answer_key(key)
+
+
+def options_starting(match: Match, prefix: str) -> list[str]:
+    """The labels offered now that start with prefix."""
+    return [o for o in match.options() if o.startswith(prefix)]
 
 
 def card_at(match: Match, space: str) -> dict | None:
@@ -50,3 +76,111 @@ def zone(match: Match, name: str, player: int) -> list[str]:
 
 def tokens(card: dict | None, name: str) -> int:
     return card["tokens"].get(name, 0) if card else 0
+
+
+def seed_ranges(games: int, chunk: int) -> list[range]:
+    """Seeds 1..games in pieces of `chunk`: long random playouts split so that parallel
+    workers share them evenly."""
+    return [range(first, min(first + chunk, games + 1)) for first in range(1, games + 1, chunk)]
+
+
+def seeds_id(seeds: range) -> str:
+    return f"seeds{seeds.start}-{seeds.stop - 1}"
+
+
+# -- copies of a game, to change or break ----------------------------------------------
+
+class GameCopy(NamedTuple):
+    rules: Path    # rules/<game>, the folder load_game and check take
+    cards: Path    # cards/<game>
+
+
+def copy_game(dest: Path, game: str = "summoner_wars") -> GameCopy:
+    """Copies a shipped game's rules and cards (not their scenario tests) under dest."""
+    out = GameCopy(dest / "rules" / game, dest / "cards" / game)
+    for src, to in ((ROOT / "rules" / game, out.rules), (ROOT / "cards" / game, out.cards)):
+        shutil.copytree(src, to, ignore=shutil.ignore_patterns("tests"))
+    return out
+
+
+@pytest.fixture
+def game_copy(tmp_path):
+    """game_copy(game="summoner_wars") -> GameCopy: a fresh copy of a shipped game in tmp_path."""
+    made = []
+
+    def make(game: str = "summoner_wars") -> GameCopy:
+        made.append(game)
+        return copy_game(tmp_path / f"copy{len(made)}", game)
+    return make
+
+
+def edit(path: Path, old: str, new: str, count: int = 1) -> None:
+    """Replaces text in a file; the text must be there."""
+    text = path.read_text()
+    assert old in text, f"{old!r} is not in {path}"
+    path.write_text(text.replace(old, new, count))
+
+
+# -- the command line -----------------------------------------------------------------
+
+def summon(*args: str, stdin: str | None = None, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    """`summon ARGS` (as `python -m repl`) with this checkout's code; output as text."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.run([sys.executable, "-m", "repl", *args], input=stdin, capture_output=True,
+                          text=True, cwd=cwd, env=env, timeout=DEADLINE)
+
+
+ANSI = re.compile(r"\x1b\[[0-9;?]*[a-zA-Z]|\x1b[=>]")
+
+
+class Screen:
+    """A running `summon play ARGS` in a pseudo-terminal."""
+
+    def __init__(self, history: Path, *args: str):
+        env = dict(os.environ, SUMMON_HISTORY=str(history), TERM="xterm", PYTHONPATH=str(ROOT))
+        self.p = pexpect.spawn(sys.executable, ["-m", "repl", "play", *args], cwd=str(ROOT), env=env,
+                               dimensions=(60, 140), encoding="utf-8", timeout=DEADLINE)
+        self.text = ""   # what the last wait matched in
+        self.buf = ""    # everything the program wrote
+        self.mark = 0    # where the text waits look in starts
+
+    def wait(self, pattern: str) -> str:
+        """Waits until the screen shows a pattern since the last input (colours stripped);
+        returns that text. Fails if it has not shown up within DEADLINE seconds."""
+        rx = re.compile(pattern)
+        give_up = time.monotonic() + DEADLINE
+        while True:
+            clean = ANSI.sub("", self.buf[self.mark:])
+            if rx.search(clean):
+                self.text = clean
+                return clean
+            left = give_up - time.monotonic()
+            if left <= 0:
+                pytest.fail(f"the screen never showed {pattern!r}; it ends:\n{clean[-2000:]}")
+            try:
+                chunk = self.p.read_nonblocking(100000, timeout=left)
+            except pexpect.TIMEOUT:
+                continue
+            except pexpect.EOF:
+                pytest.fail(f"the program ended without showing {pattern!r}; it ends:\n{clean[-2000:]}")
+            self.buf += chunk
+            # answer the cursor position requests a real terminal would answer
+            for _ in range(chunk.count("\x1b[6n")):
+                self.p.send("\x1b[1;1R")
+
+    def type(self, text: str, enter: bool = True) -> None:
+        self.mark = len(self.buf)
+        self.p.send(text + ("\r" if enter else ""))
+
+
+@pytest.fixture
+def play_screen(tmp_path):
+    """play_screen(*args) -> Screen: `summon play ARGS` in a pseudo-terminal, ended after the test."""
+    screens: list[Screen] = []
+
+    def spawn(*args: str) -> Screen:
+        screens.append(Screen(tmp_path / "history", *args))
+        return screens[-1]
+    yield spawn
+    for s in screens:
+        s.p.terminate(force=True)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
+from conftest import ANSI, Screen
 from engine.match import load_match
-from test_repl import Screen
 
 HOT_SEAT = ["summoner_wars", "--players", "human,human", "--seed", "5"]
 
@@ -34,8 +34,8 @@ def only_player_1_has_seen(save) -> list[str]:
     return sorted(names - seen_by_2)
 
 
-def test_player_2_cannot_see_player_1s_hand_by_any_command(tmp_path):
-    s = Screen(tmp_path, *HOT_SEAT)
+def test_player_2_cannot_see_player_1s_hand_by_any_command(play_screen, tmp_path):
+    s = play_screen(*HOT_SEAT)
     s.wait(r"Pass to player 1")
     s.type("")
     end_turn(s, 1)
@@ -61,20 +61,15 @@ def test_player_2_cannot_see_player_1s_hand_by_any_command(tmp_path):
         s.wait(expect)
     secret = only_player_1_has_seen(save)
     assert secret, "player 1 holds no card that player 2 cannot see: the test proves nothing"
-    shown = ANSI_FREE(s.buf[handoff:])
+    shown = ANSI.sub("", s.buf[handoff:])
     leaked = [name for name in secret if re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", shown)]
     where = {n: [line for line in shown.splitlines() if n in line][:3] for n in leaked}
     assert not leaked, f"player 2 saw {leaked} from player 1's hand: {where}"
     assert "\x1b[3J" in s.buf[s.buf.rfind("Pass to player 2"):handoff + 400], "the hand-off kept the scrollback"
-    s.p.terminate(force=True)
 
 
-def ANSI_FREE(text: str) -> str:
-    return re.sub(r"\x1b\[[0-9;?]*[a-zA-Z]|\x1b[=>]", "", text)
-
-
-def test_the_incoming_player_sees_what_happened_since_their_last_turn(tmp_path):
-    s = Screen(tmp_path, *HOT_SEAT)
+def test_the_incoming_player_sees_what_happened_since_their_last_turn(play_screen):
+    s = play_screen(*HOT_SEAT)
     s.wait(r"Pass to player 1")
     s.type("")
     end_turn(s, 1)
@@ -86,4 +81,3 @@ def test_the_incoming_player_sees_what_happened_since_their_last_turn(tmp_path):
     text = s.wait(r"P1>")
     assert re.search(r"Since your last turn:[\s\S]*P2: End summon phase", text)
     assert "P1: End summon phase" not in text.split("Since your last turn:")[1].split("P1>")[0]
-    s.p.terminate(force=True)

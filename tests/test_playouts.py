@@ -3,16 +3,18 @@ from __future__ import annotations
 
 import pytest
 
+from conftest import seed_ranges, seeds_id
 from engine.match import Match, RandomBot, Seat, play
 from invariants import check_invariants
 
 GAMES = 200
-CHUNK = 25
+CHUNK = 5      # games a test plays: small pieces, so that parallel workers share them evenly
 
 
-@pytest.mark.parametrize("first", range(1, GAMES + 1, CHUNK))
-def test_summoner_wars_playouts_keep_invariants_and_end_with_a_winner(sw, first):
-    for seed in range(first, first + CHUNK):
+@pytest.mark.slow
+@pytest.mark.parametrize("seeds", seed_ranges(GAMES, CHUNK), ids=seeds_id)
+def test_summoner_wars_playouts_keep_invariants_and_end_with_a_winner(sw, seeds):
+    for seed in seeds:
         m = Match(sw, seed, [Seat("bot"), Seat("bot")], quiet=True)
         check_invariants(sw, m.snapshot())
         bots = {1: RandomBot(seed, 1), 2: RandomBot(seed, 2)}
@@ -27,9 +29,12 @@ def test_summoner_wars_playouts_keep_invariants_and_end_with_a_winner(sw, first)
         assert summoners == {m.winner}, f"seed {seed}: summoners left {summoners}, winner {m.winner}"
 
 
-@pytest.mark.parametrize("sets", [("polar_dwarves", "polar_dwarves"), ("fallen_kingdom", "polar_dwarves")])
-def test_mirror_and_swapped_factions_play_to_the_end(sw, sets):
-    for seed in range(1, 11):
+@pytest.mark.slow
+@pytest.mark.parametrize("seeds", seed_ranges(10, CHUNK), ids=seeds_id)
+@pytest.mark.parametrize("sets", [("polar_dwarves", "polar_dwarves"), ("fallen_kingdom", "polar_dwarves")],
+                         ids=["mirror", "swapped"])
+def test_mirror_and_swapped_factions_play_to_the_end(sw, sets, seeds):
+    for seed in seeds:
         m = Match(sw, seed, [Seat("bot", sets[0]), Seat("bot", sets[1])], quiet=True)
         play(m, {1: RandomBot(seed, 1), 2: RandomBot(seed, 2)}, max_decisions=5000,
              on_decision=lambda match, p, key: check_invariants(sw, match.snapshot()))

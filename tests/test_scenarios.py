@@ -2,12 +2,9 @@
 reports failures and malformed files with path:line."""
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, summon
 from engine import scenarios
 
 FILES = scenarios.find_files([str(p) for p in sorted(ROOT.glob("rules/*/tests"))] +
@@ -35,8 +32,7 @@ def test_shipped_scenario(path, index):
 
 
 def summon_test(*paths):
-    return subprocess.run([sys.executable, "-m", "repl", "test", *map(str, paths)], capture_output=True,
-                          text=True, cwd=ROOT, timeout=300)
+    return summon("test", *map(str, paths))
 
 
 FAILING = """\
@@ -78,9 +74,7 @@ def test_a_malformed_scenario_is_an_error_with_its_line(tmp_path):
     assert r.returncode == 1 and "bad.yaml:2:1: YAML syntax" in r.stdout
 
 
-def test_an_expected_error_passes_only_when_raised(tmp_path):
-    f = tmp_path / "err.yaml"
-    f.write_text("""\
+EXPECTS_AN_ERROR = """\
 game: summoner_wars
 scenarios:
   - name: a script error is expected
@@ -97,9 +91,22 @@ scenarios:
       - answer: c1
         error: boom from the test
       - expect: {to_act: 1, phase: summon}
-""")
+"""
+
+
+def test_an_expected_error_passes_only_when_raised(tmp_path):
+    f = tmp_path / "err.yaml"
+    f.write_text(EXPECTS_AN_ERROR)
     r = summon_test(f)
     assert r.returncode == 0, r.stdout
+    assert r.stdout.strip().splitlines()[-1] == "1 passed, 0 failed"
+    # without the hook that raises it, the same step fails
+    f.write_text(EXPECTS_AN_ERROR.replace('        on("after_summon", function(ev) error("boom from the test") end)\n',
+                                          '        -- nothing raises\n'))
+    r = summon_test(f)
+    assert r.returncode == 1
+    assert "err.yaml:15: step 2: expected an error with 'boom from the test', but the answer worked" in r.stdout
+    assert r.stdout.strip().splitlines()[-1] == "0 passed, 1 failed"
 
 
 def test_the_readme_example_passes(tmp_path):

@@ -9,14 +9,11 @@ rolls the attacker's die first, then, against a Sprite, the defender's.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from collections import Counter
 
 import pytest
 
-from conftest import ROOT, position
+from conftest import answer, options_starting, position, seed_ranges, seeds_id, summon
 from engine.loader import load_game
 from engine.match import Match, RandomBot, Seat, play
 from invariants import check_invariants
@@ -91,18 +88,9 @@ def zone_kinds(m, name, p) -> Counter:
     return Counter(st["cards"][i - 1]["def"] for i in st["zones"].get(f"{name}:{p}", []))
 
 
-def answer(m, *keys):
-    for k in keys:
-        m.answer_key(k)
-
-
 def asked(m):
     """(player, prompt) of the pending decision."""
     return (m.pending.player, m.pending.prompt) if m.pending else None
-
-
-def starting(m, prefix):
-    return [o for o in m.options() if o.startswith(prefix)]
 
 
 def finish_round(m):
@@ -155,7 +143,8 @@ def test_moves_never_leave_the_map_in_play(si):
     m = start(si, 'put(1, "troll", "n_ridge_2"); put(1, "sprite", "n_bay_2")', energy=[0, 0],
               order=[1, 2], phase="actions")
     answer(m, "Activate the Troll at n_ridge_2")
-    assert not [o for o in m.options() if "cape" in o]
+    moves = options_starting(m, "Move")
+    assert moves and not [o for o in moves if "cape" in o], moves
 
 
 def test_maps_are_the_same_under_a_quarter_turn_and_bonuses_are_1_to_3(si):
@@ -202,7 +191,7 @@ def test_summoning_goes_wyrms_then_trolls_then_sprites_each_in_turn_order(si):
     while m.snapshot()["round"] == 1:
         p, prompt = asked(m)
         seen.append((p, prompt.split()[2]))
-        done = starting(m, "Done summoning")
+        done = options_starting(m, "Done summoning")
         m.answer_key(done[0])
     assert seen == [(2, "Wyrm"), (3, "Wyrm"), (1, "Wyrm"),
                     (2, "Troll"), (3, "Troll"), (1, "Troll"),
@@ -219,7 +208,7 @@ def test_summoning_pays_5_3_1_and_places_face_up_on_a_vacant_location(si):
     answer(m, "heart_se")
     assert energy_of(m, 1) == 1 and at(m, "heart_se") == ("troll", 1, False)
     # 1 energy cannot pay for a Troll: on to the Sprites
-    assert starting(m, "Summon") == ["Summon a Sprite (1 energy)"]
+    assert options_starting(m, "Summon") == ["Summon a Sprite (1 energy)"]
     answer(m, "Summon a Sprite (1 energy)", "n_bay_1")
     assert energy_of(m, 1) == 0 and at(m, "n_bay_1") == ("sprite", 1, False)
     assert m.snapshot()["phase"] == "actions"
@@ -231,7 +220,7 @@ def test_several_trolls_and_sprites_in_one_step_anywhere_until_the_pool_runs_out
     answer(m, "Done summoning Wyrms")
     for s in ("heart_ne", "s_bay_2", "w_ridge_1"):
         answer(m, "Summon a Troll (3 energy)", s)
-    assert starting(m, "Summon") == ["Summon a Sprite (1 energy)"]   # no Troll left in the pool
+    assert options_starting(m, "Summon") == ["Summon a Sprite (1 energy)"]  # no Troll left in the pool
     for s in ("n_ridge_1", "e_bay_2"):
         answer(m, "Summon a Sprite (1 energy)", s)
     answer(m, "Done summoning Sprites")
@@ -264,7 +253,7 @@ def test_actions_go_wyrms_then_trolls_then_sprites_each_in_turn_order(si):
     while m.snapshot()["phase"] == "actions":
         p, prompt = asked(m)
         seen.append((p, prompt.split()[-1]))
-        m.answer_key(starting(m, "Done with")[0])
+        m.answer_key(options_starting(m, "Done with")[0])
     assert seen == [(2, "Wyrm?"), (1, "Wyrm?"), (2, "Troll?"), (1, "Troll?"), (2, "Sprite?"), (1, "Sprite?")]
 
 
@@ -302,7 +291,7 @@ def test_moves_go_through_own_creatures_at_one_action_per_location_never_through
         put(1, "troll", "heart_nw"); put(1, "sprite", "heart_ne"); put(1, "sprite", "heart_se")
         put(2, "sprite", "heart_sw")""", energy=[0, 0], order=[1, 2], phase="actions")
     answer(m, "Activate the Troll at heart_nw")
-    assert set(starting(m, "Move")) == {
+    assert set(options_starting(m, "Move")) == {
         "Move to n_ridge_1", "Move to w_ridge_3",
         "Move to e_ridge_1 through heart_ne (2 actions)", "Move to n_ridge_3 through heart_ne (2 actions)",
         "Move to e_ridge_3 through heart_ne, heart_se (3 actions)",
@@ -311,7 +300,7 @@ def test_moves_go_through_own_creatures_at_one_action_per_location_never_through
     answer(m, "Move to e_ridge_1 through heart_ne (2 actions)")
     assert asked(m)[1] == "Troll at e_ridge_1: 1 action left"
     # one action left: not enough to go through heart_ne again
-    assert set(starting(m, "Move")) == {"Move to e_ridge_2", "Move to e_ridge_3", "Move to n_bay_2"}
+    assert set(options_starting(m, "Move")) == {"Move to e_ridge_2", "Move to e_ridge_3", "Move to n_bay_2"}
 
 
 def test_a_sprite_cannot_move_through_a_friend_with_its_single_action(si):
@@ -327,24 +316,24 @@ def test_the_wyrm_trades_places_with_adjacent_friends_for_1_energy_each_without_
         put(1, "wyrm", "heart_nw"); put(1, "troll", "heart_ne"); put(1, "sprite", "n_ridge_1")
         put(2, "sprite", "w_ridge_3")""", energy=[2, 0], order=[1, 2], phase="actions")
     answer(m, "Activate the Wyrm at heart_nw")
-    assert set(starting(m, "Trade")) == {"Trade places with the Troll at heart_ne (1 energy)",
-                                         "Trade places with the Sprite at n_ridge_1 (1 energy)"}
+    assert set(options_starting(m, "Trade")) == {"Trade places with the Troll at heart_ne (1 energy)",
+                                                 "Trade places with the Sprite at n_ridge_1 (1 energy)"}
     answer(m, "Trade places with the Troll at heart_ne (1 energy)")
     assert at(m, "heart_ne") == ("wyrm", 1, False) and at(m, "heart_nw") == ("troll", 1, False)
     assert energy_of(m, 1) == 1 and asked(m)[1] == "Wyrm at heart_ne: 2 actions left"
     answer(m, "Trade places with the Troll at heart_nw (1 energy)")     # again, any number of times
     assert at(m, "heart_nw") == ("wyrm", 1, False) and energy_of(m, 1) == 0
-    assert starting(m, "Trade") == []                                   # no energy left to pay
+    assert options_starting(m, "Trade") == []                           # no energy left to pay
     answer(m, "End this Wyrm's activation")
     answer(m, "Activate the Troll at heart_ne")
-    assert starting(m, "Trade") == []                                   # only the Wyrm trades
+    assert options_starting(m, "Trade") == []                           # only the Wyrm trades
 
 
 def test_an_attack_that_reaches_the_defence_removes_the_defender_and_moves_in(si):
     m = start(si, 'put(1, "troll", "heart_nw"); put(2, "troll", "heart_ne"); put(1, "sprite", "n_ridge_1")',
               energy=[4, 4], order=[1, 2], phase="actions", dice=[5])
     answer(m, "Activate the Troll at heart_nw")
-    assert starting(m, "Attack") == ["Attack Troll (P2) at heart_ne"]   # not its own Sprite
+    assert options_starting(m, "Attack") == ["Attack Troll (P2) at heart_ne"]  # not its own Sprite
     answer(m, "Attack Troll (P2) at heart_ne")                          # 5 + 2 = 7 against 7
     assert at(m, "heart_ne") == ("troll", 1, False) and at(m, "heart_nw") is None
     assert energy_of(m, 1) == 4 + 2
@@ -370,7 +359,7 @@ def test_attack_bonus_defence_and_energy_for_removals(si, attacker, defender, ro
     m = start(si, f'put(1, "{attacker}", "heart_nw"); put(2, "{defender}", "heart_ne"); put(2, "sprite", "s_bay_1")',
               energy=[10, 10], order=[1, 2], phase="actions", dice=[roll])
     while not m.options()[0].startswith("Activate the " + attacker.title()):
-        m.answer_key(starting(m, "Done with")[0])
+        m.answer_key(options_starting(m, "Done with")[0])
     answer(m, f"Activate the {attacker.title()} at heart_nw", f"Attack {defender.title()} (P2) at heart_ne")
     assert (at(m, "heart_ne")[1] == 1) == removed
     assert energy_of(m, 1) == 10 + bounty
@@ -516,15 +505,22 @@ def test_a_final_tie_goes_to_the_player_later_in_the_final_rounds_order(si):
     assert m.is_over and m.winner == 1
 
 
-@pytest.mark.parametrize("n,last", [(2, 6), (3, 7), (4, 7)])
-def test_the_optional_seventh_round_is_for_three_or_four_players(n, last):
-    g = game_with(extra_round=True)
-    m = start(g, energy=[20] * n, order=list(range(1, n + 1)), players=n, phase="energy", round=6)
-    assert m.is_over == (last == 6)
-    if not m.is_over:
-        assert m.snapshot()["round"] == 7
-        finish_round(m)
-        assert m.is_over and m.snapshot()["round"] == 7
+def sixth_round_energy_phase(n: int) -> Match:
+    """A match of n players with the seventh round on, in the energy phase of round 6."""
+    return start(game_with(extra_round=True), energy=[20] * n, order=list(range(1, n + 1)), players=n,
+                 phase="energy", round=6)
+
+
+def test_the_optional_seventh_round_is_not_played_by_two():
+    assert sixth_round_energy_phase(2).is_over
+
+
+@pytest.mark.parametrize("n", [3, 4])
+def test_the_optional_seventh_round_is_for_three_or_four_players(n):
+    m = sixth_round_energy_phase(n)
+    assert not m.is_over and m.snapshot()["round"] == 7
+    finish_round(m)
+    assert m.is_over and m.snapshot()["round"] == 7
 
 
 # -- random playouts ------------------------------------------------------------------------------------
@@ -611,14 +607,16 @@ def last_round(game, n):
     return o["rounds"] + (1 if o["extra_round"] and n >= o["extra_round_min_players"] else 0)
 
 
-# 200 games: 70 with two players, 65 with three, 65 with four; then a few with the seventh round.
-CHUNKS = [(2, s, 35) for s in (1, 36)] + [(3, s, 33) for s in (1, 34)] + [(4, s, 33) for s in (1, 34)]
+# 200 games: 70 with two players, 65 with three, 65 with four, in pieces of 10; then a few
+# with the seventh round.
+PLAYOUTS = [(n, seeds) for n, games in ((2, 70), (3, 65), (4, 65)) for seeds in seed_ranges(games, 10)]
 
 
-@pytest.mark.parametrize("n,first,count", CHUNKS)
-def test_random_playouts_keep_the_invariants_and_end_with_a_winner(si, n, first, count):
+@pytest.mark.slow
+@pytest.mark.parametrize("n,seeds", PLAYOUTS, ids=[f"{n}players-{seeds_id(s)}" for n, s in PLAYOUTS])
+def test_random_playouts_keep_the_invariants_and_end_with_a_winner(si, n, seeds):
     goal = si.data["options"]["winning_energy"]
-    for seed in range(first, first + count):
+    for seed in seeds:
         m = playout(si, seed, n)
         assert m.is_over, f"seed {seed}: no end after {m.decisions} decisions"
         st = m.snapshot()
@@ -633,22 +631,17 @@ def test_random_playouts_keep_the_invariants_and_end_with_a_winner(si, n, first,
             assert m.winner == tied[-1], f"seed {seed}: the tie went to {m.winner}, not {tied[-1]}"
 
 
-def test_random_playouts_with_the_seventh_round():
+@pytest.mark.slow
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_random_playouts_with_the_seventh_round(n):
     g = game_with(extra_round=True)
-    for n in (2, 3, 4):
-        for seed in range(1, 6):
-            m = playout(g, seed, n)
-            assert m.is_over and m.winner in range(1, n + 1)
-            assert m.snapshot()["round"] == (6 if n == 2 else 7)
+    for seed in range(1, 6):
+        m = playout(g, seed, n)
+        assert m.is_over and m.winner in range(1, n + 1)
+        assert m.snapshot()["round"] == (6 if n == 2 else 7)
 
 
 # -- the command line -----------------------------------------------------------------------------------------
-
-def summon(*args):
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "repl", *args], capture_output=True, text=True, cwd=ROOT,
-                          env=env, timeout=120)
-
 
 def test_play_and_sim_from_the_command_line():
     r = summon("play", GAME_ID, "--players", "bot,bot,bot", "--seed", "3")
@@ -662,9 +655,8 @@ def test_play_and_sim_from_the_command_line():
 
 def test_a_human_sees_the_isle_and_the_turn_order_track_from_the_first_decision(tmp_path):
     save = tmp_path / "isle.json"
-    r = subprocess.run([sys.executable, "-m", "repl", "play", GAME_ID, "--players", "human,bot", "--seed", "2"],
-                       input=f"Summon a Wyrm\nheart_ne\nsave {save}\nquit\n", capture_output=True, text=True,
-                       cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)), timeout=120)
+    r = summon("play", GAME_ID, "--players", "human,bot", "--seed", "2",
+               stdin=f"Summon a Wyrm\nheart_ne\nsave {save}\nquit\n")
     assert r.returncode == 0, r.stderr
     assert "Turn order:\n  turn_1: Turn Order counter (P1)" in r.stdout
     assert "heart_ne: Wyrm (P1)" in r.stdout

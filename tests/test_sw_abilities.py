@@ -5,7 +5,7 @@ Dice: faces are forced by index into the `battle` die of game.yaml:
 """
 from __future__ import annotations
 
-from conftest import card_at, counter, position, tokens, zone
+from conftest import answer, card_at, counter, position, tokens, zone
 
 FK_FIRST = ("fallen_kingdom", "polar_dwarves")   # player 1 plays Fallen Kingdom
 PD_FIRST = ("polar_dwarves", "fallen_kingdom")   # player 1 plays Polar Dwarves
@@ -15,11 +15,6 @@ def start(sw, lua, sets=FK_FIRST):
     m = position(sw, lua, sets=sets)
     m.messages()
     return m
-
-
-def answer(m, *keys):
-    for k in keys:
-        m.answer_key(k)
 
 
 def cards_in(m, zone_name, player):
