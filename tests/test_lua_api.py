@@ -178,8 +178,8 @@ def test_tokens_add_remove_set_return_the_new_count(swm):
     assert run(swm, c + 'return tokens.get(c, "damage"), tokens.add(c, "damage", 3), tokens.add(c, "damage"), '
                         'tokens.remove(c, "damage", 1), tokens.set(c, "damage", 7), tokens.remove(c, "damage", 10), '
                         'tokens.get(c, "damage")') == [0, 3, 4, 3, 7, 0, 0]
-    assert run(swm, c + 'tokens.add(c, "boost", 2)\nreturn tokens.add(c, "boost", -5), tokens.remove(c, "boost"), '
-                        'c.tokens.boost') == [0, 0, None]   # no token left: the count is gone from the card
+    assert run(swm, c + 'tokens.add(c, "boost", 2)\nreturn tokens.remove(c, "boost"), tokens.add(c, "boost", 3), '
+                        'tokens.add(c, "boost", -5), c.tokens.boost') == [0, 3, 0, None]   # none left: no entry
 
 
 def test_counters_add_set_spend_return_the_new_value_within_bounds(swm):

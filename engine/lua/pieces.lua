@@ -2,6 +2,7 @@
 local E = ...
 
 local C, Z, T, K, D, P = {}, {}, {}, {}, {}, {}
+local type = type
 E.cards, E.zones, E.tokens, E.counters, E.dice, E.players = C, Z, T, K, D, P
 
 local function fail(msg) error(msg, 3) end
@@ -164,13 +165,9 @@ local S_SHUFFLE = spec("zones.shuffle", "zone", "", "", 0)
 local player_keys, shared_keys = {}, {}
 
 local function zone_list(sp, a, b)
-  local key
-  if type(a) == "string" then
-    if b == nil then key = shared_keys[a] end
-  else
-    local known = player_keys[a]
-    key = known and known[b]
-  end
+  local known = player_keys[a]
+  local key = known and known[b]
+  if key == nil and b == nil then key = shared_keys[a] end
   if key == nil then
     local p, name = subject(sp, a, b, nil, nil, 1)
     key = zone_key(name, p)
@@ -310,10 +307,10 @@ local function card_names()
 end
 E.card_names = card_names
 
-local tag_set = nil   -- every tag some card definition has
+local tag_set, tags_known = {}, false   -- every tag some card definition has
 local function check_tag(tag, fn)
-  if tag_set == nil then
-    tag_set = {}
+  if not tags_known then
+    tags_known = true
     for _, d in pairs(E.defs) do
       for t in pairs(d.tagset) do tag_set[t] = true end
     end
@@ -335,9 +332,10 @@ end
 
 --- Whether a card's definition has a tag (a tag no card has is an error: a typo).
 function C.has_tag(c, tag)
-  local d = type(c) == "table" and E.defs[c.def] or E.defs[card_arg(c, "cards.has_tag").def]
+  local d = E.defs[c.def]   -- (hot: no type check unless this fails)
+  if not d then d = E.defs[card_arg(c, "cards.has_tag").def] end
   if d.tagset[tag] then return true end
-  check_tag(tag, "cards.has_tag")
+  if not tag_set[tag] then check_tag(tag, "cards.has_tag") end
   return false
 end
 
@@ -543,17 +541,22 @@ function C.is_on_board(c) return c.space ~= nil end
 --- Cards in play whose definition has a hook, modifier or ability of this name:
 --- kind is "hooks", "modifiers" or "abilities".
 local FN_NAMES = { hooks = { "hooks", "event" }, modifiers = { "stats", "stat" }, abilities = { "abilities", "ability" } }
+local declared_fns = {}   -- kind -> set of the names the game declares
 
 function C.in_play_with(kind, name)
-  local names = FN_NAMES[kind]
-  if names == nil then
-    fail("cards.in_play_with: kind must be \"hooks\", \"modifiers\" or \"abilities\", got " .. E.show(kind))
+  local set = declared_fns[kind]
+  if set == nil then
+    local names = FN_NAMES[kind]
+    if names == nil then
+      fail("cards.in_play_with: kind must be \"hooks\", \"modifiers\" or \"abilities\", got " .. E.show(kind))
+    end
+    set = {}
+    for _, n in ipairs(E.game[names[1]] or {}) do set[n] = true end
+    declared_fns[kind] = set
   end
-  local declared = false
-  for _, n in ipairs(E.game[names[1]] or {}) do
-    if n == name then declared = true break end
+  if not set[name] then
+    E.no_such("cards.in_play_with", FN_NAMES[kind][2], name, E.game[FN_NAMES[kind][1]])
   end
-  if not declared then E.no_such("cards.in_play_with", names[2], name, E.game[names[1]]) end
   return E.copy(E.in_play_with(kind, name))
 end
 
@@ -631,10 +634,31 @@ local S_SET = spec("counters.set", "counter", "", ", v", 1)
 local S_SPEND = spec("counters.spend", "counter", "", ", n", 1)
 local S_CAN_SPEND = spec("counters.can_spend", "counter", "", ", n", 1)
 
+-- Counters already named well, so a repeated call skips the checks:
+-- player_counters[p][name] and shared_counters[name] are their declarations.
+local player_counters, shared_counters = {}, {}
+
 --- The table holding a counter, its name, declaration and the argument after the name.
 local function counter_slot(sp, a, b, c)
-  local p, name, cd, x = subject(sp, a, b, c, nil, 1)
   local counters = E.state.counters
+  local known = player_counters[a]
+  local cd = known and known[b]
+  if cd then return counters[a], b, cd, c, a end
+  cd = shared_counters[a]   -- a names a shared counter
+  if cd and (c == nil or sp.rest == 0) and (b == nil or sp.rest == 1) then
+    return counters.shared, a, cd, b, nil
+  end
+  local p, name, cd, x = subject(sp, a, b, c, nil, 1)
+  if p == nil then
+    shared_counters[name] = cd
+  else
+    local t = player_counters[p]
+    if t == nil then
+      t = {}
+      player_counters[p] = t
+    end
+    t[name] = cd
+  end
   return p and counters[p] or counters.shared, name, cd, x, p
 end
 
@@ -730,7 +754,7 @@ local symbol_set = nil
 function D.count(faces, symbol)
   local n = 0
   for _, f in ipairs(faces) do n = n + (f.symbols[symbol] or 0) end
-  if n == 0 then
+  if n == 0 and (symbol_set == nil or not symbol_set[symbol]) then
     if symbol_set == nil then
       symbol_set, symbol_list = {}, {}
       for _, name in ipairs(names_of("dice")) do

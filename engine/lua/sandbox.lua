@@ -162,9 +162,17 @@ end
 
 -- A read-only view of a table of declared names where reading an undeclared name
 -- is an error (options.NAME, defs[id]), so a typo never reads as nil.
-local function strict(t, name, what, names)
+-- fixed: the table no longer changes, so the view reads a copy whose misses raise
+-- (a hit then costs no function call).
+local function strict(t, name, what, names, fixed)
+  local inner = t
+  if fixed then
+    inner = setmetatable(E.copy(t), {
+      __index = function(_, k) E.no_such(name, what, k, names()) end,
+    })
+  end
   local proxy = setmetatable({}, {
-    __index = function(_, k)
+    __index = fixed and inner or function(_, k)
       local v = t[k]
       if v == nil then E.no_such(name, what, k, names()) end
       return v
@@ -212,7 +220,7 @@ local function api()
     describe = E.describe,
     defs = strict(E.defs, "defs", "card", E.card_names),
     sets = E.sets_view(),
-    options = strict(E.game.options, "options", "option", sorted_keys(E.game.options)),
+    options = strict(E.game.options, "options", "option", sorted_keys(E.game.options), true),
   }
 end
 
