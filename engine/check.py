@@ -6,6 +6,7 @@ from pathlib import Path
 
 from . import loader
 from .errors import DefinitionError, EngineError, Problem
+from .lint import old_call_problems
 
 
 def _target_game(target: str) -> str:
@@ -34,6 +35,9 @@ def check(target: str) -> list[Problem]:
         game = loader.load_game(_target_game(target))
     except DefinitionError as e:
         return e.problems
+    old = old_calls(game)
+    if old:
+        return old   # the match would stop at the first of them
     pl = game.data["players"]
     try:
         Match(game, 1, [Seat("bot") for _ in range(pl["min"])], quiet=True)
@@ -43,6 +47,23 @@ def check(target: str) -> list[Problem]:
         where = str(game.root / "game.yaml")
         return [Problem(loader.display(Path(where)), 1, 1, f"a match cannot start: {str(e).splitlines()[0]}")]
     return []
+
+
+def old_calls(game) -> list[Problem]:
+    """Calls of the engine API written in the argument order before 0.2.0, with their new form."""
+    scope = {kind: {name: (d or {}).get("scope", "player") for name, d in (game.data.get(key) or {}).items()}
+             for kind, key in (("zone", "zones"), ("counter", "counters"))}
+    texts = {}
+    for f in game.files:
+        try:
+            texts[loader.display(f)] = Path(f).read_text()
+        except (OSError, UnicodeDecodeError):
+            pass
+    sources = list(game.scripts) + [src for c in game.cards.values() for src in c.lua]
+    problems = []
+    for src in sources:
+        problems += old_call_problems(src, scope, texts.get(src.chunkname))
+    return sorted(set(problems))
 
 
 def card_schema_text(game_id: str) -> str:

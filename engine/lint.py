@@ -22,17 +22,228 @@ def problem_from_lua(msg: str, fallback: str) -> Problem:
     return Problem(fallback, 1, 1, f"Lua: {first}")
 
 
-# A call whose string argument names something the game declares.
+# A call whose string argument names something the game declares. (Zones and
+# counters come after their player, so their calls are read argument by argument:
+# see _api_calls.)
 _REFS = [
     ("hook", "event", re.compile(r"""\b(?:emit|on)\s*\(\s*["'](\w+)["']""")),
     ("stat", "stat", re.compile(r"""\bstat\s*\([^,()]*,\s*["'](\w+)["']\s*\)""")),
-    ("counter", "counter", re.compile(r"""\bcounters\.\w+\s*\(\s*["'](\w+)["']""")),
-    ("zone", "zone", re.compile(r"""\bzones\.(?:cards|ids|count|top|shuffle)\s*\(\s*["'](\w+)["']""")),
-    ("zone", "zone", re.compile(r"""\bzones\.draw\s*\(\s*["'](\w+)["']\s*,\s*["'](\w+)["']""")),
-    ("zone", "zone", re.compile(r"""\bcards\.to_zone\s*\([^,()]*,\s*["'](\w+)["']""")),
     ("die", "die", re.compile(r"""\bdice\.roll\s*\(\s*["'](\w+)["']""")),
-    ("card", "card", re.compile(r"""\bcards\.create\s*\(\s*["'](\w+)["']""")),
+    ("card", "card", re.compile(r"""\b(?:cards|scenario)\.create\s*\(\s*["'](\w+)["']""")),
 ]
+
+# -- calls of the engine API, argument by argument -----------------------------------
+
+_CALL = re.compile(r"\b(counters|zones|cards|scenario)\.(\w+)\s*\(")
+_STRING = re.compile(r"""^(["'])(\w+)\1$""")
+
+
+_BLOCK = re.compile(r"--\[(=*)\[")
+
+
+def _blank_comments(code: str) -> str:
+    """Lua with its comments blanked out (same length, same line breaks)."""
+    out, i, n, quote = list(code), 0, len(code), None
+    while i < n:
+        ch = code[i]
+        if quote:
+            if ch == "\\":
+                i += 2
+                continue
+            if ch == quote or ch == "\n":
+                quote = None
+        elif ch in "\"'":
+            quote = ch
+        elif code.startswith("--", i):
+            block = _BLOCK.match(code, i)
+            if block:
+                close = "]" + block.group(1) + "]"
+                j = code.find(close, block.end())
+                end = n if j < 0 else j + len(close)
+            else:
+                j = code.find("\n", i)
+                end = n if j < 0 else j
+            for k in range(i, end):
+                if out[k] != "\n":
+                    out[k] = " "
+            i = end
+            continue
+        i += 1
+    return "".join(out)
+
+
+def _args(code: str, start: int) -> tuple[list[str], int] | None:
+    """The arguments of a call whose "(" is just before start, as text, and the
+    offset after its ")"; None when the call does not close."""
+    args, depth, quote, i, begin = [], 0, None, start, start
+    while i < len(code):
+        ch = code[i]
+        if quote:
+            if ch == "\\":
+                i += 2
+                continue
+            if ch == quote:
+                quote = None
+        elif ch in "\"'":
+            quote = ch
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            if depth == 0:
+                last = code[begin:i].strip()
+                if last or args:
+                    args.append(last)
+                return args, i + 1
+            depth -= 1
+        elif ch == "," and depth == 0:
+            args.append(code[begin:i].strip())
+            begin = i + 1
+        i += 1
+    return None
+
+
+def _name(arg: str | None) -> str | None:
+    """The name a string literal argument gives, or None when it is not one."""
+    m = _STRING.match(arg or "")
+    return m.group(2) if m else None
+
+
+def _api_calls(source: str):
+    """(offset, table, function, [argument texts], call text) for each API call."""
+    code = _blank_comments(source)
+    for m in _CALL.finditer(code):
+        parsed = _args(code, m.end())
+        if parsed is None:
+            continue
+        args, end = parsed
+        yield m.start(), m.group(1), m.group(2), args, " ".join(code[m.start():end].split())
+
+
+# Where zone and counter names stand: for each function, the argument positions that
+# may name one, in the shared form (first argument a name) and in the player form.
+_ZONE_FNS = {"cards", "ids", "count", "top", "shuffle"}
+_COUNTER_FNS = {"get", "add", "set", "spend", "can_spend", "bounds"}
+
+
+def _named(table: str, fn: str, args: list[str]) -> list[tuple[str, str]]:
+    """(kind, name) for each zone or counter a call names with a string literal."""
+    first = _name(args[0]) if args else None
+    at = lambda i: _name(args[i]) if len(args) > i else None  # noqa: E731
+    if table == "counters" and fn in _COUNTER_FNS:
+        names = [("counter", first if first else at(1))]
+    elif table == "zones" and fn in _ZONE_FNS:
+        names = [("zone", first if first else at(1))]
+    elif table == "zones" and fn == "draw":
+        names = [("zone", at(0)), ("zone", at(1))] if first else [("zone", at(1)), ("zone", at(2))]
+    elif table == "cards" and fn == "to_zone":
+        names = [("zone", at(1) if at(1) else at(2))]
+    elif table == "cards" and fn == "create":
+        names = [("zone", at(2) if at(2) else at(3))]
+    elif table == "scenario" and fn in ("add", "empty"):
+        names = [("zone", first if first else at(1))]
+    elif table == "scenario" and fn == "set_counter":
+        names = [("counter", first if first else at(1))]
+    else:
+        names = []
+    return [(k, n) for k, n in names if n is not None]
+
+
+# The arguments a shared zone or counter takes in each function, after its name.
+_SHARED_REST = {("counters", "get"): 0, ("counters", "add"): 1, ("counters", "set"): 1, ("counters", "spend"): 1,
+                ("counters", "can_spend"): 1, ("zones", "cards"): 0, ("zones", "ids"): 0, ("zones", "count"): 0,
+                ("zones", "top"): 0, ("zones", "shuffle"): 0, ("scenario", "add"): 1, ("scenario", "empty"): 0,
+                ("scenario", "set_counter"): 1}
+
+
+def _new_call(table: str, fn: str, args: list[str], scope: dict[str, dict[str, str]]) -> str | None:
+    """The 0.2.0 form of a call written in the order before it, or None when the call is
+    already in the new order (or cannot be told apart from it)."""
+    kind = {"counters": "counter", "zones": "zone", "scenario": "counter" if fn == "set_counter" else "zone",
+            "cards": "zone"}[table]
+    scopes = scope.get(kind, {})
+    call = lambda *a: f"{table}.{fn}({', '.join(a)})"  # noqa: E731
+    if table == "scenario" and fn == "place":
+        return call(*args).replace("scenario.place(", "scenario.create(", 1)
+    if (table, fn) in _SHARED_REST:
+        name = _name(args[0]) if args else None
+        if name is None or name not in scopes:
+            return None
+        if scopes[name] == "player":
+            player = args[1] if len(args) > 1 and args[1] != "nil" else "p"
+            return call(player, args[0], *args[2:])
+        if len(args) > 1 + _SHARED_REST[(table, fn)]:
+            return call(args[0], *args[2:])
+        return None
+    if table == "zones" and fn == "draw":
+        names = [_name(a) for a in args[:2]]
+        if None in names or len(args) < 2 or any(n not in scopes for n in names):
+            return None
+        if "player" in (scopes[names[0]], scopes[names[1]]):
+            player = args[2] if len(args) > 2 and args[2] != "nil" else "p"
+            return call(player, args[0], args[1], *args[3:])
+        if len(args) > 3:
+            return call(args[0], args[1], *args[3:])
+        return None
+    if table == "cards" and fn == "to_zone":
+        name = _name(args[1]) if len(args) > 1 else None
+        if name is None or name not in scopes:
+            return None
+        if scopes[name] == "player":
+            player = args[2] if len(args) > 2 and args[2] != "nil" else f"{args[0]}.owner"
+            return call(args[0], player, args[1], *args[3:])
+        if len(args) > 3 or (len(args) == 3 and args[2] == "nil"):
+            return call(args[0], args[1], *args[3:])
+        return None
+    if table == "cards" and fn == "create":
+        name = _name(args[2]) if len(args) > 2 else None
+        if name is None or name not in scopes:
+            return None
+        if scopes[name] == "player":
+            player = args[3] if len(args) > 3 and args[3] != "nil" else args[1]
+            return call(args[0], args[1], player, args[2])
+        if len(args) > 3:
+            return call(args[0], args[1], args[2])
+        return None
+    return None
+
+
+def _column(source_line: str, file_line: str | None, text: str, col: int) -> int:
+    """The column in the file of `text` found at col in the source line (inline Lua
+    in YAML is indented in its file): the same occurrence of text, counted from the left."""
+    if file_line is None:
+        return col
+    nth = source_line.count(text, 0, col - 1)
+    at = -1
+    for _ in range(nth + 1):
+        at = file_line.find(text, at + 1)
+        if at < 0:
+            return col
+    return at + 1
+
+
+def _line_col(source: str, offset: int) -> tuple[int, int]:
+    line = source.count("\n", 0, offset) + 1
+    return line, offset - (source.rfind("\n", 0, offset) + 1) + 1
+
+
+def old_call_problems(src, scope: dict[str, dict[str, str]], file_text: str | None = None) -> list[Problem]:
+    """Calls in the argument order before 0.2.0 (see CHANGELOG.md), each with its new form.
+
+    scope: {"zone": {name: "player" or "shared"}, "counter": {...}} from game.yaml.
+    """
+    out = []
+    lines = src.source.splitlines()
+    file_lines = file_text.splitlines() if file_text is not None else None
+    for offset, table, fn, args, text in _api_calls(src.source):
+        new = _new_call(table, fn, args, scope)
+        if new is None:
+            continue
+        line, col = _line_col(src.source, offset)
+        head = f"{table}.{fn}"
+        fl = file_lines[line - 1] if file_lines is not None and 0 < line <= len(file_lines) else None
+        col = _column(lines[line - 1] if line <= len(lines) else "", fl, head, col)
+        out.append(Problem(src.chunkname, line, col, f"{text} is the old call; now {new}"))
+    return out
 
 
 def lua_problems(src, known: dict[str, list[str]], file_text: str | None = None) -> list[Problem]:
@@ -42,6 +253,15 @@ def lua_problems(src, known: dict[str, list[str]], file_text: str | None = None)
         return [problem_from_lua(res, src.chunkname)]
     problems = []
     file_lines = file_text.splitlines() if file_text is not None else None
+    for offset, table, fn, args, text in _api_calls(src.source):
+        for kind, name in _named(table, fn, args):
+            if name in known.get(kind, ()):
+                continue
+            n, col = _line_col(src.source, offset)
+            fl = file_lines[n - 1] if file_lines is not None and 0 < n <= len(file_lines) else None
+            col = _column(src.source.splitlines()[n - 1], fl, f"{table}.{fn}", col)
+            problems.append(Problem(src.chunkname, n, col,
+                                    f"no {kind} called '{name}'{suggest(name, known.get(kind, ()))}"))
     for n, line in enumerate(src.source.splitlines(), 1):
         code = line.split("--", 1)[0]
         for kind, what, rx in _REFS:

@@ -37,9 +37,9 @@ def sw():
 def position(game, lua: str, *, seed: int = 1, sets=("polar_dwarves", "fallen_kingdom"), quiet=False) -> Match:
     """A match whose position is set by scenario Lua run after the game's setup.
 
-    The Lua sees the rules' functions plus `scenario`: clear_board(), place(card, player,
-    space, {tokens}), add(zone, player, {cards}), empty(zone, player), set_counter(name,
-    player, value), start(player, phase), force({numbers}) and remove(card).
+    The Lua sees the rules' functions plus `scenario`: clear_board(), create(card, player,
+    space, {tokens}), add(player, zone, {cards}), empty(player, zone), set_counter(player,
+    name, value), start(player, phase), force({numbers}) and remove(card).
     """
     return Match(game, seed, [Seat("bot", s) for s in sets], quiet=quiet,
                  scenario=LuaSource("scenario", lua))

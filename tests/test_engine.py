@@ -89,8 +89,8 @@ def test_forced_rolls_take_the_named_faces(sw):
     # face 6 is a lone melee symbol: a melee unit hits once per die
     m = position(sw, """
         scenario.clear_board()
-        scenario.place("svara", 1, "a1"); scenario.place("ret_talus", 2, "f8")
-        scenario.place("ice_golem", 1, "c4"); scenario.place("undead_warrior", 2, "c5")
+        scenario.create("svara", 1, "a1"); scenario.create("ret_talus", 2, "f8")
+        scenario.create("ice_golem", 1, "c4"); scenario.create("undead_warrior", 2, "c5")
         scenario.start(1, "attack")
         scenario.force({6, 4})
     """)
@@ -206,7 +206,7 @@ def test_runtime_lua_error_names_the_file_and_leaves_the_match_at_its_last_decis
     m = Match(g, 1, [Seat("bot", "polar_dwarves"), Seat("bot", "fallen_kingdom")],
               scenario=LuaSource("scenario", """
         scenario.clear_board()
-        scenario.place("svara", 1, "c1"); scenario.place("ret_talus", 2, "c8")
+        scenario.create("svara", 1, "c1"); scenario.create("ret_talus", 2, "c8")
         scenario.start(1, "move")"""))
     m.answer_key("Move Svara at c1")
     before, options, n = m.state_hash(), m.options(), m.decisions

@@ -43,7 +43,7 @@ def start(game, body: str = "", *, players: int = 2, energy=None, order=None, ph
     the round (the round the match starts in) and the phase it starts in."""
     lua = []
     for p, e in enumerate(energy or [], 1):
-        lua.append(f'scenario.set_counter("energy", {p}, {e})')
+        lua.append(f'scenario.set_counter({p}, "energy", {e})')
     if order:
         lua.append("set_turn_order({" + ", ".join(map(str, order)) + "})")
     lua.append(body)

@@ -40,12 +40,12 @@ def rolled(m, attacker):
 
 WARRIOR = """
 scenario.clear_board()
-scenario.place("ret_talus", 1, "f1")
-scenario.place("svara", 2, "a8")
-scenario.place("undead_warrior", 1, "a4")
-scenario.place("undead_archer", 1, "c2")
-scenario.place("frost_mage", 2, "c5", {damage = 3})
-scenario.place("ice_golem", 2, "a5")
+scenario.create("ret_talus", 1, "f1")
+scenario.create("svara", 2, "a8")
+scenario.create("undead_warrior", 1, "a4")
+scenario.create("undead_archer", 1, "c2")
+scenario.create("frost_mage", 2, "c5", {damage = 3})
+scenario.create("ice_golem", 2, "a5")
 scenario.force({1, 1, 1})
 scenario.start(1, "attack")
 """
@@ -70,9 +70,9 @@ def test_warrior_boost_adds_strength(sw):
 def test_warrior_strength_bonus_is_at_most_5(sw):
     m = start(sw, """
 scenario.clear_board()
-scenario.place("ret_talus", 1, "f1")
-scenario.place("svara", 2, "a5")
-scenario.place("undead_warrior", 1, "a4", {boost = 8})
+scenario.create("ret_talus", 1, "f1")
+scenario.create("svara", 2, "a5")
+scenario.create("undead_warrior", 1, "a4", {boost = 8})
 scenario.force({6, 6, 6, 6, 6, 6, 6})
 scenario.start(1, "attack")
 """)
@@ -84,9 +84,9 @@ scenario.start(1, "attack")
 def test_warrior_loses_2_boost_at_the_end_of_your_turn(sw):
     m = start(sw, """
 scenario.clear_board()
-scenario.place("ret_talus", 1, "f1")
-scenario.place("svara", 2, "a8")
-scenario.place("undead_warrior", 1, "a4", {boost = 3})
+scenario.create("ret_talus", 1, "f1")
+scenario.create("svara", 2, "a8")
+scenario.create("undead_warrior", 1, "a4", {boost = 3})
 scenario.start(1, "magic")
 """)
     answer(m, "End magic phase")
@@ -97,10 +97,10 @@ scenario.start(1, "magic")
 def test_warrior_gains_nothing_on_the_opponents_turn(sw):
     m = start(sw, """
 scenario.clear_board()
-scenario.place("ret_talus", 1, "f1")
-scenario.place("svara", 2, "c1")
-scenario.place("undead_warrior", 1, "a4")
-scenario.place("hellfire_cultist", 1, "c3")
+scenario.create("ret_talus", 1, "f1")
+scenario.create("svara", 2, "c1")
+scenario.create("undead_warrior", 1, "a4")
+scenario.create("hellfire_cultist", 1, "c3")
 scenario.force({1, 1, 1})
 scenario.start(2, "attack")
 """, sets=FK_FIRST)
@@ -130,11 +130,11 @@ def test_archer_may_decline(sw):
 def test_archer_ignores_units_destroyed_further_than_3_spaces(sw):
     m = start(sw, """
 scenario.clear_board()
-scenario.place("ret_talus", 1, "f1")
-scenario.place("svara", 2, "a8")
-scenario.place("undead_archer", 1, "a1")
-scenario.place("undead_warrior", 1, "e4")
-scenario.place("frost_mage", 2, "e5", {damage = 3})
+scenario.create("ret_talus", 1, "f1")
+scenario.create("svara", 2, "a8")
+scenario.create("undead_archer", 1, "a1")
+scenario.create("undead_warrior", 1, "e4")
+scenario.create("frost_mage", 2, "e5", {damage = 3})
 scenario.force({1, 1})
 scenario.start(1, "attack")
 """)
@@ -147,10 +147,10 @@ scenario.start(1, "attack")
 def test_archer_does_not_move_on_the_opponents_turn(sw):
     m = start(sw, """
 scenario.clear_board()
-scenario.place("ret_talus", 1, "f1")
-scenario.place("svara", 2, "c1")
-scenario.place("undead_archer", 1, "a3")
-scenario.place("hellfire_cultist", 1, "c3")
+scenario.create("ret_talus", 1, "f1")
+scenario.create("svara", 2, "c1")
+scenario.create("undead_archer", 1, "a3")
+scenario.create("hellfire_cultist", 1, "c3")
 scenario.force({1, 1, 1})
 scenario.start(2, "attack")
 """)
@@ -164,13 +164,13 @@ scenario.start(2, "attack")
 
 CARRIER = """
 scenario.clear_board()
-scenario.place("ret_talus", 1, "f1")
-scenario.place("svara", 2, "a8")
-scenario.place("undead_carrier", 1, "c4")
-scenario.place("frost_mage", 2, "c5", {damage = 3})
-scenario.empty("discard", 1)
-scenario.add("discard", 1, {"undead_carrier"})
-scenario.set_counter("magic", 1, 4)
+scenario.create("ret_talus", 1, "f1")
+scenario.create("svara", 2, "a8")
+scenario.create("undead_carrier", 1, "c4")
+scenario.create("frost_mage", 2, "c5", {damage = 3})
+scenario.empty(1, "discard")
+scenario.add(1, "discard", {"undead_carrier"})
+scenario.set_counter(1, "magic", 4)
 scenario.force({1, 6})
 scenario.start(1, "attack")
 """
@@ -193,8 +193,8 @@ def test_carrier_may_decline(sw):
 
 
 def test_carrier_needs_a_carrier_in_the_discard_pile(sw):
-    m = start(sw, CARRIER.replace('scenario.add("discard", 1, {"undead_carrier"})',
-                                  'scenario.add("discard", 1, {"undead_warrior"})'))
+    m = start(sw, CARRIER.replace('scenario.add(1, "discard", {"undead_carrier"})',
+                                  'scenario.add(1, "discard", {"undead_warrior"})'))
     answer(m, "Attack with Undead Carrier at c4")
     assert card_at(m, "c5") is None
     assert "Do not bring one back" not in m.options()
@@ -205,10 +205,10 @@ def test_carrier_needs_a_carrier_in_the_discard_pile(sw):
 def test_jarmund_gains_1_boost_after_attacking_an_enemy_unit(sw):
     m = start(sw, """
 scenario.clear_board()
-scenario.place("svara", 1, "f1")
-scenario.place("ret_talus", 2, "f8")
-scenario.place("jarmund", 1, "c3")
-scenario.place("undead_warrior", 2, "c5")
+scenario.create("svara", 1, "f1")
+scenario.create("ret_talus", 2, "f8")
+scenario.create("jarmund", 1, "c3")
+scenario.create("undead_warrior", 2, "c5")
 scenario.force({6, 6, 6})
 scenario.start(1, "attack")
 """, sets=PD_FIRST)
@@ -220,10 +220,10 @@ scenario.start(1, "attack")
 def test_jarmund_gains_nothing_for_attacking_a_structure(sw):
     m = start(sw, """
 scenario.clear_board()
-scenario.place("svara", 1, "f1")
-scenario.place("ret_talus", 2, "f8")
-scenario.place("jarmund", 1, "c3")
-scenario.place("kingdom_gate", 2, "c5")
+scenario.create("svara", 1, "f1")
+scenario.create("ret_talus", 2, "f8")
+scenario.create("jarmund", 1, "c3")
+scenario.create("kingdom_gate", 2, "c5")
 scenario.force({6, 6, 6})
 scenario.start(1, "attack")
 """, sets=PD_FIRST)
@@ -233,15 +233,15 @@ scenario.start(1, "attack")
 
 JARMUND_BUILD = """
 scenario.clear_board()
-scenario.place("svara", 1, "f1")
-scenario.place("ret_talus", 2, "f8")
-scenario.place("jarmund", 1, "a1", {boost = 2})
-scenario.place("dwarf_gate", 1, "d4")
-scenario.place("undead_warrior", 2, "d5")
-scenario.place("undead_carrier", 2, "e4")
-scenario.place("frost_mage", 1, "c4")
-scenario.place("undead_archer", 2, "b6")
-scenario.empty("hand", 1)
+scenario.create("svara", 1, "f1")
+scenario.create("ret_talus", 2, "f8")
+scenario.create("jarmund", 1, "a1", {boost = 2})
+scenario.create("dwarf_gate", 1, "d4")
+scenario.create("undead_warrior", 2, "d5")
+scenario.create("undead_carrier", 2, "e4")
+scenario.create("frost_mage", 1, "c4")
+scenario.create("undead_archer", 2, "b6")
+scenario.empty(1, "hand")
 scenario.start(1, "build")
 """
 
@@ -268,13 +268,13 @@ def test_jarmund_may_keep_his_boost(sw):
 def test_glacial_shift_forces_up_to_3_structures_1_or_2_spaces(sw):
     m = start(sw, """
 scenario.clear_board()
-scenario.place("svara", 1, "c1")
-scenario.place("ret_talus", 2, "f8")
-scenario.place("dwarf_gate", 1, "c3")
-scenario.place("dwarf_gate", 1, "a2")
-scenario.place("dwarf_gate", 1, "e5")
-scenario.empty("hand", 1)
-scenario.add("hand", 1, {"glacial_shift"})
+scenario.create("svara", 1, "c1")
+scenario.create("ret_talus", 2, "f8")
+scenario.create("dwarf_gate", 1, "c3")
+scenario.create("dwarf_gate", 1, "a2")
+scenario.create("dwarf_gate", 1, "e5")
+scenario.empty(1, "hand")
+scenario.add(1, "hand", {"glacial_shift"})
 scenario.start(1, "build")
 """, sets=PD_FIRST)
     answer(m, "Play Glacial Shift (cost 0)")
@@ -292,12 +292,12 @@ scenario.start(1, "build")
 
 ICE_RAM = """
 scenario.clear_board()
-scenario.place("svara", 1, "a1")
-scenario.place("ret_talus", 2, "f8")
-scenario.place("ice_golem", 1, "c3")
-scenario.place("undead_warrior", 2, "c5")
-scenario.empty("hand", 1)
-scenario.add("hand", 1, {"ice_ram"})
+scenario.create("svara", 1, "a1")
+scenario.create("ret_talus", 2, "f8")
+scenario.create("ice_golem", 1, "c3")
+scenario.create("undead_warrior", 2, "c5")
+scenario.empty(1, "hand")
+scenario.add(1, "hand", {"ice_ram"})
 scenario.start(1, "summon")
 """
 
@@ -322,13 +322,13 @@ def test_ice_ram_force_is_optional(sw):
 def test_ice_ram_also_works_after_a_structure_is_forced(sw):
     m = start(sw, """
 scenario.clear_board()
-scenario.place("svara", 1, "a1")
-scenario.place("ret_talus", 2, "f8")
-scenario.place("dwarf_gate", 1, "c2")
-scenario.place("undead_warrior", 2, "d3")
-scenario.place("undead_archer", 2, "f3")
-scenario.empty("hand", 1)
-scenario.add("hand", 1, {"ice_ram"})
+scenario.create("svara", 1, "a1")
+scenario.create("ret_talus", 2, "f8")
+scenario.create("dwarf_gate", 1, "c2")
+scenario.create("undead_warrior", 2, "d3")
+scenario.create("undead_archer", 2, "f3")
+scenario.empty(1, "hand")
+scenario.add(1, "hand", {"ice_ram"})
 scenario.start(1, "summon")
 """, sets=PD_FIRST)
     answer(m, "Play Ice Ram (cost 0)", "Move Svara at a1", "b1")
@@ -349,11 +349,11 @@ def test_ice_ram_does_nothing_when_not_in_play(sw):
 
 RET_TALUS = """
 scenario.clear_board()
-scenario.place("ret_talus", 1, "c1")
-scenario.place("svara", 2, "f8")
-scenario.empty("discard", 1)
-scenario.add("discard", 1, {"hellfire_cultist", "undead_warrior", "undead_archer", "undead_warrior"})
-scenario.empty("hand", 1)
+scenario.create("ret_talus", 1, "c1")
+scenario.create("svara", 2, "f8")
+scenario.empty(1, "discard")
+scenario.add(1, "discard", {"hellfire_cultist", "undead_warrior", "undead_archer", "undead_warrior"})
+scenario.empty(1, "hand")
 scenario.start(1, "summon")
 """
 RT_ACTION = "Use Ret-Talus at c1: take 2 damage to bring back an Undead unit"
@@ -381,8 +381,8 @@ def test_ret_talus_needs_an_undead_unit_in_the_discard_pile(sw):
 
 
 def test_ret_talus_will_not_destroy_himself(sw):
-    m = start(sw, RET_TALUS.replace('scenario.place("ret_talus", 1, "c1")',
-                                    'scenario.place("ret_talus", 1, "c1", {damage = 10})'))
+    m = start(sw, RET_TALUS.replace('scenario.create("ret_talus", 1, "c1")',
+                                    'scenario.create("ret_talus", 1, "c1", {damage = 10})'))
     assert RT_ACTION not in m.options()
 
 
@@ -390,13 +390,13 @@ def test_ret_talus_will_not_destroy_himself(sw):
 
 DRAGOS = """
 scenario.clear_board()
-scenario.place("ret_talus", 1, "f1")
-scenario.place("svara", 2, "c4")
-scenario.place("dragos", 1, "c3")
-scenario.place("undead_carrier", 1, "a3")
-scenario.place("undead_warrior", 1, "e2")
+scenario.create("ret_talus", 1, "f1")
+scenario.create("svara", 2, "c4")
+scenario.create("dragos", 1, "c3")
+scenario.create("undead_carrier", 1, "a3")
+scenario.create("undead_warrior", 1, "e2")
 scenario.force({5, 5, 5, 5})
-scenario.set_counter("magic", 1, 0)
+scenario.set_counter(1, "magic", 0)
 scenario.start(1, "attack")
 """
 
@@ -426,15 +426,15 @@ def test_dragos_without_sacrifice_ignores_specials(sw):
 
 PURGE = """
 scenario.clear_board()
-scenario.place("ret_talus", 1, "f1")
-scenario.place("svara", 2, "f8")
-scenario.place("undead_carrier", 1, "c3")
-scenario.place("undead_warrior", 1, "d3")
-scenario.place("frost_mage", 2, "c4", {damage = 2})
-scenario.place("ice_golem", 2, "d4")
-scenario.empty("hand", 1)
-scenario.add("hand", 1, {"purge"})
-scenario.set_counter("magic", 1, 0)
+scenario.create("ret_talus", 1, "f1")
+scenario.create("svara", 2, "f8")
+scenario.create("undead_carrier", 1, "c3")
+scenario.create("undead_warrior", 1, "d3")
+scenario.create("frost_mage", 2, "c4", {damage = 2})
+scenario.create("ice_golem", 2, "d4")
+scenario.empty(1, "hand")
+scenario.add(1, "hand", {"purge"})
+scenario.set_counter(1, "magic", 0)
 scenario.start(1, "move")
 """
 
@@ -468,12 +468,12 @@ def test_purge_damage_is_optional(sw):
 
 BLOOD = """
 scenario.clear_board()
-scenario.place("ret_talus", 1, "a1")
-scenario.place("svara", 2, "f8")
-scenario.place("undead_carrier", 1, "c4")
-scenario.empty("hand", 1)
-scenario.add("hand", 1, {"blood_summon", "undead_warrior", "hellfire_cultist", "dragos"})
-scenario.set_counter("magic", 1, 2)
+scenario.create("ret_talus", 1, "a1")
+scenario.create("svara", 2, "f8")
+scenario.create("undead_carrier", 1, "c4")
+scenario.empty(1, "hand")
+scenario.add(1, "hand", {"blood_summon", "undead_warrior", "hellfire_cultist", "dragos"})
+scenario.set_counter(1, "magic", 2)
 scenario.start(1, "summon")
 """
 
@@ -506,12 +506,12 @@ def test_blood_summon_can_stop(sw):
 
 SMITH = """
 scenario.clear_board()
-scenario.place("svara", 1, "a1")
-scenario.place("ret_talus", 2, "c5")
-scenario.place("ice_smith", 1, "c2", {boost = %d})
-scenario.place("ice_golem", 1, "c4")
-scenario.place("frost_mage", 1, "f1")
-scenario.empty("hand", 1)
+scenario.create("svara", 1, "a1")
+scenario.create("ret_talus", 2, "c5")
+scenario.create("ice_smith", 1, "c2", {boost = %d})
+scenario.create("ice_golem", 1, "c4")
+scenario.create("frost_mage", 1, "f1")
+scenario.empty(1, "hand")
 scenario.start(1, "move")
 """
 
@@ -549,19 +549,19 @@ def test_ice_smith_boost_choice_keeps_it_on_the_board(sw):
 def test_sacrificial_pyre_counts_deaths_and_heals_when_it_leaves(sw):
     m = start(sw, """
 scenario.clear_board()
-scenario.place("ret_talus", 1, "c1", {damage = 3})
-scenario.place("undead_carrier", 1, "e1", {damage = 1})
-scenario.place("svara", 2, "f8")
-scenario.place("undead_archer", 1, "c2")
-scenario.place("frost_mage", 2, "c5", {damage = 3})
-scenario.place("ice_golem", 2, "e2", {damage = 4})
-scenario.empty("hand", 1)
-scenario.empty("hand", 2)
-scenario.empty("draw", 1)
-scenario.empty("draw", 2)
-scenario.empty("discard", 1)
-scenario.add("hand", 1, {"sacrificial_pyre"})
-scenario.set_counter("magic", 1, 1)
+scenario.create("ret_talus", 1, "c1", {damage = 3})
+scenario.create("undead_carrier", 1, "e1", {damage = 1})
+scenario.create("svara", 2, "f8")
+scenario.create("undead_archer", 1, "c2")
+scenario.create("frost_mage", 2, "c5", {damage = 3})
+scenario.create("ice_golem", 2, "e2", {damage = 4})
+scenario.empty(1, "hand")
+scenario.empty(2, "hand")
+scenario.empty(1, "draw")
+scenario.empty(2, "draw")
+scenario.empty(1, "discard")
+scenario.add(1, "hand", {"sacrificial_pyre"})
+scenario.set_counter(1, "magic", 1)
 scenario.force({1, 1, 1, 1, 1})
 scenario.start(1, "summon")
 """)
@@ -591,11 +591,11 @@ scenario.start(1, "summon")
 
 WEAPON = """
 scenario.clear_board()
-scenario.place("ret_talus", 1, "f1")
-scenario.place("svara", 2, "c4")
-scenario.place("undead_carrier", 1, "c3", {damage = %d})
-scenario.empty("hand", 1)
-scenario.add("hand", 1, {"hellforged_weapon"})
+scenario.create("ret_talus", 1, "f1")
+scenario.create("svara", 2, "c4")
+scenario.create("undead_carrier", 1, "c3", {damage = %d})
+scenario.empty(1, "hand")
+scenario.add(1, "hand", {"hellforged_weapon"})
 scenario.force({5, 5, 1, 6})
 scenario.start(1, "build")
 """
@@ -625,14 +625,14 @@ def test_hellforged_weapon_is_discarded_with_its_host(sw):
 
 ELUT_BAL = """
 scenario.clear_board()
-scenario.place("ret_talus", 1, "a1")
-scenario.place("svara", 2, "f8")
-scenario.place("kingdom_gate", 1, "f2")
-scenario.place("undead_carrier", 1, "c4")
-scenario.place("undead_archer", 1, "c2")
-scenario.empty("hand", 1)
-scenario.add("hand", 1, {"elut_bal"})
-scenario.set_counter("magic", 1, 6)
+scenario.create("ret_talus", 1, "a1")
+scenario.create("svara", 2, "f8")
+scenario.create("kingdom_gate", 1, "f2")
+scenario.create("undead_carrier", 1, "c4")
+scenario.create("undead_archer", 1, "c2")
+scenario.empty(1, "hand")
+scenario.add(1, "hand", {"elut_bal"})
+scenario.set_counter(1, "magic", 6)
 scenario.start(1, "summon")
 """
 
@@ -652,8 +652,8 @@ def test_elut_bal_takes_the_place_of_a_destroyed_unit(sw):
 
 
 def test_elut_bal_needs_a_unit_to_destroy(sw):
-    m = start(sw, ELUT_BAL.replace('scenario.place("undead_carrier", 1, "c4")', "")
-              .replace('scenario.place("undead_archer", 1, "c2")', ""))
+    m = start(sw, ELUT_BAL.replace('scenario.create("undead_carrier", 1, "c4")', "")
+              .replace('scenario.create("undead_archer", 1, "c2")', ""))
     assert "Summon Elut-Bal (cost 6)" not in m.options()
 
 

@@ -38,17 +38,17 @@ def sw_position(sw, body: str = "", *, phase: str | None = "summon", active: int
     """A cleared battlefield with both summoners (s1 for seat 1, s2 for seat 2), the hands
     replaced by hand1/hand2, magic set, then `body` (Lua), forced dice, and the turn of
     `active` starting in `phase`."""
-    lua = ["scenario.clear_board()", 'scenario.empty("hand", 1)', 'scenario.empty("hand", 2)']
+    lua = ["scenario.clear_board()", 'scenario.empty(1, "hand")', 'scenario.empty(2, "hand")']
     if s1:
-        lua.append(f'scenario.place("{SUMMONER[sets[0]]}", 1, "{s1}")')
+        lua.append(f'scenario.create("{SUMMONER[sets[0]]}", 1, "{s1}")')
     if s2:
-        lua.append(f'scenario.place("{SUMMONER[sets[1]]}", 2, "{s2}")')
+        lua.append(f'scenario.create("{SUMMONER[sets[1]]}", 2, "{s2}")')
     if hand1:
-        lua.append(f'scenario.add("hand", 1, {lua_list(hand1)})')
+        lua.append(f'scenario.add(1, "hand", {lua_list(hand1)})')
     if hand2:
-        lua.append(f'scenario.add("hand", 2, {lua_list(hand2)})')
-    lua.append(f'scenario.set_counter("magic", 1, {magic[0]})')
-    lua.append(f'scenario.set_counter("magic", 2, {magic[1]})')
+        lua.append(f'scenario.add(2, "hand", {lua_list(hand2)})')
+    lua.append(f'scenario.set_counter(1, "magic", {magic[0]})')
+    lua.append(f'scenario.set_counter(2, "magic", {magic[1]})')
     lua.append(body)
     if dice:
         lua.append("scenario.force({" + ", ".join(str(d) for d in dice) + "})")
@@ -225,8 +225,8 @@ def test_hidden_information_hands_piles_and_active_area(sw):
     # (built on the game's own setup: views of a position whose board was cleared with
     # scenario.remove fail in the engine, see the report)
     m = position(sw, """
-        scenario.add("discard", 1, {"ollag"})
-        scenario.add("active", 2, {"sacrificial_pyre"})
+        scenario.add(1, "discard", {"ollag"})
+        scenario.add(2, "active", {"sacrificial_pyre"})
     """)
     st = m.snapshot()
     mine, theirs = m.view(1)["zones"], m.view(2)["zones"]
@@ -246,8 +246,8 @@ def test_hidden_information_hands_piles_and_active_area(sw):
 
 def test_turn_runs_six_phases_in_order_then_passes(sw):
     m = sw_position(sw, """
-        scenario.place("dwarf_gate", 1, "d3")
-        scenario.place("frost_mage", 1, "c4")
+        scenario.create("dwarf_gate", 1, "d3")
+        scenario.create("frost_mage", 1, "c4")
     """, hand1=["ice_smith", "ice_smith", "dwarf_gate", "bear_cavalry"], magic=(0, 3))
     seen = [phase(m)]
     answer(m, "Summon Ice Smith (cost 0)", "d4")
@@ -273,10 +273,10 @@ def test_turn_runs_six_phases_in_order_then_passes(sw):
 
 def test_summon_only_next_to_own_gates_and_ice_golem_counts_as_gate(sw):
     m = sw_position(sw, """
-        scenario.place("dwarf_gate", 1, "c3")
-        scenario.place("ice_golem", 1, "f3")
-        scenario.place("kingdom_gate", 2, "c6")
-        scenario.place("kingdom_gate", 2, "c4")
+        scenario.create("dwarf_gate", 1, "c3")
+        scenario.create("ice_golem", 1, "f3")
+        scenario.create("kingdom_gate", 2, "c6")
+        scenario.create("kingdom_gate", 2, "c4")
     """, hand1=["frost_mage"], magic=(5, 5))
     m.answer_key("Summon Frost Mage (cost 1)")
     # next to the gate at c3 (c4 is taken) and to the Ice Golem at f3; not next to enemy gates or Svara
@@ -290,8 +290,8 @@ def test_summon_only_next_to_own_gates_and_ice_golem_counts_as_gate(sw):
 
 def test_summon_for_seat_two_next_to_its_gate(sw):
     m = sw_position(sw, """
-        scenario.place("kingdom_gate", 2, "b7")
-        scenario.place("dwarf_gate", 1, "e6")
+        scenario.create("kingdom_gate", 2, "b7")
+        scenario.create("dwarf_gate", 1, "e6")
     """, active=2, hand2=["undead_warrior"], magic=(5, 4))
     m.answer_key("Summon Undead Warrior (cost 2)")
     assert space_options(m) == {"a7", "b6", "b8", "c7"}
@@ -302,7 +302,7 @@ def test_summon_for_seat_two_next_to_its_gate(sw):
 
 
 def test_summon_pays_cost_and_any_number_of_units(sw):
-    m = sw_position(sw, 'scenario.place("dwarf_gate", 1, "d3")',
+    m = sw_position(sw, 'scenario.create("dwarf_gate", 1, "d3")',
                     hand1=["bear_cavalry", "frost_mage", "frost_mage"], magic=(5, 5))
     answer(m, "Summon Bear Cavalry (cost 3)", "d4")
     assert counter(m, "magic", 1) == 2
@@ -316,7 +316,7 @@ def test_summon_pays_cost_and_any_number_of_units(sw):
 
 
 def test_summon_unaffordable_units_are_not_offered(sw):
-    m = sw_position(sw, 'scenario.place("dwarf_gate", 1, "d3")',
+    m = sw_position(sw, 'scenario.create("dwarf_gate", 1, "d3")',
                     hand1=["bear_cavalry", "nadiana", "frost_mage", "ice_golem", "ice_smith"], magic=(2, 5))
     assert set(options_starting(m, "Summon")) == {
         "Summon Frost Mage (cost 1)", "Summon Ice Golem (cost 2)", "Summon Ice Smith (cost 0)"}
@@ -326,7 +326,7 @@ def test_summon_unaffordable_units_are_not_offered(sw):
 
 
 def test_summon_only_commons_and_champions(sw):
-    m = sw_position(sw, 'scenario.place("dwarf_gate", 1, "d3")',
+    m = sw_position(sw, 'scenario.create("dwarf_gate", 1, "d3")',
                     hand1=["svara", "dwarf_gate", "parapet", "ice_ram", "glacial_shift", "ice_repair",
                            "ollag", "ice_golem"], magic=(15, 5))
     summons = set(options_starting(m, "Summon"))
@@ -336,10 +336,10 @@ def test_summon_only_commons_and_champions(sw):
 def test_summon_needs_an_empty_space_next_to_a_gate_you_control(sw):
     # seat 1's only gate is boxed in; an enemy gate has empty spaces around it
     m = sw_position(sw, """
-        scenario.place("dwarf_gate", 1, "f1")
-        scenario.place("frost_mage", 1, "e1")
-        scenario.place("frost_mage", 1, "f2")
-        scenario.place("kingdom_gate", 2, "c4")
+        scenario.create("dwarf_gate", 1, "f1")
+        scenario.create("frost_mage", 1, "e1")
+        scenario.create("frost_mage", 1, "f2")
+        scenario.create("kingdom_gate", 2, "c4")
     """, hand1=["frost_mage", "ice_smith"], magic=(5, 5))
     # nothing to summon: the summon phase ends by itself
     assert phase(m) == "move"
@@ -350,7 +350,7 @@ def test_summon_needs_an_empty_space_next_to_a_gate_you_control(sw):
 # --- moving --------------------------------------------------------------------
 
 def test_move_one_or_two_spaces_orthogonally(sw):
-    m = sw_position(sw, 'scenario.place("frost_mage", 1, "c4")', phase="move")
+    m = sw_position(sw, 'scenario.create("frost_mage", 1, "c4")', phase="move")
     m.answer_key("Move Frost Mage at c4")
     opts = m.options()
     back = [o for o in opts if o.endswith("and back to c4")]
@@ -364,9 +364,9 @@ def test_move_one_or_two_spaces_orthogonally(sw):
 
 def test_move_not_through_or_onto_other_cards(sw):
     m = sw_position(sw, """
-        scenario.place("frost_mage", 1, "c4")
-        scenario.place("kingdom_gate", 2, "c5")
-        scenario.place("dwarf_gate", 1, "b4")
+        scenario.create("frost_mage", 1, "c4")
+        scenario.create("kingdom_gate", 2, "c5")
+        scenario.create("dwarf_gate", 1, "b4")
     """, phase="move")
     m.answer_key("Move Frost Mage at c4")
     plain = {o for o in m.options() if "back to" not in o}
@@ -374,7 +374,7 @@ def test_move_not_through_or_onto_other_cards(sw):
 
 
 def test_move_out_and_back_counts_as_the_units_move(sw):
-    m = sw_position(sw, 'scenario.place("frost_mage", 1, "c4")', phase="move")
+    m = sw_position(sw, 'scenario.create("frost_mage", 1, "c4")', phase="move")
     m.answer_key("Move Frost Mage at c4")
     back = [o for o in m.options() if o.endswith("and back to c4")]
     assert len(back) == 1
@@ -387,10 +387,10 @@ def test_move_out_and_back_counts_as_the_units_move(sw):
 
 def test_move_each_unit_once_and_at_most_three_units(sw):
     m = sw_position(sw, """
-        scenario.place("frost_mage", 1, "b4")
-        scenario.place("frost_mage", 1, "c4")
-        scenario.place("frost_mage", 1, "d4")
-        scenario.place("frost_mage", 1, "e4")
+        scenario.create("frost_mage", 1, "b4")
+        scenario.create("frost_mage", 1, "c4")
+        scenario.create("frost_mage", 1, "d4")
+        scenario.create("frost_mage", 1, "e4")
     """, phase="move")
     answer(m, "Move Frost Mage at b4", "b6")
     assert "Move Frost Mage at b6" not in m.options()
@@ -406,19 +406,19 @@ def test_move_each_unit_once_and_at_most_three_units(sw):
 
 def test_move_structures_do_not_move_and_boxed_units_are_not_offered(sw):
     m = sw_position(sw, """
-        scenario.place("dwarf_gate", 1, "c3")
-        scenario.place("frost_mage", 1, "e4")
-        scenario.place("frost_mage", 1, "f1")
-        scenario.place("dwarf_gate", 1, "e1")
-        scenario.place("dwarf_gate", 1, "f2")
+        scenario.create("dwarf_gate", 1, "c3")
+        scenario.create("frost_mage", 1, "e4")
+        scenario.create("frost_mage", 1, "f1")
+        scenario.create("dwarf_gate", 1, "e1")
+        scenario.create("dwarf_gate", 1, "f2")
     """, phase="move")
     assert set(options_starting(m, "Move")) == {"Move Frost Mage at e4", "Move Svara at a1"}
 
 
 def test_unit_summoned_this_turn_may_move_and_attack(sw):
     m = sw_position(sw, """
-        scenario.place("dwarf_gate", 1, "d3")
-        scenario.place("kingdom_gate", 2, "d6")
+        scenario.create("dwarf_gate", 1, "d3")
+        scenario.create("kingdom_gate", 2, "d6")
     """, hand1=["bear_cavalry", "ice_smith"], magic=(3, 3), dice=[M, M, M])
     answer(m, "Summon Bear Cavalry (cost 3)", "d4")
     end_until(m, "move")
@@ -435,14 +435,14 @@ def test_unit_summoned_this_turn_may_move_and_attack(sw):
 def test_build_in_back_three_rows_or_next_to_summoner(sw, seat):
     if seat == 1:
         m = sw_position(sw, """
-            scenario.place("frost_mage", 1, "b2")
-            scenario.place("kingdom_gate", 2, "e3")
+            scenario.create("frost_mage", 1, "b2")
+            scenario.create("kingdom_gate", 2, "e3")
         """, s1="c5", phase="build", hand1=["dwarf_gate"], magic=(0, 0))
         back, summoner, taken, label, gate = rows(1, 3), "c5", {"b2", "e3"}, "Build Gate (cost 0)", "dwarf_gate"
     else:
         m = sw_position(sw, """
-            scenario.place("undead_archer", 2, "e7")
-            scenario.place("dwarf_gate", 1, "b6")
+            scenario.create("undead_archer", 2, "e7")
+            scenario.create("dwarf_gate", 1, "b6")
         """, s2="c4", active=2, phase="build", hand2=["kingdom_gate"], magic=(0, 0))
         back, summoner, taken, label, gate = rows(6, 8), "c4", {"e7", "b6"}, "Build Gate (cost 0)", "kingdom_gate"
     m.answer_key(label)
@@ -457,7 +457,7 @@ def test_build_in_back_three_rows_or_next_to_summoner(sw, seat):
 
 def test_build_pays_cost_and_unaffordable_not_offered(sw):
     m = sw_position(sw, """
-        for _, c in ipairs(scenario.add("hand", 1, {"dwarf_gate", "dwarf_gate"})) do c.base = {cost = 2} end
+        for _, c in ipairs(scenario.add(1, "hand", {"dwarf_gate", "dwarf_gate"})) do c.base = {cost = 2} end
     """, phase="build", magic=(3, 5))
     answer(m, "Build Gate (cost 2)", "b2")
     assert at(m, "b2") == "dwarf_gate"
@@ -490,12 +490,12 @@ def test_build_an_event_that_is_a_structure(sw):
 
 def test_attack_melee_targets_adjacent_cards_only(sw):
     m = sw_position(sw, """
-        scenario.place("bear_cavalry", 1, "c4")
-        scenario.place("frost_mage", 1, "b4")
-        scenario.place("kingdom_gate", 2, "c5")
-        scenario.place("kingdom_gate", 2, "c6")
-        scenario.place("kingdom_gate", 2, "d5")
-        scenario.place("kingdom_gate", 2, "e4")
+        scenario.create("bear_cavalry", 1, "c4")
+        scenario.create("frost_mage", 1, "b4")
+        scenario.create("kingdom_gate", 2, "c5")
+        scenario.create("kingdom_gate", 2, "c6")
+        scenario.create("kingdom_gate", 2, "d5")
+        scenario.create("kingdom_gate", 2, "e4")
     """, phase="attack", dice=[MR, MR, MR])
     assert targets_of(m, "Attack with Bear Cavalry at c4") == {"Gate at c5", "Frost Mage at b4"}
     m.answer_key("Gate at c5")
@@ -505,15 +505,15 @@ def test_attack_melee_targets_adjacent_cards_only(sw):
 
 def test_attack_ranged_up_to_three_clear_straight_spaces(sw):
     m = sw_position(sw, """
-        scenario.place("frost_mage", 1, "c4")
-        scenario.place("kingdom_gate", 2, "c5")   -- 1 up
-        scenario.place("kingdom_gate", 2, "c6")   -- behind c5: blocked
-        scenario.place("kingdom_gate", 2, "a4")   -- 2 left
-        scenario.place("kingdom_gate", 2, "f4")   -- 3 right
-        scenario.place("frost_mage", 1, "c2")     -- 2 down, friendly
-        scenario.place("kingdom_gate", 2, "c1")   -- behind a friendly card: blocked
-        scenario.place("kingdom_gate", 2, "d5")   -- diagonal
-        scenario.place("kingdom_gate", 2, "b6")   -- not in a straight line
+        scenario.create("frost_mage", 1, "c4")
+        scenario.create("kingdom_gate", 2, "c5")   -- 1 up
+        scenario.create("kingdom_gate", 2, "c6")   -- behind c5: blocked
+        scenario.create("kingdom_gate", 2, "a4")   -- 2 left
+        scenario.create("kingdom_gate", 2, "f4")   -- 3 right
+        scenario.create("frost_mage", 1, "c2")     -- 2 down, friendly
+        scenario.create("kingdom_gate", 2, "c1")   -- behind a friendly card: blocked
+        scenario.create("kingdom_gate", 2, "d5")   -- diagonal
+        scenario.create("kingdom_gate", 2, "b6")   -- not in a straight line
     """, s1="f1", phase="attack", dice=[MR])
     assert targets_of(m, "Attack with Frost Mage at c4") == {
         "Gate at c5", "Gate at a4", "Gate at f4", "Frost Mage at c2"}
@@ -523,20 +523,20 @@ def test_attack_ranged_up_to_three_clear_straight_spaces(sw):
 
 def test_attack_ranged_not_four_spaces_away(sw):
     m = sw_position(sw, """
-        scenario.place("frost_mage", 1, "c2")
-        scenario.place("kingdom_gate", 2, "c6")   -- 4 up
-        scenario.place("kingdom_gate", 2, "f2")   -- 3 right
-        scenario.place("kingdom_gate", 2, "a2")   -- 2 left
+        scenario.create("frost_mage", 1, "c2")
+        scenario.create("kingdom_gate", 2, "c6")   -- 4 up
+        scenario.create("kingdom_gate", 2, "f2")   -- 3 right
+        scenario.create("kingdom_gate", 2, "a2")   -- 2 left
     """, s1="e8", s2="f8", phase="attack")
     assert targets_of(m, "Attack with Frost Mage at c2") == {"Gate at f2", "Gate at a2"}
 
 
 def test_attack_rolls_dice_equal_to_strength(sw):
     m = sw_position(sw, """
-        scenario.place("bear_cavalry", 1, "c4")
-        scenario.place("kingdom_gate", 2, "c5")
-        scenario.place("frost_mage", 1, "f3")
-        scenario.place("kingdom_gate", 2, "f5")
+        scenario.create("bear_cavalry", 1, "c4")
+        scenario.create("kingdom_gate", 2, "c5")
+        scenario.create("frost_mage", 1, "f3")
+        scenario.create("kingdom_gate", 2, "f5")
     """, phase="attack", dice=[M, M, M, MR])
     m.messages()
     m.answer_key("Attack with Bear Cavalry at c4")
@@ -551,12 +551,12 @@ def test_attack_rolls_dice_equal_to_strength(sw):
 
 def test_attack_only_matching_symbols_hit(sw):
     m = sw_position(sw, """
-        scenario.place("bear_cavalry", 1, "c4")
-        scenario.place("kingdom_gate", 2, "c5")
-        scenario.place("frost_mage", 1, "e2")
-        scenario.place("kingdom_gate", 2, "e5")
-        scenario.place("frost_mage", 1, "f3")
-        scenario.place("kingdom_gate", 2, "f6")
+        scenario.create("bear_cavalry", 1, "c4")
+        scenario.create("kingdom_gate", 2, "c5")
+        scenario.create("frost_mage", 1, "e2")
+        scenario.create("kingdom_gate", 2, "e5")
+        scenario.create("frost_mage", 1, "f3")
+        scenario.create("kingdom_gate", 2, "f6")
     """, phase="attack", dice=[RS, RS, MS, MS, RS])
     # melee: ranged+special, ranged+special, melee+special -> 1 hit (specials ignored)
     m.answer_key("Attack with Bear Cavalry at c4")
@@ -571,8 +571,8 @@ def test_attack_only_matching_symbols_hit(sw):
 
 def test_attack_melee_only_face_gives_ranged_units_no_hit(sw):
     m = sw_position(sw, """
-        scenario.place("frost_mage", 1, "c4")
-        scenario.place("kingdom_gate", 2, "c6")
+        scenario.create("frost_mage", 1, "c4")
+        scenario.create("kingdom_gate", 2, "c6")
     """, phase="attack", dice=[M])
     m.answer_key("Attack with Frost Mage at c4")
     assert dmg(m, "c6") == 0
@@ -581,8 +581,8 @@ def test_attack_melee_only_face_gives_ranged_units_no_hit(sw):
 def test_attack_with_up_to_three_different_units(sw):
     m = sw_position(sw, """
         for _, s in ipairs({"b4", "c4", "d4", "e4"}) do
-          scenario.place("frost_mage", 1, s)
-          scenario.place("kingdom_gate", 2, s:sub(1, 1) .. "5")
+          scenario.create("frost_mage", 1, s)
+          scenario.create("kingdom_gate", 2, s:sub(1, 1) .. "5")
         end
     """, phase="attack", dice=[M, M, M])
     answer(m, "Attack with Frost Mage at b4", "Gate at b5")
@@ -600,9 +600,9 @@ def test_attack_with_up_to_three_different_units(sw):
 
 def test_attack_friendly_cards_can_be_targeted(sw):
     m = sw_position(sw, """
-        scenario.place("bear_cavalry", 1, "c4")
-        scenario.place("frost_mage", 1, "c5")
-        scenario.place("frost_mage", 1, "b4")
+        scenario.create("bear_cavalry", 1, "c4")
+        scenario.create("frost_mage", 1, "c5")
+        scenario.create("frost_mage", 1, "b4")
     """, phase="attack", dice=[MR, MR, M])
     assert targets_of(m, "Attack with Bear Cavalry at c4") == {"Frost Mage at c5", "Frost Mage at b4"}
     m.answer_key("Frost Mage at c5")
@@ -611,9 +611,9 @@ def test_attack_friendly_cards_can_be_targeted(sw):
 
 def test_attack_structures_do_not_attack_summoner_does(sw):
     m = sw_position(sw, """
-        scenario.place("dwarf_gate", 1, "c4")
-        scenario.place("kingdom_gate", 2, "c5")
-        scenario.place("kingdom_gate", 2, "a3")
+        scenario.create("dwarf_gate", 1, "c4")
+        scenario.create("kingdom_gate", 2, "c5")
+        scenario.create("kingdom_gate", 2, "a3")
     """, phase="attack", dice=[MR, MR, MR])
     assert options_starting(m, "Attack with") == ["Attack with Svara at a1"]
 
@@ -622,10 +622,10 @@ def test_attack_structures_do_not_attack_summoner_does(sw):
 
 def test_destroyed_when_damage_reaches_life_and_not_before(sw):
     m = sw_position(sw, """
-        scenario.place("bear_cavalry", 1, "c4")
-        scenario.place("kingdom_gate", 2, "c5", {damage = 3})
-        scenario.place("bear_cavalry", 1, "e4")
-        scenario.place("kingdom_gate", 2, "e5", {damage = 2})
+        scenario.create("bear_cavalry", 1, "c4")
+        scenario.create("kingdom_gate", 2, "c5", {damage = 3})
+        scenario.create("bear_cavalry", 1, "e4")
+        scenario.create("kingdom_gate", 2, "e5", {damage = 2})
     """, phase="attack", magic=(3, 3), dice=[MR, MR, RS, MR, MR, RS])
     m.answer_key("Attack with Bear Cavalry at e4")
     assert dmg(m, "e5") == 4            # 4 damage on 5 life: still there
@@ -637,8 +637,8 @@ def test_destroyed_when_damage_reaches_life_and_not_before(sw):
 
 def test_destroyed_when_damage_exceeds_life(sw):
     m = sw_position(sw, """
-        scenario.place("bear_cavalry", 1, "c4")
-        scenario.place("kingdom_gate", 2, "c5", {damage = 4})
+        scenario.create("bear_cavalry", 1, "c4")
+        scenario.create("kingdom_gate", 2, "c5", {damage = 4})
     """, phase="attack", dice=[MR, MR, MR])
     m.answer_key("Attack with Bear Cavalry at c4")
     assert at(m, "c5") is None
@@ -648,8 +648,8 @@ def test_destroyed_when_damage_exceeds_life(sw):
 def test_destroyed_card_goes_to_owners_discard_tokens_removed_cards_under_discarded(sw):
     # a gate owned by seat 1 but controlled by seat 2, with boost and damage, and a card under it
     m = sw_position(sw, """
-        scenario.place("bear_cavalry", 1, "c4")
-        local g = scenario.place("dwarf_gate", 1, "c5", {damage = 2, boost = 2})
+        scenario.create("bear_cavalry", 1, "c4")
+        local g = scenario.create("dwarf_gate", 1, "c5", {damage = 2, boost = 2})
         g.controller = 2
         local u = cards.create("undead_warrior", 2)
         cards.attach(u, g)
@@ -676,9 +676,9 @@ def test_card_destroyed_when_its_life_drops_to_its_damage(sw):
     # structures 1 more life; when he is destroyed the Gate next to him, with 5 damage
     # on 5 printed life, has 0 life left.
     m = sw_position(sw, """
-        scenario.place("bear_cavalry", 1, "c4")
-        scenario.place("ollag", 2, "c5", {damage = 6})
-        scenario.place("kingdom_gate", 2, "d5", {damage = 5})
+        scenario.create("bear_cavalry", 1, "c4")
+        scenario.create("ollag", 2, "c5", {damage = 6})
+        scenario.create("kingdom_gate", 2, "d5", {damage = 5})
     """, phase="attack", dice=[MR, M, M])
     assert stat(m, "d5", "life") == 6
     m.answer_key("Attack with Bear Cavalry at c4")
@@ -691,8 +691,8 @@ def test_card_destroyed_when_its_life_drops_to_its_damage(sw):
 
 def test_magic_gained_for_destroying_an_enemy_card(sw):
     m = sw_position(sw, """
-        scenario.place("bear_cavalry", 1, "c4")
-        scenario.place("undead_archer", 2, "c5", {damage = 1})
+        scenario.create("bear_cavalry", 1, "c4")
+        scenario.create("undead_archer", 2, "c5", {damage = 1})
     """, phase="attack", magic=(3, 7), dice=[MR, MR, MR])
     m.answer_key("Attack with Bear Cavalry at c4")
     assert at(m, "c5") is None
@@ -703,8 +703,8 @@ def test_magic_gained_for_destroying_an_enemy_card(sw):
 
 def test_no_magic_for_destroying_your_own_card(sw):
     m = sw_position(sw, """
-        scenario.place("bear_cavalry", 1, "c4")
-        scenario.place("frost_mage", 1, "c5", {damage = 3})
+        scenario.create("bear_cavalry", 1, "c4")
+        scenario.create("frost_mage", 1, "c5", {damage = 3})
     """, phase="attack", magic=(3, 7), dice=[MR, MR, MR])
     m.answer_key("Attack with Bear Cavalry at c4")
     assert at(m, "c5") is None
@@ -715,8 +715,8 @@ def test_no_magic_for_destroying_your_own_card(sw):
 
 def test_magic_is_capped_at_fifteen(sw):
     m = sw_position(sw, """
-        scenario.place("bear_cavalry", 1, "c4")
-        scenario.place("kingdom_gate", 2, "c5", {damage = 4})
+        scenario.create("bear_cavalry", 1, "c4")
+        scenario.create("kingdom_gate", 2, "c5", {damage = 4})
     """, phase="attack", magic=(15, 3), dice=[MR, MR, MR], hand1=["frost_mage", "ice_smith"])
     m.answer_key("Attack with Bear Cavalry at c4")
     assert at(m, "c5") is None
@@ -728,7 +728,7 @@ def test_magic_is_capped_at_fifteen(sw):
 
 
 def test_magic_never_below_zero(sw):
-    m = sw_position(sw, 'scenario.place("dwarf_gate", 1, "d3")\nscenario.set_counter("magic", 2, -3)',
+    m = sw_position(sw, 'scenario.create("dwarf_gate", 1, "d3")\nscenario.set_counter(2, "magic", -3)',
                     hand1=["frost_mage", "ice_smith"], magic=(0, 0))
     assert counter(m, "magic", 2) == 0
     # with 0 magic only a free unit can be summoned, and paying for it leaves 0
@@ -741,8 +741,8 @@ def test_magic_never_below_zero(sw):
 
 def test_cost_of_inaction_when_no_attack(sw):
     m = sw_position(sw, """
-        scenario.place("bear_cavalry", 1, "c4")
-        scenario.place("kingdom_gate", 2, "c5")
+        scenario.create("bear_cavalry", 1, "c4")
+        scenario.create("kingdom_gate", 2, "c5")
     """, phase="attack")
     m.answer_key("End attack phase")
     assert dmg(m, "a1") == 1
@@ -752,9 +752,9 @@ def test_cost_of_inaction_when_no_attack(sw):
 
 def test_cost_of_inaction_when_only_friendly_cards_were_targeted(sw):
     m = sw_position(sw, """
-        scenario.place("bear_cavalry", 1, "c4")
-        scenario.place("frost_mage", 1, "c5")
-        scenario.place("kingdom_gate", 2, "f5")
+        scenario.create("bear_cavalry", 1, "c4")
+        scenario.create("frost_mage", 1, "c5")
+        scenario.create("kingdom_gate", 2, "f5")
     """, phase="attack", dice=[MR, M, M])
     m.answer_key("Attack with Bear Cavalry at c4")     # its only target: the friendly Frost Mage
     assert dmg(m, "c5") == 3
@@ -765,9 +765,9 @@ def test_cost_of_inaction_when_only_friendly_cards_were_targeted(sw):
 
 def test_no_cost_of_inaction_after_targeting_an_enemy_even_with_no_hits(sw):
     m = sw_position(sw, """
-        scenario.place("bear_cavalry", 1, "c4")
-        scenario.place("kingdom_gate", 2, "c5")
-        scenario.place("frost_mage", 1, "f4")
+        scenario.create("bear_cavalry", 1, "c4")
+        scenario.create("kingdom_gate", 2, "c5")
+        scenario.create("frost_mage", 1, "f4")
     """, phase="attack", dice=[RS, RS, RS])
     m.answer_key("Attack with Bear Cavalry at c4")
     assert dmg(m, "c5") == 0
@@ -777,8 +777,8 @@ def test_no_cost_of_inaction_after_targeting_an_enemy_even_with_no_hits(sw):
 
 def test_cost_of_inaction_for_seat_two(sw):
     m = sw_position(sw, """
-        scenario.place("undead_carrier", 2, "c5")
-        scenario.place("dwarf_gate", 1, "c4")
+        scenario.create("undead_carrier", 2, "c5")
+        scenario.create("dwarf_gate", 1, "c4")
     """, active=2, phase="attack")
     m.answer_key("End attack phase")
     assert dmg(m, "f8") == 1
@@ -833,9 +833,9 @@ def test_draw_nothing_with_five_or_more_in_hand(sw):
 
 def test_draw_pile_runs_out_without_reshuffle(sw):
     m = sw_position(sw, """
-        scenario.empty("draw", 1)
-        scenario.add("draw", 1, {"frost_mage", "ice_smith"})
-        scenario.add("discard", 1, {"ollag", "parapet", "ice_ram"})
+        scenario.empty(1, "draw")
+        scenario.add(1, "draw", {"frost_mage", "ice_smith"})
+        scenario.add(1, "discard", {"ollag", "parapet", "ice_ram"})
     """, phase="draw", hand1=["dwarf_gate"])
     assert sorted(zone(m, "hand", 1)) == ["dwarf_gate", "frost_mage", "ice_smith"]
     assert zone(m, "draw", 1) == []
@@ -844,8 +844,8 @@ def test_draw_pile_runs_out_without_reshuffle(sw):
 
 def test_cannot_draw_from_an_empty_draw_pile(sw):
     m = sw_position(sw, """
-        scenario.empty("draw", 1)
-        scenario.add("discard", 1, {"ollag", "parapet", "ice_ram"})
+        scenario.empty(1, "draw")
+        scenario.add(1, "discard", {"ollag", "parapet", "ice_ram"})
     """, phase="draw")
     assert zone(m, "hand", 1) == []
     assert zone(m, "discard", 1) == ["ollag", "parapet", "ice_ram"]
@@ -857,8 +857,8 @@ def test_cannot_draw_from_an_empty_draw_pile(sw):
 
 def test_event_played_only_in_its_phase_then_discarded(sw):
     m = sw_position(sw, """
-        scenario.place("dwarf_gate", 1, "d3", {damage = 3})
-        scenario.place("frost_mage", 1, "c5")
+        scenario.create("dwarf_gate", 1, "d3", {damage = 3})
+        scenario.create("frost_mage", 1, "c5")
     """, hand1=["ice_smith", "ice_repair"], magic=(0, 3))
     # summon phase: Ice Repair (a move phase event) is not offered
     assert not options_starting(m, "Play")
@@ -878,8 +878,8 @@ def test_event_played_only_in_its_phase_then_discarded(sw):
 
 def test_event_cost_paid_and_unaffordable_event_not_offered(sw):
     m = sw_position(sw, """
-        scenario.place("frost_mage", 1, "c5")
-        for _, c in ipairs(scenario.add("hand", 1, {"ice_repair", "ice_repair"})) do c.base = {cost = 2} end
+        scenario.create("frost_mage", 1, "c5")
+        for _, c in ipairs(scenario.add(1, "hand", {"ice_repair", "ice_repair"})) do c.base = {cost = 2} end
     """, phase="move", magic=(3, 3))
     m.answer_key("Play Ice Repair (cost 2)")
     assert counter(m, "magic", 1) == 1
@@ -908,8 +908,8 @@ def test_active_event_stays_until_start_of_owners_next_turn(sw):
 def test_destroying_enemy_summoner_wins(sw):
     # Ret-Talus has 12 life; he starts on 10 damage
     m = sw_position(sw, """
-        scenario.place("bear_cavalry", 1, "c4")
-        scenario.place("frost_mage", 1, "e2")
+        scenario.create("bear_cavalry", 1, "c4")
+        scenario.create("frost_mage", 1, "e2")
         tokens.add(board.card_at("c5"), "damage", 10)
     """, s2="c5", phase="attack", dice=[MR, MR, M])
     assert not m.is_over

@@ -72,10 +72,36 @@ function E.build_board(def)
   end
 end
 
-local function check_space(s, fn)
-  if topo.neighbors[s] == nil then
-    error(fn .. ": no space called " .. tostring(s), 3)
+-------------------------------------------------------------------------------
+-- Errors for unknown names, shared by every engine table scripts see.
+-------------------------------------------------------------------------------
+--- A value as an error message shows it: names quoted, cards by name and id,
+--- other tables by type (never by address, which differs between runs).
+function E.show(v)
+  local t = type(v)
+  if t == "string" then return "'" .. v .. "'" end
+  if t == "table" then
+    if type(rawget(v, "name")) == "string" and math.type(rawget(v, "id")) == "integer" then
+      return string.format("%s (card %d)", v.name, v.id)
+    end
+    return "a table"
   end
+  if t == "number" or t == "boolean" or t == "nil" then return tostring(v) end
+  return "a " .. t
+end
+
+--- Raises "fn: no <what> called 'name' (did you mean 'x'?)". level 2 (the
+--- default) blames the caller of the function that calls no_such.
+function E.no_such(fn, what, name, candidates, level)
+  error(fn .. ": no " .. what .. " called " .. E.show(name) .. E.suggest(name, candidates), (level or 2) + 1)
+end
+
+local function no_space(fn, s, level)
+  E.no_such(fn, "space", s, topo.list, (level or 2) + 1)
+end
+
+local function check_space(s, fn)
+  if topo.neighbors[s] == nil then no_space(fn, s, 3) end
 end
 
 --- Every space, in a stable order.
@@ -85,14 +111,17 @@ end
 
 function B.exists(s) return topo.neighbors[s] ~= nil end
 
---- Grid coordinates of a space (x = column from 1, y = row from 1).
+--- Grid coordinates of a space (x = column from 1, y = row from 1); nil on a graph.
 function B.xy(s)
   local p = topo.xy[s]
-  if not p then return nil end
+  if not p then
+    check_space(s, "board.xy")
+    return nil
+  end
   return p[1], p[2]
 end
 
---- The space at grid coordinates, or nil off the board.
+--- The space at grid coordinates, or nil off the board (coordinates are not names).
 function B.space_at(x, y)
   return topo.at[x * 1000 + y]
 end
@@ -106,20 +135,27 @@ function B.neighbors(s)
 end
 
 function B.is_adjacent(a, b)
-  for _, o in ipairs(topo.neighbors[a] or {}) do if o == b then return true end end
+  local n = topo.neighbors[a]
+  if n then
+    for i = 1, #n do if n[i] == b then return true end end
+  end
+  -- names are checked only on the way to false, so a hit costs nothing more
+  if n == nil then check_space(a, "board.is_adjacent") end
+  if topo.neighbors[b] == nil then check_space(b, "board.is_adjacent") end
   return false
 end
 
---- Number of steps between two spaces, counting only through adjacency.
+--- Number of steps between two spaces, counting only through adjacency
+--- (math.huge between spaces of a graph that no path joins).
 function B.distance(a, b)
-  check_space(a, "board.distance")
-  check_space(b, "board.distance")
-  if topo.kind == "grid" then
-    local p, q = topo.xy[a], topo.xy[b]
+  local p, q = topo.xy[a], topo.xy[b]
+  if p and q then
     local dx, dy = math.abs(p[1] - q[1]), math.abs(p[2] - q[2])
     if topo.eight then return math.max(dx, dy) end
     return dx + dy
   end
+  check_space(a, "board.distance")
+  check_space(b, "board.distance")
   local row = topo.dist[a]
   if not row then
     row = { [a] = 0 }
@@ -140,6 +176,7 @@ end
 
 --- Spaces within n steps of s, not counting s itself.
 function B.within(s, n)
+  if topo.neighbors[s] == nil then check_space(s, "board.within") end
   local out = {}
   for _, o in ipairs(topo.list) do
     if o ~= s and B.distance(s, o) <= n then out[#out + 1] = o end
@@ -147,7 +184,12 @@ function B.within(s, n)
   return out
 end
 
-function B.region(s) return topo.region[s] end
+--- The region a space belongs to (nil for a space in none).
+function B.region(s)
+  local r = topo.region[s]
+  if r == nil then check_space(s, "board.region") end
+  return r
+end
 
 function B.regions()
   local out = {}
@@ -156,9 +198,19 @@ function B.regions()
   return out
 end
 
-function B.region_info(name) return topo.regions[name] end
+local function check_region(name, fn)
+  if topo.regions[name] == nil then E.no_such(fn, "region", name, B.regions(), 3) end
+end
+
+--- A region's definition from the board (read it, do not change it).
+function B.region_info(name)
+  local r = topo.regions[name]
+  if r == nil then check_region(name, "board.region_info") end
+  return r
+end
 
 function B.spaces_in(region)
+  check_region(region, "board.spaces_in")
   local out = {}
   for _, s in ipairs(topo.list) do if topo.region[s] == region then out[#out + 1] = s end end
   return out
@@ -174,17 +226,24 @@ end
 --- The card on a space, or nil.
 function B.card_at(s)
   local id = occupied[s]
-  return id and E.state.cards[id] or nil
+  if id then return E.state.cards[id] end
+  if topo.neighbors[s] == nil then check_space(s, "board.card_at") end
+  return nil
 end
 
 function B.is_empty(s)
-  return occupied[s] == nil and topo.neighbors[s] ~= nil
+  if occupied[s] ~= nil then return false end
+  if topo.neighbors[s] == nil then check_space(s, "board.is_empty") end
+  return true
 end
 
 --- Spaces from s in direction (dx, dy), up to n steps, stopping at the edge.
 function B.ray(s, dx, dy, n)
   local p, out = topo.xy[s], {}
-  if not p then return out end
+  if not p then
+    check_space(s, "board.ray")
+    return out
+  end
   local x, y = p[1], p[2]
   for _ = 1, n do
     x, y = x + dx, y + dy
@@ -201,7 +260,10 @@ end
 function B.line_of_sight(s, n, passable)
   local out = {}
   local p = topo.xy[s]
-  if not p then return out end
+  if not p then
+    check_space(s, "board.line_of_sight")
+    return out
+  end
   local at, spaces, cards = topo.at, E.state.spaces, E.state.cards
   for _, d in ipairs(topo.dirs or {}) do
     local x, y = p[1], p[2]
@@ -225,6 +287,7 @@ end
 --- "empty", and s itself always counts as empty (its card is the one moving).
 --- Returns a list of paths, each a list of spaces, in a stable order.
 function B.paths(s, steps, can_pass, can_stop)
+  if topo.neighbors[s] == nil then check_space(s, "board.paths") end
   can_pass = can_pass or B.is_empty
   can_stop = can_stop or B.is_empty
   local out = {}
@@ -249,6 +312,7 @@ end
 --- can_pass(space) and end where can_stop(space) (both default to "empty");
 --- s counts as empty, and is included when a unit can step out and back.
 function B.reach(s, steps, can_pass, can_stop)
+  if topo.neighbors[s] == nil then check_space(s, "board.reach") end
   can_pass = can_pass or B.is_empty
   can_stop = can_stop or B.is_empty
   local neighbors = topo.neighbors

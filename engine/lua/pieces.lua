@@ -2,6 +2,7 @@
 local E = ...
 
 local C, Z, T, K, D, P = {}, {}, {}, {}, {}, {}
+local type = type
 E.cards, E.zones, E.tokens, E.counters, E.dice, E.players = C, Z, T, K, D, P
 
 local function fail(msg) error(msg, 3) end
@@ -9,6 +10,15 @@ local function fail(msg) error(msg, 3) end
 -------------------------------------------------------------------------------
 -- Players
 -------------------------------------------------------------------------------
+local function no_player(fn, p, level)
+  error(fn .. ": no player " .. E.show(p) .. " (players are 1 to " .. #E.state.players .. ")", level + 1)
+end
+
+local function check_player(p, fn)
+  if E.state.players[p] == nil then no_player(fn, p, 3) end
+end
+E.check_player = check_player
+
 function P.count() return #E.state.players end
 
 function P.list()
@@ -18,15 +28,24 @@ function P.list()
 end
 
 --- The player after p in seat order.
-function P.next(p) return p % #E.state.players + 1 end
+function P.next(p)
+  local n = #E.state.players
+  if E.state.players[p] == nil then check_player(p, "players.next") end
+  return p % n + 1
+end
 
-function P.info(p) return E.state.players[p] end
+function P.info(p)
+  local info = E.state.players[p]
+  if info == nil then check_player(p, "players.info") end
+  return info
+end
 
 --- Players in seat order starting from p.
 local from_cache = {}
 function P.from(p)
   local out = from_cache[p]
   if not out then
+    check_player(p, "players.from")
     out = {}
     local n = #E.state.players
     for i = 0, n - 1 do out[#out + 1] = (p - 1 + i) % n + 1 end
@@ -36,63 +55,211 @@ function P.from(p)
 end
 
 -------------------------------------------------------------------------------
--- Zones: ordered lists of card ids; the top of a zone is its last element.
+-- Subject first: a player's own zone or counter is named (p, name, ...), a
+-- shared one (scope: shared in game.yaml) by its name alone: (name, ...).
 -------------------------------------------------------------------------------
-function E.zone_names()
-  local out = {}
-  for name in pairs(E.game.zones) do out[#out + 1] = name end
-  table.sort(out)
+local OLD_ORDER = " (the argument order changed in 0.2.0, see CHANGELOG.md)"
+
+local sorted_names = {}   -- "zones" / "counters" / "dice" -> sorted declared names
+local function names_of(kind)
+  local out = sorted_names[kind]
+  if not out then
+    out = {}
+    for name in pairs(E.game[kind]) do out[#out + 1] = name end
+    table.sort(out)
+    sorted_names[kind] = out
+  end
   return out
 end
 
-local function zone_key(name, p)
-  local zd = E.game.zones[name]
-  if not zd then fail("no zone called " .. tostring(name)) end
-  if zd.scope == "player" then
-    if type(p) ~= "number" or E.state.players[p] == nil then
-      fail("zone " .. name .. " belongs to a player: give a player number, not " .. tostring(p))
-    end
-    return name .. ":" .. p
+function E.zone_names() return E.copy_list(names_of("zones")) end
+
+-- How one function names its subject, for messages: spec.fn is its name, spec.what
+-- "zone" or "counter", spec.kind the declarations' table in E.game, spec.pre the
+-- arguments before the subject and spec.post those after the name (as text), and
+-- spec.rest how many arguments follow the name.
+local function spec(fn, what, pre, post, rest)
+  return { fn = fn, what = what, kind = what .. "s", pre = pre, post = post, rest = rest }
+end
+
+local function call_text(sp, name, with_player)
+  return sp.fn .. "(" .. sp.pre .. (with_player and "p, " or "") .. "'" .. name .. "'" .. sp.post .. ")"
+end
+
+--- Reads subject-first arguments a, b, c, d: returns the player (nil for a shared
+--- zone or counter), the name, its declaration and the two arguments after the name.
+--- Unknown names, a missing or unknown player, a player for a shared one and
+--- calls in the order before 0.2.0 raise errors that say the right call, blaming
+--- the caller of the API function (up: how many engine functions lie between).
+local function subject(sp, a, b, c, d, up)
+  local L = 3 + (up or 0)
+  local p, name, x, y
+  if type(a) == "string" then
+    name, x, y = a, b, c
+  else
+    p, name, x, y = a, b, c, d
   end
-  return name
+  local decl = E.game[sp.kind][name]
+  if decl == nil then
+    if p == nil and type(b) == "string" and E.game[sp.kind][b] ~= nil then
+      -- a string where the player goes: ('hand', 'discard') or similar
+      error(sp.fn .. ": " .. E.show(a) .. " is not a player; " .. call_text(sp, b, true), L)
+    end
+    E.no_such(sp.fn, sp.what, name, names_of(sp.kind), L)
+  end
+  if decl.scope == "player" then
+    if p == nil then
+      if type(a) == "string" then
+        error(sp.fn .. ": '" .. name .. "' is a per-player " .. sp.what .. ": " .. call_text(sp, name, true) ..
+              OLD_ORDER, L)
+      end
+      no_player(sp.fn, p, L)
+    end
+    if E.state.players[p] == nil then no_player(sp.fn, p, L) end
+  else
+    if p ~= nil then
+      error(sp.fn .. ": '" .. name .. "' is a shared " .. sp.what .. ", so it takes no player: " ..
+            call_text(sp, name, false), L)
+    end
+    -- the shared form ends after its own arguments: one more is a call in the old order
+    local extra
+    if sp.rest == 0 then extra = b elseif sp.rest == 1 then extra = c else extra = d end
+    if extra ~= nil then
+      error(sp.fn .. ": too many arguments for the shared " .. sp.what .. " '" .. name .. "': " ..
+            call_text(sp, name, false) .. OLD_ORDER, L)
+    end
+  end
+  return p, name, decl, x, y
+end
+E.subject, E.subject_spec = subject, spec
+
+-------------------------------------------------------------------------------
+-- Zones: ordered lists of card ids; the top of a zone is its last element.
+-------------------------------------------------------------------------------
+local key_cache = {}   -- zone name -> player -> "name:p"
+
+local function zone_key(name, p)
+  if p == nil then return name end
+  local by_p = key_cache[name]
+  if by_p == nil then
+    by_p = {}
+    key_cache[name] = by_p
+  end
+  local key = by_p[p]
+  if key == nil then
+    key = name .. ":" .. p
+    by_p[p] = key
+  end
+  return key
 end
 E.zone_key = zone_key
 
-local function zone_list(name, p)
-  return E.state.zones[zone_key(name, p)]
+local S_IDS = spec("zones.ids", "zone", "", "", 0)
+local S_CARDS = spec("zones.cards", "zone", "", "", 0)
+local S_COUNT = spec("zones.count", "zone", "", "", 0)
+local S_TOP = spec("zones.top", "zone", "", "", 0)
+local S_SHUFFLE = spec("zones.shuffle", "zone", "", "", 0)
+
+-- Zones already named well, so a repeated call skips the checks: player_keys[p][name]
+-- is the key of player p's zone, shared_keys[name] that of a shared zone.
+local player_keys, shared_keys = {}, {}
+
+local function zone_list(sp, a, b)
+  local known = player_keys[a]
+  local key = known and known[b]
+  if key == nil and b == nil then key = shared_keys[a] end
+  if key == nil then
+    local p, name = subject(sp, a, b, nil, nil, 1)
+    key = zone_key(name, p)
+    if p == nil then
+      shared_keys[name] = key
+    else
+      local t = player_keys[p]
+      if t == nil then
+        t = {}
+        player_keys[p] = t
+      end
+      t[name] = key
+    end
+  end
+  return E.state.zones[key]
 end
 
-function Z.ids(name, p) return E.copy(zone_list(name, p)) end
+--- Card ids of a zone, bottom to top: zones.ids(p, name) or zones.ids(name).
+function Z.ids(a, b) return E.copy(zone_list(S_IDS, a, b)) end
 
---- Cards of a zone, bottom to top.
-function Z.cards(name, p)
+--- Cards of a zone, bottom to top: zones.cards(p, name) or zones.cards(name).
+function Z.cards(a, b)
   local out, cards = {}, E.state.cards
-  for i, id in ipairs(zone_list(name, p)) do out[i] = cards[id] end
+  local l = zone_list(S_CARDS, a, b)
+  for i = 1, #l do out[i] = cards[l[i]] end
   return out
 end
 
-function Z.count(name, p) return #zone_list(name, p) end
+function Z.count(a, b) return #zone_list(S_COUNT, a, b) end
 
-function Z.top(name, p)
-  local l = zone_list(name, p)
+--- The top card of a zone, or nil when it is empty.
+function Z.top(a, b)
+  local l = zone_list(S_TOP, a, b)
   return l[#l] and E.state.cards[l[#l]] or nil
 end
 
-function Z.shuffle(name, p)
-  E.shuffle(zone_list(name, p))
-  E.note("shuffle", { zone = zone_key(name, p) })
+function Z.shuffle(a, b)
+  local p, name = subject(S_SHUFFLE, a, b)
+  local key = zone_key(name, p)
+  E.shuffle(E.state.zones[key])
+  E.note("shuffle", { zone = key })
 end
 
---- Moves up to n cards from the top of one zone to the top of another.
+--- The key of a zone for zones.draw: p applies to a per-player zone, a shared one ignores it.
+local function draw_key(name, p, shared_form)
+  local zd = E.game.zones[name]
+  if zd == nil then E.no_such("zones.draw", "zone", name, names_of("zones"), 3) end
+  if zd.scope ~= "player" then return name end
+  if p == nil then
+    if shared_form then
+      error("zones.draw: '" .. name .. "' is a per-player zone: zones.draw(p, from, to, n)" .. OLD_ORDER, 3)
+    end
+    no_player("zones.draw", p, 3)
+  end
+  if E.state.players[p] == nil then no_player("zones.draw", p, 3) end
+  return zone_key(name, p)
+end
+
+--- Moves up to n cards (default 1) from the top of one zone to the top of another,
+--- one at a time: zones.draw(p, from, to, n) where either zone may be p's own or
+--- shared, or zones.draw(from, to, n) between two shared zones. A player's own
+--- zone named in `to` may belong to another player: zones.draw(p, from, to, n, to_p).
 --- Returns the cards moved (fewer when the source runs out).
-function Z.draw(from, to, p, n, to_player)
+function Z.draw(a, b, c, d, e)
+  local p, from, to, n, to_p
+  local shared_form = type(a) == "string"
+  if shared_form then
+    from, to, n = a, b, c
+    if d ~= nil then
+      error("zones.draw: too many arguments: zones.draw(p, from, to, n), or zones.draw(from, to, n) " ..
+            "between shared zones" .. OLD_ORDER, 2)
+    end
+  else
+    p, from, to, n, to_p = a, b, c, d, e
+  end
+  local fk = draw_key(from, p, shared_form)
+  local tk = draw_key(to, to_p or p, shared_form)
+  if p ~= nil and fk == from and tk == to then
+    error("zones.draw: '" .. from .. "' and '" .. to .. "' are shared zones, so it takes no player: " ..
+          "zones.draw('" .. from .. "', '" .. to .. "', n)", 2)
+  end
+  n = n or 1
+  if math.type(n) ~= "integer" then error("zones.draw: the number of cards must be an integer, got " .. E.show(n), 2) end
   local moved = {}
   E.note("draw", { zone = from })
-  for _ = 1, n or 1 do
-    local c = Z.top(from, p)
-    if not c then break end
-    C.to_zone(c, to, to_player or p)
-    moved[#moved + 1] = c
+  local src, cards = E.state.zones[fk], E.state.cards
+  for _ = 1, n do
+    local id = src[#src]
+    if not id then break end
+    local card = cards[id]
+    E.cards.to_zone_key(card, tk)
+    moved[#moved + 1] = card
   end
   return moved
 end
@@ -108,16 +275,53 @@ local function touch(key)
   if key == "board" or E.in_play_keys[key] then E.version = E.version + 1 end
 end
 
-local function card_arg(c, fn)
+--- A card argument (a card, or its id); up: engine functions between the API
+--- function and this check.
+local function card_arg(c, fn, up)
+  local given = c
   if type(c) == "number" then c = E.state.cards[c] end
   if type(c) ~= "table" or E.state.cards[c.id] ~= c then
-    fail(fn .. ": expected a card, got " .. tostring(c))
+    error(fn .. ": expected a card or a card's id, got " .. E.show(given), 3 + (up or 0))
   end
   return c
 end
 E.card_arg = card_arg
 
-function C.get(id) return E.state.cards[id] end
+--- The card with an id.
+function C.get(id)
+  local c = E.state.cards[id]
+  if c == nil then
+    error("cards.get: no card with id " .. E.show(id) .. " (ids run from 1 to " .. #E.state.cards .. ")", 2)
+  end
+  return c
+end
+
+local def_names = nil
+local function card_names()
+  if def_names == nil then
+    def_names = {}
+    for id in pairs(E.defs) do def_names[#def_names + 1] = id end
+    table.sort(def_names)
+  end
+  return def_names
+end
+E.card_names = card_names
+
+local tag_set, tags_known = {}, false   -- every tag some card definition has
+local function check_tag(tag, fn)
+  if not tags_known then
+    tags_known = true
+    for _, d in pairs(E.defs) do
+      for t in pairs(d.tagset) do tag_set[t] = true end
+    end
+  end
+  if not tag_set[tag] then
+    local tags = {}
+    for t in pairs(tag_set) do tags[#tags + 1] = t end
+    table.sort(tags)
+    E.no_such(fn, "tag", tag, tags, 3)
+  end
+end
 
 --- The definition of a card (its YAML, with Lua functions), read-only.
 function C.def(c)
@@ -126,26 +330,40 @@ function C.def(c)
   return E.defs[card_arg(c, "cards.def").def]
 end
 
+--- Whether a card's definition has a tag (a tag no card has is an error: a typo).
 function C.has_tag(c, tag)
-  local d = E.defs[c.def]
-  return d.tagset[tag] == true
+  local d = E.defs[c.def]   -- (hot: no type check unless this fails)
+  if not d then d = E.defs[card_arg(c, "cards.has_tag").def] end
+  if d.tagset[tag] then return true end
+  if not tag_set[tag] then check_tag(tag, "cards.has_tag") end
+  return false
 end
 
---- Creates a new card instance from a definition, placed on top of a zone.
-function C.create(def_id, owner, zone_name, zone_player)
+local S_CREATE = spec("cards.create", "zone", "def, owner, ", "", 0)
+
+--- Creates a new card from a definition, owned and controlled by a player, in no
+--- zone, or on top of a zone: cards.create(def, owner, p, zone) for a player's
+--- own zone, cards.create(def, owner, zone) for a shared one.
+function C.create(def_id, owner, a, b, c)
   local d = E.defs[def_id]
-  if not d then fail("cards.create: no card called " .. tostring(def_id)) end
-  local cards = E.state.cards
-  local c = { id = #cards + 1, def = def_id, name = d.name, owner = owner,
-              controller = owner, tokens = {}, under = {} }
-  cards[c.id] = c
-  if zone_name then
-    c.zone = zone_key(zone_name, zone_player or owner)
-    touch(c.zone)
-    local l = E.state.zones[c.zone]
-    l[#l + 1] = c.id
+  if not d then E.no_such("cards.create", "card", def_id, card_names()) end
+  if E.state.players[owner] == nil then no_player("cards.create", owner, 2) end
+  local key
+  if a ~= nil or b ~= nil then
+    local p, name = subject(S_CREATE, a, b, c)
+    key = zone_key(name, p)
   end
-  return c
+  local cards = E.state.cards
+  local card = { id = #cards + 1, def = def_id, name = d.name, owner = owner,
+                 controller = owner, tokens = {}, under = {} }
+  cards[card.id] = card
+  if key then
+    card.zone = key
+    touch(key)
+    local l = E.state.zones[key]
+    l[#l + 1] = card.id
+  end
+  return card
 end
 
 local function remove_from_list(l, id)
@@ -170,10 +388,18 @@ local function lift(c)
   c.zone = nil
 end
 
---- Moves a card to a zone. where: "top" (default), "bottom" or a 1-based index.
-function C.to_zone(c, name, p, where)
+local S_TO_ZONE = spec("cards.to_zone", "zone", "c, ", "", 1)
+
+--- Moves a card to a zone: cards.to_zone(c, p, zone, where) for a player's own
+--- zone, cards.to_zone(c, zone, where) for a shared one. where: "top" (default),
+--- "bottom" or a 1-based index. Returns the card.
+function C.to_zone(c, a, b, w, x)
   c = card_arg(c, "cards.to_zone")
-  local key = zone_key(name, p == nil and c.owner or p)
+  local p, name, _, where = subject(S_TO_ZONE, a, b, w, x)
+  if where ~= nil and where ~= "top" and where ~= "bottom" and math.type(where) ~= "integer" then
+    fail("cards.to_zone: where must be \"top\", \"bottom\" or a position, got " .. E.show(where))
+  end
+  local key = zone_key(name, p)
   lift(c)
   local l = E.state.zones[key]
   if where == "bottom" then table.insert(l, 1, c.id)
@@ -200,7 +426,7 @@ end
 --- Puts a card on an empty board space (from anywhere, or from another space).
 function C.place(c, s)
   c = card_arg(c, "cards.place")
-  if not E.board.exists(s) then fail("cards.place: no space called " .. tostring(s)) end
+  if not E.board.exists(s) then E.no_such("cards.place", "space", s, E.board_order) end
   local occupant = E.state.spaces[s]
   if occupant and occupant ~= c.id then
     fail("cards.place: " .. s .. " is taken by " .. E.state.cards[occupant].name)
@@ -314,37 +540,85 @@ function C.is_on_board(c) return c.space ~= nil end
 
 --- Cards in play whose definition has a hook, modifier or ability of this name:
 --- kind is "hooks", "modifiers" or "abilities".
+local FN_NAMES = { hooks = { "hooks", "event" }, modifiers = { "stats", "stat" }, abilities = { "abilities", "ability" } }
+local declared_fns = {}   -- kind -> set of the names the game declares
+
 function C.in_play_with(kind, name)
-  if E.with_fn[kind] == nil then fail("cards.in_play_with: kind must be hooks, modifiers or abilities") end
+  local set = declared_fns[kind]
+  if set == nil then
+    local names = FN_NAMES[kind]
+    if names == nil then
+      fail("cards.in_play_with: kind must be \"hooks\", \"modifiers\" or \"abilities\", got " .. E.show(kind))
+    end
+    set = {}
+    for _, n in ipairs(E.game[names[1]] or {}) do set[n] = true end
+    declared_fns[kind] = set
+  end
+  if not set[name] then
+    E.no_such("cards.in_play_with", FN_NAMES[kind][2], name, E.game[FN_NAMES[kind][1]])
+  end
   return E.copy(E.in_play_with(kind, name))
 end
 
 -------------------------------------------------------------------------------
--- Tokens: named counts on a card.
+-- Tokens: named counts on a card. add, remove and set return the new count.
 -------------------------------------------------------------------------------
+local function token_args(c, name, fn)
+  c = card_arg(c, fn, 1)
+  if type(name) ~= "string" then
+    error(fn .. ": a token's name is a string, got " .. E.show(name) .. ": " .. fn .. "(card, name, ...)", 3)
+  end
+  return c
+end
+
+local function count_arg(n, fn)
+  if math.type(n) ~= "integer" then
+    error(fn .. ": the count must be an integer, got " .. E.show(n), 3)
+  end
+end
+
+--- How many tokens of a name a card has (0 when none).
 function T.get(c, name)
-  c = card_arg(c, "tokens.get")
+  if type(c) ~= "table" or type(name) ~= "string" or E.state.cards[c.id] ~= c then
+    c = token_args(c, name, "tokens.get")
+  end
   return c.tokens[name] or 0
 end
 
-function T.add(c, name, n)
-  c = card_arg(c, "tokens.add")
-  n = n or 1
-  if math.type(n) ~= "integer" then fail("tokens.add: count must be an integer, got " .. tostring(n)) end
-  local v = (c.tokens[name] or 0) + n
-  if v <= 0 then c.tokens[name] = nil else c.tokens[name] = v end
+--- Sets a card's count of a token (0 or less removes them); returns the new count.
+local function set_tokens(c, name, v)
+  if v <= 0 then
+    c.tokens[name] = nil
+    return 0
+  end
+  c.tokens[name] = v
   return v
 end
 
---- Removes up to n tokens; returns how many were removed.
-function T.remove(c, name, n)
-  c = card_arg(c, "tokens.remove")
-  local have = c.tokens[name] or 0
-  local take = math.min(have, n or have)
-  if have - take <= 0 then c.tokens[name] = nil else c.tokens[name] = have - take end
-  return take
+--- Adds n tokens (default 1; a negative n takes some away, down to none); returns the new count.
+function T.add(c, name, n)
+  c = token_args(c, name, "tokens.add")
+  n = n or 1
+  count_arg(n, "tokens.add")
+  return set_tokens(c, name, (c.tokens[name] or 0) + n)
 end
 
+--- Removes up to n tokens (all of them when n is nil); returns the new count.
+function T.remove(c, name, n)
+  c = token_args(c, name, "tokens.remove")
+  if n == nil then return set_tokens(c, name, 0) end
+  count_arg(n, "tokens.remove")
+  return set_tokens(c, name, (c.tokens[name] or 0) - math.max(n, 0))
+end
+
+--- Sets a card's count of a token; returns the new count.
+function T.set(c, name, v)
+  c = token_args(c, name, "tokens.set")
+  count_arg(v, "tokens.set")
+  return set_tokens(c, name, v)
+end
+
+--- Removes every token from a card.
 function T.clear(c)
   c = card_arg(c, "tokens.clear")
   c.tokens = {}
@@ -352,20 +626,51 @@ end
 
 -------------------------------------------------------------------------------
 -- Counters: bounded numbers, per player or shared, declared in YAML.
+-- counters.get(p, name) / counters.get(name); add, set and spend return the new value.
 -------------------------------------------------------------------------------
-local function counter_slot(name, p, fn)
-  local cd = E.game.counters[name]
-  if not cd then fail(fn .. ": no counter called " .. tostring(name)) end
-  if cd.scope == "player" then
-    local t = E.state.counters[p]
-    if not t then fail(fn .. ": counter " .. name .. " needs a player, got " .. tostring(p)) end
-    return t, cd
+local S_GET = spec("counters.get", "counter", "", "", 0)
+local S_ADD = spec("counters.add", "counter", "", ", n", 1)
+local S_SET = spec("counters.set", "counter", "", ", v", 1)
+local S_SPEND = spec("counters.spend", "counter", "", ", n", 1)
+local S_CAN_SPEND = spec("counters.can_spend", "counter", "", ", n", 1)
+
+-- Counters already named well, so a repeated call skips the checks:
+-- player_counters[p][name] and shared_counters[name] are their declarations.
+local player_counters, shared_counters = {}, {}
+
+--- The table holding a counter, its name, declaration and the argument after the name.
+local function counter_slot(sp, a, b, c)
+  local counters = E.state.counters
+  local known = player_counters[a]
+  local cd = known and known[b]
+  if cd then return counters[a], b, cd, c, a end
+  cd = shared_counters[a]   -- a names a shared counter
+  if cd and (c == nil or sp.rest == 0) and (b == nil or sp.rest == 1) then
+    return counters.shared, a, cd, b, nil
   end
-  return E.state.counters.shared, cd
+  local p, name, cd, x = subject(sp, a, b, c, nil, 1)
+  if p == nil then
+    shared_counters[name] = cd
+  else
+    local t = player_counters[p]
+    if t == nil then
+      t = {}
+      player_counters[p] = t
+    end
+    t[name] = cd
+  end
+  return p and counters[p] or counters.shared, name, cd, x, p
 end
 
-function K.get(name, p)
-  local t = counter_slot(name, p, "counters.get")
+local function number_arg(n, fn, what)
+  if type(n) ~= "number" then
+    error(fn .. ": " .. what .. " must be a number, got " .. E.show(n), 3)
+  end
+end
+
+--- A counter's value: counters.get(p, name), or counters.get(name) for a shared one.
+function K.get(a, b)
+  local t, name = counter_slot(S_GET, a, b)
   return t[name]
 end
 
@@ -375,35 +680,48 @@ local function clamp(v, cd)
   return v
 end
 
---- Adds n (may be negative), kept within the counter's bounds; returns the change made.
-function K.add(name, p, n)
-  local t, cd = counter_slot(name, p, "counters.add")
-  local old = t[name]
-  t[name] = clamp(old + n, cd)
-  return t[name] - old
+--- Adds n (may be negative), kept within the counter's bounds; returns the new value.
+function K.add(a, b, c)
+  local t, name, cd, n = counter_slot(S_ADD, a, b, c)
+  number_arg(n, "counters.add", "the amount")
+  local v = clamp(t[name] + n, cd)
+  t[name] = v
+  return v
 end
 
-function K.set(name, p, v)
-  local t, cd = counter_slot(name, p, "counters.set")
-  t[name] = clamp(v, cd)
+--- Sets a counter, kept within its bounds; returns the new value.
+function K.set(a, b, c)
+  local t, name, cd, v = counter_slot(S_SET, a, b, c)
+  number_arg(v, "counters.set", "the value")
+  v = clamp(v, cd)
+  t[name] = v
+  return v
 end
 
-function K.can_spend(name, p, n)
-  local t, cd = counter_slot(name, p, "counters.can_spend")
+--- Whether n can be spent without going below the counter's minimum.
+function K.can_spend(a, b, c)
+  local t, name, cd, n = counter_slot(S_CAN_SPEND, a, b, c)
+  number_arg(n, "counters.can_spend", "the amount")
   return t[name] - n >= (cd.min or -math.huge)
 end
 
---- Spends n, or fails if the counter would go below its minimum.
-function K.spend(name, p, n)
-  local t, cd = counter_slot(name, p, "counters.spend")
+--- Spends n, or fails if the counter would go below its minimum; returns the new value.
+function K.spend(a, b, c)
+  local t, name, cd, n, p = counter_slot(S_SPEND, a, b, c)
+  number_arg(n, "counters.spend", "the amount")
   if t[name] - n < (cd.min or -math.huge) then
-    fail("counters.spend: player " .. tostring(p) .. " has " .. t[name] .. " " .. name .. ", needs " .. n)
+    fail("counters.spend: " .. (p and ("player " .. p) or "the game") .. " has " .. t[name] .. " " .. name ..
+         ", needs " .. n)
   end
-  t[name] = t[name] - n
+  local v = t[name] - n
+  t[name] = v
+  return v
 end
 
+--- A counter's bounds from game.yaml: min, max (nil when unbounded).
 function K.bounds(name)
   local cd = E.game.counters[name]
+  if cd == nil then E.no_such("counters.bounds", "counter", name, names_of("counters")) end
   return cd.min, cd.max
 end
 
@@ -413,7 +731,10 @@ end
 --- Rolls n dice of a kind; returns a list of faces, each {index=, symbols={...}, label=}.
 function D.roll(name, n)
   local dd = E.game.dice[name]
-  if not dd then fail("dice.roll: no die called " .. tostring(name)) end
+  if not dd then E.no_such("dice.roll", "die", name, names_of("dice")) end
+  if math.type(n) ~= "integer" or n < 0 then
+    fail("dice.roll: the number of dice must be a whole number, 0 or more, got " .. E.show(n))
+  end
   local out = {}
   for i = 1, n do
     local k = E.random_int(1, #dd.faces)
@@ -426,10 +747,30 @@ function D.roll(name, n)
   return out
 end
 
---- How many times a symbol shows among rolled faces.
+local symbol_list = nil   -- every symbol on some face of some die, sorted
+local symbol_set = nil
+
+--- How many times a symbol shows among rolled faces (a symbol no die shows is an error).
 function D.count(faces, symbol)
   local n = 0
   for _, f in ipairs(faces) do n = n + (f.symbols[symbol] or 0) end
+  if n == 0 and (symbol_set == nil or not symbol_set[symbol]) then
+    if symbol_set == nil then
+      symbol_set, symbol_list = {}, {}
+      for _, name in ipairs(names_of("dice")) do
+        for _, f in ipairs(E.game.dice[name].faces) do
+          for _, sym in ipairs(f) do
+            if not symbol_set[sym] then
+              symbol_set[sym] = true
+              symbol_list[#symbol_list + 1] = sym
+            end
+          end
+        end
+      end
+      table.sort(symbol_list)
+    end
+    if not symbol_set[symbol] then E.no_such("dice.count", "symbol", symbol, symbol_list) end
+  end
   return n
 end
 

@@ -160,6 +160,41 @@ function E.protect(t)
   return t
 end
 
+-- A read-only view of a table of declared names where reading an undeclared name
+-- is an error (options.NAME, defs[id]), so a typo never reads as nil.
+-- fixed: the table no longer changes, so the view reads a copy whose misses raise
+-- (a hit then costs no function call).
+local function strict(t, name, what, names, fixed)
+  local inner = t
+  if fixed then
+    inner = setmetatable(E.copy(t), {
+      __index = function(_, k) E.no_such(name, what, k, names()) end,
+    })
+  end
+  local proxy = setmetatable({}, {
+    __index = fixed and inner or function(_, k)
+      local v = t[k]
+      if v == nil then E.no_such(name, what, k, names()) end
+      return v
+    end,
+    __newindex = function(_, k) error("cannot change " .. name .. "." .. tostring(k) .. ": it belongs to the engine", 2) end,
+    __pairs = function() return next, t, nil end,
+    __len = function() return #t end,
+    __metatable = false,
+  })
+  protected[proxy] = true
+  return proxy
+end
+
+local function sorted_keys(t)
+  return function()
+    local out = {}
+    for k in next, t do out[#out + 1] = k end
+    table.sort(out)
+    return out
+  end
+end
+
 local function api()
   return {
     board = readonly(E.board, "board"),
@@ -183,9 +218,9 @@ local function api()
     end_game = E.end_game,
     say = E.say,
     describe = E.describe,
-    defs = E.defs_view,
+    defs = strict(E.defs, "defs", "card", E.card_names),
     sets = E.sets_view(),
-    options = readonly(E.game.options, "options"),
+    options = strict(E.game.options, "options", "option", sorted_keys(E.game.options), true),
   }
 end
 

@@ -23,32 +23,59 @@ function S.clear_board()
   for _, c in ipairs(E.cards.on_board()) do S.remove(c) end
 end
 
---- Removes every card of a zone.
-function S.empty(name, p)
-  for _, c in ipairs(E.zones.cards(name, p)) do S.remove(c) end
+local spec, subject = E.subject_spec, E.subject
+local S_EMPTY = spec("scenario.empty", "zone", "", "", 0)
+local S_ADD = spec("scenario.add", "zone", "", ", {cards}", 1)
+local S_COUNTER = spec("scenario.set_counter", "counter", "", ", v", 1)
+
+--- Removes every card of a zone: scenario.empty(p, zone), or scenario.empty(zone) if shared.
+function S.empty(a, b)
+  local p, name = subject(S_EMPTY, a, b)
+  for _, c in ipairs(p and E.zones.cards(p, name) or E.zones.cards(name)) do S.remove(c) end
 end
 
---- Puts a new card on a space: owner and controller p, with tokens {name=count}.
-function S.place(def_id, p, space, tokens)
-  if not E.board.is_empty(space) then
-    local c = E.board.card_at(space)
-    if not c then fail("scenario.place: no space called " .. tostring(space)) end
-    S.remove(c)
-  end
+--- Creates a card on a space (removing any card there): owner and controller p,
+--- with tokens {name=count}. Returns the card.
+function S.create(def_id, p, space, tokens)
+  if not E.defs[def_id] then E.no_such("scenario.create", "card", def_id, E.card_names()) end
+  E.check_player(p, "scenario.create")
+  if not E.board.exists(space) then E.no_such("scenario.create", "space", space, E.board_order) end
+  local there = E.board.card_at(space)
+  if there then S.remove(there) end
   local c = E.cards.create(def_id, p)
   E.cards.place(c, space)
-  for k, v in pairs(tokens or {}) do E.tokens.add(c, k, v) end
+  local names = {}
+  for k in pairs(tokens or {}) do names[#names + 1] = k end
+  table.sort(names)
+  for _, k in ipairs(names) do E.tokens.add(c, k, tokens[k]) end
   return c
 end
 
---- Puts new cards on top of a zone, in order (the last given ends on top).
-function S.add(name, p, def_ids)
+--- Before 0.2.0, scenario.place created a card; place means moving one now.
+function S.place()
+  fail("scenario.place creates no card since 0.2.0: now scenario.create(def, p, space, tokens) " ..
+       "(see CHANGELOG.md)")
+end
+
+--- Creates cards on top of a zone, in order (the last given ends on top):
+--- scenario.add(p, zone, {cards}), or scenario.add(zone, {cards}) for a shared zone.
+--- The cards belong to p (player 1 in a shared zone). Returns them.
+function S.add(a, b, c)
+  local p, name, _, ids = subject(S_ADD, a, b, c)
+  if type(ids) ~= "table" then fail("scenario.add: give the cards as a list of ids, got " .. E.show(ids)) end
   local out = {}
-  for i, id in ipairs(def_ids) do out[i] = E.cards.create(id, p, name, p) end
+  for i, id in ipairs(ids) do
+    if p then out[i] = E.cards.create(id, p, p, name) else out[i] = E.cards.create(id, 1, name) end
+  end
   return out
 end
 
-function S.set_counter(name, p, v) E.counters.set(name, p, v) end
+--- Sets a counter: scenario.set_counter(p, name, v), or scenario.set_counter(name, v) if shared.
+function S.set_counter(a, b, c)
+  local p, name, _, v = subject(S_COUNTER, a, b, c)
+  if p then return E.counters.set(p, name, v) end
+  return E.counters.set(name, v)
+end
 
 --- The player whose turn comes first, and the phase that turn starts in.
 function S.start(p, phase)
@@ -91,7 +118,7 @@ function S.apply(setup)
       local c = E.board.card_at(s)
       if c then S.remove(c) end
     else
-      local c = S.place(card_id(spec.card, "setup board " .. s), spec.owner or 1, s, spec.tokens)
+      local c = S.create(card_id(spec.card, "setup board " .. s), spec.owner or 1, s, spec.tokens)
       if spec.controller then c.controller = spec.controller end
     end
   end
@@ -103,8 +130,11 @@ function S.apply(setup)
     local zd = E.game.zones[name]
     if not zd then fail("setup: no zone called " .. tostring(name) .. E.suggest(name, E.zone_names())) end
     local function fill(p, ids)
-      S.empty(name, p)
-      for i = #ids, 1, -1 do E.cards.create(card_id(ids[i], "setup zone " .. name), p or 1, name, p) end
+      for _, c in ipairs(p and E.zones.cards(p, name) or E.zones.cards(name)) do S.remove(c) end
+      for i = #ids, 1, -1 do
+        local id = card_id(ids[i], "setup zone " .. name)
+        if p then E.cards.create(id, p, p, name) else E.cards.create(id, 1, name) end
+      end
     end
     if zd.scope == "player" then
       for p, ids in pairs(spec) do fill(tonumber(p), ids) end
@@ -114,9 +144,9 @@ function S.apply(setup)
   end
   for name, spec in pairs(setup.counters or {}) do
     if type(spec) == "table" then
-      for p, v in pairs(spec) do E.counters.set(name, tonumber(p), v) end
+      for p, v in pairs(spec) do E.counters.set(tonumber(p), name, v) end
     else
-      E.counters.set(name, nil, spec)
+      E.counters.set(name, spec)
     end
   end
   if setup.start then S.start(setup.start.player or E.state.active, setup.start.phase) end

@@ -93,7 +93,7 @@ function discard(c)
   for _, u in ipairs(cards.attached(c)) do discard(u) end
   tokens.clear(c)
   c.controller = c.owner
-  cards.to_zone(c, "discard", c.owner)
+  cards.to_zone(c, c.owner, "discard")
 end
 
 --- Whether a card that destroys another still earns its controller magic:
@@ -115,7 +115,8 @@ function destroy(c, source)
   local reward = earns and stat(source, "kill_magic") or 0
   discard(c)
   if reward > 0 then
-    local got = counters.add("magic", gainer, reward)
+    local before = magic(gainer)
+    local got = counters.add(gainer, "magic", reward) - before
     if got > 0 then say(string.format("Player %d gains %d magic", gainer, got)) end
   end
   emit("on_destroyed", { card = c, space = space, controller = controller, source = source })
@@ -146,7 +147,8 @@ end
 
 --- Removes up to n damage from a card; returns how much was removed.
 function heal(c, n)
-  local removed = tokens.remove(c, "damage", n)
+  local before = tokens.get(c, "damage")
+  local removed = before - tokens.remove(c, "damage", n)
   if removed > 0 then say(string.format("%s at %s loses %d damage", c.name, c.space, removed)) end
   return removed
 end
@@ -166,10 +168,10 @@ end
 
 -- Magic ------------------------------------------------------------------------
 
-function magic(p) return counters.get("magic", p) end
+function magic(p) return counters.get(p, "magic") end
 
 function pay(p, cost)
-  if cost > 0 then counters.spend("magic", p, cost) end
+  if cost > 0 then counters.spend(p, "magic", cost) end
 end
 
 -- Force: slide a card in one straight direction through empty spaces ------------

@@ -1,12 +1,11 @@
 -- Summoner Wars: the six phases of a turn. Each phase loops: offer every legal
--- option, apply the one chosen, until the player ends the phase.
-
-local MAX_MOVERS, MAX_ATTACKERS, HAND_SIZE, BUILD_ROWS, RANGE = 3, 3, 5, 3, 3
+-- option, apply the one chosen, until the player ends the phase. The rules'
+-- numbers are game options (game.yaml `options:`); prompts are built from them.
 
 --- Distinct cards of a hand (one of each name) that pass a filter.
 local function distinct_in_hand(p, filter)
   local hand = {}
-  for _, c in ipairs(zones.cards("hand", p)) do
+  for _, c in ipairs(zones.cards(p, "hand")) do
     if filter(c) then hand[#hand + 1] = c end
   end
   return one_of_each(hand)
@@ -17,7 +16,7 @@ end
 --- Options to play the events of this phase that the player can pay for.
 local function event_options(p, phase, opts)
   local seen = {}
-  for _, c in ipairs(zones.cards("hand", p)) do
+  for _, c in ipairs(zones.cards(p, "hand")) do
     local d = def_of(c)
     if d.phase == phase and not seen[c.def] and not is_structure(c) then
       seen[c.def] = true
@@ -34,7 +33,7 @@ local function play_event(p, c)
   local d = def_of(c)
   pay(p, stat(c, "cost"))
   say(string.format("Player %d plays %s", p, c.name))
-  if d.active then cards.to_zone(c, "active", p) end
+  if d.active then cards.to_zone(c, p, "active") end
   state.vars.resolving = c.id
   if d.abilities.play then d.abilities.play(c, p) end
   state.vars.resolving = nil
@@ -195,10 +194,11 @@ function move_unit(p, u, path, through)
 end
 
 function move_phase(p)
-  phase_loop(p, "move", "Move up to 3 units 1 or 2 spaces", function(opts)
+  local movers = options.movers
+  phase_loop(p, "move", string.format("Move up to %d unit%s", movers, movers == 1 and "" or "s"), function(opts)
     local moved = 0
     for _ in pairs(state.vars.moved) do moved = moved + 1 end
-    if moved >= MAX_MOVERS then return end
+    if moved >= movers then return end
     for _, u in ipairs(controlled(p, is_unit)) do
       if not state.vars.moved[u.id] and can_move(u) then
         opts[#opts + 1] = { label = string.format("Move %s at %s", u.name, u.space), unit = u }
@@ -206,7 +206,9 @@ function move_phase(p)
     end
   end, function(pick)
     local u = pick.unit
-    local dest = choose { player = p, prompt = string.format("Move %s from %s to?", u.name, u.space),
+    local steps = stat(u, "move")
+    local dest = choose { player = p, prompt = string.format("Move %s from %s to? (up to %d space%s)", u.name, u.space,
+                                                             steps, steps == 1 and "" or "s"),
                           options = move_destinations(u) }
     state.vars.moved[u.id] = true
     move_unit(p, u, dest.path, dest.through)
@@ -222,7 +224,7 @@ function build_spaces(p)
   if not back_rows[p] then
     back_rows[p] = {}
     for _, sp in ipairs(board.spaces()) do
-      if row_from_back(p, sp) <= BUILD_ROWS then table.insert(back_rows[p], sp) end
+      if row_from_back(p, sp) <= options.build_rows then table.insert(back_rows[p], sp) end
     end
   end
   local out, seen = {}, {}
@@ -269,14 +271,15 @@ end
 
 -- Phase 4: attack ----------------------------------------------------------------
 
---- Cards a unit can target: adjacent for melee; for ranged, up to 3 clear straight spaces.
+--- Cards a unit can target: adjacent for melee; for ranged, the first card in each
+--- straight line within options.ranged_reach spaces.
 function attack_targets(u)
   local out = {}
   local d = def_of(u)
   if d.attack == "ranged" then
     local p = u.controller
     local passable = function(c) return def_of(c).attack_through == true and c.controller == p end
-    for _, t in ipairs(board.line_of_sight(u.space, RANGE, passable)) do
+    for _, t in ipairs(board.line_of_sight(u.space, options.ranged_reach, passable)) do
       if t.card ~= u then out[#out + 1] = t.card end
     end
   else
@@ -304,10 +307,12 @@ function attack(u, target)
 end
 
 function attack_phase(p)
-  phase_loop(p, "attack", "Attack with up to 3 units", function(opts)
+  local attackers = options.attackers
+  phase_loop(p, "attack", string.format("Attack with up to %d unit%s", attackers, attackers == 1 and "" or "s"),
+             function(opts)
     local used = 0
     for _ in pairs(state.vars.attacked) do used = used + 1 end
-    if used >= MAX_ATTACKERS then return end
+    if used >= attackers then return end
     for _, u in ipairs(controlled(p, is_unit)) do
       if not state.vars.attacked[u.id] and def_of(u).attack and #attack_targets(u) > 0 then
         opts[#opts + 1] = { label = string.format("Attack with %s at %s", u.name, u.space), unit = u }
@@ -325,11 +330,12 @@ function attack_phase(p)
     attack(u, t.target)
   end)
   -- the cost of inaction
-  if not state.vars.targeted_enemy then
+  local dmg = options.inaction_damage
+  if not state.vars.targeted_enemy and dmg > 0 then
     local s = summoner_of(p)
     if s then
-      say(string.format("Player %d attacked no enemy this turn: their summoner takes 1 damage", p))
-      deal_damage(s, 1, nil)
+      say(string.format("Player %d attacked no enemy this turn: their summoner takes %d damage", p, dmg))
+      deal_damage(s, dmg, nil)
     end
   end
 end
@@ -337,13 +343,15 @@ end
 -- Phase 5: magic -----------------------------------------------------------------
 
 function magic_phase(p)
-  phase_loop(p, "magic", "Discard cards for 1 magic each", function(opts)
+  local gain = options.magic_per_discard
+  phase_loop(p, "magic", string.format("Discard cards for %d magic each", gain), function(opts)
     for _, c in ipairs(distinct_in_hand(p, function() return true end)) do
       opts[#opts + 1] = { label = string.format("Discard %s for magic", c.name), card = c }
     end
   end, function(pick)
-    cards.to_zone(pick.card, "discard", pick.card.owner)
-    local got = counters.add("magic", p, 1)
+    cards.to_zone(pick.card, pick.card.owner, "discard")
+    local before = magic(p)
+    local got = counters.add(p, "magic", gain) - before
     say(string.format("Player %d discards a card for magic (%d gained, now %d)", p, got, magic(p)))
   end)
 end
@@ -351,9 +359,9 @@ end
 -- Phase 6: draw ------------------------------------------------------------------
 
 function draw_phase(p)
-  local missing = HAND_SIZE - zones.count("hand", p)
+  local missing = options.hand_size - zones.count(p, "hand")
   if missing > 0 then
-    local drawn = zones.draw("draw", "hand", p, missing)
+    local drawn = zones.draw(p, "draw", "hand", missing)
     say(string.format("Player %d draws %d card%s", p, #drawn, #drawn == 1 and "" or "s"))
   end
 end

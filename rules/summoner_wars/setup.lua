@@ -1,32 +1,32 @@
 -- Summoner Wars: setting up a match.
 
 --- Each player's faction: the layout on the battlefield, the rest shuffled into
---- the draw pile, five cards drawn; then a random first player, on 2 magic, the
---- other on 3.
+--- the draw pile, the opening hand drawn (options.opening_hand); then a random
+--- first player on options.first_player_magic, the other on options.second_player_magic.
 function setup()
   for _, p in ipairs(players.list()) do
     local set = sets[state.players[p].set]
     for _, id in ipairs(set.cards) do
-      for _ = 1, defs[id].copies do cards.create(id, p, "draw") end
+      for _ = 1, defs[id].copies do cards.create(id, p, p, "draw") end
     end
     for _, spot in ipairs(set.layout or {}) do
       local c = cards.create(spot.card, p)
       cards.place(c, layout_space(p, spot.row, spot.col))
     end
-    zones.shuffle("draw", p)
-    zones.draw("draw", "hand", p, 5)
+    zones.shuffle(p, "draw")
+    zones.draw(p, "draw", "hand", options.opening_hand)
   end
   local first = rng.int(1, players.count())
   state.active = first
   state.first_player = first
-  counters.set("magic", first, 2)
-  counters.set("magic", opponent(first), 3)
+  counters.set(first, "magic", options.first_player_magic)
+  counters.set(opponent(first), "magic", options.second_player_magic)
   say(string.format("Player %d goes first", first))
 end
 
 -- At the start of a turn, the active player's active events are discarded.
 on("turn_start", function(ev)
-  for _, c in ipairs(zones.cards("active", ev.player)) do
+  for _, c in ipairs(zones.cards(ev.player, "active")) do
     say(string.format("%s leaves player %d's active area", c.name, ev.player))
     discard(c)
   end

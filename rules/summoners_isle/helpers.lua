@@ -75,7 +75,7 @@ end
 
 --- The first creature of a kind in a player's pool, or nil.
 function in_pool(p, kind)
-  for _, c in ipairs(zones.cards("pool", p)) do
+  for _, c in ipairs(zones.cards(p, "pool")) do
     if c.def == kind then return c end
   end
   return nil
@@ -83,7 +83,7 @@ end
 
 function pool_count(p, kind)
   local n = 0
-  for _, c in ipairs(zones.cards("pool", p)) do
+  for _, c in ipairs(zones.cards(p, "pool")) do
     if c.def == kind then n = n + 1 end
   end
   return n
@@ -105,7 +105,7 @@ end
 --- Takes a creature off the isle: it goes back to its owner, usable from next round.
 function remove_creature(c)
   tokens.clear(c)
-  cards.to_zone(c, "removed", c.owner)
+  cards.to_zone(c, c.owner, "removed")
 end
 
 --- Puts a creature from a player's pool on a location (for setting up positions).
@@ -118,16 +118,17 @@ end
 
 -- Energy ------------------------------------------------------------------------------
 
-function energy(p) return counters.get("energy", p) end
+function energy(p) return counters.get(p, "energy") end
 
 function spend(p, n)
-  if n > 0 then counters.spend("energy", p, n) end
+  if n > 0 then counters.spend(p, "energy", n) end
 end
 
 --- Adds energy (n may be negative). Reaching the winning energy wins at once.
 function gain(p, n, why)
   if n == 0 then return end
-  local got = counters.add("energy", p, n)
+  local before = energy(p)
+  local got = counters.add(p, "energy", n) - before
   say(string.format("Player %d %s %d energy%s (now %d)", p, got >= 0 and "gains" or "loses",
                     math.abs(got), why and (" " .. why) or "", energy(p)))
   if energy(p) >= options.winning_energy then

@@ -5,12 +5,14 @@
 --- or in seat order by option.
 --- The round track starts at 1 with the first round (the engine's round number).
 function setup()
+  local known = {}
+  for id in pairs(defs) do known[id] = true end
   for _, kind in ipairs(options.creature_order) do
-    if defs[kind] == nil then error("options.creature_order names no creature called " .. tostring(kind)) end
+    if not known[kind] then error("options.creature_order names no creature called " .. tostring(kind)) end
   end
   for _, p in ipairs(players.list()) do
     for _, kind in ipairs(options.creature_order) do
-      for _ = 1, defs[kind].copies do cards.create(kind, p, "pool") end
+      for _ = 1, defs[kind].copies do cards.create(kind, p, p, "pool") end
     end
   end
   local order = players.list()
@@ -34,6 +36,6 @@ end
 on("round_start", function(ev)
   say(string.format("Round %d of %d", ev.round, last_round()))
   for _, p in ipairs(players.list()) do
-    for _, c in ipairs(zones.cards("removed", p)) do cards.to_zone(c, "pool", p) end
+    for _, c in ipairs(zones.cards(p, "removed")) do cards.to_zone(c, p, "pool") end
   end
 end)

@@ -1,0 +1,250 @@
+"""The Lua API's one convention (CHANGELOG 0.2.0): subject first, a shared zone or counter
+named alone, the same kind of value from the same kind of call, unknown names raising with
+a suggestion, calls in the old order named at run time and by `summon check`."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT, position
+from engine.errors import ScriptError
+from engine.loader import load_game
+from engine.match import Match, Seat
+
+TINY = ROOT / "tests" / "games" / "tiny_graph"
+
+
+@pytest.fixture(scope="module")
+def tiny():
+    """A graph game with per-player (pool, score) and shared (supply, steps) zones and counters."""
+    return load_game(str(TINY))
+
+
+@pytest.fixture()
+def tm(tiny):
+    return Match(tiny, 1, [Seat(), Seat()], quiet=True)
+
+
+@pytest.fixture()
+def swm(sw):
+    return Match(sw, 1, [Seat("bot", "polar_dwarves"), Seat("bot", "fallen_kingdom")], quiet=True)
+
+
+def run(m: Match, code: str):
+    """Runs statements in the match's sandbox; returns the values of the last `return`."""
+    return m.eval(code)
+
+
+def error_of(m: Match, code: str) -> str:
+    """The message of the error a statement raises (not a tail call, so it has a line)."""
+    with pytest.raises(ScriptError) as e:
+        m.eval(f"local x = {code}\nreturn x")
+    return str(e.value)
+
+
+# -- a player's own or a shared one, by the first argument --------------------------
+
+def test_a_player_first_names_their_own_zone_and_counter(tm):
+    assert run(tm, 'cards.create("pawn", 2, 2, "pool"); return zones.count(2, "pool"), zones.count(1, "pool")') \
+        == [1, 0]
+    assert run(tm, 'counters.set(2, "score", 4); return counters.get(2, "score"), counters.get(1, "score")') \
+        == [4, 0]
+    assert tm.snapshot()["counters"]["2"]["score"] == 4
+
+
+def test_a_name_alone_names_a_shared_zone_and_counter(tm):
+    # setup put one spare pawn in the shared supply
+    assert run(tm, 'return zones.count("supply"), zones.top("supply").def') == [1, "pawn"]
+    assert run(tm, 'counters.set("steps", 0); return counters.add("steps", 2), counters.get("steps")') == [2, 2]
+    assert tm.snapshot()["counters"]["shared"]["steps"] == 2
+    assert run(tm, 'cards.to_zone(zones.top("supply"), 1, "pool"); return zones.count("supply"), zones.count(1, "pool")') \
+        == [0, 1]
+
+
+def test_zones_draw_between_a_shared_and_a_players_zone(tm):
+    run(tm, 'cards.create("pawn", 1, "supply")')
+    assert run(tm, 'return #zones.draw(2, "supply", "pool", 5), zones.count("supply"), zones.count(2, "pool")') \
+        == [2, 0, 2]
+    assert run(tm, 'return #zones.draw(2, "pool", "supply", 1), zones.count("supply")') == [1, 1]
+
+
+def test_a_player_given_for_a_shared_counter_or_zone_is_an_error(tm):
+    assert error_of(tm, 'counters.get(1, "steps")') == \
+        "eval:1: counters.get: 'steps' is a shared counter, so it takes no player: counters.get('steps')"
+    assert error_of(tm, 'zones.cards(2, "supply")') == \
+        "eval:1: zones.cards: 'supply' is a shared zone, so it takes no player: zones.cards('supply')"
+
+
+def test_a_missing_or_unknown_player_is_an_error(tm):
+    assert error_of(tm, 'counters.get(nil, "score")') == "eval:1: counters.get: no player nil (players are 1 to 2)"
+    assert error_of(tm, 'zones.count(3, "pool")') == "eval:1: zones.count: no player 3 (players are 1 to 2)"
+    assert error_of(tm, 'cards.create("pawn", 5)') == "eval:1: cards.create: no player 5 (players are 1 to 2)"
+    assert error_of(tm, 'players.next(0)') == "eval:1: players.next: no player 0 (players are 1 to 2)"
+
+
+# -- calls in the order before 0.2.0 say the new call ---------------------------------
+
+OLD = " (the argument order changed in 0.2.0, see CHANGELOG.md)"
+
+
+@pytest.mark.parametrize("code, message", [
+    ('counters.get("score", 1)', "counters.get: 'score' is a per-player counter: counters.get(p, 'score')" + OLD),
+    ('counters.add("score", 1, 2)', "counters.add: 'score' is a per-player counter: counters.add(p, 'score', n)" + OLD),
+    ('counters.set("steps", nil, 3)',
+     "counters.set: too many arguments for the shared counter 'steps': counters.set('steps', v)" + OLD),
+    ('zones.cards("pool", 1)', "zones.cards: 'pool' is a per-player zone: zones.cards(p, 'pool')" + OLD),
+    ('zones.draw("pool", "pool", 1, 1)', "zones.draw: too many arguments: zones.draw(p, from, to, n), or "
+                                         "zones.draw(from, to, n) between shared zones" + OLD),
+    ('cards.create("pawn", 1, "pool")', "cards.create: 'pool' is a per-player zone: "
+                                        "cards.create(def, owner, p, 'pool')" + OLD),
+    ('cards.to_zone(zones.top("supply"), "pool", 1)',
+     "cards.to_zone: 'pool' is a per-player zone: cards.to_zone(c, p, 'pool')" + OLD),
+])
+def test_old_calls_name_the_new_call_at_run_time(tm, code, message):
+    assert error_of(tm, code) == "eval:1: " + message
+
+
+def test_scenario_place_is_now_scenario_create(sw):
+    with pytest.raises(ScriptError, match=r"scenario\.place creates no card since 0\.2\.0: now "
+                                          r"scenario\.create\(def, p, space, tokens\) \(see CHANGELOG\.md\)"):
+        position(sw, 'scenario.place("ice_golem", 1, "c4")')
+    m = position(sw, 'scenario.create("ice_golem", 1, "c4", {damage = 2})\nscenario.start(1, "move")')
+    c = m.eval('return board.card_at("c4")')[0]
+    assert (c["def"], c["owner"], c["tokens"]) == ("ice_golem", 1, {"damage": 2})
+
+
+def test_scenario_zones_and_counters_take_the_player_first(sw):
+    m = position(sw, 'scenario.empty(1, "hand")\nscenario.add(1, "hand", {"ice_golem", "frost_mage"})\n'
+                     'scenario.set_counter(2, "magic", 7)\nscenario.start(1, "summon")')
+    assert m.eval('local ids = {}\nfor i, c in ipairs(zones.cards(1, "hand")) do ids[i] = c.def end\n'
+                  'return ids, counters.get(2, "magic")') == [["ice_golem", "frost_mage"], 7]
+    with pytest.raises(ScriptError, match=r"scenario\.add: 'hand' is a per-player zone: "
+                                          r"scenario\.add\(p, 'hand', \{cards\}\) \(the argument order changed"):
+        position(sw, 'scenario.add("hand", 1, {"ice_golem"})')
+
+
+# -- unknown names raise, naming the function, the name and the nearest one ----------
+
+@pytest.mark.parametrize("code, message", [
+    ('board.is_adjacent("a1", "a9")', "board.is_adjacent: no space called 'a9' (did you mean 'a1'?)"),
+    ('board.is_adjacent("f9", "a1")', "board.is_adjacent: no space called 'f9' (did you mean 'f1'?)"),
+    ('board.distance("a1", "g4")', "board.distance: no space called 'g4' (did you mean 'a4'?)"),
+    ('board.is_empty("c0")', "board.is_empty: no space called 'c0' (did you mean 'c1'?)"),
+    ('board.card_at("d9")', "board.card_at: no space called 'd9' (did you mean 'd1'?)"),
+    ('counters.get(1, "magik")', "counters.get: no counter called 'magik' (did you mean 'magic'?)"),
+    ('counters.bounds("magc")', "counters.bounds: no counter called 'magc' (did you mean 'magic'?)"),
+    ('zones.cards(1, "hnad")', "zones.cards: no zone called 'hnad' (did you mean 'hand'?)"),
+    ('zones.draw(1, "drwa", "hand", 1)', "zones.draw: no zone called 'drwa' (did you mean 'draw'?)"),
+    ('dice.roll("battel", 1)', "dice.roll: no die called 'battel' (did you mean 'battle'?)"),
+    ('dice.count(dice.roll("battle", 1), "meele")', "dice.count: no symbol called 'meele' (did you mean 'melee'?)"),
+    ('cards.create("ice_golme", 1)', "cards.create: no card called 'ice_golme' (did you mean 'ice_golem'?)"),
+    ('cards.has_tag(board.card_at("d3"), "strcture")', "cards.has_tag: no tag called 'strcture' "
+                                                        "(did you mean 'structure'?)"),
+    ('cards.in_play_with("hooks", "after_mvoe")', "cards.in_play_with: no event called 'after_mvoe' "
+                                                  "(did you mean 'after_move'?)"),
+    ('cards.place(board.card_at("d3"), "d33")', "cards.place: no space called 'd33' (did you mean 'd3'?)"),
+    ('cards.get(9999)', "cards.get: no card with id 9999 (ids run from 1 to "),
+    ('options.movers_per_trun', "options: no option called 'movers_per_trun'"),
+    ('options.mover', "options: no option called 'mover' (did you mean 'movers'?)"),
+    ('defs.ice_glem', "defs: no card called 'ice_glem' (did you mean 'ice_golem'?)"),
+])
+def test_unknown_names_raise_with_a_suggestion(swm, code, message):
+    assert error_of(swm, code).startswith("eval:1: " + message)
+
+
+def test_board_regions_on_a_graph(tm):
+    assert error_of(tm, 'board.spaces_in("nort")') == \
+        "eval:1: board.spaces_in: no region called 'nort' (did you mean 'north'?)"
+    assert error_of(tm, 'board.region("north_c")') == \
+        "eval:1: board.region: no space called 'north_c' (did you mean 'north_a'?)"
+    assert error_of(tm, 'board.region_info("soth")') == \
+        "eval:1: board.region_info: no region called 'soth' (did you mean 'south'?)"
+    assert run(tm, 'return board.region("south_a"), board.is_adjacent("north_a", "south_b")') == ["south", False]
+
+
+def test_is_adjacent_and_is_empty_answer_for_real_spaces(swm):
+    assert run(swm, 'return board.is_adjacent("a1", "a2"), board.is_adjacent("a1", "b2"), '
+                    'board.is_empty("c4"), board.is_empty("d3")') == [True, False, True, False]
+
+
+# -- the same kind of call returns the same kind of value -----------------------------
+
+def test_tokens_add_remove_set_return_the_new_count(swm):
+    c = 'local c = board.card_at("d3")\n'
+    assert run(swm, c + 'return tokens.get(c, "damage"), tokens.add(c, "damage", 3), tokens.add(c, "damage"), '
+                        'tokens.remove(c, "damage", 1), tokens.set(c, "damage", 7), tokens.remove(c, "damage", 10), '
+                        'tokens.get(c, "damage")') == [0, 3, 4, 3, 7, 0, 0]
+    assert run(swm, c + 'tokens.add(c, "boost", 2)\nreturn tokens.remove(c, "boost"), tokens.add(c, "boost", 3), '
+                        'tokens.add(c, "boost", -5), c.tokens.boost') == [0, 3, 0, None]   # none left: no entry
+
+
+def test_counters_add_set_spend_return_the_new_value_within_bounds(swm):
+    # magic runs 0..15
+    assert run(swm, 'counters.set(1, "magic", 4)\nreturn counters.add(1, "magic", 3), counters.add(1, "magic", 20), '
+                    'counters.set(1, "magic", -2), counters.set(1, "magic", 6), counters.spend(1, "magic", 4), '
+                    'counters.get(1, "magic")') == [7, 15, 0, 6, 2, 2]
+    assert run(swm, 'return counters.can_spend(1, "magic", 2), counters.can_spend(1, "magic", 3), '
+                    'counters.bounds("magic")') == [True, False, 0, 15]
+    assert error_of(swm, 'counters.spend(1, "magic", 3)') == "eval:1: counters.spend: player 1 has 2 magic, needs 3"
+
+
+# -- summon check names an old call with its replacement ------------------------------
+
+def copy_tiny(tmp_path):
+    game = tmp_path / "tiny_graph"
+    shutil.copytree(TINY, game)
+    return game
+
+
+def line_of(text: str, part: str) -> int:
+    return next(i for i, line in enumerate(text.splitlines(), 1) if part in line)
+
+
+def test_check_names_old_calls_with_their_new_form(tmp_path):
+    game = copy_tiny(tmp_path)
+    lua = game / "tiny.lua"
+    text = lua.read_text()
+    for old, new in (('local s = counters.get(p, "score")', 'local s = counters.get("score", p)'),
+                     ('counters.add("steps", 1)', 'counters.add("steps", nil, 1)'),
+                     ('cards.create("pawn", 1, "supply")',
+                      'cards.create("pawn", 1, "supply"); cards.to_zone(zones.top("supply"), "pool", 2)')):
+        assert old in text
+        text = text.replace(old, new)
+    lua.write_text(text)
+    out = subprocess.run([sys.executable, "-m", "repl", "check", str(game)], cwd=ROOT,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True)
+    assert out.returncode == 1
+    def at(part: str) -> str:
+        n = line_of(text, part)
+        return f"{lua}:{n}:{text.splitlines()[n - 1].index(part) + 1}: "
+
+    assert out.stdout.splitlines() == sorted([
+        at("counters.get(") + 'counters.get("score", p) is the old call; now counters.get(p, "score")',
+        at('counters.add("steps"') + 'counters.add("steps", nil, 1) is the old call; now counters.add("steps", 1)',
+        at("cards.to_zone(") + 'cards.to_zone(zones.top("supply"), "pool", 2) is the old call; '
+                               'now cards.to_zone(zones.top("supply"), 2, "pool")',
+    ]) + ["3 problems found"]
+
+
+def test_check_names_old_calls_in_card_yaml_at_their_column(tmp_path):
+    from engine.check import check
+    from engine.loader import display
+
+    game = copy_tiny(tmp_path)
+    cards = game / "cards" / "pieces.yaml"
+    cards.write_text(cards.read_text() + "    hooks:\n      after_step: |\n        function(self, ev)\n"
+                                         '          local n = zones.count("pool", self.owner)\n        end\n')
+    line = line_of(cards.read_text(), 'zones.count("pool"')
+    assert [str(p) for p in check(str(game))] == [
+        f'{display(cards)}:{line}:21: zones.count("pool", self.owner) is the old call; '
+        'now zones.count(self.owner, "pool")']
+
+
+def test_shipped_games_use_no_old_call():
+    from engine.check import old_calls
+    for game in ("summoner_wars", "summoners_isle", str(TINY)):
+        assert old_calls(load_game(game)) == []
