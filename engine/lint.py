@@ -261,7 +261,7 @@ def lua_problems(src, known: dict[str, list[str]], file_text: str | None = None)
             fl = file_lines[n - 1] if file_lines is not None and 0 < n <= len(file_lines) else None
             col = _column(src.source.splitlines()[n - 1], fl, f"{table}.{fn}", col)
             problems.append(Problem(src.chunkname, n, col,
-                                    f"no {kind} called '{name}'{suggest(name, known.get(kind, ()))}"))
+                                    f"no {kind} called '{name}'{did_you_mean(name, known.get(kind, ()))}"))
     for n, line in enumerate(src.source.splitlines(), 1):
         code = line.split("--", 1)[0]
         for kind, what, rx in _REFS:

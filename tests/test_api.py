@@ -166,7 +166,7 @@ def test_fair_undo_goes_back_over_your_own_decisions_only(sw):
 # -- the screen reads the view, and names no game ------------------------------------
 
 def test_the_badge_comes_from_game_yaml(sw):
-    m = position(sw, 'scenario.place("frost_mage", 1, "c3", {damage = 2})', quiet=True)
+    m = position(sw, 'scenario.create("frost_mage", 1, "c3", {damage = 2})', quiet=True)
     assert "Frm1*2" in render_state(m, 1)
     plain = load_game("summoner_wars")
     plain.data = {k: v for k, v in plain.data.items() if k != "display"}

@@ -48,7 +48,7 @@ def test_player_2_cannot_see_player_1s_hand_by_any_command(play_screen, tmp_path
         "undo": r"(cannot undo decision \d+: player 1 made it|nothing of yours to undo)",
         "redo": r"nothing to redo",
         "seed": r"the seed is shown only in designer mode",
-        "lua zones.cards('hand', 1)": r"attempt to index a nil value \(global 'zones'\)",
+        "lua zones.cards(1, 'hand')": r"attempt to index a nil value \(global 'zones'\)",
         "lua state": r"null",
         "lua view.zones['hand:1']": r'"count": \d+',
         "lua rng.int(1, 6)": r"attempt to index a nil value \(global 'rng'\)",

@@ -98,7 +98,7 @@ def test_help_invalid_input_card_and_lua(screen):
     screen.wait(r"\n2\s*\n[\s\S]*P1>")
     screen.type("lua view.active")      # each line gets a fresh copy of the seat's view
     screen.wait(r"\n1\s*\n[\s\S]*P1>")
-    screen.type("lua zones.cards('hand', 2)")
+    screen.type("lua zones.cards(2, 'hand')")
     screen.wait(r"attempt to index a nil value \(global 'zones'\)")
     screen.type("lua nope(")
     screen.wait(r"lua:1: .*")
