@@ -160,6 +160,20 @@ local S_COUNT = spec("zones.count", "zone", "", "", 0)
 local S_TOP = spec("zones.top", "zone", "", "", 0)
 local S_SHUFFLE = spec("zones.shuffle", "zone", "", "", 0)
 
+--- Files a checked lookup in a cache: by_player[p][name] = value, or shared[name] when p is nil.
+local function remember(by_player, shared, p, name, value)
+  if p == nil then
+    shared[name] = value
+    return
+  end
+  local t = by_player[p]
+  if t == nil then
+    t = {}
+    by_player[p] = t
+  end
+  t[name] = value
+end
+
 -- Zones already named well, so a repeated call skips the checks: player_keys[p][name]
 -- is the key of player p's zone, shared_keys[name] that of a shared zone.
 local player_keys, shared_keys = {}, {}
@@ -171,16 +185,7 @@ local function zone_list(sp, a, b)
   if key == nil then
     local p, name = subject(sp, a, b, nil, nil, 1)
     key = zone_key(name, p)
-    if p == nil then
-      shared_keys[name] = key
-    else
-      local t = player_keys[p]
-      if t == nil then
-        t = {}
-        player_keys[p] = t
-      end
-      t[name] = key
-    end
+    remember(player_keys, shared_keys, p, name, key)
   end
   return E.state.zones[key]
 end
@@ -649,16 +654,7 @@ local function counter_slot(sp, a, b, c)
     return counters.shared, a, cd, b, nil
   end
   local p, name, cd, x = subject(sp, a, b, c, nil, 1)
-  if p == nil then
-    shared_counters[name] = cd
-  else
-    local t = player_counters[p]
-    if t == nil then
-      t = {}
-      player_counters[p] = t
-    end
-    t[name] = cd
-  end
+  remember(player_counters, shared_counters, p, name, cd)
   return p and counters[p] or counters.shared, name, cd, x, p
 end
 
