@@ -126,7 +126,8 @@ class Runtime:
 
     def step(self, index: int) -> tuple:
         """Resumes the match with the 1-based index of an option; returns like start()."""
-        return self._call(self._E.step, index)
+        res = self._call(self._E.step, index)
+        return ("error", self._plain_error(res[1])) if res[0] == "error" else res
 
     def option_keys(self) -> list[str]:
         """Labels of the pending options, in order (empty when nothing is asked)."""
@@ -176,13 +177,20 @@ class Runtime:
             res = self._call(self._E.eval, bytecode, chunkname)
         else:
             res = self._call(self._E.eval_view, bytecode, chunkname, player)
-        return bool(res[0]), res[1]
+        return bool(res[0]), self._plain_error(res[1]) if not res[0] else res[1]
+
+    def _plain_error(self, message: str) -> str:
+        """Lua's bare "not enough memory" (raised inside a script, caught by the engine) in our words."""
+        return self._out_of_memory() if message == "not enough memory" else message
+
+    def _out_of_memory(self) -> str:
+        return f"a script ran out of memory (a match may use {self.memory_mb} MB)"
 
     def _call(self, fn, *args) -> tuple:
         try:
             res = fn(*args)
         except LuaMemoryError:
-            raise ScriptError(f"a script ran out of memory (a match may use {self.memory_mb} MB)") from None
+            raise ScriptError(self._out_of_memory()) from None
         except LuaError as e:
             raise ScriptError((str(e).splitlines() or ["a Lua error with no message"])[0]) from None
         except Exception as e:  # memory errors, bad UTF-8 from a script: all end the step

@@ -116,7 +116,7 @@ def test_every_zone_in_a_view_has_a_count_and_cards_only_when_seen(sw):
 
 def test_last_chance_names_the_last_draw_roll_or_shuffle(sw):
     m = Match(sw, 1, [Seat(), Seat()], quiet=True)
-    assert m.last_chance() == (0, "draw (draw)")   # the opening hands
+    assert m.last_chance() == (0, "random number")   # setup: shuffles, opening hands, then who goes first
     m = position(sw, 'scenario.start(1, "attack")', quiet=True)
     m.force_random([1])
     before = m.decisions
@@ -124,6 +124,14 @@ def test_last_chance_names_the_last_draw_roll_or_shuffle(sw):
         m.answer(0)
     n, what = m.last_chance()
     assert n > before and what in ("roll (battle)", "draw (draw)", "shuffle (draw:1)", "shuffle (draw:2)")
+
+
+def test_a_random_number_drawn_by_a_script_is_a_barrier_too(sw):
+    m = Match(sw, 1, [Seat(), Seat()], quiet=True)
+    m.answer(0)
+    assert m.last_chance()[0] == 0
+    m.eval("rng.int(1, 6)")       # designer-level eval on the match itself
+    assert m.last_chance() == (1, "random number")
 
 
 def test_fair_undo_names_what_stops_it(sw):

@@ -49,7 +49,7 @@ def nil_field(name: str, verb: str = "call") -> Raises:
 TOO_LONG = Raises(r"script ran too long: more than \d+ Lua instructions before the next decision "
                   r"\(an endless loop\?\)")
 ENGINE_OWNS = "this table belongs to the engine"
-OUT_OF_MEMORY = fails("not enough memory")
+OUT_OF_MEMORY = fails("a script ran out of memory (a match may use 256 MB)")
 
 
 def too_slow(fn: str, repetitions: int, size: int) -> Raises:
@@ -184,7 +184,7 @@ def test_the_corpus_covers_every_way_out():
 
 def test_memory_cap_stops_a_script_and_the_runtime_recovers(sw):
     m = Match(sw, 2, [Seat(), Seat()], quiet=True)
-    with pytest.raises(ScriptError, match="^not enough memory$"):
+    with pytest.raises(ScriptError, match=r"^a script ran out of memory \(a match may use 256 MB\)$"):
         m.eval('local t = {} for i = 1, 1e9 do t[i] = ("x"):rep(1000) .. i end')
     assert_host_usable(m)
 

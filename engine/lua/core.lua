@@ -23,6 +23,14 @@ local function splitmix(x)
   return x, z ~ (z >> 31)
 end
 
+--- A stand-in for a card id that says nothing of the card: views show it for a face
+--- the seat cannot see (ids follow creation order, so a real id could name the card).
+--- It depends on the seed, which no seat sees, and uses no number from the generator.
+function E.hidden_id(id)
+  local _, z = splitmix(E.state.seed ~ (id * 0x632BE59BD9B4E019))
+  return string.format("?%012x", z & 0xffffffffffff)
+end
+
 function E.rng_seed(seed)
   local s, x = {}, seed
   for i = 1, 4 do x, s[i] = splitmix(x) end
@@ -45,9 +53,11 @@ end
 -- Forced results (scenario tests) are taken before the generator is used.
 E.forced = {}
 
+--- Every draw from the generator is noted: fair undo cannot go back past it.
 function E.random_int(lo, hi)
   local n = hi - lo + 1
   if n <= 0 then error("random_int: empty range " .. lo .. ".." .. hi, 2) end
+  E.note("random number")
   local f = E.forced
   if #f > 0 then return table.remove(f, 1) end
   return lo + (next64() >> 1) % n

@@ -209,10 +209,14 @@ function Z.top(a, b)
   return l[#l] and E.state.cards[l[#l]] or nil
 end
 
+--- Shuffles a zone; cards revealed before are unknown again once shuffled in.
 function Z.shuffle(a, b)
   local p, name = subject(S_SHUFFLE, a, b)
   local key = zone_key(name, p)
-  E.shuffle(E.state.zones[key])
+  local l = E.state.zones[key]
+  E.shuffle(l)
+  local cards = E.state.cards
+  for _, id in ipairs(l) do cards[id].seen_by = nil end
   E.note("shuffle", { zone = key })
 end
 
@@ -542,6 +546,63 @@ function E.in_play_with(tbl, name)
 end
 
 function C.is_on_board(c) return c.space ~= nil end
+
+-------------------------------------------------------------------------------
+-- Face-down cards and reveals. A face-down card shows its face to its owner only;
+-- the others see that a face-down card is there. reveal(c, p) shows a card's face
+-- to player p (nil: to everyone) wherever it is, until it is shuffled into a zone
+-- or turned face down again. Views (engine/lua/state.lua) apply both.
+-------------------------------------------------------------------------------
+function C.is_face_down(c)
+  return card_arg(c, "cards.is_face_down").face_down == true
+end
+
+--- Turns a card face down. The others know it by a stand-in id from now on (the nth
+--- card turned face down in the match): a real id follows creation order and could name it.
+function C.turn_face_down(c)
+  c = card_arg(c, "cards.turn_face_down")
+  local st = E.state
+  st.turned_down = (st.turned_down or 0) + 1
+  c.face_down, c.seen_by, c.down_ref = true, nil, st.turned_down
+end
+
+--- Turns a card face up: everyone sees it (a reveal, so fair undo stops here).
+function C.turn_face_up(c)
+  c = card_arg(c, "cards.turn_face_up")
+  if c.face_down then
+    c.face_down, c.seen_by, c.down_ref = nil, nil, nil
+    E.note("reveal", { zone = c.zone })
+  end
+end
+
+--- Shows a card's face to player p, or to everyone when p is nil.
+function C.reveal(c, p)
+  c = card_arg(c, "cards.reveal")
+  if c.zone == nil then
+    fail("cards.reveal: " .. E.describe(c) .. " is in no zone: only a card in the game can be revealed")
+  end
+  if p ~= nil and E.state.players[p] == nil then no_player("cards.reveal", p, 2) end
+  local seen = c.seen_by or {}
+  for _, q in ipairs(p and { p } or E.players.list()) do
+    local known = false
+    for _, s in ipairs(seen) do known = known or s == q end
+    if not known then seen[#seen + 1] = q end
+  end
+  table.sort(seen)
+  c.seen_by = seen
+  E.note("reveal", { zone = c.zone })
+  if p == nil then
+    E.say(string.format("Player %d reveals %s", c.owner, c.name))
+  else
+    E.say(string.format("Player %d shows player %d a card", c.owner, p))
+  end
+end
+
+--- Whether player p may see a card's face (p nil: a designer, who sees everything).
+function C.is_seen_by(c, p)
+  c = card_arg(c, "cards.is_seen_by")
+  return E.seen_by(c, p)
+end
 
 --- Cards in play whose definition has a hook, modifier or ability of this name:
 --- kind is "hooks", "modifiers" or "abilities".

@@ -93,9 +93,29 @@ function E.snapshot_json()
   return E.to_json(E.state)
 end
 
+--- Whether player p knows a card's face from a reveal (or as the owner of a face-down card).
+function E.seen_by(c, p)
+  if p == nil or (c.face_down and c.owner == p) then return true end
+  local seen = c.seen_by
+  if seen then
+    for _, q in ipairs(seen) do if q == p then return true end end
+  end
+  return false
+end
+
+local function zone_shown(z, owner, p)
+  if p == nil then return true end
+  if z == nil then return false end                       -- out of the game (scenario setups)
+  return z.visibility == "public" or (z.visibility == "owner" and owner == p)
+end
+
+-- What the others see of a face-down card: that it is there, and where.
+local FACE_DOWN_KEEP = { "owner", "controller", "zone", "space", "host", "under" }
+
 --- What player p may see (p nil: everything), as a table that shares the
 --- state's own subtables: encode it, never hand it to a script. Every zone is
---- {count=n}, with cards={ids, bottom to top} when p may see them.
+--- {count=n}, with cards={ids, bottom to top} when p may see them; a secret zone
+--- is left out. A face-down card shows only where it is, unless p may see it.
 local function view_table(p)
   local st = E.state
   local v = E.copy(st)
@@ -105,22 +125,55 @@ local function view_table(p)
   local visible = {}
   for key, ids in pairs(st.zones) do
     local name, owner = key:match("^([^:]+):?(%d*)$")
-    owner = tonumber(owner)
     local z = E.game.zones[name]
-    local shown = p == nil or (z ~= nil and (z.visibility == "public" or (z.visibility == "owner" and owner == p)))
-    if z == nil and p ~= nil then
-      -- cards out of the game (scenario setups): nobody sees them
-    elseif shown then
+    if zone_shown(z, tonumber(owner), p) then
       v.zones[key] = { count = #ids, cards = E.copy(ids) }
       for _, id in ipairs(ids) do visible[id] = true end
-    else
+    elseif z ~= nil and z.visibility ~= "secret" then
       v.zones[key] = { count = #ids }
     end
   end
+  local alias = {}   -- real id -> stand-in, for face-down cards p cannot see
   for id, c in pairs(st.cards) do
-    if c.zone == "board" or c.zone == "under" or visible[id] then v.cards[#v.cards + 1] = c end
+    local where = c.zone == "board" or c.zone == "under" or visible[id]
+    if (where or (c.seen_by and E.seen_by(c, p))) then
+      if c.face_down and not E.seen_by(c, p) then
+        local back = { face_down = true }
+        for _, k in ipairs(FACE_DOWN_KEEP) do back[k] = c[k] end
+        alias[id] = c.down_ref and ("?" .. c.down_ref) or E.hidden_id(id)
+        back.id = alias[id]
+        c = back
+      end
+      v.cards[#v.cards + 1] = c
+    end
   end
-  table.sort(v.cards, function(a, b) return a.id < b.id end)
+  if next(alias) then
+    -- the stand-ins replace the real ids wherever the view names a card
+    local function swap_ids(ids)
+      local out = {}
+      for i, id in ipairs(ids) do out[i] = alias[id] or id end
+      return out
+    end
+    for _, z in pairs(v.zones) do
+      if z.cards then z.cards = swap_ids(z.cards) end
+    end
+    local spaces = {}
+    for s, id in pairs(st.spaces) do spaces[s] = alias[id] or id end
+    v.spaces = spaces
+    for i, c in ipairs(v.cards) do
+      if (c.host and alias[c.host]) or (c.under and #c.under > 0) then
+        local copy = E.copy(c)
+        copy.host = alias[c.host] or c.host
+        copy.under = swap_ids(c.under or {})
+        v.cards[i] = copy
+      end
+    end
+  end
+  table.sort(v.cards, function(a, b)   -- real ids in order, then stand-ins
+    local ta, tb = type(a.id), type(b.id)
+    if ta ~= tb then return ta == "number" end
+    return a.id < b.id
+  end)
   return v
 end
 

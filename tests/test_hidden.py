@@ -1,0 +1,213 @@
+"""Hidden information: zone visibility, face-down cards, reveals and secret choices, on a small
+sealed-bid game (tests/games/sealed_bid) and on every shipped game's views."""
+from __future__ import annotations
+
+import json
+import random
+import re
+
+import pytest
+
+from conftest import ROOT, copy_game, edit, summon
+from engine.errors import ScriptError
+from engine.loader import load_game
+from engine.match import Ask, Match, RandomBot, Seat, play
+
+BID = str(ROOT / "tests" / "games" / "sealed_bid")
+
+
+@pytest.fixture(scope="module")
+def bid_game():
+    return load_game(BID)
+
+
+def new_bid_match(game) -> Match:
+    return Match(game, 7, [Seat("human"), Seat("human")], quiet=True)
+
+
+def canonical(view: dict) -> str:
+    return json.dumps(view, sort_keys=True)
+
+
+# -- zone visibility --------------------------------------------------------------
+
+def test_each_visibility_word_shows_what_it_says(bid_game):
+    m = new_bid_match(bid_game)
+    mine, theirs, everything = m.view(1)["zones"], m.view(2)["zones"], m.view(None)["zones"]
+    assert mine["hand:1"]["cards"] == m.snapshot()["zones"]["hand:1"]      # owner: the owner sees
+    assert theirs["hand:1"] == {"count": 3}                                  # ... the others the count
+    assert mine["deck:1"] == theirs["deck:1"] == {"count": 2}              # hidden: only the count
+    assert "vault:1" not in mine and "vault:1" not in theirs                 # secret: not even that
+    assert everything["vault:1"]["count"] == 1                               # a designer sees all
+    assert mine["table:2"] == {"count": 0, "cards": []}                     # public
+
+
+def test_a_view_holds_neither_seed_nor_generator(bid_game):
+    v = new_bid_match(bid_game).view(1)
+    assert "seed" not in v and "rng" not in v
+
+
+# -- secret choices -----------------------------------------------------------------
+
+def bid_view_after(game, p1_bid: int) -> tuple[Match, str]:
+    m = new_bid_match(game)
+    m.answer_key(f"Bid {p1_bid}")
+    return m, canonical(m.view(2))
+
+
+def test_a_secret_bid_leaves_no_trace_the_other_player_can_see(bid_game):
+    views = {bid: bid_view_after(bid_game, bid)[1] for bid in (0, 3, 5)}
+    assert len(set(views.values())) == 1
+    m = bid_view_after(bid_game, 3)[0]
+    ask = Ask(m)
+    assert (ask.player, ask.secret) == (2, True)
+    assert ask.options == [f"Bid {n}" for n in range(6)]   # player 2's own options, nothing of player 1's
+
+
+def test_both_bids_are_revealed_once_both_are_in(bid_game):
+    m = Match(bid_game, 7, [Seat("human"), Seat("human")])
+    m.messages()
+    m.answer_key("Bid 3")
+    assert m.messages() == []
+    m.answer_key("Bid 1")
+    assert "Bids revealed: player 1 bid 3, player 2 bid 1" in m.messages()
+    assert m.snapshot()["counters"]["1"]["points"] == 1
+
+
+def test_a_face_down_card_shows_the_others_only_where_it_is(bid_game):
+    def after_play(card: str) -> Match:
+        m = Match(bid_game, 7, [Seat("human"), Seat("human")])
+        for key in ("Bid 1", "Bid 1", f"Play {card}"):
+            m.answer_key(key)
+        return m
+
+    low, high = after_play("Low"), after_play("High")
+    assert canonical(low.view(2)) == canonical(high.view(2))
+    (down,) = [c for c in low.view(2)["cards"] if c["zone"] == "table:1"]
+    assert down["face_down"] is True and "name" not in down and "def" not in down
+    (own,) = [c for c in low.view(1)["cards"] if c["zone"] == "table:1"]
+    assert own["name"] == "Low" and own["face_down"] is True
+    low.messages()
+    low.answer_key("Play High")          # player 2 plays; both turn face up, then go back to hand
+    assert "Cards revealed: Low against High" in low.messages()
+    assert low.last_chance() == (4, "reveal (table:2)")
+
+
+def test_a_reveal_shows_one_card_to_one_player_until_it_is_shuffled_in(bid_game):
+    m = new_bid_match(bid_game)
+    hand = m.snapshot()["zones"]["hand:1"]
+    m.eval("cards.reveal(zones.cards(1, 'hand')[1], 2)")
+    seen = {c["id"] for c in m.view(2)["cards"]}
+    assert hand[0] in seen and not set(hand[1:]) & seen
+    assert m.view(2)["zones"]["hand:1"] == {"count": 3}          # not where in the hand it is
+    assert m.last_chance()[1].startswith("reveal")
+    m.eval("cards.to_zone(zones.cards(1, 'hand')[1], 1, 'deck'); zones.shuffle(1, 'deck')")
+    assert hand[0] not in {c["id"] for c in m.view(2)["cards"]}
+
+
+def test_revealing_a_card_out_of_the_game_is_an_error_naming_the_line(bid_game):
+    m = new_bid_match(bid_game)
+    with pytest.raises(ScriptError, match=r"reveal:1: cards.reveal: .* is in no zone"):
+        m.eval("local c = cards.create('low', 1); cards.reveal(c, 2)", chunkname="reveal")
+    with pytest.raises(ScriptError, match=r"cards.reveal: no player 3"):
+        m.eval("cards.reveal(zones.cards(1, 'hand')[1], 3)")
+
+
+def test_an_unknown_visibility_word_is_a_check_error_with_its_line(tmp_path):
+    copy = copy_game(tmp_path, "summoner_wars")
+    edit(copy.rules / "game.yaml", "hand: {scope: player, visibility: owner}",
+         "hand: {scope: player, visibility: owners}")
+    r = summon("check", str(copy.rules))
+    assert r.returncode == 1
+    assert re.search(r"game\.yaml:\d+:\d+: 'owners' is not one of: public, owner, hidden, secret "
+                     r"\(did you mean 'owner'\?\)", r.stdout + r.stderr), r.stdout + r.stderr
+
+
+# -- the property: what a seat cannot see does not change its view --------------------
+
+def hidden_zones(game, snapshot: dict, seat: int) -> list[str]:
+    """Zones whose cards a seat may not see, by what game.yaml declares (not by what a view shows)."""
+    out = []
+    for key in snapshot["zones"]:
+        name, _, owner = key.partition(":")
+        vis = (game.data["zones"].get(name) or {}).get("visibility", "public")
+        if vis in ("hidden", "secret") or (vis == "owner" and owner != str(seat)):
+            out.append(key)
+    return out
+
+
+def hidden_from(game, snapshot: dict, seat: int) -> list[int]:
+    """Ids of cards whose face a seat may not see: in its hidden zones, or face down and another's."""
+    zones = set(hidden_zones(game, snapshot, seat))
+    return [c["id"] for c in snapshot["cards"]
+            if c.get("zone") in zones or (c.get("face_down") and c["owner"] != seat)]
+
+
+SWAP_LUA = """
+local a, b = state.cards[%d], state.cards[%d]
+a.def, b.def = b.def, a.def
+a.name, b.name = b.name, a.name
+"""
+
+REVERSE_LUA = """
+local ids = state.zones[%s]
+for i = 1, #ids // 2 do ids[i], ids[#ids + 1 - i] = ids[#ids + 1 - i], ids[i] end
+"""
+
+
+@pytest.mark.parametrize("game_id,seats,length", [("summoner_wars", 2, 80), ("summoners_isle", 3, 80), (BID, 2, 11)])
+def test_states_that_differ_only_in_hidden_cards_look_the_same(game_id, seats, length):
+    game = load_game(game_id)
+    rng = random.Random(game_id)
+    exercised = 0
+    for seed in range(1, 9):
+        m = Match(game, seed, [Seat() for _ in range(seats)], quiet=True)
+        play(m, {i: RandomBot(seed, i) for i in range(1, seats + 1)}, max_decisions=rng.randrange(1, length))
+        if m.is_over:
+            continue
+        p = m.pending.player
+        before = canonical(m.view(p))
+        hidden = hidden_from(game, m.snapshot(), p)
+        if len(hidden) >= 2:
+            a, b = rng.sample(hidden, 2)
+            m.eval(SWAP_LUA % (a, b))
+            assert canonical(m.view(p)) == before, f"{game_id} seed {seed}: swapping hidden cards {a}, {b} showed"
+            exercised += 1
+        for key in hidden_zones(game, m.snapshot(), p):
+            if len(m.snapshot()["zones"][key]) >= 2:
+                m.eval(REVERSE_LUA % json.dumps(key))
+                assert canonical(m.view(p)) == before, f"{game_id} seed {seed}: the order of {key} showed"
+        visible = [c["id"] for c in m.view(p)["cards"] if not c.get("face_down")]
+        if len(visible) >= 2:       # the control: a change the seat can see does show
+            a, b = visible[0], visible[-1]
+            names = {c["id"]: c["name"] for c in m.snapshot()["cards"]}
+            if names[a] != names[b]:
+                m.eval(SWAP_LUA % (a, b))
+                assert canonical(m.view(p)) != before
+    assert exercised >= 4 or game_id == "summoners_isle", f"{game_id}: only {exercised} positions had hidden cards"
+
+
+# -- through the terminal -------------------------------------------------------------
+
+def test_in_hot_seat_player_2_bids_without_seeing_player_1s_bid(play_screen):
+    s = play_screen(BID, "--players", "human,human", "--seed", "3")
+    s.wait(r"Pass to player 1")
+    s.type("")
+    s.wait(r"Your sealed bid \(a secret choice\)[\s\S]*P1>")
+    s.type("Bid 3")
+    s.wait(r"Pass to player 2")
+    handoff = len(s.buf)
+    s.type("")
+    text = s.wait(r"Your sealed bid[\s\S]*P2>")
+    assert "P1 made a secret choice" in text
+    assert "Bid 3" not in s.buf[handoff:].replace("  4. Bid 3", "")   # only as P2's own option
+    s.type("Bid 1")
+    s.wait(r"Bids revealed: player 1 bid 3, player 2 bid 1")
+
+
+def test_a_bots_secret_choice_shows_only_that_it_was_made(play_screen):
+    s = play_screen(BID, "--players", "human,bot", "--seed", "3")
+    s.wait(r"Your sealed bid[\s\S]*P1>")
+    s.type("Bid 2")
+    text = s.wait(r"Bids revealed: player 1 bid 2, player 2 bid \d[\s\S]*P1>")
+    assert re.search(r"P1: Bid 2 \(secret\)[\s\S]*P2 \(bot\) made a secret choice[\s\S]*Bids revealed", text)
