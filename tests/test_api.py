@@ -240,3 +240,23 @@ def test_the_readme_python_example_runs():
     m = scope["m"]
     assert m.decisions == 50 and scope["diverged"] is None
     assert scope["back"].answers == m.answers and scope["back"].state_hash() == m.state_hash()
+
+
+def test_a_card_script_that_writes_to_its_definition_stops_at_its_own_line(game_copy):
+    from conftest import edit
+    from engine.errors import ScriptError
+    from engine.loader import LuaSource
+
+    rules, cards = game_copy()
+    path = cards / "polar_dwarves.yaml"
+    edit(path, "if ev.card ~= self then return end",
+         "if ev.card ~= self then return end\n          cards.def(self).move = 5")
+    line = next(i for i, text in enumerate(path.read_text().splitlines(), 1) if "cards.def(self).move" in text)
+    m = Match(load_game(str(rules)), 1, [Seat("bot", "polar_dwarves"), Seat("bot", "fallen_kingdom")],
+              scenario=LuaSource("scenario", """
+        scenario.clear_board()
+        scenario.create("svara", 1, "c1"); scenario.create("ret_talus", 2, "c8")
+        scenario.start(1, "move")"""))
+    m.answer_key("Move Svara at c1")
+    with pytest.raises(ScriptError, match=rf"polar_dwarves.yaml:{line}: cannot change move: a card definition is read-only"):
+        m.answer_key("c3")

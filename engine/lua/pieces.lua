@@ -497,7 +497,7 @@ local function refresh()
   play_cache = all
   -- one pass files every card in play under each of its hooks, modifiers and abilities
   fn_cache = { hooks = {}, modifiers = {}, abilities = {} }
-  local defs = E.defs
+  local defs = E.plain_defs or E.defs   -- the tables behind the read-only views: next() needs them
   for _, c in ipairs(all) do
     local d = defs[c.def]
     for kind, cache in next, fn_cache do

@@ -83,13 +83,14 @@ end
 local frozen = setmetatable({}, { __mode = "k" })
 
 --- A read-only view of a table and everything inside it.
-function E.freeze(t)
+function E.freeze(t, what)
   if type(t) ~= "table" or frozen[t] then return t end
+  what = what or "engine data"
   local inner = {}
-  for k, v in next, t do inner[k] = E.freeze(v) end
+  for k, v in next, t do inner[k] = E.freeze(v, what) end
   local proxy = setmetatable({}, {
     __index = inner,
-    __newindex = function(_, k) error("cannot change " .. tostring(k) .. ": engine data is read-only", 2) end,
+    __newindex = function(_, k) error("cannot change " .. tostring(k) .. ": " .. what .. " is read-only", 2) end,
     __len = function() return #inner end,
     __pairs = function() return next, inner, nil end,
     __metatable = false,
