@@ -211,3 +211,13 @@ def test_a_bots_secret_choice_shows_only_that_it_was_made(play_screen):
     s.type("Bid 2")
     text = s.wait(r"Bids revealed: player 1 bid 2, player 2 bid \d[\s\S]*P1>")
     assert re.search(r"P1: Bid 2 \(secret\)[\s\S]*P2 \(bot\) made a secret choice[\s\S]*Bids revealed", text)
+
+
+def test_piped_hot_seat_hands_over_and_keeps_secrets():
+    r = summon("play", BID, "--players", "human,human", "--seed", "3", stdin="2\n5\n")
+    assert r.returncode == 0, r.stderr
+    before, handed, after = r.stdout.partition("-- player 2 to play --")
+    assert handed and "P1: Bid 1 (secret)" in before
+    turn_2 = after.split("Bids revealed")[0]
+    assert "P1 made a secret choice" in turn_2 and "Bid 1 (secret)" not in turn_2
+    assert "Bids revealed: player 1 bid 1, player 2 bid 4" in after
