@@ -16,6 +16,7 @@ from prompt_toolkit.shortcuts import clear, print_formatted_text
 from engine.match import Match
 
 from .session import Quit, Session, completions
+from .terminal import safe
 
 
 RELOAD = object()   # what the prompt returns when the watcher interrupts it
@@ -61,7 +62,7 @@ def play_interactive(match: Match, *, designer: bool = False, watch: bool = Fals
 
     def show(text: str) -> None:
         if text:
-            print_formatted_text(ANSI(text))
+            print_formatted_text(ANSI(safe(text)))
 
     humans = [i + 1 for i, seat in enumerate(s.seats) if seat.controller == "human"]
     changed = threading.Event()
@@ -110,7 +111,7 @@ def play_interactive(match: Match, *, designer: bool = False, watch: bool = Fals
             show(s.screen())
             shown_at = (s.match.decisions, p)
         try:
-            line = prompt.prompt(f"P{p}> " if p else "> ", bottom_toolbar=s.toolbar, default=kept_text[0])
+            line = prompt.prompt(f"P{p}> " if p else "> ", bottom_toolbar=lambda: safe(s.toolbar()), default=kept_text[0])
             kept_text[0] = ""
             if line is RELOAD:
                 continue

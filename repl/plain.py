@@ -6,6 +6,7 @@ import sys
 from engine.match import Match
 
 from .session import Quit, Session
+from .terminal import safe
 
 
 def play_plain(match: Match, *, designer: bool = False, out=None, inp=None) -> int:
@@ -15,7 +16,7 @@ def play_plain(match: Match, *, designer: bool = False, out=None, inp=None) -> i
 
     def say(text: str) -> None:
         if text:
-            print(text, file=out, flush=True)
+            print(safe(text), file=out, flush=True)
 
     say("\n".join(s.log_lines()))
     say("\n".join(s.play_bots()))

@@ -136,7 +136,7 @@ EXHAUSTION = [
     ("format bomb", 'return string.format("%99999999d", 1)',
      fails("eval:1: invalid conversion specification: '%99999999d'")),
     ("choose outside a match step", 'return choose{player = 1, options = {"a", "b"}}',
-     fails("a choice cannot be asked for here")),
+     fails("choose: a choice can only be asked while the match runs (not from the console or at load time)")),
     ("event storm", 'on("after_damage", function(ev) emit("after_damage", ev) end) emit("after_damage", {})',
      Raises(r"eval:1: events triggered each other more than 30 levels deep \(\.\.\. (after_damage -> )+after_damage\)")),
 ]

@@ -212,6 +212,14 @@ function E.pop_context()
   c[ctx_n * 2 + 1], c[ctx_n * 2 + 2] = nil, nil
 end
 
+function E.context_depth() return ctx_n end
+
+function E.restore_context_depth(n)
+  local c = E.context
+  for i = ctx_n * 2, n * 2 + 1, -1 do c[i] = nil end
+  ctx_n = n
+end
+
 --- Sets the context stack aside (for code run outside the match); returns a token for restore.
 function E.set_context_aside()
   local saved = { E.context, ctx_n }

@@ -34,6 +34,18 @@ local function describe(c)
 end
 E.describe = describe
 
+--- How deep the event chain and the context stack are now, to put back after a
+--- script catches an error (its pcall) that skipped the code unwinding them.
+function E.call_depth()
+  return depth, E.context_depth()
+end
+
+function E.restore_call_depth(d, ctx)
+  for i = depth, d + 1, -1 do chain[i] = nil end
+  depth = d
+  E.restore_context_depth(ctx)
+end
+
 local function call_hook(fn, what, card, ...)
   E.push_context(what, card)
   fn(...)

@@ -3,6 +3,7 @@
 local E = ...
 
 local co_create, co_resume, co_yield, co_status = coroutine.create, coroutine.resume, coroutine.yield, coroutine.status
+local co_running = coroutine.running
 local sethook, traceback = debug.sethook, debug.traceback
 
 E.decisions = 0
@@ -10,8 +11,11 @@ E.pending = nil
 E.answers = {}       -- keys of the answers given, in order
 E.limits = { instructions = 50000000, trigger_depth = 40, hook_every = 10000 }
 
-local GAME_OVER = setmetatable({}, { __tostring = function() return "the game is over" end })
+-- The error that ends the match. Compared with rawequal (a script's error value may
+-- claim to equal anything through __eq), and sealed so no script can change it.
+local GAME_OVER = setmetatable({}, { __tostring = function() return "the game is over" end, __metatable = false })
 E.GAME_OVER = GAME_OVER
+function E.is_game_over(err) return rawequal(err, GAME_OVER) end
 
 local function fail(msg) error(msg, 3) end
 
@@ -21,6 +25,9 @@ local function fail(msg) error(msg, 3) end
 --- player learns the answer; the others see that a choice was made.
 function E.choose(req)
   if E.state.over then error(GAME_OVER, 0) end
+  if E.match_co == nil or co_running() ~= E.match_co then
+    fail("choose: a choice can only be asked while the match runs (not from the console or at load time)")
+  end
   if type(req) ~= "table" then fail("choose: expected {player=, prompt=, options=}, got " .. type(req)) end
   local p = req.player
   if E.state.players[p] == nil then fail("choose: no player " .. tostring(p)) end
@@ -52,10 +59,17 @@ function E.choose(req)
   return opts[i]
 end
 
---- Ends the match; winner may be nil for a draw.
+--- Ends the match; winner may be nil for a draw, else a player of the match.
 function E.end_game(winner, reason)
   local st = E.state
   if st.over then error(GAME_OVER, 0) end
+  if winner ~= nil and (math.type(winner) ~= "integer" or st.players[winner] == nil) then
+    fail("end_game: the winner must be a player from 1 to " .. #st.players .. " (or nil for a draw), not " ..
+         E.clean_text(tostring(winner)))
+  end
+  if reason ~= nil and type(reason) ~= "string" then
+    fail("end_game: the reason must be text, not a " .. type(reason))
+  end
   st.over = true
   st.winner = winner
   st.result = reason or (winner and ("player " .. winner .. " wins") or "draw")
@@ -201,7 +215,7 @@ function E.error_text(err)
 end
 
 local function on_error(err)
-  if err == GAME_OVER then return GAME_OVER end
+  if rawequal(err, GAME_OVER) then return GAME_OVER end
   if tripped then return { message = tripped } end
   return { message = E.error_text(err) .. context_chain(), traceback = traceback(nil, 2) }
 end
@@ -210,9 +224,10 @@ end
 function E.start(main)
   co = co_create(function()
     local ok, err = xpcall(main or E.run_flow, on_error)
-    if ok or err == GAME_OVER then return "over" end
+    if ok or rawequal(err, GAME_OVER) then return "over" end
     return "error", err.message
   end)
+  E.match_co = co
   sethook(co, E.profile and profiling_hook or budget_hook, "", E.limits.hook_every)
   return E.step(nil)
 end

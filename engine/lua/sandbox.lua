@@ -119,12 +119,25 @@ local function safe_rawset(t, k, v)
   return rawset(t, k, v)
 end
 
+local pack, unpack = table.pack, table.unpack
+
+-- A script's pcall: when it catches an error, the event chain and context stack
+-- that the error skipped are put back; the game's end is never caught.
+local function safe_pcall(f, ...)
+  local d, ctx = E.call_depth()
+  local res = pack(pcall(f, ...))
+  if not res[1] then
+    if E.is_game_over(res[2]) then error(res[2], 0) end
+    E.restore_call_depth(d, ctx)
+  end
+  return unpack(res, 1, res.n)
+end
+
 -- Lua runs an xpcall message handler at the point of the error; when the error
 -- comes from the budget hook, hooks are off there, so a looping handler would
 -- never be stopped. Scripts get an xpcall that calls the handler after unwinding.
-local pack, unpack = table.pack, table.unpack
 local function safe_xpcall(f, handler, ...)
-  local res = pack(pcall(f, ...))
+  local res = pack(safe_pcall(f, ...))
   if res[1] then return unpack(res, 1, res.n) end
   return false, handler(res[2])
 end
@@ -229,7 +242,7 @@ end
 function E.new_env()
   local env = {
     assert = assert, error = error, ipairs = ipairs, next = next, pairs = pairs,
-    pcall = pcall, select = select, tonumber = tonumber, tostring = tostring,
+    pcall = safe_pcall, select = select, tonumber = tonumber, tostring = tostring,
     type = type, xpcall = safe_xpcall, rawequal = rawequal, rawlen = rawlen,
     rawget = rawget, rawset = safe_rawset,
     getmetatable = safe_getmetatable, setmetatable = safe_setmetatable,

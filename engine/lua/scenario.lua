@@ -137,7 +137,11 @@ function S.apply(setup)
       end
     end
     if zd.scope == "player" then
-      for p, ids in pairs(spec) do fill(tonumber(p), ids) end
+      -- players in seat order: cards get their ids in the order they are made
+      local seats = {}
+      for p in pairs(spec) do seats[#seats + 1] = tonumber(p) end
+      table.sort(seats)
+      for _, p in ipairs(seats) do fill(p, spec[p] or spec[tostring(p)]) end
     else
       fill(nil, spec)
     end
