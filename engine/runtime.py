@@ -11,7 +11,7 @@ from .loader import GameDef, LuaSource, lua_game_table
 from .lint import problem_from_lua
 from .luac import compile_lua
 
-ENGINE_FILES = ("core", "board", "pieces", "events", "flow", "sandbox", "state", "scenario")
+ENGINE_FILES = ("core", "portable", "board", "pieces", "events", "flow", "sandbox", "state", "scenario")
 _SOURCES = {name: (ENGINE_DIR / "lua" / f"{name}.lua").read_text() for name in ENGINE_FILES}
 
 # Globals removed from the runtime once the engine has captured what it needs.

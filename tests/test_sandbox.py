@@ -134,6 +134,8 @@ EXHAUSTION = [
      ReturnsText(r"<cannot show: engine/lua/core\.lua:\d+: state is nested too deeply to serialise>")),
     ("unpack bomb", "return select('#', table.unpack({}, 1, 1e8))", fails("eval:1: too many results to unpack")),
     ("format bomb", 'return string.format("%99999999d", 1)',
+     fails("invalid conversion specification: '%99999999d'")),
+    ("format bomb, not a tail call", 'local s = string.format("%99999999d", 1)',
      fails("eval:1: invalid conversion specification: '%99999999d'")),
     ("choose outside a match step", 'return choose{player = 1, options = {"a", "b"}}',
      fails("choose: a choice can only be asked while the match runs (not from the console or at load time)")),

@@ -241,15 +241,15 @@ end
 --- A fresh environment of safe functions; libraries and engine tables are read-only views.
 function E.new_env()
   local env = {
-    assert = assert, error = error, ipairs = ipairs, next = next, pairs = pairs,
-    pcall = safe_pcall, select = select, tonumber = tonumber, tostring = tostring,
+    assert = assert, error = error, ipairs = ipairs, next = E.ordered_next, pairs = E.ordered_pairs,
+    pcall = safe_pcall, select = select, tonumber = tonumber, tostring = E.portable_tostring,
     type = type, xpcall = safe_xpcall, rawequal = rawequal, rawlen = rawlen,
     rawget = rawget, rawset = safe_rawset,
     getmetatable = safe_getmetatable, setmetatable = safe_setmetatable,
     unpack = table.unpack,
     print = function(...)
       local parts = {}
-      for i = 1, select("#", ...) do parts[i] = tostring((select(i, ...))) end
+      for i = 1, select("#", ...) do parts[i] = E.portable_tostring((select(i, ...))) end
       E.say(table.concat(parts, "\t"))
     end,
     string = readonly(copy_lib(string, { dump = true }), "string"),

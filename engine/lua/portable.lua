@@ -1,0 +1,153 @@
+-- What scripts see must be the same in every process and on every machine. Lua itself
+-- is not: it seeds its string hashes anew in each runtime (so `pairs` over string keys
+-- comes in a different order each run), `tostring` of a table or function shows its
+-- address, and the C library spells NaN "-nan" or "nan". Scripts get the functions
+-- below instead; the engine's own code keeps the raw ones where order cannot matter.
+local E = ...
+
+local rawnext, rawget, type, mtype, tostring = next, rawget, type, math.type, tostring
+local sort, fmt, find, gsub = table.sort, string.format, string.find, string.gsub
+-- the real metatable, even behind __metatable (the engine's read-only views hide theirs)
+local getmetatable = debug.getmetatable
+
+-- Keys in one order everywhere: numbers, then strings, then false and true, then cards
+-- (tables with an integer id) by id. Other keys (tables, functions) have no such order.
+local RANK = { number = 1, string = 2, boolean = 3, table = 4 }
+
+local function key_rank(k)
+  local r = RANK[type(k)]
+  if r == 4 and mtype(rawget(k, "id")) ~= "integer" then r = nil end
+  return r
+end
+
+local function before(a, b)
+  local ra, rb = key_rank(a), key_rank(b)
+  if ra ~= rb then return ra < rb end
+  if ra == 3 then return a == false and b == true end
+  if ra == 4 then return rawget(a, "id") < rawget(b, "id") end
+  return a < b
+end
+
+--- The keys of t in the fixed order; fails (naming fn) on a key that has none.
+local function sorted_keys(t, fn)
+  local keys, n = {}, 0
+  for k in rawnext, t do
+    if key_rank(k) == nil then
+      error(fn .. ": a table keyed by " .. type(k) .. "s has no order that is the same on every machine; " ..
+            "key it by numbers, text or cards", 3)
+    end
+    n = n + 1
+    keys[n] = k
+  end
+  sort(keys, before)
+  return keys, n
+end
+
+--- What a table's own __pairs yields, as a plain table (the engine's read-only views have one).
+local function through_pairs(t, mt)
+  local out = {}
+  local f, s, k = mt.__pairs(t)
+  local v
+  while true do
+    k, v = f(s, k)
+    if k == nil then return out end
+    out[k] = v
+  end
+end
+
+--- pairs for scripts: the keys in the fixed order (through a table's own __pairs when it
+--- has one, so a read-only view gives its entries, never the table behind it).
+function E.ordered_pairs(t)
+  if type(t) ~= "table" then error("bad argument #1 to 'pairs' (table expected, got " .. type(t) .. ")", 2) end
+  local mt = getmetatable(t)
+  if type(mt) == "table" and mt.__pairs then t = through_pairs(t, mt) end
+  local keys, n = sorted_keys(t, "pairs")
+  local i = 0
+  return function()
+    while i < n do
+      i = i + 1
+      local k = keys[i]
+      local v = rawget(t, k)
+      if v ~= nil then return k, v end   -- skip keys removed during the loop
+    end
+    return nil
+  end, t, nil
+end
+
+--- next for scripts: the key after k in the fixed order (the first when k is nil).
+function E.ordered_next(t, k)
+  if type(t) ~= "table" then error("bad argument #1 to 'next' (table expected, got " .. type(t) .. ")", 2) end
+  if rawnext(t) == nil then return nil end
+  local keys, n = sorted_keys(t, "next")
+  local i = 0
+  if k ~= nil then
+    i = nil
+    for j = 1, n do if rawequal(keys[j], k) then i = j break end end
+    if i == nil then error("next: that key is not in the table", 2) end
+  end
+  local nk = keys[i + 1]
+  if nk == nil then return nil end
+  return nk, rawget(t, nk)
+end
+
+--- Text without the C library's spelling of NaN ("-nan" on some, "nan" on others).
+function E.portable_text(s)
+  if find(s, "nan", 1, true) or find(s, "NAN", 1, true) then
+    s = gsub(gsub(s, "%-nan", "nan"), "%-NAN", "NAN")
+  end
+  return s
+end
+
+--- tostring for scripts: no addresses, and NaN spelled one way.
+function E.portable_tostring(v)
+  local tv = type(v)
+  if tv == "number" then
+    if v ~= v then return "nan" end
+    return tostring(v)
+  end
+  if tv == "table" or tv == "userdata" then
+    local mt = getmetatable(v)
+    if type(mt) == "table" and mt.__tostring then return E.portable_text(tostring(v)) end
+    if type(mt) == "table" and type(mt.__name) == "string" then return mt.__name end
+    return tv
+  end
+  if tv == "function" or tv == "thread" then return tv end
+  return tostring(v)
+end
+
+--- string.format for scripts: no %p (an address), tables and functions by type, NaN one way.
+--- (Hot: rules build option labels with it, so the common case does no more than it must.)
+local unpack = table.unpack
+function E.portable_format(pattern, ...)
+  if type(pattern) == "string" and find(pattern, "%p", 1, true) then
+    local i = 1
+    while true do
+      local s, e, spec = find(pattern, "%%[-+ #0]*%d*%.?%d*([%a%%])", i)
+      if not s then break end
+      if spec == "p" then error("bad argument to 'format': %p would show an address", 2) end
+      i = e + 1
+    end
+  end
+  local n = select("#", ...)
+  local args, nan = nil, false
+  for j = 1, n do
+    local a = select(j, ...)
+    local ta = type(a)
+    if ta == "number" then
+      nan = nan or a ~= a
+    elseif ta == "table" or ta == "function" or ta == "thread" or ta == "userdata" then
+      args = args or { ... }
+      args[j] = E.portable_tostring(a)
+    end
+  end
+  local ok, text
+  if args then ok, text = pcall(fmt, pattern, unpack(args, 1, n)) else ok, text = pcall(fmt, pattern, ...) end
+  if not ok then   -- report it at the script's line, not here
+    error(gsub(tostring(text), "^[^\n]-portable%.lua:%d+: ", ""), 2)
+  end
+  return nan and E.portable_text(text) or text
+end
+
+-- Scripts reach string.format both as string.format and as ("..."):format, which goes
+-- through the string metatable to this same table.
+string.format = E.portable_format

@@ -1,0 +1,78 @@
+"""Same seed, same game, in every fresh process: scripts see keys in one fixed order, no
+addresses and one spelling of NaN, whatever Lua's per-runtime string hashing does."""
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from conftest import ROOT, edit, summon
+from engine.errors import ScriptError
+from engine.match import Match, Seat
+
+# A rule that builds its options by iterating a table keyed by text: in raw Lua the order,
+# and so which option a seeded bot picks, changes from one process to the next.
+STRING_KEYS = '''
+    local opts = { { label = "Stay" } }
+    local by_name = {}
+    for _, s in ipairs(board.neighbors(pawn.space)) do
+      if board.is_empty(s) then by_name["Step to " .. s] = s end
+    end
+    for _, extra in ipairs({ "alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta" }) do
+      by_name["Wait (" .. extra .. ")"] = false
+    end
+    for label, to in pairs(by_name) do opts[#opts + 1] = { label = label, to = to or nil } end
+'''
+
+
+@pytest.fixture
+def keyed_game(tmp_path):
+    """tests/games/tiny_graph with options listed in pairs order over text keys."""
+    dest = tmp_path / "keyed"
+    shutil.copytree(ROOT / "tests" / "games" / "tiny_graph", dest)
+    edit(dest / "tiny.lua", '''    local opts = { { label = "Stay" } }
+    for _, s in ipairs(board.neighbors(pawn.space)) do
+      if board.is_empty(s) then opts[#opts + 1] = { label = "Step to " .. s, to = s } end
+    end
+''', STRING_KEYS)
+    return dest
+
+
+def test_seeded_games_that_iterate_text_keys_are_the_same_in_every_process(keyed_game):
+    runs = []
+    for _ in range(4):
+        r = summon("sim", str(keyed_game), "--games", "6", "--seed", "1", "--jobs", "1", "--json")
+        assert r.returncode == 0, r.stderr
+        out = json.loads(r.stdout)
+        runs.append([(g["decisions"], g["hash"]) for g in out["results"]])
+    assert all(run == runs[0] for run in runs), runs
+
+
+def test_pairs_gives_numbers_then_text_then_cards_by_id(sw):
+    m = Match(sw, 1, [Seat(), Seat()], quiet=True)
+    got = m.eval("""
+        local t = { zeta = 1, alpha = 2, [3] = 3, [1.5] = 4, [true] = 5, [false] = 6 }
+        t[cards.get(7)] = 7; t[cards.get(2)] = 8
+        local keys = {}
+        for k, v in pairs(t) do keys[#keys + 1] = type(k) == "table" and ("card " .. k.id) or tostring(k) end
+        return table.concat(keys, " ")""")
+    assert got == ["1.5 3 alpha zeta false true card 2 card 7"]
+    assert m.eval("next({b = 1, a = 2})") == ["a", 2]
+    assert m.eval("next({b = 1, a = 2}, 'a')") == ["b", 1]
+
+
+def test_a_table_keyed_by_plain_tables_has_no_order_and_says_so(sw):
+    m = Match(sw, 1, [Seat(), Seat()], quiet=True)
+    with pytest.raises(ScriptError, match=r"eval:1: pairs: a table keyed by tables has no order that is the same "
+                                          r"on every machine"):
+        m.eval("local t = {[{}] = 1, [{}] = 2} for k in pairs(t) do end")
+
+
+def test_no_address_and_one_nan(sw):
+    m = Match(sw, 1, [Seat(), Seat()], quiet=True)
+    assert m.eval("tostring({}), tostring(print), tostring(0/0), tostring(-(0/0))") == ["table", "function", "nan", "nan"]
+    assert m.eval("string.format('%s|%f|%5.1f', {}, 0/0, -(0/0))") == ["table|nan|  nan"]
+    assert m.eval("('%g'):format(0/0)") == ["nan"]
+    with pytest.raises(ScriptError, match="%p would show an address"):
+        m.eval("string.format('%p', {})")
