@@ -76,3 +76,9 @@ def test_no_address_and_one_nan(sw):
     assert m.eval("('%g'):format(0/0)") == ["nan"]
     with pytest.raises(ScriptError, match="%p would show an address"):
         m.eval("string.format('%p', {})")
+
+
+def test_weak_tables_are_refused(sw):
+    m = Match(sw, 1, [Seat(), Seat()], quiet=True)
+    with pytest.raises(ScriptError, match=r"eval:1: setmetatable: weak tables \(__mode\) are not allowed"):
+        m.eval('local t = setmetatable({}, {__mode = "k"})')

@@ -153,6 +153,10 @@ local function safe_setmetatable(t, mt)
   if type(mt) == "table" and rawget(mt, "__gc") ~= nil then
     error("setmetatable: __gc metamethods are not allowed in scripts", 2)
   end
+  if type(mt) == "table" and rawget(mt, "__mode") ~= nil then
+    -- what a weak table holds depends on when the collector runs: not the same on every run
+    error("setmetatable: weak tables (__mode) are not allowed in scripts", 2)
+  end
   return setmetatable(t, mt)
 end
 
