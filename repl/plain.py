@@ -38,6 +38,6 @@ def play_plain(match: Match, *, designer: bool = False, out=None, inp=None) -> i
             say(s.handle(line))
         except Quit:
             return 0
-    st = s.match.snapshot()
+    st = s.match.view(s.viewer())
     say(s.screen() if st.get("over") else "")
     return 0

@@ -146,7 +146,7 @@ class Session:
         return new
 
     def toolbar(self) -> str:
-        st = self.match.snapshot()
+        st = self.match.view(self.viewer())
         parts = [self.match.game.name, f"turn {st.get('turn')}"]
         if st.get("round"):
             parts.append(f"round {st['round']}")
@@ -170,7 +170,7 @@ class Session:
     def options_text(self) -> str:
         d = self.match.pending
         if d is None:
-            st = self.match.snapshot()
+            st = self.match.view(self.viewer())
             return f"The match is over: {st.get('result')}"
         if self.is_other_human(d.player):
             return f"P{d.player} (another player) is to answer: pass them the keyboard"
