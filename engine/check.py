@@ -4,8 +4,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from . import loader
+from . import loader, yamlio
 from .errors import DefinitionError, EngineError, Problem
+from .files import read_bounded
 from .lint import old_call_problems
 
 
@@ -53,24 +54,22 @@ def old_calls(game) -> list[Problem]:
     """Calls of the engine API written in the argument order before 0.2.0, with their new form."""
     scope = {kind: {name: (d or {}).get("scope", "player") for name, d in (game.data.get(key) or {}).items()}
              for kind, key in (("zone", "zones"), ("counter", "counters"))}
-    texts = {}
+    lines = {}
     for f in game.files:
         try:
-            texts[loader.display(f)] = Path(f).read_text()
-        except (OSError, UnicodeDecodeError):
+            lines[loader.display(f)] = read_bounded(Path(f), yamlio.MAX_BYTES).decode("utf-8").splitlines()
+        except (EngineError, UnicodeDecodeError):
             pass
     sources = list(game.scripts) + [src for c in game.cards.values() for src in c.lua]
     problems = []
     for src in sources:
-        problems += old_call_problems(src, scope, texts.get(src.chunkname))
+        problems += old_call_problems(src, scope, lines.get(src.chunkname))
     return sorted(set(problems))
 
 
 def card_schema_text(game_id: str) -> str:
     """The JSON Schema of a game's card set files, as an editor reads it."""
     rules_dir, _ = loader.resolve(game_id)
-    from . import yamlio
-
     doc, problems = yamlio.load(rules_dir / "game.yaml")
     if doc is None or not isinstance(doc.data, dict):
         raise DefinitionError(problems or [Problem(str(rules_dir / "game.yaml"), 1, 1, "not a mapping")])

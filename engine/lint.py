@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from .errors import Problem
-from .luac import compile_lua
+from .luac import compile_lua, first_line
 from .names import did_you_mean
 from .yamlio import Document
 
@@ -226,54 +226,64 @@ def _line_col(source: str, offset: int) -> tuple[int, int]:
     return line, offset - (source.rfind("\n", 0, offset) + 1) + 1
 
 
-def old_call_problems(src, scope: dict[str, dict[str, str]], file_text: str | None = None) -> list[Problem]:
+def _file_line(file_lines: list[str] | None, n: int) -> str | None:
+    """Line n (1-based) of a file's lines, or None when it is not there."""
+    return file_lines[n - 1] if file_lines is not None and 0 < n <= len(file_lines) else None
+
+
+def old_call_problems(src, scope: dict[str, dict[str, str]], file_lines: list[str] | None = None) -> list[Problem]:
     """Calls in the argument order before 0.2.0 (see CHANGELOG.md), each with its new form.
 
     scope: {"zone": {name: "player" or "shared"}, "counter": {...}} from game.yaml.
+    file_lines: the lines of the file the Lua is in, to give columns in the file.
     """
     out = []
-    lines = src.source.splitlines()
-    file_lines = file_text.splitlines() if file_text is not None else None
-    for offset, table, fn, args, text in _api_calls(src.source):
+    start, code = first_line(src.source)
+    lines = code.splitlines()
+    for offset, table, fn, args, text in _api_calls(code):
         new = _new_call(table, fn, args, scope)
         if new is None:
             continue
-        line, col = _line_col(src.source, offset)
+        line, col = _line_col(code, offset)
         head = f"{table}.{fn}"
-        fl = file_lines[line - 1] if file_lines is not None and 0 < line <= len(file_lines) else None
-        col = _column(lines[line - 1] if line <= len(lines) else "", fl, head, col)
-        out.append(Problem(src.chunkname, line, col, f"{text} is the old call; now {new}"))
+        col = _column(lines[line - 1] if line <= len(lines) else "", _file_line(file_lines, line + start - 1),
+                      head, col)
+        out.append(Problem(src.chunkname, line + start - 1, col, f"{text} is the old call; now {new}"))
     return out
 
 
-def lua_problems(src, known: dict[str, list[str]], file_text: str | None = None) -> list[Problem]:
-    """Syntax errors and references to undeclared names in one piece of Lua."""
+def lua_problems(src, known: dict[str, list[str]], file_lines: list[str] | None = None) -> list[Problem]:
+    """Syntax errors and references to undeclared names in one piece of Lua.
+
+    file_lines: the lines of the file the Lua is in, to give columns in the file.
+    """
     ok, res = compile_lua(src.source, src.chunkname)
     if not ok:
         return [problem_from_lua(res, src.chunkname)]
     problems = []
-    file_lines = file_text.splitlines() if file_text is not None else None
-    for offset, table, fn, args, text in _api_calls(src.source):
+    start, code = first_line(src.source)
+    lines = code.splitlines()
+    for offset, table, fn, args, text in _api_calls(code):
         for kind, name in _named(table, fn, args):
             if name in known.get(kind, ()):
                 continue
-            n, col = _line_col(src.source, offset)
-            fl = file_lines[n - 1] if file_lines is not None and 0 < n <= len(file_lines) else None
-            col = _column(src.source.splitlines()[n - 1], fl, f"{table}.{fn}", col)
-            problems.append(Problem(src.chunkname, n, col,
+            n, col = _line_col(code, offset)
+            col = _column(lines[n - 1], _file_line(file_lines, n + start - 1), f"{table}.{fn}", col)
+            problems.append(Problem(src.chunkname, n + start - 1, col,
                                     f"no {kind} called '{name}'{did_you_mean(name, known.get(kind, ()))}"))
-    for n, line in enumerate(src.source.splitlines(), 1):
-        code = line.split("--", 1)[0]
+    for n, line in enumerate(lines, 1):
+        code_part = line.split("--", 1)[0]
         for kind, what, rx in _REFS:
-            for m in rx.finditer(code):
+            for m in rx.finditer(code_part):
                 for name in m.groups():
                     if name is None or name in known.get(kind, ()):
                         continue
                     col = m.start(0) + 1
-                    if file_lines is not None and 0 < n <= len(file_lines):
-                        at = file_lines[n - 1].find(m.group(0))
+                    fl = _file_line(file_lines, n + start - 1)
+                    if fl is not None:
+                        at = fl.find(m.group(0))
                         col = at + 1 if at >= 0 else col
-                    problems.append(Problem(src.chunkname, n, col,
+                    problems.append(Problem(src.chunkname, n + start - 1, col,
                                             f"no {what} called '{name}'{did_you_mean(name, known.get(kind, ()))}"))
     return problems
 

@@ -14,7 +14,9 @@ import jsonschema
 
 from . import ENGINE_DIR, yamlio
 from .errors import DefinitionError, Problem, UnknownGame
+from .files import MB, FileRefused, read_bounded
 from .lint import deck_problems, lua_problems, ref_problems
+from .luac import at_line
 from .names import did_you_mean
 
 # Events the engine itself emits; a game declares its own under `hooks:`.
@@ -22,6 +24,8 @@ ENGINE_EVENTS = ("turn_start", "turn_end", "phase_start", "phase_end", "round_st
 # Card keys every game has; a game adds its own under `card_fields:`.
 CORE_CARD_KEYS = ("id", "name", "tags", "copies", "text", "hooks", "modifiers", "abilities")
 LUA_TABLES = ("hooks", "modifiers", "abilities")
+# All of a game's card files together; each one alone is bounded by yamlio.MAX_BYTES.
+MAX_CARD_BYTES = 4 * MB
 
 
 @dataclass
@@ -29,8 +33,8 @@ class LuaSource:
     """A piece of Lua: a whole file, or a function inline in a YAML file."""
 
     chunkname: str   # the file as errors should name it
-    source: str      # padded so that Lua's line numbers are the file's line numbers
-    field: tuple = ()
+    source: str      # inline Lua starts with a mark of its first line (luac.at_line), so that
+    field: tuple = ()  # Lua's line numbers are the file's
 
 
 @dataclass
@@ -52,16 +56,38 @@ class SetDef:
     card_ids: list[str]
 
 
+@dataclass(frozen=True)
+class OptionSpec:
+    """A game option: its default, and the least and greatest number it may be set to."""
+
+    default: Any
+    min: int | float | None = None
+    max: int | float | None = None
+
+    def admits(self, value: Any) -> bool:
+        """Whether a value of the option's kind lies within its bounds."""
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return True
+        return (self.min is None or value >= self.min) and (self.max is None or value <= self.max)
+
+    def range_text(self) -> str:
+        """The bounds in words: "from 1 to 10", "at least 1" or "at most 10"."""
+        if self.min is not None and self.max is not None:
+            return f"from {self.min} to {self.max}"
+        return f"at least {self.min}" if self.min is not None else f"at most {self.max}"
+
+
 @dataclass
 class GameDef:
     id: str
     name: str
     root: Path
-    data: dict
+    data: dict       # game.yaml as loaded; data["options"] holds each option's default
     scripts: list[LuaSource]
     sets: dict[str, SetDef]
     cards: dict[str, CardDef]
     files: list[Path]
+    options: dict[str, OptionSpec] = field(default_factory=dict)
 
     def fingerprint(self) -> dict[str, str]:
         """A digest per card definition, to tell which cards a reload changed."""
@@ -126,8 +152,11 @@ def folders() -> list[GameFolder]:
 
 
 def display(path: Path) -> str:
-    """A path as messages show it: relative to the current folder or to its games folder when shorter."""
-    path = Path(path).resolve()
+    """A path as messages show it: relative to the current folder or to its games folder when shorter.
+
+    A file that is a symbolic link is shown by its own name, not its target's.
+    """
+    path = Path(path).parent.resolve() / Path(path).name
     shown = [str(path)]
     for base in (Path.cwd().resolve(), *(f.root for f in folders())):
         if path.is_relative_to(base):
@@ -291,8 +320,8 @@ def _check_names(doc, keys, names, declared, what) -> list[Problem]:
 
 
 def _lua_function(doc: yamlio.Document, keys: tuple, src: str) -> LuaSource:
-    start = doc.block_start(keys)
-    return LuaSource(doc.path, "\n" * (start - 1) + "return " + src, keys)
+    """An inline Lua function of a YAML file, marked with the line its text starts on."""
+    return LuaSource(doc.path, at_line("return " + src, doc.block_start(keys)), keys)
 
 
 @dataclass
@@ -313,6 +342,8 @@ def load_game(game: str, extra_cards: list[Path] | None = None) -> GameDef:
     ld = _Loading()
     gdoc, g = _read_game_yaml(rules_dir, ld)
     ld.problems += _game_references(gdoc, g)
+    options = _option_specs(gdoc, g, ld)
+    g["options"] = {name: spec.default for name, spec in options.items()}
     scripts, script_texts = _read_scripts(rules_dir, gdoc, g, ld)
     set_files = sorted(cards_dir.glob("*.yaml")) if cards_dir else []
     for extra in extra_cards or []:
@@ -321,7 +352,7 @@ def load_game(game: str, extra_cards: list[Path] | None = None) -> GameDef:
     ld.problems += _reference_problems(g, cards, set_docs, scripts, script_texts)
     if ld.problems:
         raise DefinitionError(ld.problems)
-    return GameDef(g["id"], g["name"], rules_dir, g, scripts, sets, cards, ld.files)
+    return GameDef(g["id"], g["name"], rules_dir, g, scripts, sets, cards, ld.files, options)
 
 
 def _read_game_yaml(rules_dir: Path, ld: _Loading) -> tuple[yamlio.Document, dict]:
@@ -376,6 +407,28 @@ def _game_references(gdoc: yamlio.Document, g: dict) -> list[Problem]:
     return problems
 
 
+def _option_specs(gdoc: yamlio.Document, g: dict, ld: _Loading) -> dict[str, OptionSpec]:
+    """Each option of game.yaml: a plain default, or {default:, min:, max:} for a number with bounds."""
+    specs = {}
+    for name, entry in (g.get("options") or {}).items():
+        if not (isinstance(entry, dict) and "default" in entry):
+            specs[name] = OptionSpec(entry)
+            continue
+        spec = specs[name] = OptionSpec(entry["default"], entry.get("min"), entry.get("max"))
+        keys = ("options", name)
+        number = isinstance(spec.default, (int, float)) and not isinstance(spec.default, bool)
+        if (spec.min is not None or spec.max is not None) and not number:
+            ld.problems.append(gdoc.problem(keys + ("default",), f"option {name} has bounds, so its default "
+                                                                 f"must be a number, not {spec.default!r}"))
+        elif spec.min is not None and spec.max is not None and spec.min > spec.max:
+            ld.problems.append(gdoc.problem(keys + ("min",), f"option {name}: min {spec.min} is more than "
+                                                             f"max {spec.max}"))
+        elif not spec.admits(spec.default):
+            ld.problems.append(gdoc.problem(keys + ("default",), f"option {name}: the default {spec.default} "
+                                                                 f"is not {spec.range_text()}"))
+    return specs
+
+
 def _read_scripts(rules_dir: Path, gdoc: yamlio.Document, g: dict, ld: _Loading
                   ) -> tuple[list[LuaSource], dict[str, str]]:
     """The rules' Lua files named under `scripts:`, each inside the game's folder."""
@@ -388,10 +441,12 @@ def _read_scripts(rules_dir: Path, gdoc: yamlio.Document, g: dict, ld: _Loading
             continue
         ld.files.append(spath)
         try:
-            text = spath.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as e:
-            ld.problems.append(gdoc.problem(("scripts", i),
-                                            f"cannot read script '{name}': {getattr(e, 'strerror', None) or e}"))
+            text = read_bounded(spath, yamlio.MAX_BYTES).decode("utf-8")
+        except FileRefused as e:
+            ld.problems.append(gdoc.problem(("scripts", i), f"cannot read script '{name}': {e}"))
+            continue
+        except UnicodeDecodeError:
+            ld.problems.append(gdoc.problem(("scripts", i), f"cannot read script '{name}': it is not UTF-8 text"))
             continue
         scripts.append(LuaSource(display(spath), text))
         texts[display(spath)] = text
@@ -401,6 +456,14 @@ def _read_scripts(rules_dir: Path, gdoc: yamlio.Document, g: dict, ld: _Loading
 def _declared(g: dict) -> tuple[list[str], list[str], list[str]]:
     """The hooks (events), stats and abilities a game declares."""
     return list(ENGINE_EVENTS) + list(g.get("hooks") or []), list(g.get("stats") or {}), list(g.get("abilities") or [])
+
+
+def _file_size(path: Path) -> int:
+    """A file's size in bytes (0 when it cannot be looked at: reading it will say why)."""
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return 0
 
 
 def _read_card_sets(set_files: list[Path], g: dict, ld: _Loading
@@ -415,8 +478,16 @@ def _read_card_sets(set_files: list[Path], g: dict, ld: _Loading
     sets: dict[str, SetDef] = {}
     cards: dict[str, CardDef] = {}
     set_docs: list[yamlio.Document] = []
+    total = 0
     for sf in set_files:
         ld.files.append(sf)
+        size = _file_size(sf)
+        total += size if size <= yamlio.MAX_BYTES else 0   # a file too large alone is refused alone
+        if total > MAX_CARD_BYTES:
+            ld.problems.append(Problem(display(sf), 1, 1, f"the game's card files come to more than "
+                                                          f"{MAX_CARD_BYTES // MB} MB with this one; the limit is "
+                                                          f"{MAX_CARD_BYTES // MB} MB together"))
+            break
         sdoc, probs = yamlio.load(sf, display(sf))
         ld.problems += probs
         if sdoc is None:
@@ -484,11 +555,12 @@ def _reference_problems(g: dict, cards: dict[str, CardDef], set_docs: list[yamli
             except (TypeError, AttributeError):
                 pass  # malformed copies or tags: the schema has already said so
     for src in scripts:
-        problems += lua_problems(src, known, script_texts.get(src.chunkname))
-    texts = {d.path: d.text for d in set_docs}
+        text = script_texts.get(src.chunkname)
+        problems += lua_problems(src, known, text.splitlines() if text is not None else None)
+    lines = {d.path: d.lines for d in set_docs}
     for c in cards.values():
         for src in c.lua:
-            problems += lua_problems(src, known, texts.get(src.chunkname))
+            problems += lua_problems(src, known, lines.get(src.chunkname))
     return problems
 
 

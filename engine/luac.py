@@ -1,10 +1,33 @@
-"""Compiling Lua text to bytecode once per process, in a runtime of its own."""
+"""Compiling Lua text to bytecode once per process, in a runtime of its own.
+
+Lua inline in a YAML file starts partway down its file. Such text begins with a mark,
+`--[[@line N]]` (a comment, so the text compiles as it is), and its bytecode has its line
+numbers moved down by N - 1, so that errors and tracebacks name the file's own lines.
+Moving them in the bytecode costs the size of the function; padding the text with N - 1
+newlines, as before, cost the length of the file for every function in it.
+"""
 from __future__ import annotations
+
+import re
 
 from lupa.lua54 import LuaRuntime
 
 _compiler: LuaRuntime | None = None
 _compiled: dict[tuple[str, str], tuple[bool, bytes | str]] = {}
+
+_MARK = re.compile(r"--\[\[@line (\d{1,9})\]\]")
+_ERROR_LINE = re.compile(r"^(.*?):(\d+):")
+
+
+def at_line(text: str, line: int) -> str:
+    """Lua text marked as starting on `line` of its file (a comment on the text's own first line)."""
+    return f"--[[@line {line}]]{text}" if line > 1 else text
+
+
+def first_line(source: str) -> tuple[int, str]:
+    """The line of its file a piece of Lua starts on, and its text without the mark."""
+    m = _MARK.match(source)
+    return (int(m.group(1)), source[m.end():]) if m else (1, source)
 
 
 def compile_lua(source: str, chunkname: str) -> tuple[bool, bytes | str]:
@@ -13,18 +36,172 @@ def compile_lua(source: str, chunkname: str) -> tuple[bool, bytes | str]:
     Only text is ever compiled, by Lua's own compiler, so the bytecode handed to a
     match's runtime is as safe as the text; scripts themselves can never load bytecode.
     """
-    global _compiler
     key = (chunkname, source)
     hit = _compiled.get(key)
     if hit is None:
-        if _compiler is None:
-            _compiler = LuaRuntime(register_eval=False, register_builtins=False, encoding=None)
-            _compiler.execute(b"COMPILE = function(src, name)\n"
-                              b"  local f, err = load(src, name, 't')\n"
-                              b"  if not f then return false, err end\n"
-                              b"  return true, string.dump(f)\n"
-                              b"end")
-        ok, res = _compiler.globals().COMPILE(source.encode("utf-8"), ("@" + chunkname).encode("utf-8"))
-        hit = (bool(ok), res if ok else res.decode("utf-8", "replace"))
-        _compiled[key] = hit
+        line, _ = first_line(source)
+        ok, res = _compile(source, chunkname)
+        if line > 1:
+            ok, res = _moved(ok, res, source, chunkname, line - 1)
+        hit = _compiled[key] = (ok, res)
     return hit
+
+
+def _compile(source: str, chunkname: str) -> tuple[bool, bytes | str]:
+    """Lua's compiler on the text as it is: (True, bytecode) or (False, the error)."""
+    global _compiler
+    if _compiler is None:
+        _compiler = LuaRuntime(register_eval=False, register_builtins=False, encoding=None)
+        _compiler.execute(b"COMPILE = function(src, name)\n"
+                          b"  local f, err = load(src, name, 't')\n"
+                          b"  if not f then return false, err end\n"
+                          b"  return true, string.dump(f)\n"
+                          b"end")
+    ok, res = _compiler.globals().COMPILE(source.encode("utf-8"), ("@" + chunkname).encode("utf-8"))
+    return (True, res) if ok else (False, res.decode("utf-8", "replace"))
+
+
+def _moved(ok: bool, res: bytes | str, source: str, chunkname: str, by: int) -> tuple[bool, bytes | str]:
+    """A compile result with its line numbers `by` lines further down the file."""
+    if not ok:
+        m = _ERROR_LINE.match(res)
+        return False, (f"{m.group(1)}:{int(m.group(2)) + by}:{res[m.end():]}" if m else res)
+    moved = shift_lines(res, by)
+    if moved is None:   # a bytecode format this does not read: pad the text instead (slow, but right)
+        return _compile("\n" * by + source, chunkname)
+    return True, moved
+
+
+# -- Lua 5.4 bytecode (ldump.c) --------------------------------------------------------
+
+_SIGNATURE = b"\x1bLua\x54\x00\x19\x93\r\n\x1a\n"
+_ABSLINEINFO = 0x80          # a lineinfo byte meaning "see the absolute line table"
+_NIL, _FALSE, _TRUE = 0x00, 0x01, 0x11
+_INT, _FLOAT = 0x03, 0x13
+_SHORT_STR, _LONG_STR = 0x04, 0x14
+
+
+class _Unreadable(Exception):
+    """Bytecode in a layout this module does not know."""
+
+
+class _Reader:
+    """Reads the parts of a bytecode dump in order."""
+
+    def __init__(self, data: bytes, pos: int):
+        self.data, self.pos = data, pos
+
+    def raw(self, n: int) -> bytes:
+        """The next n bytes."""
+        if n < 0 or self.pos + n > len(self.data):
+            raise _Unreadable("truncated")
+        out = self.data[self.pos:self.pos + n]
+        self.pos += n
+        return out
+
+    def size(self) -> int:
+        """A size or int: 7 bits a byte, most significant first, the last byte marked by 0x80."""
+        x = 0
+        for _ in range(10):
+            b = self.raw(1)[0]
+            x = (x << 7) | (b & 0x7F)
+            if b & 0x80:
+                return x
+        raise _Unreadable("bad size")
+
+    def string(self) -> bytes | None:
+        """A string (None for the empty mark that means "no string")."""
+        n = self.size()
+        return None if n == 0 else self.raw(n - 1)
+
+
+def _size(x: int) -> bytes:
+    """The dump encoding of a size or int."""
+    out = [0x80 | (x & 0x7F)]
+    x >>= 7
+    while x:
+        out.append(x & 0x7F)
+        x >>= 7
+    return bytes(reversed(out))
+
+
+def _string(s: bytes | None) -> bytes:
+    return _size(0) if s is None else _size(len(s) + 1) + s
+
+
+def shift_lines(bytecode: bytes, by: int) -> bytes | None:
+    """A dumped chunk whose line numbers are all `by` more, or None if its layout is not Lua 5.4's."""
+    if not bytecode.startswith(_SIGNATURE) or len(bytecode) < 32:
+        return None
+    sizes = bytecode[12:15]   # instruction, lua_Integer, lua_Number
+    r = _Reader(bytecode, 15 + sizes[1] + sizes[2] + 1)
+    out = [bytecode[:r.pos]]
+    try:
+        _function(r, out, by, sizes, main=True)
+    except (_Unreadable, IndexError):
+        return None
+    if r.pos != len(bytecode):
+        return None
+    return b"".join(out)
+
+
+def _function(r: _Reader, out: list[bytes], by: int, sizes: bytes, *, main: bool) -> None:
+    """Copies one function prototype (and those inside it) with its lines moved."""
+    out.append(_string(r.string()))
+    first, last = r.size(), r.size()
+    if not main:   # the main chunk is defined at line 0, which marks it as the main chunk
+        first, last = first + by, last + by
+    out += [_size(first), _size(last), r.raw(3)]                 # params, vararg, stack size
+    ncode = r.size()
+    out += [_size(ncode), r.raw(ncode * sizes[0])]
+    _constants(r, out, sizes)
+    nup = r.size()
+    out += [_size(nup), r.raw(3 * nup)]                          # instack, idx, kind
+    nprotos = r.size()
+    out.append(_size(nprotos))
+    for _ in range(nprotos):
+        _function(r, out, by, sizes, main=False)
+    _debug(r, out, by, main)
+
+
+def _constants(r: _Reader, out: list[bytes], sizes: bytes) -> None:
+    """Copies a function's constants."""
+    n = r.size()
+    out.append(_size(n))
+    for _ in range(n):
+        tag = r.raw(1)
+        out.append(tag)
+        if tag[0] == _INT:
+            out.append(r.raw(sizes[1]))
+        elif tag[0] == _FLOAT:
+            out.append(r.raw(sizes[2]))
+        elif tag[0] in (_SHORT_STR, _LONG_STR):
+            out.append(_string(r.string()))
+        elif tag[0] not in (_NIL, _FALSE, _TRUE):
+            raise _Unreadable(f"constant tag {tag[0]}")
+
+
+def _debug(r: _Reader, out: list[bytes], by: int, main: bool) -> None:
+    """Copies a function's debug information with its absolute lines moved.
+
+    Lines are stored as a difference per instruction from the line the function is defined
+    on, plus an absolute line now and then. The main chunk is defined at line 0 and must
+    stay so; its first instruction gets an absolute line instead.
+    """
+    lineinfo = bytearray(r.raw(r.size()))
+    absolute = [(r.size(), r.size()) for _ in range(r.size())]
+    if main and by and lineinfo and lineinfo[0] != _ABSLINEINFO:
+        delta = lineinfo[0] - 256 if lineinfo[0] > 127 else lineinfo[0]
+        absolute.insert(0, (0, delta))
+        lineinfo[0] = _ABSLINEINFO
+    out += [_size(len(lineinfo)), bytes(lineinfo), _size(len(absolute))]
+    for pc, line in absolute:
+        out += [_size(pc), _size(line + by)]
+    nlocals = r.size()
+    out.append(_size(nlocals))
+    for _ in range(nlocals):
+        out += [_string(r.string()), _size(r.size()), _size(r.size())]
+    nnames = r.size()
+    out.append(_size(nnames))
+    for _ in range(nnames):
+        out.append(_string(r.string()))

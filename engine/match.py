@@ -3,17 +3,27 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
+from ruamel.yaml import YAML
+from ruamel.yaml.constructor import SafeConstructor
+
 from .errors import Divergence, EngineError, IllegalAnswer, SaveFileError, ScriptError
+from .files import MB, FileRefused, read_bounded
 from .loader import GameDef, LuaSource, load_game
 from .names import did_you_mean
 from .runtime import Runtime
+from .yamlio import lone_surrogate
 
 SAVE_FORMAT = "summon-match/1"
-SEED_MASK = (1 << 63) - 1
+MAX_SEED = (1 << 63) - 1
+MAX_SAVE_BYTES = 16 * MB
+MAX_VALUE_DEPTH = 32         # lists and maps inside each other, in option values
+SEAT_KINDS = ("human", "bot")
 
 
 @dataclass
@@ -42,41 +52,143 @@ class Decision:
     secret: bool = False    # only the asked player may see the answer (until the rules reveal it)
 
 
-def parse_options(pairs: list[str] | None) -> dict:
-    """Game options from the command line: ["rounds=7", "extra_round=true"] -> {"rounds": 7, ...}."""
-    from ruamel.yaml import YAML
+def check_seed(seed: Any) -> int:
+    """The seed if it is a whole number from 0 to 2^63 - 1; raises EngineError otherwise."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise EngineError(f"a seed is a whole number from 0 to {MAX_SEED} (2^63 - 1), not {_shown(seed)}")
+    return seed
 
+
+def check_seats(seats: list[Seat]) -> list[Seat]:
+    """The seats if each is played by a human or a bot; raises EngineError otherwise."""
+    for s in seats:
+        if s.controller not in SEAT_KINDS:
+            raise EngineError(f"unknown seat kind '{s.controller}': use human or bot, e.g. human:polar_dwarves")
+    return seats
+
+
+def plain_value_problem(value: Any, depth: int = 0) -> str | None:
+    """What keeps a value from being plain data a match can hold and save (JSON with 64-bit
+    whole numbers, finite numbers and valid text), or None when it is plain."""
+    if value is None or isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return None if -(1 << 63) <= value <= MAX_SEED else \
+            f"{_shown(value)} is beyond the whole numbers a match can hold (-2^63 to 2^63 - 1)"
+    if isinstance(value, float):
+        return None if math.isfinite(value) else f"{value} is not a number a match can hold"
+    if isinstance(value, str):
+        bad = lone_surrogate(value)
+        return f"the text holds {bad}, which is not a character" if bad else None
+    if depth >= MAX_VALUE_DEPTH:
+        return f"lists and maps are nested more than {MAX_VALUE_DEPTH} levels deep"
+    if isinstance(value, list):
+        return next(filter(None, (plain_value_problem(v, depth + 1) for v in value)), None)
+    if isinstance(value, dict):
+        for k, v in value.items():
+            problem = ("a key must be text, not " + _shown(k)) if not isinstance(k, str) else \
+                plain_value_problem(k, depth + 1) or plain_value_problem(v, depth + 1)
+            if problem:
+                return problem
+        return None
+    return f"{_shown(value)} ({type(value).__name__}) is not a value a match can hold: use a number, text, " \
+           f"true/false, a list or a map"
+
+
+def _shown(value: Any) -> str:
+    """A value as a message quotes it, cut short when it is long."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10 ** 40:
+        return f"a number of {value.bit_length()} bits"   # str() of a huge number is slow, or refused
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+class _OptionConstructor(SafeConstructor):
+    """YAML's safe constructor, but a date or time stays the text it was written as."""
+
+
+_OptionConstructor.add_constructor("tag:yaml.org,2002:timestamp", SafeConstructor.construct_yaml_str)
+
+
+def parse_options(pairs: list[str] | None) -> dict:
+    """Game options from the command line: ["rounds=7", "extra_round=true"] -> {"rounds": 7, ...}.
+
+    A value is read as YAML (numbers, true/false, lists, maps); a date stays text, and a
+    value that is not plain data (too large a number, not finite, binary) is refused.
+    """
     out = {}
     for pair in pairs or []:
         key, sep, value = pair.partition("=")
-        if not sep or not key.strip():
+        key = key.strip()
+        if not sep or not key:
             raise EngineError(f"an option is KEY=VALUE, not {pair!r}")
-        try:
-            out[key.strip()] = YAML(typ="safe").load(value) if value.strip() else ""
-        except Exception:
-            out[key.strip()] = value
+        out[key] = _option_value(key, value)
+        problem = plain_value_problem(key) or plain_value_problem(out[key])
+        if problem:
+            raise EngineError(f"option {key}: {problem}")
     return out
 
 
+def _option_value(key: str, text: str) -> Any:
+    """An option's value as YAML reads it; text that YAML cannot read stays text."""
+    if not text.strip():
+        return ""
+    yaml = YAML(typ="safe", pure=True)
+    yaml.Constructor = _OptionConstructor
+    try:
+        return yaml.load(text)
+    except RecursionError:
+        raise EngineError(f"option {key}: its value is nested too deeply") from None
+    except Exception:   # not YAML: take the text as it is
+        return text
+
+
+def _kind(value: Any) -> str:
+    """The kind of an option's value, in words."""
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, int):
+        return "a whole number"
+    if isinstance(value, float):
+        return "a number"
+    if isinstance(value, str):
+        return "text"
+    return "a list" if isinstance(value, list) else "a map" if isinstance(value, dict) else type(value).__name__
+
+
 def check_options(game: GameDef, options: dict) -> dict:
-    """Options a match overrides must be among the game's, with a value of the same kind."""
-    declared = game.data.get("options") or {}
+    """Options a match overrides must be among the game's, with a value of the same kind
+    within the option's range; returns them."""
+    declared = game.options
     for key, value in options.items():
         if key not in declared:
-            raise EngineError(f"{game.id} has no option '{key}'{did_you_mean(key, declared)}; "
+            raise EngineError(f"{game.id} has no option '{key}'{did_you_mean(str(key), declared)}; "
                               f"options: {', '.join(declared) or 'none'}")
-        want = declared[key]
+        problem = plain_value_problem(value)
+        if problem:
+            raise EngineError(f"option {key}: {problem}")
+        spec = declared[key]
+        want = spec.default
         if want is not None and type(value) is not type(want) and not (
-                isinstance(want, float) and isinstance(value, int)):
-            raise EngineError(f"option {key} takes a {type(want).__name__} like {want!r}, not {value!r}")
+                isinstance(want, float) and isinstance(value, int) and not isinstance(value, bool)):
+            raise EngineError(f"option {key} takes {_kind(want)} like {want!r}, not {_shown(value)}")
+        if not spec.admits(value):
+            raise EngineError(f"option {key} must be {spec.range_text()}, not {_shown(value)}")
     return dict(options)
 
 
 def assign_sets(game: GameDef, seats: list[Seat]) -> list[Seat]:
-    """Fills in each seat's card set: the one it names, or the game's sets in turn."""
-    if not (game.data.get("sets") or {}).get("per_seat"):
-        return seats
+    """Fills in each seat's card set: the one it names, or the game's sets in turn.
+
+    A game whose seats take no card set (sets: per_seat false) refuses a seat that names one.
+    """
     ids = sorted(game.sets)
+    if not (game.data.get("sets") or {}).get("per_seat"):
+        for s in seats:
+            if s.set is not None:
+                raise EngineError(f"{game.id} gives no seat a card set of its own, so '{s}' cannot name one; "
+                                  f"write just '{s.controller}'")
+        return seats
     out = []
     for i, s in enumerate(seats):
         if s.set is None:
@@ -84,7 +196,8 @@ def assign_sets(game: GameDef, seats: list[Seat]) -> list[Seat]:
                 raise EngineError(f"{game.id} has no card sets to play")
             s = Seat(s.controller, ids[i % len(ids)])
         elif s.set not in game.sets:
-            raise EngineError(f"{game.id} has no card set '{s.set}'; sets: {', '.join(ids)}")
+            raise EngineError(f"{game.id} has no card set '{s.set}'{did_you_mean(s.set, ids)}; "
+                              f"sets: {', '.join(ids) or 'none'}")
         out.append(s)
     return out
 
@@ -102,8 +215,8 @@ class Match:
         if not pl["min"] <= len(seats) <= pl["max"]:
             raise EngineError(f"{game.id} is for {pl['min']} to {pl['max']} players, not {len(seats)}")
         self.game = game
-        self.seed = int(seed) & SEED_MASK
-        self.seats = assign_sets(game, list(seats))
+        self.seed = check_seed(seed)
+        self.seats = assign_sets(game, check_seats(list(seats)))
         self.quiet = quiet
         self.scenario = scenario
         self.setup = setup
@@ -270,7 +383,16 @@ class Match:
         return out
 
     def save(self, path: Path) -> None:
-        Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n")
+        """Writes the match to a file as JSON; the match itself is never changed.
+
+        Raises EngineError when the match holds a value JSON cannot (before the file is
+        touched), and OSError when the file cannot be written.
+        """
+        try:
+            text = json.dumps(self.to_json(), indent=1, allow_nan=False) + "\n"
+        except (TypeError, ValueError) as e:
+            raise EngineError(f"cannot save this match: {e}") from None
+        Path(path).write_text(text, encoding="utf-8")
 
 
 _MAPS = ("zones", "spaces", "counters", "vars")
@@ -291,31 +413,98 @@ def typed_state(st: dict) -> dict:
 
 
 def read_save(path: Path) -> dict:
-    """Reads and checks a saved match file."""
+    """Reads and checks a saved match file; raises SaveFileError naming the file (and line)."""
+    text = _save_text(path)
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise SaveFileError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise SaveFileError(f"{path}: cannot read: {e}") from None
+        data = json.loads(text, parse_constant=_not_a_number)
     except json.JSONDecodeError as e:
         raise SaveFileError(f"{path}:{e.lineno}:{e.colno}: not a saved match (JSON: {e.msg})") from None
+    except RecursionError:
+        line, col = _too_deep(text)
+        raise SaveFileError(f"{path}:{line}:{col}: not a saved match (its JSON is nested too deeply)") from None
+    except ValueError as e:   # NaN or Infinity, or a number of thousands of digits
+        long_number = re.search(r"\d{1000,}", text)
+        if long_number is None:
+            raise SaveFileError(f"{path}: not a saved match ({e})") from None
+        line, col = _line_col(text, long_number.start())
+        raise SaveFileError(f"{path}:{line}:{col}: not a saved match (a number of "
+                            f"{long_number.end() - long_number.start()} digits)") from None
     if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
         raise SaveFileError(f"{path}:1:1: not a saved match (expected format {SAVE_FORMAT!r})")
-    problems = []
-    if not isinstance(data.get("game"), str):
-        problems.append("'game' must be a game id")
-    if not isinstance(data.get("seed"), int) or isinstance(data.get("seed"), bool):
-        problems.append("'seed' must be an integer")
-    if not (isinstance(data.get("seats"), list) and all(isinstance(s, str) for s in data["seats"])):
-        problems.append("'seats' must be a list like [\"human:set\", \"bot\"]")
-    if not (isinstance(data.get("answers"), list) and all(isinstance(a, str) for a in data["answers"])):
-        problems.append("'answers' must be a list of option labels")
-    if not isinstance(data.get("options", {}), dict):
-        problems.append("'options' must be a mapping of game options")
+    problems = _save_problems(data)
     if problems:
         raise SaveFileError(f"{path}:1:1: " + "; ".join(problems))
     return data
+
+
+def _save_text(path: Path) -> str:
+    """A save file's text, read with bounds; raises SaveFileError."""
+    try:
+        raw = read_bounded(Path(path), MAX_SAVE_BYTES)
+    except FileRefused as e:
+        raise SaveFileError(f"{path}: {e}") from None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = raw[:e.start].count(b"\n") + 1
+        raise SaveFileError(f"{path}:{line}: not a saved match (not UTF-8 text)") from None
+
+
+def _not_a_number(name: str) -> Any:
+    raise ValueError(f"{name} is not a number a save may hold")
+
+
+def _too_deep(text: str, limit: int = 500) -> tuple[int, int]:
+    """Line and column where a JSON text's brackets first nest `limit` deep (1, 1 if they never do)."""
+    depth = 0
+    for m in re.finditer(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', text):
+        token = m.group()
+        if token in "[{":
+            depth += 1
+            if depth >= limit:
+                return _line_col(text, m.start())
+        elif token in "]}":
+            depth -= 1
+    return 1, 1
+
+
+def _line_col(text: str, offset: int) -> tuple[int, int]:
+    """Line and column (1-based) of an offset in a text."""
+    return text.count("\n", 0, offset) + 1, offset - text.rfind("\n", 0, offset)
+
+
+def _save_problems(data: dict) -> list[str]:
+    """What is wrong with the fields of a saved match, each in a few words."""
+    problems = []
+    if not isinstance(data.get("game"), str) or lone_surrogate(data["game"]):
+        problems.append("'game' must be a game id")
+    try:
+        check_seed(data.get("seed"))
+    except EngineError as e:
+        problems.append(f"'seed': {e}")
+    seats = data.get("seats")
+    if not (isinstance(seats, list) and all(isinstance(s, str) and not lone_surrogate(s) for s in seats)):
+        problems.append("'seats' must be a list like [\"human:set\", \"bot\"]")
+    else:
+        try:
+            check_seats([Seat.parse(s) for s in seats])
+        except EngineError as e:
+            problems.append(f"'seats': {e}")
+    answers = data.get("answers")
+    if not (isinstance(answers, list) and all(isinstance(a, str) for a in answers)):
+        problems.append("'answers' must be a list of option labels")
+    else:
+        bad = next(((n, lone_surrogate(a)) for n, a in enumerate(answers, 1) if lone_surrogate(a)), None)
+        if bad:
+            problems.append(f"answer {bad[0]} holds {bad[1]}, which is not a character")
+    options = data.get("options", {})
+    if not isinstance(options, dict):
+        problems.append("'options' must be a mapping of game options")
+    else:
+        problem = plain_value_problem(options)
+        if problem:
+            problems.append(f"'options': {problem}")
+    return problems
 
 
 def load_match(path: Path, game: GameDef | None = None, *, upto: int | None = None,

@@ -10,6 +10,7 @@ from pathlib import Path
 from . import ENGINE_DIR, loader, yamlio
 from .errors import DefinitionError, EngineError, IllegalAnswer, Problem, ScriptError
 from .loader import LuaSource
+from .luac import at_line
 from .match import Match, Seat
 
 
@@ -182,7 +183,7 @@ def run_scenario(game, doc: yamlio.Document, index: int) -> Result:
     scenario_lua = None
     if lua is not None:
         start = doc.block_start(base + ("setup", "lua"))
-        scenario_lua = LuaSource(doc.path, "\n" * (start - 1) + lua)
+        scenario_lua = LuaSource(doc.path, at_line(lua, start))
     seats = [Seat("bot", s) for s in sc.get("seats") or []] or \
         [Seat("bot") for _ in range(game.data["players"]["min"])]
     try:

@@ -5,13 +5,26 @@ import os
 import time
 from concurrent.futures import ProcessPoolExecutor
 
+from .errors import EngineError
 from .loader import GameDef, load_game
-from .match import Match, RandomBot, Seat, play
+from .match import MAX_SEED, Match, RandomBot, Seat, check_seed, play
 
 
 def game_seed(seed: int, index: int) -> int:
     """The seed of the index-th game of a run."""
     return seed + index
+
+
+def check_run(games: int, seed: int, jobs: int, max_decisions: int) -> None:
+    """Raises EngineError when the numbers of a run make no sense (no games, seeds out of range...)."""
+    for name, value, least in (("games", games, 1), ("jobs", jobs, 0), ("max decisions", max_decisions, 1)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < least:
+            raise EngineError(f"{name} must be a whole number, {least} or more, not {value!r}")
+    check_seed(seed)
+    last = game_seed(seed, games - 1)
+    if last > MAX_SEED:
+        raise EngineError(f"{games} games from seed {seed} would need seeds up to {last}, past the largest "
+                          f"seed {MAX_SEED} (2^63 - 1)")
 
 
 def run_one(game: GameDef, seats: list[Seat], seed: int, max_decisions: int, options: dict | None = None) -> dict:
@@ -31,9 +44,10 @@ def _run_chunk(args) -> list[dict]:
 def simulate(game: GameDef, seats: list[Seat], games: int, seed: int, *, jobs: int = 1,
              max_decisions: int = 20000, options: dict | None = None) -> dict:
     """Plays `games` bot games; returns the report `summon sim --json` prints."""
-    from .match import assign_sets
+    from .match import assign_sets, check_seats
 
-    seats = assign_sets(game, seats)
+    check_run(games, seed, jobs, max_decisions)
+    seats = assign_sets(game, check_seats(list(seats)))
     if jobs <= 0:
         jobs = (os.cpu_count() or 1) if games >= 20 else 1
     seeds = [game_seed(seed, i) for i in range(games)]

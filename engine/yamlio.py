@@ -1,16 +1,26 @@
 """YAML with positions: plain Python data plus a map from each key path to its line and column."""
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.composer import Composer
+from ruamel.yaml.events import AliasEvent
 
 from .errors import Problem
+from .files import MB, FileRefused, read_bounded
 
 Path_ = tuple  # a key path: ("cards", 3, "hooks", "after_move")
+
+# Bounds on a YAML file, so that no file can take more than seconds or much memory to load.
+# A game's largest shipped file is under 30 KB; parsing takes about 5 s per MB.
+MAX_BYTES = 1 * MB
+MAX_DEPTH = 32              # collections inside collections
+MAX_ALIAS_VALUES = 100_000  # values that aliases (*name, <<: *name) add when expanded
 
 
 @dataclass
@@ -22,6 +32,14 @@ class Document:
     text: str
     positions: dict[Path_, tuple[int, int]] = field(default_factory=dict)
     key_positions: dict[Path_, tuple[int, int]] = field(default_factory=dict)
+    _lines: list[str] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def lines(self) -> list[str]:
+        """The file's lines, split once."""
+        if self._lines is None:
+            self._lines = self.text.splitlines()
+        return self._lines
 
     def key_problem(self, keys: Path_, message: str) -> Problem:
         """A problem placed at a mapping key itself (an unknown or misspelt key)."""
@@ -44,7 +62,7 @@ class Document:
     def block_start(self, keys: Path_) -> int:
         """The first line of a scalar's text: the line after `|` or `>` for a block scalar."""
         line, col = self.where(keys)
-        lines = self.text.splitlines()
+        lines = self.lines
         if 0 < line <= len(lines):
             head = lines[line - 1][col - 1:].lstrip()
             if head[:1] in ("|", ">"):
@@ -63,6 +81,9 @@ def _plain(node: Any, keys: Path_, positions: dict, problems: list, path: str, i
                 line, col = node.lc.line, node.lc.col
             if isinstance(k, int) and not isinstance(k, bool) and int_keys:
                 k = str(k)
+            if isinstance(k, str) and lone_surrogate(k):
+                k = k.encode("utf-8", "replace").decode("utf-8")
+                problems.append(Problem(path, line + 1, col + 1, "a key holds a lone surrogate escape, which is not a character"))
             if not isinstance(k, str):
                 kl, kc = node.lc.key(k) if hasattr(node.lc, "key") else (line, col)
                 problems.append(Problem(path, kl + 1, kc + 1, f"keys must be text, not {k!r}"))
@@ -97,6 +118,11 @@ def _plain(node: Any, keys: Path_, positions: dict, problems: list, path: str, i
     if isinstance(node, float):
         return float(node)
     if isinstance(node, str):
+        bad = lone_surrogate(node)
+        if bad:
+            line, col = positions.get(keys, (1, 1))
+            problems.append(Problem(path, line, col, f"the text holds {bad}, which is not a character"))
+            return node.encode("utf-8", "replace").decode("utf-8")
         return str(node)
     # dates, binary and other YAML types have no place in a game definition
     line, col = positions.get(keys, (1, 1))
@@ -104,14 +130,25 @@ def _plain(node: Any, keys: Path_, positions: dict, problems: list, path: str, i
     return str(node)
 
 
+def lone_surrogate(text: str) -> str:
+    """Describes the first lone surrogate escape (\\ud800) in a text, or "" when there is none."""
+    if text.isascii():
+        return ""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as e:
+        return f"a lone surrogate escape (\\u{ord(text[e.start]):04x})"
+    return ""
+
+
 def load(path: Path, display: str | None = None, *, int_keys: bool = False) -> tuple[Document | None, list[Problem]]:
     """Parses a YAML file. Returns the document (None if it cannot be parsed) and its problems."""
     shown = display or str(path)
     try:
-        raw = Path(path).read_bytes()
-    except OSError as e:
-        return None, [Problem(shown, 1, 1, f"cannot read file: {e.strerror or e}")]
-    key = (shown, raw, int_keys)
+        raw = read_bounded(Path(path), MAX_BYTES)
+    except FileRefused as e:
+        return None, [Problem(shown, 1, 1, f"cannot read this file: {e}")]
+    key = (shown, hashlib.sha256(raw).digest(), int_keys)
     hit = _cache.get(key)
     if hit is None:
         hit = _parse(raw, shown, int_keys)
@@ -121,9 +158,65 @@ def load(path: Path, display: str | None = None, *, int_keys: bool = False) -> t
     return hit[0], list(hit[1])
 
 
-# Parsed files by (name, bytes): a reload parses again only the files that changed.
-# Documents are shared between callers, who must treat them as read-only.
+# Parsed files by (name, digest of the bytes): a reload parses again only the files that
+# changed. Documents are shared between callers, who must treat them as read-only.
 _cache: dict[tuple, tuple[Document | None, list[Problem]]] = {}
+
+
+class _Refused(Exception):
+    """A YAML document refused while it was composed: too deep, or aliases that expand too far."""
+
+    def __init__(self, mark: Any, message: str):
+        super().__init__(message)
+        self.line, self.col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+        self.message = message
+
+
+class _BoundedComposer(Composer):
+    """ruamel's composer with bounds on nesting and on what aliases expand to.
+
+    Aliases share one node, but everything after parsing (plain data, positions, schema
+    checks) expands them, so ten aliases of ten aliases of ... would grow without end.
+    Each alias is charged the size of the value it names, aliases inside it included.
+    """
+
+    def __init__(self, loader: Any = None) -> None:
+        super().__init__(loader)
+        self._level = 0
+        self._values = 0               # values composed so far, aliases expanded
+        self._added = 0                # of which aliases added
+        self._sizes: dict[int, int] = {}   # id(anchored node) -> its size, aliases expanded
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        """Composes one node, refusing it when it nests too deep or its aliases expand too far."""
+        event = self.parser.peek_event()
+        if isinstance(event, AliasEvent):
+            self._charge_alias(event)
+            return super().compose_node(parent, index)
+        self._level += 1
+        if self._level > MAX_DEPTH:
+            raise _Refused(event.start_mark, f"the values here are nested more than {MAX_DEPTH} levels deep")
+        before = self._values
+        node = super().compose_node(parent, index)
+        self._level -= 1
+        self._values += 1
+        if event.anchor is not None:
+            self._sizes[id(node)] = self._values - before
+        return node
+
+    def _charge_alias(self, event: Any) -> None:
+        """Adds the size of the value an alias names; refuses a loop or too large an expansion."""
+        node = self.anchors.get(event.anchor)
+        if node is None:
+            return   # an undefined alias: ruamel says so
+        size = self._sizes.get(id(node))
+        if size is None:
+            raise _Refused(event.start_mark, f"the alias *{event.anchor} is inside the value it names")
+        self._values += size
+        self._added += size
+        if self._added > MAX_ALIAS_VALUES:
+            raise _Refused(event.start_mark, f"aliases (*name or <<: *name) would expand this file by more than "
+                                             f"{MAX_ALIAS_VALUES:,} values; write the values out or use fewer aliases")
 
 
 def _parse(raw: bytes, shown: str, int_keys: bool) -> tuple[Document | None, list[Problem]]:
@@ -133,8 +226,13 @@ def _parse(raw: bytes, shown: str, int_keys: bool) -> tuple[Document | None, lis
         line = raw[: e.start].count(b"\n") + 1
         return None, [Problem(shown, line, 1, "file is not valid UTF-8 text")]
     yaml = YAML(typ="rt")
+    yaml.Composer = _BoundedComposer
     try:
         node = yaml.load(text)
+    except _Refused as e:
+        return None, [Problem(shown, e.line, e.col, e.message)]
+    except RecursionError:  # a bound above should come first; never let it through as a traceback
+        return None, [Problem(shown, 1, 1, "the values in this file are nested too deeply")]
     except Exception as e:  # ruamel raises many classes; all are bad input, none may escape
         mark = getattr(e, "problem_mark", None) or getattr(e, "context_mark", None)
         line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)

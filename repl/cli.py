@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 
 from engine import loader
-from engine.errors import EngineError
-from engine.match import Match, Seat, check_options, load_match, parse_options, read_save
+from engine.errors import DefinitionError, Divergence, EngineError, SaveFileError
+from engine.match import Match, Seat, check_options, check_seats, load_match, parse_options, read_save
 
 
 def _seats(text: str | None, game) -> list[Seat]:
@@ -17,12 +17,6 @@ def _seats(text: str | None, game) -> list[Seat]:
         return [Seat.parse(s) for s in text.split(",") if s.strip()]
     n = game.data["players"].get("default", game.data["players"]["min"])
     return [Seat("bot") for _ in range(n)]
-
-
-def _check_seats(seats: list[Seat]) -> None:
-    for s in seats:
-        if s.controller not in ("human", "bot"):
-            raise EngineError(f"unknown seat kind '{s.controller}': use human or bot, e.g. human:polar_dwarves")
 
 
 def _describe_game(gid: str) -> list[str]:
@@ -103,8 +97,7 @@ def cmd_sim(args) -> int:
     from engine.sim import simulate
 
     game = loader.load_game(args.game)
-    seats = _seats(args.players, game)
-    _check_seats(seats)
+    seats = check_seats(_seats(args.players, game))
     options = check_options(game, parse_options(args.option))
     out = simulate(game, seats, args.games, args.seed, jobs=args.jobs, max_decisions=args.max_decisions,
                    options=options)
@@ -127,26 +120,53 @@ def cmd_play(args) -> int:
 
         data = read_save(Path(args.load))
         game = loader.load_game(data["game"] if args.game is None else args.game)
-        result = load_with_report(Path(args.load), game)
+        try:
+            result = load_with_report(Path(args.load), game)
+        except EngineError as e:
+            raise _naming_save(args.load, e) from None
         match = result.match
+        if result.diverged_at is not None and not _is_interactive(match):
+            # nobody at a terminal to go on by hand: bots or a pipe would play on from the wrong place
+            line = _divergence_line(result.diverged_at, result.kept[0], match.options())
+            print(f"error: {args.load}: {line}; the match stops there (load it at a terminal with a "
+                  f"human seat to go on by hand)", file=sys.stderr)
+            return 1
         if result.report:
             print(result.report)
     else:
         if args.game is None:
             raise EngineError("name a game to play (summon list shows them), or give --load FILE")
         game = loader.load_game(args.game)
-        seats = _seats(args.players, game)
-        _check_seats(seats)
+        seats = check_seats(_seats(args.players, game))
         match = Match(game, args.seed, seats, options=parse_options(args.option))
-    interactive = sys.stdin.isatty() and sys.stdout.isatty() and any(
-        s.controller == "human" for s in match.seats)
-    if interactive:
+    if _is_interactive(match):
         from repl.app import play_interactive
 
         return play_interactive(match, designer=args.designer, watch=args.watch)
     from repl.plain import play_plain
 
     return play_plain(match, designer=args.designer)
+
+
+def _divergence_line(number: int, answer: str, offered: list[str]) -> str:
+    """One line on a saved answer that no longer fits: which decision, what was saved, what is offered."""
+    shown = ", ".join(repr(o) for o in offered[:5]) + (f" and {len(offered) - 5} more" if len(offered) > 5 else "")
+    return (f"decision {number}: the saved answer {answer!r} is not offered under the current rules "
+            f"(offered: {shown or 'nothing, the match is over'})")
+
+
+def _naming_save(path: str, error: EngineError) -> EngineError:
+    """An error from loading a save, naming the save file when it does not already."""
+    if isinstance(error, (DefinitionError, SaveFileError)) or str(error).startswith(path):
+        return error
+    if isinstance(error, Divergence):
+        return EngineError(f"{path}: {_divergence_line(error.number, error.answer, error.offered)}")
+    return EngineError(f"{path}: {error}")
+
+
+def _is_interactive(match: Match) -> bool:
+    """Whether a person plays at a terminal: a human seat, with standard input and output a terminal."""
+    return sys.stdin.isatty() and sys.stdout.isatty() and any(s.controller == "human" for s in match.seats)
 
 
 def _describe_final(match: Match) -> str:
@@ -160,7 +180,12 @@ def _describe_final(match: Match) -> str:
 def cmd_replay(args) -> int:
     from repl.render import render_state
 
-    match = load_match(Path(args.file), upto=args.to, quiet=True)
+    if args.to is not None and args.to < 0:
+        raise EngineError(f"--to is a number of answers to replay, 0 or more, not {args.to}")
+    try:
+        match = load_match(Path(args.file), upto=args.to, quiet=True)
+    except EngineError as e:
+        raise _naming_save(args.file, e) from None
     if args.json:
         print(json.dumps({"game": match.game.id, "seed": match.seed, "decisions": match.decisions,
                           "hash": match.state_hash(), "state": match.snapshot()}, sort_keys=True))

@@ -238,5 +238,5 @@ def test_game_options_are_checked_saved_and_replayed(tmp_path):
     assert again.state_hash() == m.state_hash()
     with pytest.raises(EngineError, match="no option 'round'"):
         Match(g, 1, [Seat(), Seat()], options={"round": 3})
-    with pytest.raises(EngineError, match="takes a int"):
+    with pytest.raises(EngineError, match="takes a whole number"):
         Match(g, 1, [Seat(), Seat()], options={"rounds": "many"})

@@ -1,0 +1,59 @@
+"""Reading input files with bounds: only regular files, and never more than a set size."""
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+from .errors import EngineError
+
+MB = 1024 * 1024
+
+
+class FileRefused(EngineError):
+    """A file that cannot be read as input: missing, not a regular file, too large or unreadable."""
+
+
+def read_bounded(path: Path, limit: int) -> bytes:
+    """Returns a regular file's bytes; raises FileRefused (without the path) for anything else.
+
+    A device (/dev/zero), a named pipe or a folder is refused before it is opened, so
+    reading never blocks or runs on without end; a file over `limit` bytes is refused
+    without being read.
+    """
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        raise FileRefused("no such file") from None
+    except OSError as e:
+        raise FileRefused(f"cannot read: {e.strerror or e}") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise FileRefused(f"not a regular file ({_kind(st.st_mode)})")
+    if st.st_size > limit:
+        raise FileRefused(too_large(st.st_size, limit))
+    try:
+        with open(path, "rb") as f:
+            data = f.read(limit + 1)
+    except OSError as e:
+        raise FileRefused(f"cannot read: {e.strerror or e}") from None
+    if len(data) > limit:   # the file grew after it was looked at
+        raise FileRefused(too_large(len(data), limit))
+    return data
+
+
+def too_large(size: int, limit: int) -> str:
+    """Says a file is over its size limit, in megabytes."""
+    return f"the file is {size / MB:.1f} MB; the limit is {limit / MB:g} MB"
+
+
+def _kind(mode: int) -> str:
+    """What a file that is not a regular file is, in words."""
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a file of data"

@@ -1,0 +1,405 @@
+"""Bad files and bad arguments: each is refused with one line naming the file (and line),
+exit status 1 and no traceback, and a match in the REPL survives a bad `load`.
+
+`summon` runs in a child process with its address space capped (a memory bound) and the
+usual deadline (a hang guard); neither is a speed requirement.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import resource
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import DEADLINE, ROOT
+from engine import luac, yamlio
+from engine.errors import EngineError, SaveFileError
+from engine.loader import load_game
+from engine.match import Match, RandomBot, Seat, check_options, parse_options, play, read_save
+from repl.session import Session
+
+MEMORY_CAP = 1024 << 20      # bytes of address space a `summon` run may use here
+TINY = ROOT / "tests" / "games" / "tiny_graph"
+
+
+def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
+    """`summon ARGS` in a child process with at most MEMORY_CAP of memory."""
+    def cap() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.run([sys.executable, "-m", "repl", *args], input=stdin, capture_output=True, text=True,
+                          cwd=ROOT, env=env, timeout=DEADLINE, preexec_fn=cap)
+
+
+def refused(r: subprocess.CompletedProcess, *needles: str) -> str:
+    """The one line of a refusal (exit 1, no traceback), which holds every needle."""
+    assert r.returncode == 1, f"exit {r.returncode}\n{r.stdout[-2000:]}\n{r.stderr[-2000:]}"
+    assert "Traceback" not in r.stderr + r.stdout and "internal error" not in r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1, r.stderr
+    for needle in needles:
+        assert needle in lines[0], lines[0]
+    return lines[0]
+
+
+def check_refuses(target: Path, file: Path, pattern: str) -> re.Match:
+    """`summon check` on a game reports one problem in `file` at a line and column, matching pattern."""
+    r = run("check", str(target))
+    assert r.returncode == 1 and "Traceback" not in r.stdout + r.stderr, r.stdout + r.stderr
+    found = [line for line in r.stdout.splitlines() if line.startswith(str(file) + ":")]
+    assert len(found) == 1, r.stdout
+    m = re.match(re.escape(str(file)) + r":(\d+):(\d+): " + pattern, found[0])
+    assert m, found[0]
+    return m
+
+
+@pytest.fixture
+def tiny(tmp_path) -> Path:
+    """A copy of the tiny test game (rules and cards in one folder)."""
+    return Path(shutil.copytree(TINY, tmp_path / "tiny_graph"))
+
+
+# -- YAML -------------------------------------------------------------------------------
+
+def laughs(levels: int = 9) -> str:
+    """The billion laughs: each level a list of ten aliases of the level before."""
+    out = ['lol0: &l0 "lol"\n']
+    for i in range(1, levels + 1):
+        out.append(f"lol{i}: &l{i} [{', '.join([f'*l{i - 1}'] * 10)}]\n")
+    return "".join(out)
+
+
+def merge_bomb(levels: int = 40) -> str:
+    """Mappings each merging the one before (<<) and listing it twice more."""
+    out = ["m0: &m0 {a: 1, b: 2, c: 3, d: 4}\n"]
+    for i in range(1, levels + 1):
+        out.append(f"m{i}: &m{i} {{<<: *m{i - 1}, k{i}: [*m{i - 1}, *m{i - 1}]}}\n")
+    return "".join(out)
+
+
+def test_the_billion_laughs_in_a_card_file_is_refused_at_its_line(tiny):
+    cards = tiny / "cards" / "pieces.yaml"
+    cards.write_text(cards.read_text() + laughs())
+    m = check_refuses(tiny, cards, r"aliases .* would expand this file by more than 100,000 values")
+    assert int(m.group(1)) > 8   # at an alias of the later levels, not at 1:1
+
+
+def test_a_merge_key_bomb_in_game_yaml_is_refused(tiny):
+    game = tiny / "game.yaml"
+    game.write_text(game.read_text() + merge_bomb())
+    check_refuses(tiny, game, r"aliases .* would expand")
+
+
+def test_an_alias_inside_the_value_it_names_is_refused(tiny):
+    game = tiny / "game.yaml"
+    game.write_text(game.read_text() + "loop: &a [1, [2, *a]]\n")
+    check_refuses(tiny, game, r"the alias \*a is inside the value it names")
+
+
+def test_a_few_aliases_still_work(tmp_path):
+    f = tmp_path / "a.yaml"
+    f.write_text("base: &b {strength: 1, life: 2}\n" + "".join(f"c{i}: {{<<: *b, id: c{i}}}\n" for i in range(50)))
+    doc, problems = yamlio.load(f)
+    assert problems == [] and doc.data["c7"] == {"strength": 1, "life": 2, "id": "c7"}
+
+
+@pytest.mark.parametrize("shape", ["flow", "block"])
+def test_deeply_nested_yaml_is_refused_at_its_line(tiny, shape):
+    cards = tiny / "cards" / "pieces.yaml"
+    if shape == "flow":
+        deep = "deep: " + "[" * 200_000 + "]" * 200_000 + "\n"
+    else:
+        deep = "deep:\n" + "".join("  " * i + f"- k{i}:\n" for i in range(1, 60)) + "  " * 60 + "- x\n"
+    cards.write_text(cards.read_text() + deep)
+    m = check_refuses(tiny, cards, r"the values here are nested more than 32 levels deep")
+    assert int(m.group(1)) >= 9   # the file's first 8 lines are the card set itself
+
+
+def test_nesting_up_to_the_bound_loads(tmp_path):
+    f = tmp_path / "deep.yaml"
+    f.write_text("a: " + "[" * (yamlio.MAX_DEPTH - 1) + "]" * (yamlio.MAX_DEPTH - 1) + "\n")
+    doc, problems = yamlio.load(f)
+    assert problems == [] and doc is not None
+
+
+def test_a_10_mb_card_file_is_refused_at_once(tiny):
+    big = tiny / "cards" / "big.yaml"
+    card = ("  - id: c{i}\n    name: Card {i}\n    copies: 0\n    hooks:\n      after_step: |\n"
+            "        function(self, ev)\n          if ev.card ~= self then return end\n        end\n")
+    with big.open("w") as f:
+        f.write("id: big\nname: Big\ncards:\n")
+        for i in range(62_000):
+            f.write(card.format(i=i))
+    assert big.stat().st_size > 10_000_000
+    check_refuses(tiny, big, r"cannot read this file: the file is \d+\.\d MB; the limit is 1 MB")
+
+
+def test_card_files_over_4_mb_together_are_refused(tiny, monkeypatch):
+    monkeypatch.setattr("engine.loader.MAX_CARD_BYTES", 300)
+    extra = tiny / "cards" / "zz_more.yaml"
+    extra.write_text("id: more\nname: More\ncards:\n" + "".join(
+        f"  - {{id: m{i}, name: M {i}, copies: 0}}\n" for i in range(10)))
+    with pytest.raises(EngineError, match=r"zz_more\.yaml:1:1: the game's card files come to more than"):
+        load_game(str(tiny))
+
+
+def test_inline_lua_is_compiled_at_its_own_size_not_the_files(tiny):
+    """Inline functions far down a file are not padded to their line: what is compiled and
+    linted grows with the file, not with functions times lines (loading was quadratic)."""
+    cards = tiny / "cards" / "pieces.yaml"
+    body = "".join(f"  - id: c{i}\n    name: C {i}\n    copies: 0\n    hooks:\n      after_step: |\n"
+                   f"        function(self, ev) return {i} end\n" for i in range(300))
+    cards.write_text(cards.read_text() + body)
+    game = load_game(str(tiny))
+    compiled = sum(len(src.source) for c in game.cards.values() for src in c.lua)
+    assert compiled < len(cards.read_text())
+
+
+def test_inline_lua_far_down_a_file_names_its_own_line(tiny):
+    cards = tiny / "cards" / "pieces.yaml"
+    filler = "".join(f"  - {{id: f{i}, name: F {i}, copies: 0}}\n" for i in range(400))
+    bad = ("  - id: broken\n    name: Broken\n    copies: 0\n    hooks:\n      after_step: |\n"
+           "        function(self, ev)\n          local x = = 1\n        end\n")
+    cards.write_text(cards.read_text() + filler + bad)
+    line = cards.read_text().splitlines().index("          local x = = 1") + 1
+    with pytest.raises(EngineError, match=rf"pieces\.yaml:{line}:\d+: Lua: .*unexpected symbol"):
+        load_game(str(tiny))
+
+
+def test_a_script_error_far_down_a_file_names_its_own_line(tiny):
+    cards = tiny / "cards" / "pieces.yaml"
+    filler = "".join(f"  - {{id: f{i}, name: F {i}, copies: 0}}\n" for i in range(400))
+    hook = ("  - id: faulty\n    name: Faulty\n    copies: 0\n    hooks:\n      after_step: |\n"
+            "        function(self, ev)\n          local t = nil\n          return t.field\n        end\n")
+    cards.write_text(cards.read_text() + filler + hook)
+    line = cards.read_text().splitlines().index("          return t.field") + 1
+    game = load_game(str(tiny))
+    m = Match(game, 1, [Seat("bot"), Seat("bot")], quiet=True)
+    with pytest.raises(EngineError, match=rf"pieces\.yaml:{line}:"):
+        m.eval("local c = cards.create('faulty', 1); cards.place(c, 'north_b'); emit('after_step', {card = c})")
+
+
+def test_moving_bytecode_lines_changes_nothing_else():
+    for f in sorted((ROOT / "engine" / "lua").glob("*.lua")):
+        ok, bc = luac.compile_lua(f.read_text(), str(f))
+        assert ok and luac.shift_lines(bc, 0) == bc, f
+
+
+def test_a_lone_surrogate_in_yaml_text_is_a_problem(tiny):
+    cards = tiny / "cards" / "pieces.yaml"
+    cards.write_text(cards.read_text().replace("name: Pawn", 'name: "Pa\\ud800wn"'))
+    check_refuses(tiny, cards, r"the text holds a lone surrogate escape \(\\ud800\)")
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device"])
+def test_a_card_file_that_is_a_pipe_or_a_device_is_refused_without_reading(tiny, kind):
+    target = tiny / "cards" / "odd.yaml"
+    if kind == "fifo":
+        os.mkfifo(target)
+    else:
+        target.symlink_to("/dev/zero")
+    word = "a named pipe" if kind == "fifo" else "a device"
+    check_refuses(tiny, target, rf"cannot read this file: not a regular file \({word}\)")
+
+
+def test_a_rules_script_that_is_a_pipe_is_refused(tiny):
+    (tiny / "tiny.lua").unlink()
+    os.mkfifo(tiny / "tiny.lua")
+    m = check_refuses(tiny, tiny / "game.yaml", r"cannot read script 'tiny.lua': not a regular file \(a named pipe\)")
+    assert m.group(1) == "25"   # the line of `scripts:` in game.yaml
+
+
+# -- limits and options in game.yaml ------------------------------------------------------
+
+@pytest.mark.parametrize("limit, value", [("memory_mb", 100_000), ("instructions", 10 ** 12),
+                                          ("trigger_depth", 100_000)])
+def test_limits_have_ceilings(tiny, limit, value):
+    game = tiny / "game.yaml"
+    game.write_text(game.read_text() + f"limits:\n  {limit}: {value}\n")
+    check_refuses(tiny, game, rf"{value} is greater than the maximum of \d+")
+
+
+@pytest.mark.parametrize("entry, message", [
+    ("{default: 3, min: 5, max: 1}", r"option rounds: min 5 is more than max 1"),
+    ("{default: 30, min: 1, max: 10}", r"option rounds: the default 30 is not from 1 to 10"),
+    ("{default: many, min: 1}", r"option rounds has bounds, so its default must be a number"),
+    ("{default: 3, most: 9}", r"unknown key 'most'"),
+])
+def test_bad_option_declarations_are_problems(tiny, entry, message):
+    game = tiny / "game.yaml"
+    game.write_text(game.read_text().replace("rounds: 3", f"rounds: {entry}"))
+    check_refuses(tiny, game, message)
+
+
+def test_an_option_with_bounds_reads_as_its_value(tiny):
+    game = tiny / "game.yaml"
+    game.write_text(game.read_text().replace("rounds: 3", "rounds: {default: 2, min: 1, max: 4}"))
+    g = load_game(str(tiny))
+    m = Match(g, 1, [Seat("bot"), Seat("bot")], quiet=True)
+    assert m.eval("options.rounds") == [2]
+    assert Match(g, 1, [Seat("bot"), Seat("bot")], quiet=True, options={"rounds": 4}).eval("options.rounds") == [4]
+    for bad in (0, 5):
+        with pytest.raises(EngineError, match=f"option rounds must be from 1 to 4, not {bad}"):
+            Match(g, 1, [Seat("bot"), Seat("bot")], quiet=True, options={"rounds": bad})
+
+
+def test_a_plain_option_still_takes_any_number():
+    g = load_game(str(TINY))
+    assert Match(g, 1, [Seat("bot"), Seat("bot")], quiet=True, options={"rounds": 7}).eval("options.rounds") == [7]
+
+
+# -- the command line ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("args, needles", [
+    (["sim", "summoner_wars", "--games", "-5"], ["games must be", "not -5"]),
+    (["sim", "summoner_wars", "--games", "0"], ["games must be", "not 0"]),
+    (["sim", "summoner_wars", "--games", "2", "--jobs", "-1"], ["jobs must be"]),
+    (["sim", "summoner_wars", "--games", "2", "--max-decisions", "-1"], ["max decisions must be"]),
+    (["sim", "summoner_wars", "--games", "1", "--seed", str(2 ** 63)], ["seed", str(2 ** 63 - 1)]),
+    (["sim", "summoner_wars", "--games", "3", "--seed", str(2 ** 63 - 2)], ["would need seeds up to"]),
+    (["play", "summoner_wars", "--seed", str(2 ** 64)], ["seed is a whole number from 0 to"]),
+    (["play", "summoner_wars", "--seed", "-1"], ["seed is a whole number from 0 to", "not -1"]),
+    (["eval", "summoner_wars", "1", "--seed", str(2 ** 63)], ["seed is a whole number"]),
+    (["sim", "summoners_isle", "--games", "1", "--option", "rounds=-3"], ["option rounds must be from 1 to 20, not -3"]),
+    (["sim", "summoners_isle", "--games", "1", "--option", "rounds=" + "1" + "0" * 30],
+     ["option rounds", "beyond the whole numbers a match can hold"]),
+    (["sim", "summoners_isle", "--games", "1", "--option", "rounds=10^30"], ["option rounds takes a whole number"]),
+    (["sim", "summoners_isle", "--games", "1", "--option", "rounds=.inf"], ["option rounds", "not a number"]),
+    (["sim", "summoners_isle", "--games", "1", "--players", "bot:wyrms,bot"],
+     ["summoners_isle gives no seat a card set of its own", "'bot:wyrms'"]),
+    (["sim", "summoner_wars", "--games", "1", "--players", "bot:polar_dwarf,bot"],
+     ["no card set 'polar_dwarf'", "did you mean 'polar_dwarves'"]),
+    (["play", "summoner_wars", "--players", "robot,bot"], ["unknown seat kind 'robot'"]),
+])
+def test_arguments_out_of_range_are_refused(args, needles):
+    refused(run(*args), *needles)
+
+
+def test_a_date_given_as_an_option_stays_text_and_saves(tiny, tmp_path):
+    game = tiny / "game.yaml"
+    game.write_text(game.read_text().replace("rounds: 3", "rounds: 3\n  note: null   # takes any value"))
+    opts = parse_options(["note=2024-01-01", "rounds=2"])
+    assert opts == {"note": "2024-01-01", "rounds": 2}
+    assert parse_options(["note=[a, 2024-01-02]"]) == {"note": ["a", "2024-01-02"]}
+    m = Match(load_game(str(tiny)), 1, [Seat("human"), Seat("bot")], quiet=True, options=opts)
+    assert m.eval("options.note") == ["2024-01-01"]
+    m.save(tmp_path / "m.json")
+    assert read_save(tmp_path / "m.json")["options"] == opts
+    r = run("play", str(tiny), "--players", "human,bot", "--option", "note=2024-01-01",
+            stdin=f"save {tmp_path / 'p.json'}\nquit\n")
+    assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
+    assert read_save(tmp_path / "p.json")["options"] == {"note": "2024-01-01"}
+
+
+def test_save_never_loses_the_match(tmp_path, sw):
+    m = Match(sw, 1, [Seat("human"), Seat("bot")], quiet=True)
+    m.answer(0)
+    before = (m.state_hash(), list(m.answers))
+    m.game_options = {"movers": float("nan")}      # as if something let a bad value through
+    s = Session(m)
+    out = s.handle(f"save {tmp_path / 'x.json'}")
+    assert "cannot save this match" in out and not (tmp_path / "x.json").exists()
+    assert (s.match.state_hash(), s.match.answers) == before
+    s.match.game_options = {}
+    assert "saved 1 decisions" in s.handle(f"save {tmp_path / 'x.json'}")
+
+
+# -- saved matches ------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def good_save(tmp_path_factory) -> dict:
+    """A saved Summoner's Isle match of 20 decisions, as data."""
+    g = load_game("summoners_isle")
+    m = Match(g, 5, [Seat("bot"), Seat("bot")], quiet=True, options={"rounds": 2})
+    play(m, {1: RandomBot(5, 1), 2: RandomBot(5, 2)}, max_decisions=20)
+    path = tmp_path_factory.mktemp("saves") / "good.json"
+    m.save(path)
+    return json.loads(path.read_text())
+
+
+def bad_saves(tmp: Path, good: dict) -> dict[str, tuple[Path, list[str]]]:
+    """Broken saved matches: name -> (file, what the refusal must say)."""
+    out: dict[str, tuple[Path, list[str]]] = {}
+
+    def text(name: str, body: str, *needles: str) -> None:
+        path = tmp / f"{name}.json"
+        path.write_text(body)
+        out[name] = (path, [str(path), *needles])
+
+    def data(name: str, *needles: str, **changes) -> None:
+        text(name, json.dumps({**good, **changes}), *needles)
+
+    out["dev_zero"] = (Path("/dev/zero"), ["/dev/zero: not a regular file (a device)"])
+    fifo = tmp / "fifo.json"
+    os.mkfifo(fifo)
+    out["fifo"] = (fifo, [f"{fifo}: not a regular file (a named pipe)"])
+    out["folder"] = (tmp, [f"{tmp}: not a regular file (a folder)"])
+    text("deep", '{"format": "summon-match/1", "x": ' + "[" * 200_000 + "]" * 200_000 + "}",
+         ":1:", "nested too deeply")
+    text("surrogate", json.dumps({**good, "answers": good["answers"][:3] + ["\ud800"]}),
+         "answer 4 holds a lone surrogate escape (\\ud800)")
+    data("seed_2_63", "'seed'", str(2 ** 63), seed=2 ** 63)
+    data("seed_10_30", "'seed'", seed=10 ** 30)
+    data("option_10_30", "'options'", "beyond the whole numbers", options={"rounds": 10 ** 30})
+    data("option_range", "option rounds must be from 1 to 20, not -3", options={"rounds": -3})
+    text("nan", json.dumps(good).replace('"rounds": 2', '"rounds": NaN'), "NaN is not a number")
+    text("digits", json.dumps({**good, "seed": 0}).replace('"seed": 0', '"seed": ' + "9" * 5000),
+         "a number of 5000 digits")
+    data("set", "gives no seat a card set of its own", seats=["bot:nope", "bot"])
+    data("seat", "unknown seat kind 'robot'", seats=["robot", "bot"])
+    return out
+
+
+SAVE_CASES = ["dev_zero", "fifo", "folder", "deep", "surrogate", "seed_2_63", "seed_10_30", "option_10_30",
+              "option_range", "nan", "digits", "set", "seat"]
+
+
+@pytest.mark.parametrize("case", SAVE_CASES)
+@pytest.mark.parametrize("command", ["replay", "play --load"])
+def test_a_bad_save_is_refused_naming_the_file(tmp_path, good_save, case, command):
+    path, needles = bad_saves(tmp_path, good_save)[case]
+    refused(run(*command.split(), str(path)), *needles)
+
+
+def test_the_repl_keeps_its_match_when_a_load_fails(tmp_path, good_save, sw):
+    s = Session(Match(sw, 2, [Seat("human"), Seat("bot")], quiet=True))
+    s.handle("1")
+    before = (s.match.state_hash(), list(s.match.answers))
+    for case, (path, needles) in bad_saves(tmp_path, good_save).items():
+        out = s.handle(f"load {path}")
+        assert out.startswith(f"cannot load {path}"), (case, out)
+        assert all(n in out for n in needles[1:]), (case, out)
+        assert (s.match.state_hash(), s.match.answers) == before, case
+
+
+def test_read_save_bounds_the_file_size(tmp_path, monkeypatch):
+    monkeypatch.setattr("engine.match.MAX_SAVE_BYTES", 100)
+    big = tmp_path / "big.json"
+    big.write_text(json.dumps({"format": "summon-match/1", "answers": ["x" * 200]}))
+    with pytest.raises(SaveFileError, match=r"big\.json: the file is .* MB; the limit is"):
+        read_save(big)
+
+
+def test_play_load_stops_at_an_answer_that_no_longer_fits(tmp_path, good_save):
+    path = tmp_path / "diverged.json"
+    answers = good_save["answers"][:4] + ["An answer never offered"] + good_save["answers"][4:]
+    path.write_text(json.dumps({**good_save, "answers": answers}))
+    r = run("play", "--load", str(path))
+    line = refused(r, str(path), "decision 5", "'An answer never offered'", "offered:", "stops there")
+    assert r.stdout.strip() == "", "no bot may play on after the divergence"
+    refused(run("replay", str(path)), str(path), "decision 5", "'An answer never offered'")
+    assert line
+
+
+def test_replay_to_a_negative_number_is_refused(tmp_path, good_save):
+    path = tmp_path / "good.json"
+    path.write_text(json.dumps(good_save))
+    refused(run("replay", str(path), "--to", "-5"), "--to", "not -5")
+    r = run("replay", str(path), "--to", "0", "--json")
+    assert r.returncode == 0 and json.loads(r.stdout)["decisions"] == 0
