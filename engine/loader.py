@@ -18,6 +18,7 @@ from .files import MB, FileRefused, read_bounded
 from .lint import deck_problems, lua_problems, ref_problems
 from .luac import at_line
 from .names import did_you_mean
+from .options import OptionSpec
 
 # Events the engine itself emits; a game declares its own under `hooks:`.
 ENGINE_EVENTS = ("turn_start", "turn_end", "phase_start", "phase_end", "round_start", "round_end")
@@ -54,27 +55,6 @@ class SetDef:
     path: str
     data: dict
     card_ids: list[str]
-
-
-@dataclass(frozen=True)
-class OptionSpec:
-    """A game option: its default, and the least and greatest number it may be set to."""
-
-    default: Any
-    min: int | float | None = None
-    max: int | float | None = None
-
-    def admits(self, value: Any) -> bool:
-        """Whether a value of the option's kind lies within its bounds."""
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            return True
-        return (self.min is None or value >= self.min) and (self.max is None or value <= self.max)
-
-    def range_text(self) -> str:
-        """The bounds in words: "from 1 to 10", "at least 1" or "at most 10"."""
-        if self.min is not None and self.max is not None:
-            return f"from {self.min} to {self.max}"
-        return f"at least {self.min}" if self.min is not None else f"at most {self.max}"
 
 
 @dataclass

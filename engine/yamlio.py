@@ -82,8 +82,9 @@ def _plain(node: Any, keys: Path_, positions: dict, problems: list, path: str, i
             if isinstance(k, int) and not isinstance(k, bool) and int_keys:
                 k = str(k)
             if isinstance(k, str) and lone_surrogate(k):
+                problems.append(Problem(path, line + 1, col + 1, f"the key holds {lone_surrogate(k)}, "
+                                                                 f"which is not a character"))
                 k = k.encode("utf-8", "replace").decode("utf-8")
-                problems.append(Problem(path, line + 1, col + 1, "a key holds a lone surrogate escape, which is not a character"))
             if not isinstance(k, str):
                 kl, kc = node.lc.key(k) if hasattr(node.lc, "key") else (line, col)
                 problems.append(Problem(path, kl + 1, kc + 1, f"keys must be text, not {k!r}"))

@@ -16,12 +16,12 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import DEADLINE, ROOT
+
 from engine import luac, yamlio
 from engine.errors import EngineError, SaveFileError
 from engine.loader import load_game
-from engine.match import Match, RandomBot, Seat, check_options, parse_options, play, read_save
+from engine.match import Match, RandomBot, Seat, parse_options, play, read_save
 from repl.session import Session
 
 MEMORY_CAP = 1024 << 20      # bytes of address space a `summon` run may use here
@@ -257,25 +257,35 @@ def test_a_plain_option_still_takes_any_number():
 # -- the command line ---------------------------------------------------------------------
 
 @pytest.mark.parametrize("args, needles", [
-    (["sim", "summoner_wars", "--games", "-5"], ["games must be", "not -5"]),
-    (["sim", "summoner_wars", "--games", "0"], ["games must be", "not 0"]),
-    (["sim", "summoner_wars", "--games", "2", "--jobs", "-1"], ["jobs must be"]),
-    (["sim", "summoner_wars", "--games", "2", "--max-decisions", "-1"], ["max decisions must be"]),
-    (["sim", "summoner_wars", "--games", "1", "--seed", str(2 ** 63)], ["seed", str(2 ** 63 - 1)]),
-    (["sim", "summoner_wars", "--games", "3", "--seed", str(2 ** 63 - 2)], ["would need seeds up to"]),
-    (["play", "summoner_wars", "--seed", str(2 ** 64)], ["seed is a whole number from 0 to"]),
-    (["play", "summoner_wars", "--seed", "-1"], ["seed is a whole number from 0 to", "not -1"]),
-    (["eval", "summoner_wars", "1", "--seed", str(2 ** 63)], ["seed is a whole number"]),
-    (["sim", "summoners_isle", "--games", "1", "--option", "rounds=-3"], ["option rounds must be from 1 to 20, not -3"]),
-    (["sim", "summoners_isle", "--games", "1", "--option", "rounds=" + "1" + "0" * 30],
-     ["option rounds", "beyond the whole numbers a match can hold"]),
-    (["sim", "summoners_isle", "--games", "1", "--option", "rounds=10^30"], ["option rounds takes a whole number"]),
-    (["sim", "summoners_isle", "--games", "1", "--option", "rounds=.inf"], ["option rounds", "not a number"]),
-    (["sim", "summoners_isle", "--games", "1", "--players", "bot:wyrms,bot"],
-     ["summoners_isle gives no seat a card set of its own", "'bot:wyrms'"]),
-    (["sim", "summoner_wars", "--games", "1", "--players", "bot:polar_dwarf,bot"],
-     ["no card set 'polar_dwarf'", "did you mean 'polar_dwarves'"]),
-    (["play", "summoner_wars", "--players", "robot,bot"], ["unknown seat kind 'robot'"]),
+    pytest.param(["sim", "summoner_wars", "--games", "-5"], ["games must be", "not -5"], id="games-negative"),
+    pytest.param(["sim", "summoner_wars", "--games", "0"], ["games must be", "not 0"], id="games-zero"),
+    pytest.param(["sim", "summoner_wars", "--games", "2", "--jobs", "-1"], ["jobs must be"], id="jobs-negative"),
+    pytest.param(["sim", "summoner_wars", "--games", "2", "--max-decisions", "-1"], ["max decisions must be"],
+                 id="max-decisions-negative"),
+    pytest.param(["sim", "summoner_wars", "--games", "1", "--seed", str(2 ** 63)], ["seed", str(2 ** 63 - 1)],
+                 id="sim-seed-2^63"),
+    pytest.param(["sim", "summoner_wars", "--games", "3", "--seed", str(2 ** 63 - 2)], ["would need seeds up to"],
+                 id="sim-seeds-run-past-2^63"),
+    pytest.param(["play", "summoner_wars", "--seed", str(2 ** 64)], ["seed is a whole number from 0 to"],
+                 id="play-seed-2^64"),
+    pytest.param(["play", "summoner_wars", "--seed", "-1"], ["seed is a whole number from 0 to", "not -1"],
+                 id="play-seed-negative"),
+    pytest.param(["eval", "summoner_wars", "1", "--seed", str(2 ** 63)], ["seed is a whole number"],
+                 id="eval-seed-2^63"),
+    pytest.param(["sim", "summoners_isle", "--games", "1", "--option", "rounds=-3"],
+                 ["option rounds must be from 1 to 20, not -3"], id="option-out-of-range"),
+    pytest.param(["sim", "summoners_isle", "--games", "1", "--option", "rounds=" + "1" + "0" * 30],
+                 ["option rounds", "beyond the whole numbers a match can hold"], id="option-beyond-64-bits"),
+    pytest.param(["sim", "summoners_isle", "--games", "1", "--option", "rounds=10^30"],
+                 ["option rounds takes a whole number"], id="option-not-a-number"),
+    pytest.param(["sim", "summoners_isle", "--games", "1", "--option", "rounds=.inf"],
+                 ["option rounds", "not a number"], id="option-infinite"),
+    pytest.param(["sim", "summoners_isle", "--games", "1", "--players", "bot:wyrms,bot"],
+                 ["summoners_isle gives no seat a card set of its own", "'bot:wyrms'"],
+                 id="set-in-a-game-without-sets"),
+    pytest.param(["sim", "summoner_wars", "--games", "1", "--players", "bot:polar_dwarf,bot"],
+                 ["no card set 'polar_dwarf'", "did you mean 'polar_dwarves'"], id="unknown-set"),
+    pytest.param(["play", "summoner_wars", "--players", "robot,bot"], ["unknown seat kind 'robot'"], id="seat-kind"),
 ])
 def test_arguments_out_of_range_are_refused(args, needles):
     refused(run(*args), *needles)
@@ -367,15 +377,15 @@ def test_a_bad_save_is_refused_naming_the_file(tmp_path, good_save, case, comman
     refused(run(*command.split(), str(path)), *needles)
 
 
-def test_the_repl_keeps_its_match_when_a_load_fails(tmp_path, good_save, sw):
-    s = Session(Match(sw, 2, [Seat("human"), Seat("bot")], quiet=True))
-    s.handle("1")
-    before = (s.match.state_hash(), list(s.match.answers))
-    for case, (path, needles) in bad_saves(tmp_path, good_save).items():
-        out = s.handle(f"load {path}")
-        assert out.startswith(f"cannot load {path}"), (case, out)
-        assert all(n in out for n in needles[1:]), (case, out)
-        assert (s.match.state_hash(), s.match.answers) == before, case
+def test_the_repl_keeps_its_match_when_a_load_fails(tmp_path, good_save):
+    cases = bad_saves(tmp_path, good_save)
+    lines = ["1"] + [f"load {path}" for path, _ in cases.values()] + [f"save {tmp_path / 'kept.json'}", "quit"]
+    r = run("play", "summoner_wars", "--players", "human,bot", "--seed", "2", stdin="\n".join(lines) + "\n")
+    assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
+    for case, (path, needles) in cases.items():
+        said = [line for line in r.stdout.splitlines() if f"cannot load {path}:" in line]
+        assert len(said) == 1 and all(n in said[0] for n in needles[1:]), (case, said)
+    assert len(read_save(tmp_path / "kept.json")["answers"]) >= 1   # the match it had, not a loaded one
 
 
 def test_read_save_bounds_the_file_size(tmp_path, monkeypatch):

@@ -1,0 +1,151 @@
+"""Game options: what game.yaml declares (a default, and bounds for a number), and the
+values a match may set them to (from --option or a saved match)."""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ruamel.yaml import YAML
+from ruamel.yaml.constructor import SafeConstructor
+
+from .errors import EngineError
+from .names import did_you_mean
+from .yamlio import lone_surrogate
+
+if TYPE_CHECKING:
+    from .loader import GameDef
+
+MAX_INT = (1 << 63) - 1
+MAX_VALUE_DEPTH = 32         # lists and maps inside each other, in option values
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """A game option: its default, and the least and greatest number it may be set to."""
+
+    default: Any
+    min: int | float | None = None
+    max: int | float | None = None
+
+    def admits(self, value: Any) -> bool:
+        """Whether a value of the option's kind lies within its bounds."""
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return True
+        return (self.min is None or value >= self.min) and (self.max is None or value <= self.max)
+
+    def range_text(self) -> str:
+        """The bounds in words: "from 1 to 10", "at least 1" or "at most 10"."""
+        if self.min is not None and self.max is not None:
+            return f"from {self.min} to {self.max}"
+        return f"at least {self.min}" if self.min is not None else f"at most {self.max}"
+
+
+def plain_value_problem(value: Any, depth: int = 0) -> str | None:
+    """What keeps a value from being plain data a match can hold and save (JSON with 64-bit
+    whole numbers, finite numbers and valid text), or None when it is plain."""
+    if value is None or isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return None if -(1 << 63) <= value <= MAX_INT else \
+            f"{shown(value)} is beyond the whole numbers a match can hold (-2^63 to 2^63 - 1)"
+    if isinstance(value, float):
+        return None if math.isfinite(value) else f"{value} is not a number a match can hold"
+    if isinstance(value, str):
+        bad = lone_surrogate(value)
+        return f"the text holds {bad}, which is not a character" if bad else None
+    if depth >= MAX_VALUE_DEPTH:
+        return f"lists and maps are nested more than {MAX_VALUE_DEPTH} levels deep"
+    if isinstance(value, list):
+        return next(filter(None, (plain_value_problem(v, depth + 1) for v in value)), None)
+    if isinstance(value, dict):
+        for k, v in value.items():
+            problem = ("a key must be text, not " + shown(k)) if not isinstance(k, str) else \
+                plain_value_problem(k, depth + 1) or plain_value_problem(v, depth + 1)
+            if problem:
+                return problem
+        return None
+    return f"{shown(value)} ({type(value).__name__}) is not a value a match can hold: use a number, text, " \
+           f"true/false, a list or a map"
+
+
+def shown(value: Any) -> str:
+    """A value as a message quotes it, cut short when it is long."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10 ** 40:
+        return f"a number of {value.bit_length()} bits"   # str() of a huge number is slow, or refused
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+class _OptionConstructor(SafeConstructor):
+    """YAML's safe constructor, but a date or time stays the text it was written as."""
+
+
+_OptionConstructor.add_constructor("tag:yaml.org,2002:timestamp", SafeConstructor.construct_yaml_str)
+
+
+def parse_options(pairs: list[str] | None) -> dict:
+    """Game options from the command line: ["rounds=7", "extra_round=true"] -> {"rounds": 7, ...}.
+
+    A value is read as YAML (numbers, true/false, lists, maps); a date stays text, and a
+    value that is not plain data (too large a number, not finite, binary) is refused.
+    """
+    out = {}
+    for pair in pairs or []:
+        key, sep, value = pair.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise EngineError(f"an option is KEY=VALUE, not {pair!r}")
+        out[key] = _option_value(key, value)
+        problem = plain_value_problem(key) or plain_value_problem(out[key])
+        if problem:
+            raise EngineError(f"option {key}: {problem}")
+    return out
+
+
+def _option_value(key: str, text: str) -> Any:
+    """An option's value as YAML reads it; text that YAML cannot read stays text."""
+    if not text.strip():
+        return ""
+    yaml = YAML(typ="safe", pure=True)
+    yaml.Constructor = _OptionConstructor
+    try:
+        return yaml.load(text)
+    except RecursionError:
+        raise EngineError(f"option {key}: its value is nested too deeply") from None
+    except Exception:   # not YAML: take the text as it is
+        return text
+
+
+def _kind(value: Any) -> str:
+    """The kind of an option's value, in words."""
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, int):
+        return "a whole number"
+    if isinstance(value, float):
+        return "a number"
+    if isinstance(value, str):
+        return "text"
+    return "a list" if isinstance(value, list) else "a map" if isinstance(value, dict) else type(value).__name__
+
+
+def check_options(game: GameDef, options: dict) -> dict:
+    """Options a match overrides must be among the game's, with a value of the same kind
+    within the option's range; returns them."""
+    declared = game.options
+    for key, value in options.items():
+        if key not in declared:
+            raise EngineError(f"{game.id} has no option '{key}'{did_you_mean(str(key), declared)}; "
+                              f"options: {', '.join(declared) or 'none'}")
+        problem = plain_value_problem(value)
+        if problem:
+            raise EngineError(f"option {key}: {problem}")
+        spec = declared[key]
+        want = spec.default
+        if want is not None and type(value) is not type(want) and not (
+                isinstance(want, float) and isinstance(value, int) and not isinstance(value, bool)):
+            raise EngineError(f"option {key} takes {_kind(want)} like {want!r}, not {shown(value)}")
+        if not spec.admits(value):
+            raise EngineError(f"option {key} must be {spec.range_text()}, not {shown(value)}")
+    return dict(options)
