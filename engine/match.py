@@ -122,7 +122,12 @@ class Match:
 
     def _boot(self) -> None:
         seats = [{"set": s.set, "name": f"Player {i + 1}"} for i, s in enumerate(self.seats)]
-        self._rt = Runtime(self.game, self.seed, seats, self.scenario, self.setup, self.game_options)
+        try:
+            self._rt = Runtime(self.game, self.seed, seats, self.scenario, self.setup, self.game_options)
+        except MemoryError:   # lupa's LuaMemoryError is one: the definitions alone pass the cap
+            limit = (self.game.data.get("limits") or {}).get("memory_mb", 256)
+            raise EngineError(f"{self.game.id}: its cards and scripts need more than the {limit} MB a match "
+                              f"may use (limits: memory_mb in game.yaml)") from None
         self._take(self._rt.start(self.quiet))
 
     def _take(self, res: tuple) -> None:

@@ -413,3 +413,20 @@ def test_replay_to_a_negative_number_is_refused(tmp_path, good_save):
     refused(run("replay", str(path), "--to", "-5"), "--to", "not -5")
     r = run("replay", str(path), "--to", "0", "--json")
     assert r.returncode == 0 and json.loads(r.stdout)["decisions"] == 0
+
+
+@pytest.mark.slow
+def test_cards_that_need_more_memory_than_the_limit_are_a_clear_error(tiny):
+    game = tiny / "game.yaml"
+    game.write_text(game.read_text() + "limits: {memory_mb: 16}\n")
+    big = tiny / "cards" / "big.yaml"
+    card = ("  - id: c{i}\n    name: C{i}\n    copies: 0\n    text: {text}\n    hooks:\n      after_step: |\n"
+            "        function(self, ev)\n          if ev.card ~= self then return end\n        end\n")
+    with big.open("w") as f:
+        f.write("id: big\nname: Big\ncards:\n")
+        for i in range(4_800):
+            f.write(card.format(i=i, text="x"))
+    r = run("check", str(tiny))
+    assert r.returncode == 1 and "Traceback" not in r.stdout + r.stderr, r.stdout + r.stderr
+    assert re.search(r"a match cannot start: tiny_graph: its cards and scripts need more than the 16 MB "
+                     r"a match may use \(limits: memory_mb in game.yaml\)", r.stdout), r.stdout
