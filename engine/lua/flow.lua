@@ -193,13 +193,6 @@ function budget_hook()
     fresh = false
     if stop then trip(stop) end
   end
-  if false then
-    -- Never runs: it makes this function's frame big enough for the calls above, so
-    -- they never grow the stack, and a script that fills the stack gets its own
-    -- "stack overflow" at its own line rather than one in here.
-    budget_hook(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-  end
 end
 
 --- Charges the budget for n instructions' worth of work done in C (library calls,

@@ -282,8 +282,8 @@ function S.rep(s, n, sep)
     local seplen = sep == nil and 0 or strlen(sep) or 0
     local size = len * (count + 0.0) + seplen * (count - 1.0)
     if size > MAX_STRING then fail(s_format("string.rep: result of %.0f bytes is too large", size)) end
-    local work = count + floor(size / 8)
-    if work > SMALL then charge(work) end
+    -- one copy a repetition, even of nothing: ("").rep("", 1e18) would loop for ever
+    cost("string.rep", count + floor(size / 8), "repeating a text %.0f times", count + 0.0)
   end
   return results(xpcall(s_rep, blame, s, n, sep))
 end
