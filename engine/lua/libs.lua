@@ -456,21 +456,60 @@ function T.remove(t, pos)
   return results(xpcall(t_remove, blame, t, pos))
 end
 
--- Through the metatable: copy out, sort the copy in C, write back.
+-- Lua's C sort picks a pivot from the clock once a list of 128 or more falls out of
+-- balance, so elements its comparison calls equal could end in another order in
+-- another run. Long lists are sorted here instead: a merge sort, stable, and
+-- counted step by step. (Shorter lists are sorted the same way every time.)
+local RANDOM_PIVOTS = 128
+
+local function merge_sort(t, n, comp)
+  local lt = comp or function(a, b) return a < b end
+  local src, dst = {}, {}
+  for i = 1, n do src[i] = t[i] end
+  local width = 1
+  while width < n do
+    for lo = 1, n, 2 * width do
+      local mid, hi = lo + width, lo + 2 * width
+      if mid > n + 1 then mid = n + 1 end
+      if hi > n + 1 then hi = n + 1 end
+      local l, r = lo, mid
+      for k = lo, hi - 1 do
+        if r < hi and (l >= mid or lt(src[r], src[l])) then
+          dst[k], r = src[r], r + 1
+        else
+          dst[k], l = src[l], l + 1
+        end
+      end
+    end
+    src, dst = dst, src
+    width = 2 * width
+  end
+  for i = 1, n do t[i] = src[i] end
+end
+
+-- A table with a metatable is sorted through a copy, read and written from Lua.
 local function sort_through(t, comp)
   local n = length(t, "table.sort")
   local copy = {}
   for i = 1, n do copy[i] = t[i] end
-  cost("table.sort", sort_work(n), "sorting %.0f elements", n + 0.0)
-  t_sort(copy, comp)
+  if n >= RANDOM_PIVOTS then
+    merge_sort(copy, n, comp)
+  else
+    cost("table.sort", sort_work(n), "sorting %.0f elements", n + 0.0)
+    t_sort(copy, comp)
+  end
   for i = 1, n do t[i] = copy[i] end
 end
 
 function T.sort(t, comp)
   if type(t) ~= "table" then return results(xpcall(t_sort, blame, t, comp)) end
+  if comp ~= nil and type(comp) ~= "function" then
+    fail("bad argument #2 to 'table.sort' (function expected, got " .. type(comp) .. ")")
+  end
   if getmetatable(t) ~= nil then return results(xpcall(sort_through, blame, t, comp)) end
   local n = #t
-  if n < 0x7fffffff then cost("table.sort", sort_work(n), "sorting %.0f elements", n + 0.0) end
+  if n >= RANDOM_PIVOTS then return results(xpcall(merge_sort, blame, t, n, comp)) end
+  cost("table.sort", sort_work(n), "sorting %.0f elements", n + 0.0)
   return results(xpcall(t_sort, blame, t, comp))
 end
 
