@@ -3,7 +3,8 @@
 -- where the instruction budget cannot see it; so each one here charges the budget
 -- (E.charge, flow.lua) for its work, worked out from the sizes of its arguments or
 -- results, or refuses at once work no budget could pay for. A table with a
--- metatable is read and written from Lua instead, where every step is counted.
+-- metatable, and a long list to sort, are read and written from Lua instead, where
+-- every step is counted.
 --
 -- Units: one unit is about one Lua instruction's time (3 ns here): 4 bytes of a
 -- byte-by-byte loop (upper, utf8.len), 8 bytes copied, one step of the pattern
@@ -18,11 +19,11 @@ local type, select, xpcall, error, tostring, tonumber = type, select, xpcall, er
 local getmetatable, next = getmetatable, next
 local floor, mtype, tointeger = math.floor, math.type, math.tointeger
 local getinfo = debug.getinfo
-local s_byte, s_char, s_find, s_format, s_gmatch, s_gsub, s_len, s_lower, s_match, s_rep, s_reverse,
+local s_byte, s_char, s_find, s_format, s_gmatch, s_gsub, s_lower, s_match, s_rep, s_reverse,
       s_sub, s_upper, s_pack, s_packsize, s_unpack =
-  string.byte, string.char, string.find, string.format, string.gmatch, string.gsub, string.len,
-  string.lower, string.match, string.rep, string.reverse, string.sub, string.upper, string.pack,
-  string.packsize, string.unpack
+  string.byte, string.char, string.find, string.format, string.gmatch, string.gsub, string.lower,
+  string.match, string.rep, string.reverse, string.sub, string.upper, string.pack, string.packsize,
+  string.unpack
 local t_concat, t_insert, t_move, t_remove, t_sort, t_unpack =
   table.concat, table.insert, table.move, table.remove, table.sort, table.unpack
 local u_char, u_codepoint, u_len, u_offset = utf8.char, utf8.codepoint, utf8.len, utf8.offset
