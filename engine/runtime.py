@@ -1,6 +1,8 @@
 """One Lua runtime per match: the engine's Lua library, the game's rules and cards, in a sandbox."""
 from __future__ import annotations
 
+import signal
+import threading
 from typing import Any
 
 from lupa.lua54 import LuaError, LuaMemoryError, LuaRuntime
@@ -11,7 +13,7 @@ from .loader import GameDef, LuaSource, lua_game_table
 from .lint import problem_from_lua
 from .luac import compile_lua
 
-ENGINE_FILES = ("core", "portable", "board", "pieces", "events", "flow", "sandbox", "state", "scenario")
+ENGINE_FILES = ("core", "portable", "board", "pieces", "events", "flow", "libs", "sandbox", "state", "scenario")
 _SOURCES = {name: (ENGINE_DIR / "lua" / f"{name}.lua").read_text() for name in ENGINE_FILES}
 
 # Globals removed from the runtime once the engine has captured what it needs.
@@ -21,6 +23,41 @@ _UNSAFE = ("python", "io", "os", "package", "require", "debug", "load", "loadstr
 
 def _deny_attributes(obj: Any, name: Any, is_setting: bool) -> Any:
     raise AttributeError("scripts cannot reach Python objects")
+
+
+# -- Ctrl-C while a script runs ------------------------------------------------------
+# Python runs its signal handlers between bytecodes of the main thread, never while
+# Lua runs. But every ten thousand instructions or so the budget hook calls _poll
+# (flow.lua, sandbox.lua's E.watch): a pending SIGINT is handled right there, in
+# _poll's frame, where our handler only notes it; _poll then tells the hook, which
+# stops the script with an error (the match stays at its last decision). Anywhere
+# else Ctrl-C raises KeyboardInterrupt as usual.
+
+_interrupted = False
+
+
+def _poll() -> bool:
+    """Whether Ctrl-C was pressed since the last call (called from Lua)."""
+    global _interrupted
+    if _interrupted:
+        _interrupted = False
+        return True
+    return False
+
+
+def _on_sigint(signum, frame) -> None:
+    global _interrupted
+    if frame is not None and frame.f_code is _poll.__code__:
+        _interrupted = True
+        return
+    signal.default_int_handler(signum, frame)
+
+
+def _catch_ctrl_c() -> None:
+    """Installs the handler, in the main thread, over Python's default one only."""
+    if (threading.current_thread() is threading.main_thread()
+            and signal.getsignal(signal.SIGINT) is signal.default_int_handler):
+        signal.signal(signal.SIGINT, _on_sigint)
 
 
 def _game_table(game: GameDef) -> dict:
@@ -50,6 +87,8 @@ class Runtime:
             ok, bc = compile_lua(_SOURCES[name], f"engine/lua/{name}.lua")
             assert ok, bc
             run_binary(bc, E)
+        _catch_ctrl_c()
+        E.set_poll(_poll)
         g = lua.globals()
         for name in _UNSAFE:
             g[name] = None
@@ -105,6 +144,7 @@ class Runtime:
         if problems:
             raise DefinitionError(problems)
         self._check_flow(game)
+        E.mark_heap()
 
     def _check_flow(self, game: GameDef) -> None:
         """Every Lua function the flow names must exist once the scripts have run."""
@@ -187,6 +227,8 @@ class Runtime:
         return f"a script ran out of memory (a match may use {self.memory_mb} MB)"
 
     def _call(self, fn, *args) -> tuple:
+        global _interrupted
+        _interrupted = False      # a Ctrl-C pressed after the last script ended stops nothing
         try:
             res = fn(*args)
         except LuaMemoryError:

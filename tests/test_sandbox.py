@@ -1,15 +1,27 @@
 """The sandbox against hostile scripts: each ends in the one error it must raise, or returns
 the one harmless value it must return, and the host stays usable afterwards; and nothing a
 script can reach, at any depth, leads out of the sandbox. (A script that loops for ever is
-stopped by the instruction budget, which the cases check by its message, not by a clock.)"""
+stopped by the instruction budget, which the cases check by its message, not by a clock.)
+
+Work a library function does in C is charged to the budget by its size, so those cases end
+with the budget's message too. Work inside single instructions on huge values (== and < on
+long strings, lists of a million values) only the processor-time limit stops: those cases
+run in a match whose limit is one second, and check the message, never the time taken."""
 from __future__ import annotations
 
+import dataclasses
+import os
 import re
+import signal
+import subprocess
+import sys
+import time
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 
-from conftest import copy_game, edit
+from conftest import DEADLINE, ROOT, copy_game, edit
 from engine.errors import ScriptError
 from engine.loader import LuaSource, load_game
 from engine.match import Match, Seat
@@ -48,12 +60,33 @@ def nil_field(name: str, verb: str = "call") -> Raises:
 
 TOO_LONG = Raises(r"script ran too long: more than \d+ Lua instructions before the next decision "
                   r"\(an endless loop\?\)")
+TOO_MUCH_WORK = Raises(r"script ran too long: more than \d+ Lua instructions' worth of work before the next "
+                       r"decision \(library calls on large strings or tables\?\)")
+TOO_SLOW = fails("script ran too long: more than 1 seconds of processor time before the next decision "
+                 "(work on huge strings or long lists of values?)")
 ENGINE_OWNS = "this table belongs to the engine"
 OUT_OF_MEMORY = fails("a script ran out of memory (a match may use 256 MB)")
 
 
-def too_slow(fn: str, repetitions: int, size: int) -> Raises:
-    return fails(f"{fn}: a pattern with {repetitions} repetitions is too slow on a string of {size} characters")
+def too_slow(fn: str, steps: str, size: int, repeated: int, where: str = "") -> Raises:
+    """A pattern refused before it runs: `steps` is the bound as Lua prints it (%.3g)."""
+    return fails(f"{where}{fn}: this pattern could take up to {steps} steps on a string of {size} characters "
+                 f"(the limit is 1e+07; repeated items: {repeated})")
+
+
+def too_much(fn: str, what: str, where: str = "eval:1: ") -> Raises:
+    """Work refused before it starts: more than any budget could pay for."""
+    return fails(f"{where}{fn}: {what} is more work than a script may do before the next decision")
+
+
+def cannot_encode(why: str) -> str:
+    return f"cannot encode the data: {why}"
+
+
+TOO_MANY_VALUES = cannot_encode("it holds more than 1000000 values (a table referenced from many places "
+                                "counts each time)")
+TOO_MUCH_TEXT = cannot_encode("its text would be longer than 16 MB")
+LYING_LEN = "local t = setmetatable({}, {__len = function() return 1e12 end}) "
 
 
 ESCAPES = [
@@ -114,10 +147,13 @@ EXHAUSTION = [
     ("huge rep by method", 'return ("xy"):rep(1e9, ",")', fails("string.rep: result of 2999999999 bytes is too large")),
     ("doubling concatenation", 'local s = "x" while true do s = s .. s end', OUT_OF_MEMORY),
     ("table growth", "local t = {} for i = 1, 1e10 do t[i] = i end", OUT_OF_MEMORY),
-    ("catastrophic pattern", 'return string.find(string.rep("a", 1e5), ".-.-.-.-b")', too_slow("string.find", 4, 100000)),
+    # `return f(...)` is a tail call: Lua keeps no frame for the line, so the message names none
+    ("catastrophic pattern", 'return string.find(string.rep("a", 1e5), ".-.-.-.-b")',
+     too_slow("string.find", "2e+25", 100000, 4)),
     ("catastrophic pattern by method", 'return (("a"):rep(5e4)):match("(.-)(.-)(.-)c")',
-     too_slow("string.match", 3, 50000)),
-    ("gsub pattern", 'return string.gsub(string.rep("ab", 3e4), "(.*)(.*)(.*)x", "")', too_slow("string.gsub", 3, 60000)),
+     too_slow("string.match", "1.88e+19", 50000, 3)),
+    ("gsub pattern", 'return string.gsub(string.rep("ab", 3e4), "(.*)(.*)(.*)x", "")',
+     too_slow("string.gsub", "3.89e+19", 60000, 3)),
     ("__gc finaliser", "setmetatable({}, {__gc = function() while true do end end})",
      fails("setmetatable: __gc metamethods are not allowed in scripts")),
     ("__close loop", "do local x <close> = setmetatable({}, {__close = function() while true do end end}) end",
@@ -131,11 +167,9 @@ EXHAUSTION = [
     ("__pairs loop in result", "return setmetatable({a = 1}, {__pairs = function() while true do end end})",
      Returns([{"a": 1}])),
     ("cyclic result", "local t = {} t.t = t return t",
-     ReturnsText(r"<cannot show: engine/lua/core\.lua:\d+: state is nested too deeply to serialise>")),
+     Returns(["<cannot show: " + cannot_encode("it is nested more than 64 deep (a table inside itself?)") + ">"])),
     ("unpack bomb", "return select('#', table.unpack({}, 1, 1e8))", fails("eval:1: too many results to unpack")),
-    ("format bomb", 'return string.format("%99999999d", 1)',
-     fails("invalid conversion specification: '%99999999d'")),
-    ("format bomb, not a tail call", 'local s = string.format("%99999999d", 1)',
+    ("format bomb", 'local s = string.format("%99999999d", 1)',
      fails("eval:1: invalid conversion specification: '%99999999d'")),
     ("choose outside a match step", 'return choose{player = 1, options = {"a", "b"}}',
      fails("choose: a choice can only be asked while the match runs (not from the console or at load time)")),
@@ -143,12 +177,215 @@ EXHAUSTION = [
      Raises(r"eval:1: events triggered each other more than 30 levels deep \(\.\.\. (after_damage -> )+after_damage\)")),
 ]
 
-CASES = ESCAPES + EXHAUSTION
+# Library functions whose work is done in C, where the instruction count cannot see it: each
+# is charged by the size of its work, or refuses work no budget could pay for. A table with a
+# metatable is walked from Lua, where each step counts. (Statements, not `return`, so that
+# the messages name the line.)
+WORK_IN_C = [
+    ("table.move of a huge range", "local t = table.move({}, 1, 1e12, 1, {})",
+     too_much("table.move", "moving 1000000000000 elements")),
+    ("table.insert through a lying __len", LYING_LEN + "table.insert(t, 1, 0)", TOO_LONG),
+    ("table.remove through a lying __len", LYING_LEN + "table.remove(t, 1)", TOO_LONG),
+    ("table.sort through a lying __len", LYING_LEN + "table.sort(t)", TOO_LONG),
+    ("table.concat through a lying __len and a C __index",
+     "local t = setmetatable({}, {__len = function() return 2^40 end, __index = tostring}) "
+     "local s = table.concat(t)", too_much("table.concat", "joining 1099511627776 elements")),
+    ("table.unpack through a lying __len", LYING_LEN + "local x = table.unpack(t)",
+     fails("eval:1: too many results to unpack")),
+    ("table.insert through a C __index",
+     "local t = setmetatable({}, {__index = rawget, __len = function() return 1e9 end}) table.insert(t, 1, 0)",
+     TOO_LONG),
+    ("__len is read once", "local n = 0 local t = setmetatable({}, {__len = function() n = n + 1 "
+     "return n == 1 and 1 or 1e12 end}) table.insert(t, 1, 0) return n", Returns([1])),
+    ("shifting a long list again and again",
+     "local t = {} for i = 1, 1e6 do t[i] = i end while true do table.insert(t, 1, 0) table.remove(t, 1) end",
+     TOO_MUCH_WORK),
+    ("sorting a short list again and again", "local t = {} for i = 1, 100 do t[i] = -i end "
+     "while true do table.sort(t) end", TOO_MUCH_WORK),
+    ("sorting a long list again and again", "local t = {} for i = 1, 1e5 do t[i] = -i end "
+     "while true do table.sort(t) end", TOO_LONG),
+    # C's sort picks pivots from the clock for long lists out of balance: ties could move
+    ("a long sort keeps ties in order", "local t = {} for i = 1, 500 do t[i] = {k = i % 3, i = i} end "
+     "table.sort(t, function(a, b) return a.k < b.k end) return t[1].i, t[2].i, t[167].i, t[168].i, t[500].i",
+     Returns([3, 6, 1, 4, 500])),
+    ("%b on a long string", 'local s = ("("):rep(1e5) local i = s:find("%b()")',
+     too_slow("string.find", "1e+10", 100000, 1, "eval:1: ")),
+    ("plain string.find with a long needle",
+     'local s, n = ("a"):rep(1e6), ("a"):rep(5e5) .. "b" local i = s:find(n, 1, true)',
+     too_much("string.find", "searching 1000000 characters for a text of 500001")),
+    ("long literal pattern on 16 MB", 'local s = ("a"):rep(16e6) local i = s:match(("a"):rep(999) .. "b")',
+     too_slow("string.match", "1.6e+10", 16000000, 0, "eval:1: ")),
+    ("long literal find on 16 MB", 'local s = ("a"):rep(16e6) local i = s:find(("a"):rep(999) .. "b")',
+     too_much("string.find", "searching 16000000 characters for a text of 1000")),
+    ("upper of 8 MB again and again", 'local s = ("x"):rep(8e6) while true do local u = s:upper() end',
+     TOO_MUCH_WORK),
+    ("format of 4 MB again and again",
+     'local s = ("x"):rep(4e6) while true do local f = string.format("%s", s) end', TOO_MUCH_WORK),
+    ("tonumber of a long text again and again",
+     'local s = ("1"):rep(4e6) while true do local n = tonumber(s) end', TOO_MUCH_WORK),
+    ("utf8.len of a long text again and again",
+     'local s = ("x"):rep(4e6) while true do local n = utf8.len(s) end', TOO_MUCH_WORK),
+    ("string.pack with a 2 GB field", 'local s = string.pack("c2147483647", "")',
+     fails("eval:1: string.pack: result of 2147483647 bytes is too large")),
+    ("string.rep of a number", "local s = string.rep(12345, 1e9)",
+     fails("eval:1: string.rep: result of 5000000000 bytes is too large")),
+    ("string.rep with a text count", 'local s = ("x"):rep("1e10")',
+     fails("eval:1: string.rep: result of 10000000000 bytes is too large")),
+    ("string.rep of nothing, many times", 'local s = (""):rep(1e18)',
+     too_much("string.rep", "repeating a text 1000000000000000000 times")),
+    ("string.byte of a million bytes", 'local s = ("x"):rep(1e6) local n = select("#", s:byte(1, -1))',
+     fails("eval:1: string slice too long")),
+    ("a library error names the script's line", 'local s = ("x"):rep({})',
+     fails("eval:1: bad argument #2 to 'string.rep' (number expected, got table)")),
+    ("a tail call's error names no wrong line", 'local function f()\n return ("x"):rep({})\nend\nlocal s = f()',
+     fails("bad argument #2 to 'string.rep' (number expected, got table)")),
+    ("read-only data through a Lua table function", 'local x = table.insert(defs.frost_mage.tags, "x")',
+     fails("eval:1: cannot change 3: a card definition is read-only")),
+    ("print of a long text again and again", 'local s = ("x"):rep(4e6) while true do print(s) end',
+     TOO_MUCH_WORK),
+]
+
+# Results the host encodes (eval results here; snapshots and views below): bounded by the
+# number of values and the length of the text, with a clear message.
+ENCODING = [
+    ("a DAG of 2^40 leaves as a result", "local t = {} for i = 1, 40 do t = {t, t} end return t",
+     Returns([f"<cannot show: {TOO_MANY_VALUES}>"])),
+    ("60 references to 4 MB of bad UTF-8", 'local s = ("\\xff"):rep(4e6) local t = {} '
+     "for i = 1, 60 do t[i] = s end return t", Returns([f"<cannot show: {TOO_MUCH_TEXT}>"])),
+    ("many results share one limit", 'local s = ("x"):rep(5e6) return s, s, s, s, s',
+     Returns(["x" * 5000000] * 3 + [f"<cannot show: {TOO_MUCH_TEXT}>"] * 2)),
+]
+
+# Read-only views of the engine's tables never hand out the table behind them.
+LEAKS = [
+    ("the library behind string", "local _, lib = pairs(string) return lib", Returns([None])),
+    ("replace string.format through pairs", "local it = pairs(string) local _, lib = it() "
+     "return type(lib), pcall(function() string.format = nil end)",
+     Returns(["function", False, "eval:1: cannot change string.format: it belongs to the engine"])),
+    ("the table behind board", "local it, a, b = pairs(board) return type(it), a, b",
+     Returns(["function", None, None])),
+    ("the tables behind dice and counters", "local _, a = pairs(dice) local _, b = pairs(counters) return a, b",
+     Returns([None, None])),
+    ("a definition through pairs(defs)", "for id, d in pairs(defs) do d.cost = 0 end",
+     fails("eval:1: cannot change cost: a card definition is read-only")),
+    ("the table behind a definition", "local _, d = pairs(defs.frost_mage) return d", Returns([None])),
+    ("a definition's tags through pairs", "for k, v in pairs(defs.frost_mage) do "
+     "if k == 'tags' then v[1] = 'x' end end", fails("eval:1: cannot change 1: a card definition is read-only")),
+    ("next, rawget and getmetatable of a view", "return next(string), rawget(board, 'distance'), "
+     "getmetatable(defs), getmetatable(defs.frost_mage)", Returns([None, None, False, False])),
+    ("the options behind options", "local _, o = pairs(options) return o", Returns([None])),
+    ("an error value from a view", 'local ok, e = pcall(function() board.distance = 1 end) return type(e)',
+     Returns(["string"])),
+]
+
+CASES = ESCAPES + EXHAUSTION + WORK_IN_C + ENCODING + LEAKS
+
+# Single instructions on huge values: the instruction count and the charges miss their work.
+# These run in a match whose processor-time limit is one second.
+IN_ONE_INSTRUCTION = [
+    ("== on two 16 MB strings", 'local a, b = "x", "x" for i = 1, 24 do a = a .. a b = b .. b end '
+     "while true do local _ = a == b end", TOO_SLOW),
+    ("< on two long strings", 'local a, b = "x", "x" for i = 1, 22 do a = a .. a b = b .. b end '
+     "while true do local _ = a < b end", TOO_SLOW),
+    (".. of long strings", 'local a = "x" for i = 1, 22 do a = a .. a end while true do local b = a .. a end',
+     TOO_SLOW),
+    ("arithmetic on a long number text", 'local s = ("1"):rep(4e6) while true do local n = s + 1 end', TOO_SLOW),
+    ("a hundred thousand values passed on", 'local function f(...) while true do local n = select("#", ...) end end '
+     "f(table.unpack({}, 1, 1e5))", TOO_SLOW),
+]
+
+
+# The cases run in a worker process holding the match, so that a case whose bound has been
+# lost fails after DEADLINE seconds instead of hanging the test run (work inside one C call
+# cannot be interrupted from within).
+WORKER = r"""
+import dataclasses, json, sys
+sys.path.insert(0, sys.argv[1])
+from engine.errors import EngineError
+from engine.loader import load_game
+from engine.match import Match, Seat
+game = load_game("summoner_wars")
+limits = json.loads(sys.argv[2])
+if limits:
+    game = dataclasses.replace(game, data={**game.data, "limits": {**(game.data.get("limits") or {}), **limits}})
+match = Match(game, int(sys.argv[3]), [Seat("bot", "polar_dwarves"), Seat("bot", "fallen_kingdom")], quiet=True)
+print("{}", flush=True)
+for line in sys.stdin:
+    name, args, kwargs = json.loads(line)
+    try:
+        out = {"ok": getattr(match, name)(*args, **kwargs)}
+    except EngineError as e:
+        out = {"error": str(e)}
+    print(json.dumps(out), flush=True)
+"""
+
+
+class Worker:
+    """A match in a process of its own: worker.eval(...), .options(), .state_hash(), .snapshot(),
+    .view(p) as on a Match (a ScriptError raised there is raised here). A call that does not
+    finish within DEADLINE seconds fails the test, and the next call gets a fresh match."""
+
+    def __init__(self, seed: int = 1, **limits):
+        import json
+
+        self.json, self.argv = json, [sys.executable, "-c", WORKER, str(ROOT), json.dumps(limits), str(seed)]
+        self.proc = None
+
+    def _read(self, what: str) -> str:
+        import select
+
+        if not select.select([self.proc.stdout], [], [], DEADLINE)[0]:
+            self.close()
+            pytest.fail(f"{what} did not finish within {DEADLINE:.0f} s")
+        line = self.proc.stdout.readline()
+        if not line:
+            self.close()
+            pytest.fail(f"the worker process died during {what}")
+        return line
+
+    def call(self, name: str, *args, **kwargs):
+        if self.proc is None:
+            self.proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                                         cwd=ROOT)
+            self._read("starting the match")
+        self.proc.stdin.write(self.json.dumps([name, list(args), kwargs]) + "\n")
+        self.proc.stdin.flush()
+        out = self.json.loads(self._read(f"{name}{args!r}"))
+        if "error" in out:
+            raise ScriptError(out["error"])
+        return out["ok"]
+
+    def __getattr__(self, name: str):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return lambda *args, **kwargs: self.call(name, *args, **kwargs)
+
+    def close(self) -> None:
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait()
+            self.proc = None
 
 
 @pytest.fixture(scope="module")
-def match(sw):
-    return Match(sw, 1, [Seat("bot", "polar_dwarves"), Seat("bot", "fallen_kingdom")], quiet=True)
+def match():
+    w = Worker()
+    yield w
+    w.close()
+
+
+def with_limits(game, **limits):
+    """The game with engine limits changed (ones YAML does not offer, like seconds)."""
+    merged = dict(game.data.get("limits") or {}, **limits)
+    return dataclasses.replace(game, data={**game.data, "limits": merged})
+
+
+@pytest.fixture(scope="module")
+def quick_match():
+    """A match whose scripts may use one second of processor time per decision."""
+    w = Worker(seconds=1)
+    yield w
+    w.close()
 
 
 def assert_host_usable(match):
@@ -157,8 +394,7 @@ def assert_host_usable(match):
     match.state_hash()
 
 
-@pytest.mark.parametrize("name,code,expect", CASES, ids=[c[0] for c in CASES])
-def test_hostile_script(match, name, code, expect):
+def check_case(match, name, code, expect):
     if isinstance(expect, Raises):
         with pytest.raises(ScriptError) as e:
             results = match.eval(code)
@@ -172,19 +408,31 @@ def test_hostile_script(match, name, code, expect):
     assert_host_usable(match)
 
 
+@pytest.mark.parametrize("name,code,expect", CASES, ids=[c[0] for c in CASES])
+def test_hostile_script(match, name, code, expect):
+    check_case(match, name, code, expect)
+
+
+@pytest.mark.parametrize("name,code,expect", IN_ONE_INSTRUCTION, ids=[c[0] for c in IN_ONE_INSTRUCTION])
+def test_work_inside_one_instruction_is_stopped_by_the_time_limit(quick_match, name, code, expect):
+    check_case(quick_match, name, code, expect)
+
+
 # Every way out that the design names (DESIGN.md, decision 7), and the resources a script
 # could exhaust: each needs a case here. Counted from this list, not from the cases.
 ROUTES = ["io", "os", "package", "require", "debug", "load", "loadstring", "dofile", "loadfile",
           "collectgarbage", "python", "string.dump", "math.random", "coroutine", "getmetatable",
           "setmetatable", "rawset", "rawget", "_ENV", "__gc", "__close", "while true", "goto",
-          "string.rep", "string.find", "string.gsub", "table.unpack", "string.format", "emit"]
+          "string.rep", "string.find", "string.gsub", "table.unpack", "string.format", "emit",
+          "table.move", "table.insert", "table.remove", "table.sort", "table.concat", "string.pack",
+          "tonumber", "utf8.len", "upper", "__len", "__index", "%b", "pairs", "next", "print"]
 
 
 def test_the_corpus_covers_every_way_out():
-    codes = [code for _, code, _ in CASES]
+    codes = [code for _, code, _ in CASES + IN_ONE_INSTRUCTION]
     missing = [r for r in ROUTES if not any(re.search(rf"(?<!\w){re.escape(r)}(?!\w)", c) for c in codes)]
     assert missing == [], f"no hostile case tries {missing}"
-    names = [name for name, _, _ in CASES]
+    names = [name for name, _, _ in CASES + IN_ONE_INSTRUCTION]
     assert len(set(names)) == len(names), "two cases share a name"
     assert len(CASES) >= 60
 
@@ -192,7 +440,7 @@ def test_the_corpus_covers_every_way_out():
 def test_memory_cap_stops_a_script_and_the_runtime_recovers(sw):
     m = Match(sw, 2, [Seat(), Seat()], quiet=True)
     with pytest.raises(ScriptError, match=r"^a script ran out of memory \(a match may use 256 MB\)$"):
-        m.eval('local t = {} for i = 1, 1e9 do t[i] = ("x"):rep(1000) .. i end')
+        m.eval('local s = ("x"):rep(1e6) local t = {} for i = 1, 1e9 do t[i] = s .. i end')
     assert_host_usable(m)
 
 
@@ -277,3 +525,158 @@ def test_the_walk_finds_what_is_hidden_deep_or_behind_a_metatable(opened_match):
     problems, _ = reachable(opened_match, """{{"deep", {a = {b = {os = 1}}}},
                                              {"behind", setmetatable({}, {__index = {load = 1}})}}""")
     assert problems == ["deep.a.b.os", "behind<metatable>.__index.load"]
+
+
+# -- Ctrl-C -------------------------------------------------------------------------------
+
+def schema_max_instructions() -> int:
+    """The largest instruction budget game.yaml may ask for (the schema's maximum, if it has one)."""
+    import json
+
+    schema = json.loads((ROOT / "engine" / "schemas" / "game.schema.json").read_text())
+    return schema["properties"]["limits"]["properties"]["instructions"].get("maximum", 10 ** 12)
+
+
+def cpu_seconds(pid: int) -> float:
+    """Processor time a running process has used (Linux /proc)."""
+    fields = (Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1]).split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def summon_cmd(*args: str) -> list[str]:
+    return [sys.executable, "-m", "repl", *args]
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processor time from /proc")
+def test_ctrl_c_stops_a_running_script(tmp_path):
+    """`summon eval` of an endless loop, with a budget that never ends it: Ctrl-C does, with a
+    clear message. Ctrl-C is sent once the process has used clearly more processor time than a
+    whole `summon eval` of `return 1` (so the script runs by then), not after a fixed delay."""
+    g = copy_game(tmp_path)
+    edit(g.rules / "game.yaml", "  instructions: 20000000", f"  instructions: {schema_max_instructions()}")
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    before = os.times()
+    quick = subprocess.run(summon_cmd("eval", str(g.rules), "return 1"), capture_output=True, text=True,
+                           cwd=ROOT, env=env, timeout=DEADLINE)
+    after = os.times()
+    assert quick.returncode == 0 and quick.stdout == "1\n", quick.stderr
+    setup = (after.children_user - before.children_user) + (after.children_system - before.children_system)
+    proc = subprocess.Popen(summon_cmd("eval", str(g.rules), "while true do end"), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
+    try:
+        give_up = time.monotonic() + DEADLINE
+        while cpu_seconds(proc.pid) < setup * 1.5 + 0.5:
+            assert proc.poll() is None, "summon eval ended by itself"
+            assert time.monotonic() < give_up, "summon eval never got going"
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=DEADLINE)
+    finally:
+        proc.kill()
+    assert (proc.returncode, out, err) == (1, "", "error: stopped: Ctrl-C interrupted the script\n")
+
+
+def test_ctrl_c_leaves_the_match_at_its_last_decision(sw):
+    """A SIGINT while a rule loops in a decision's step stops it with a clear error, and the
+    match is as it was before that answer. The signal is sent only once one call into Lua has
+    lasted half a second (a step takes milliseconds), seen from another thread."""
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("signals reach the main thread only")
+    from engine.runtime import Runtime
+
+    game = with_limits(sw, instructions=schema_max_instructions())
+    m = Match(game, 1, [Seat("bot", "polar_dwarves"), Seat("bot", "fallen_kingdom")], quiet=True,
+              scenario=LuaSource("scenario", 'on("phase_start", function() if state.vars.hang then '
+                                             "while true do end end end)"))
+    m.eval("state.vars.hang = true")
+    main, done = threading.main_thread().ident, threading.Event()
+
+    def lua_call():
+        """The frame of the main thread's call into Lua, if it is in one."""
+        frame = sys._current_frames().get(main)
+        while frame is not None and frame.f_code is not Runtime._call.__code__:
+            frame = frame.f_back
+        return frame
+
+    def interrupt():
+        seen, since = None, 0.0
+        while not done.wait(0.01):
+            frame = lua_call()
+            if frame is None or frame is not seen:
+                seen, since = frame, time.monotonic()
+            elif time.monotonic() - since > 0.5:
+                os.kill(os.getpid(), signal.SIGINT)
+                return
+
+    t = threading.Thread(target=interrupt)
+    t.start()
+    try:
+        with pytest.raises(ScriptError) as e:
+            for _ in range(1000):             # answer until a step runs into the loop
+                before = (m.decisions, m.options())
+                m.answer(0)
+    except KeyboardInterrupt:                 # (it must not stop the test run)
+        pytest.fail("Ctrl-C reached Python as KeyboardInterrupt instead of stopping the script")
+    finally:
+        done.set()
+        t.join()
+    assert str(e.value).startswith("stopped: Ctrl-C interrupted the script\n  in ")
+    # rebuilt from its log at its last decision (so without the console's state.vars.hang)
+    assert (m.decisions, m.options()) == before
+    assert m.state_hash() == m.restarted(m.answers)[0].state_hash()
+    assert m.eval("return state.vars.hang") == [None]
+
+
+# -- the host's own encoding of script data -------------------------------------------------
+
+DAG = "local t = {} for i = 1, 20 do t = {t, t, t, t} end state.vars.dag = t"   # 4^20 = 2^40 leaves
+BAD_TEXT = 'local s = ("\\xff"):rep(4e6) state.vars.bad = {} for i = 1, 60 do state.vars.bad[i] = s end'
+
+
+@pytest.mark.parametrize("setup,message", [(DAG, TOO_MANY_VALUES), (BAD_TEXT, TOO_MUCH_TEXT)],
+                         ids=["dag of 2^40 leaves", "60 references to 4 MB of bad UTF-8"])
+def test_state_too_large_to_encode_gives_a_clear_error(setup, message):
+    """Snapshots, hashes, views and the console's view of a seat all stop with the same
+    message, and the match goes on once the data is gone."""
+    m = Worker(seed=3)
+    try:
+        m.eval(setup)
+        for read in (m.snapshot, m.state_hash, lambda: m.view(1), lambda: m.view(None)):
+            with pytest.raises(ScriptError) as e:
+                read()
+            assert str(e.value) == message
+        if setup == DAG:   # the console's copy of what a seat sees is bounded the same way
+            with pytest.raises(ScriptError) as e:
+                m.eval("return 1", seat=1)
+            assert str(e.value) == ("cannot copy the data: it holds more than 1000000 values "
+                                    "(a table referenced from many places counts each time)")
+        m.eval("state.vars.dag, state.vars.bad = nil, nil")
+        assert_host_usable(m)
+    finally:
+        m.close()
+
+
+def test_a_saved_match_with_unencodable_state_still_saves_its_answers(sw, tmp_path):
+    """A save is the log of answers, never the state: it stays small whatever scripts store."""
+    m = Match(sw, 3, [Seat("bot", "polar_dwarves"), Seat("bot", "fallen_kingdom")], quiet=True)
+    m.answer(0)
+    m.eval(DAG)
+    m.save(tmp_path / "save.json")
+    assert (tmp_path / "save.json").stat().st_size < 10_000
+
+
+def test_a_card_chunk_cannot_change_definitions_while_the_game_loads(tmp_path):
+    """Inline Lua runs when the game loads, before definitions are frozen: `defs` hands it
+    read-only views then too, through indexing and through pairs."""
+    g = copy_game(tmp_path)
+    edit(g.cards / "polar_dwarves.yaml", '''      after_move: |
+        function(self, ev)''', '''      after_move: |
+        (function()
+          pcall(function() defs.frost_mage.cost = 99 end)
+          pcall(function() for _, d in pairs(defs) do d.life = 99 end end)
+          return function(self, ev) end
+        end)() or function(self, ev)''')
+    m = Match(load_game(str(g.rules)), 1, [Seat("bot", "polar_dwarves"), Seat("bot", "fallen_kingdom")], quiet=True)
+    assert m.eval("return defs.frost_mage.cost, defs.dwarf_great_gate.life") == [1, 10]

@@ -73,40 +73,92 @@ end
 
 -------------------------------------------------------------------------------
 -- Canonical JSON: sorted keys, sequences as arrays, integers as integers.
+-- Script data reaches the host only through here (snapshots, hashes, views,
+-- eval results), on the host's time, outside any instruction budget: so the
+-- encoder bounds its own work. A table met twice is encoded twice (a few shared
+-- tables nested can stand for 2^40 values), so it counts the values it writes
+-- and the bytes of text, and gives up with a clear error past either limit.
 -------------------------------------------------------------------------------
-local escapes = { ['"'] = '\\"', ['\\'] = '\\\\', ['\n'] = '\\n', ['\r'] = '\\r', ['\t'] = '\\t' }
-local utf8_len = utf8.len
+E.MAX_JSON_VALUES = 1000000
+E.MAX_JSON_BYTES = 16 * 1024 * 1024
+local utf8_len, sub, gsub, find, rep = utf8.len, string.sub, string.gsub, string.find, string.rep
 
---- Text safe to hand to the host: invalid UTF-8 bytes become "?".
+-- Every byte that JSON escapes, and its escape.
+local escapes = { ['"'] = '\\"', ['\\'] = '\\\\', ['\n'] = '\\n', ['\r'] = '\\r', ['\t'] = '\\t' }
+for b = 0, 31 do
+  local c = string.char(b)
+  escapes[c] = escapes[c] or fmt("\\u%04x", b)
+end
+escapes["\127"] = "\\u007f"
+
+--- Text safe to hand to the host: invalid UTF-8 bytes become "?". The work is
+--- done by C: utf8.len from each bad byte to the next, and bytes that can start
+--- no character are skipped in runs.
 function E.clean_text(s)
-  if utf8_len(s) then return s end
-  local out = {}
-  local i, n = 1, #s
-  while i <= n do
-    local ok, j = pcall(utf8.offset, s, 2, i)
-    local ch = s:sub(i, (j or n + 1) - 1)
-    if ok and j and utf8_len(ch) then out[#out + 1] = ch; i = j
-    else out[#out + 1] = "?"; i = i + 1 end
+  local n, bad = utf8_len(s)
+  if n then return s end
+  local out, i, len = {}, 1, #s
+  while true do
+    out[#out + 1] = sub(s, i, bad - 1)
+    i = find(s, "[\0-\127\194-\244]", bad + 1) or len + 1   -- the next byte that may start one
+    out[#out + 1] = rep("?", i - bad)
+    if i > len then break end
+    n, bad = utf8_len(s, i)
+    if n then
+      out[#out + 1] = sub(s, i)
+      break
+    end
   end
   return concat(out)
 end
 
+-- What one encoding may still use, and the cleaned text of long strings seen in it.
+local values_left, bytes_left, cleaned = 0, 0, nil
+
+local function too_large(why)
+  error("cannot encode the data: " .. why, 0)
+end
+
+local function put(out, text)
+  bytes_left = bytes_left - #text
+  if bytes_left < 0 then
+    too_large(fmt("its text would be longer than %d MB", E.MAX_JSON_BYTES // (1024 * 1024)))
+  end
+  out[#out + 1] = text
+end
+
 local function quote(s)
-  s = E.clean_text(s)
-  return '"' .. s:gsub('[%c"\\]', function(c)
-    return escapes[c] or fmt("\\u%04x", c:byte())
-  end) .. '"'
+  if #s + 2 > bytes_left then
+    too_large(fmt("its text would be longer than %d MB", E.MAX_JSON_BYTES // (1024 * 1024)))
+  end
+  if #s > 64 then                 -- the same long string met again costs nothing more
+    local done = cleaned[s]
+    if done then return done end
+    done = '"' .. gsub(E.clean_text(s), '[%c"\\]', escapes) .. '"'
+    cleaned[s] = done
+    return done
+  end
+  return '"' .. gsub(E.clean_text(s), '[%c"\\]', escapes) .. '"'
 end
 
 -- Serialising reads tables raw (no metamethods), so script data cannot run code here.
 local rawlen = rawlen
 
+local function count(n)
+  values_left = values_left - n
+  if values_left < 0 then
+    too_large(fmt("it holds more than %d values (a table referenced from many places counts each time)",
+                  E.MAX_JSON_VALUES))
+  end
+end
+
 local function is_sequence(t)
   local n = rawlen(t)
   if n == 0 then return next(t) == nil end
-  local count = 0
-  for _ in next, t do count = count + 1 end
-  return count == n
+  local seen = 0
+  for _ in next, t do seen = seen + 1 end
+  count(seen)
+  return seen == n
 end
 
 local function keystr(k)
@@ -119,26 +171,27 @@ local function keystr(k)
 end
 
 local function encode(v, out, depth)
-  if depth > 64 then error("state is nested too deeply to serialise") end
+  if depth > 64 then too_large("it is nested more than 64 deep (a table inside itself?)") end
+  count(1)
   local tv = type(v)
-  if tv == "nil" then out[#out + 1] = "null"
-  elseif tv == "boolean" then out[#out + 1] = v and "true" or "false"
+  if tv == "nil" then put(out, "null")
+  elseif tv == "boolean" then put(out, v and "true" or "false")
   elseif tv == "number" then
-    if mtype(v) == "integer" then out[#out + 1] = fmt("%d", v)
-    elseif v ~= v or v == math.huge or v == -math.huge then out[#out + 1] = "null"
-    elseif v == math.floor(v) and math.abs(v) < 2^53 then out[#out + 1] = fmt("%d", math.floor(v))
-    else out[#out + 1] = fmt("%.17g", v) end
-  elseif tv == "string" then out[#out + 1] = quote(v)
+    if mtype(v) == "integer" then put(out, fmt("%d", v))
+    elseif v ~= v or v == math.huge or v == -math.huge then put(out, "null")
+    elseif v == math.floor(v) and math.abs(v) < 2^53 then put(out, fmt("%d", math.floor(v)))
+    else put(out, fmt("%.17g", v)) end
+  elseif tv == "string" then put(out, quote(v))
   elseif tv == "table" then
     if is_sequence(v) then
       local n = rawlen(v)
-      if n == 0 then out[#out + 1] = "[]"; return end
-      out[#out + 1] = "["
+      if n == 0 then put(out, "[]"); return end
+      put(out, "[")
       for i = 1, n do
-        if i > 1 then out[#out + 1] = "," end
+        if i > 1 then put(out, ",") end
         encode(rawget(v, i), out, depth + 1)
       end
-      out[#out + 1] = "]"
+      put(out, "]")
     else
       local keys = {}
       local lookup = {}
@@ -148,23 +201,55 @@ local function encode(v, out, depth)
         lookup[ks] = val
       end
       sort(keys)
-      out[#out + 1] = "{"
+      put(out, "{")
       for i, k in ipairs(keys) do
-        if i > 1 then out[#out + 1] = "," end
-        out[#out + 1] = quote(k)
-        out[#out + 1] = ":"
+        if i > 1 then put(out, ",") end
+        put(out, quote(k))
+        put(out, ":")
         encode(lookup[k], out, depth + 1)
       end
-      out[#out + 1] = "}"
+      put(out, "}")
     end
-  elseif tv == "function" then out[#out + 1] = '"<function>"'
-  else out[#out + 1] = quote("<" .. tv .. ">") end
+  elseif tv == "function" then put(out, '"<function>"')
+  else put(out, quote("<" .. tv .. ">")) end
 end
 
-function E.to_json(v)
+-- Runs fn(...) with fresh limits for one encoding; the cache goes with them.
+local function encoding(fn, ...)
+  values_left, bytes_left, cleaned = E.MAX_JSON_VALUES, E.MAX_JSON_BYTES, {}
+  local ok, res = pcall(fn, ...)
+  cleaned = nil
+  if not ok then error(res, 0) end
+  return res
+end
+
+local function to_json(v)
   local out = {}
   encode(v, out, 0)
   return concat(out)
+end
+
+--- Canonical JSON of a value, within the limits above (an error past them).
+function E.to_json(v)
+  return encoding(to_json, v)
+end
+
+--- JSON list of values first..last of t, sharing one set of limits; a value that
+--- cannot be encoded shows as the text "<cannot show: why>".
+function E.to_json_list(t, first, last)
+  return encoding(function()
+    local parts = {}
+    for i = first, last do
+      local out = {}
+      local ok, err = pcall(encode, t[i], out, 0)
+      if not ok then
+        bytes_left = math.max(bytes_left, 1000)
+        out = { quote("<cannot show: " .. (type(err) == "string" and err or "an error") .. ">") }
+      end
+      parts[#parts + 1] = concat(out)
+    end
+    return "[" .. concat(parts, ",") .. "]"
+  end)
 end
 
 -------------------------------------------------------------------------------

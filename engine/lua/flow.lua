@@ -4,12 +4,12 @@ local E = ...
 
 local co_create, co_resume, co_yield, co_status = coroutine.create, coroutine.resume, coroutine.yield, coroutine.status
 local co_running = coroutine.running
-local sethook, traceback = debug.sethook, debug.traceback
+local sethook, gethook, traceback, gc = debug.sethook, debug.gethook, debug.traceback, collectgarbage
 
 E.decisions = 0
 E.pending = nil
 E.answers = {}       -- keys of the answers given, in order
-E.limits = { instructions = 50000000, trigger_depth = 40, hook_every = 10000 }
+E.limits = { instructions = 50000000, trigger_depth = 40, hook_every = 1000, check_every = 10000, seconds = 10 }
 
 -- The error that ends the match. Compared with rawequal (a script's error value may
 -- claim to equal anything through __eq), and sealed so no script can change it.
@@ -145,6 +145,11 @@ end
 local co
 local budget = 0
 local tripped = nil
+local since, fresh = 0, true   -- instructions since the hook last ran E.watch; first watch of this budget?
+
+local function refill()
+  budget, tripped, since, fresh = E.limits.instructions, nil, 0, true
+end
 
 local function hard_hook()
   error(tripped, 0)
@@ -154,6 +159,14 @@ local function context_chain()
   local parts = E.context_lines()
   if #parts == 0 then return "" end
   return "\n  in " .. table.concat(parts, "\n  <- ")
+end
+
+-- Stops the running thread for good: every further instruction fails, so a
+-- script's pcall cannot swallow the error.
+local function trip(message)
+  tripped = message .. context_chain()
+  sethook(hard_hook, "", 1)
+  error(tripped, 0)
 end
 
 -- Instruction-count samples by source line, when E.profile is a table (benchmarks).
@@ -177,14 +190,32 @@ local function profiling_hook()
 end
 
 -- Counts instructions in the thread it is set on; past the budget, every further
--- instruction fails, so a script's pcall cannot swallow the error.
+-- instruction fails. Every check_every instructions, and at every call while the
+-- heap is large, E.watch (sandbox.lua) looks at what the count cannot see: Ctrl-C,
+-- processor time, single instructions made slow by huge values.
 function budget_hook()
-  budget = budget - E.limits.hook_every
+  local every = E.limits.hook_every
+  budget = budget - every
   if budget <= 0 then
-    tripped = "script ran too long: more than " .. E.limits.instructions ..
-              " Lua instructions before the next decision (an endless loop?)" .. context_chain()
-    sethook(hard_hook, "", 1)
-    error(tripped, 0)
+    trip("script ran too long: more than " .. E.limits.instructions ..
+         " Lua instructions before the next decision (an endless loop?)")
+  end
+  since = since + every
+  if since >= E.limits.check_every or gc("count") > E.roomy_kb then
+    since = 0
+    local stop = E.watch(fresh)
+    fresh = false
+    if stop then trip(stop) end
+  end
+end
+
+--- Charges the budget for n instructions' worth of work done in C (library calls,
+--- libs.lua). Outside a budgeted thread (the host reading state) it stops nothing.
+function E.charge(n)
+  budget = budget - n
+  if budget <= 0 and gethook() then
+    trip("script ran too long: more than " .. E.limits.instructions ..
+         " Lua instructions' worth of work before the next decision (library calls on large strings or tables?)")
   end
 end
 
@@ -194,7 +225,7 @@ end
 function E.run_guarded(fn, ...)
   local args = table.pack(...)
   local th = co_create(function() return fn(table.unpack(args, 1, args.n)) end)
-  budget, tripped = E.limits.instructions, nil
+  refill()
   sethook(th, budget_hook, "", E.limits.hook_every)
   local saved = E.set_context_aside()
   local res = table.pack(co_resume(th))
@@ -238,7 +269,7 @@ end
 ---   "error", message
 function E.step(answer)
   if co == nil or co_status(co) == "dead" then return "error", "the match is not running" end
-  budget, tripped = E.limits.instructions, nil
+  refill()
   local ok, status, msg = co_resume(co, answer)
   if not ok then
     return "error", tripped or tostring(status)

@@ -71,7 +71,7 @@ function E.ordered_pairs(t)
       if v ~= nil then return k, v end   -- skip keys removed during the loop
     end
     return nil
-  end, t, nil
+  end, nil, nil   -- the iterator holds what it needs: no table is handed out
 end
 
 --- next for scripts: the key after k in the fixed order (the first when k is nil).

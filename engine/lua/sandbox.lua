@@ -5,82 +5,63 @@ local E = ...
 local load, setmetatable, getmetatable, rawget, rawset = load, setmetatable, getmetatable, rawget, rawset
 local type, pairs, error = type, pairs, error
 
--- Lock the string metatable so scripts cannot reach or change it.
-getmetatable("").__metatable = false
+-- The libraries scripts see (libs.lua): every function bounded by the work it does.
+local LIBS = E.safe_libs
 
 -------------------------------------------------------------------------------
--- String functions run in C, outside the instruction budget: bound their work.
+-- What the instruction count cannot see. Every check_every instructions the
+-- budget hook (flow.lua) calls E.watch, which
+--  * asks the host whether Ctrl-C was pressed (a Python function set by E.set_poll:
+--    Python's signal handlers cannot run while Lua runs, but they run when Lua
+--    calls into Python);
+--  * stops a script that has used more than limits.seconds of processor time
+--    since the first watch after its budget was refilled: single instructions on
+--    huge values (== < and .. on long strings, lists of a hundred thousand values)
+--    do work that neither the count nor the charges of libs.lua see.
+-- While the heap is far larger than the loaded game needs (only then can single
+-- instructions be that slow), the hook calls E.watch every hook_every
+-- instructions, so Ctrl-C and the time limit take effect within a second or so.
+-- The time limit depends on the machine, so no game's rules may lean on it: the
+-- deterministic limits (instructions, charged library work, memory) stop every
+-- script a game needs long before it.
 -------------------------------------------------------------------------------
-local MAX_STRING = 16 * 1024 * 1024   -- bytes string.rep may build
-local MAX_MATCH_WORK = 1e9            -- rough bound on backtracking steps
-local s_rep, s_find, s_match, s_gmatch, s_gsub, s_byte =
-  string.rep, string.find, string.match, string.gmatch, string.gsub, string.byte
+local clock, gc = os.clock, collectgarbage
+local poll = nil             -- the host's Ctrl-C check: returns true once after Ctrl-C
+local started = 0            -- clock() at the first watch since the budget was refilled
 
--- Number of repetition items (* + - ?) in a pattern, outside escapes and sets.
-local function quantifiers(pat)
-  local q, i, n = 0, 1, #pat
-  while i <= n do
-    local b = s_byte(pat, i)
-    if b == 37 then            -- %
-      i = i + 2
-    elseif b == 91 then        -- [ ... ]
-      i = i + 1
-      if s_byte(pat, i) == 94 then i = i + 1 end
-      if s_byte(pat, i) == 93 then i = i + 1 end
-      while i <= n and s_byte(pat, i) ~= 93 do
-        if s_byte(pat, i) == 37 then i = i + 1 end
-        i = i + 1
-      end
-      i = i + 1
-    else
-      if b == 42 or b == 43 or b == 45 or b == 63 then q = q + 1 end
-      i = i + 1
-    end
-  end
-  return q
-end
+function E.set_poll(fn) poll = fn end
 
-local function check_pattern(fn, subject, pat)
-  if type(subject) == "number" then subject = tostring(subject) end
-  if type(subject) ~= "string" or type(pat) ~= "string" then return end
-  if #pat > 1000 then error(fn .. ": pattern longer than 1000 characters", 3) end
-  local q = quantifiers(pat)
-  if q > 0 and (#subject + 1) ^ (q + 1) > MAX_MATCH_WORK then
-    error(string.format("%s: a pattern with %d repetitions is too slow on a string of %d characters",
-                        fn, q, #subject), 3)
-  end
+--- Notes the heap the loaded game needs: the hook watches more often once the
+--- heap grows well past it (four times, plus 4 MB).
+function E.mark_heap()
+  E.roomy_kb = gc("count") * 4 + 4096
 end
+E.mark_heap()
 
-string.rep = function(str, n, sep)
-  if type(n) == "number" and type(str) == "string" then
-    local size = #str * n + (type(sep) == "string" and #sep * math.max(n - 1, 0) or 0)
-    if size > MAX_STRING then
-      error("string.rep: result of " .. math.floor(size) .. " bytes is too large", 2)
-    end
+--- Called by the budget hook; returns a message to stop the script with, or nil.
+function E.watch(fresh)
+  local now = clock()
+  if fresh then started = now end
+  if poll and poll() then return "stopped: Ctrl-C interrupted the script" end
+  local limit = E.limits.seconds
+  if now - started > limit then
+    return string.format("script ran too long: more than %g seconds of processor time before the next " ..
+                         "decision (work on huge strings or long lists of values?)", limit)
   end
-  return s_rep(str, n, sep)
-end
-string.find = function(str, pat, init, plain)
-  if not plain then check_pattern("string.find", str, pat) end
-  return s_find(str, pat, init, plain)
-end
-string.match = function(str, pat, init)
-  check_pattern("string.match", str, pat)
-  return s_match(str, pat, init)
-end
-string.gmatch = function(str, pat, init)
-  check_pattern("string.gmatch", str, pat)
-  return s_gmatch(str, pat, init)
-end
-string.gsub = function(str, pat, repl, n)
-  check_pattern("string.gsub", str, pat)
-  return s_gsub(str, pat, repl, n)
+  return nil
 end
 
 -------------------------------------------------------------------------------
 -- Read-only views of engine data (card definitions, sets, the game's options).
 -------------------------------------------------------------------------------
 local frozen = setmetatable({}, { __mode = "k" })
+
+--- A __pairs for a view of t: an iterator that yields t's keys and values but
+--- never t itself (`next, t` would hand a script the table behind the view).
+local function pairs_of(t)
+  local function iterate(_, k) return next(t, k) end
+  return function() return iterate, nil, nil end
+end
 
 --- A read-only view of a table and everything inside it.
 function E.freeze(t, what)
@@ -92,19 +73,11 @@ function E.freeze(t, what)
     __index = inner,
     __newindex = function(_, k) error("cannot change " .. tostring(k) .. ": " .. what .. " is read-only", 2) end,
     __len = function() return #inner end,
-    __pairs = function() return next, inner, nil end,
+    __pairs = pairs_of(inner),
     __metatable = false,
   })
   frozen[proxy] = true
   return proxy
-end
-
-local function copy_lib(lib, without)
-  local out = {}
-  for k, v in pairs(lib) do
-    if not (without and without[k]) then out[k] = v end
-  end
-  return out
 end
 
 -- Tables the engine hands out that scripts must not change.
@@ -165,7 +138,7 @@ local function readonly(t, name)
   local proxy = setmetatable({}, {
     __index = t,
     __newindex = function(_, k) error("cannot change " .. name .. "." .. tostring(k) .. ": it belongs to the engine", 2) end,
-    __pairs = function() return next, t, nil end,
+    __pairs = pairs_of(t),
     __len = function() return #t end,
     __metatable = false,
   })
@@ -180,23 +153,33 @@ end
 
 -- A read-only view of a table of declared names where reading an undeclared name
 -- is an error (options.NAME, defs[id]), so a typo never reads as nil.
--- fixed: the table no longer changes, so the view reads a copy whose misses raise
--- (a hit then costs no function call).
-local function strict(t, name, what, names, fixed)
+-- fixed: the table no longer changes, so the view reads a read-only copy whose
+-- misses raise (a hit then costs no function call).
+-- Otherwise `guard` maps each value read (definitions are frozen only once all are
+-- loaded: until then a card's chunk must not get hold of the table itself).
+local function strict(t, name, what, names, fixed, guard)
   local inner = t
   if fixed then
-    inner = setmetatable(E.copy(t), {
-      __index = function(_, k) E.no_such(name, what, k, names()) end,
-    })
+    inner = {}
+    for k, v in next, t do inner[k] = E.freeze(v, "a game option") end
+    local shown = inner
+    setmetatable(inner, { __index = function(_, k) E.no_such(name, what, k, names()) end })
+    t = shown
+  end
+  guard = guard or function(v) return v end
+  local function iterate(_, k)
+    local v
+    k, v = next(t, k)
+    return k, guard(v)
   end
   local proxy = setmetatable({}, {
     __index = fixed and inner or function(_, k)
       local v = t[k]
       if v == nil then E.no_such(name, what, k, names()) end
-      return v
+      return guard(v)
     end,
     __newindex = function(_, k) error("cannot change " .. name .. "." .. tostring(k) .. ": it belongs to the engine", 2) end,
-    __pairs = function() return next, t, nil end,
+    __pairs = function() return iterate, nil, nil end,
     __len = function() return #t end,
     __metatable = false,
   })
@@ -211,6 +194,23 @@ local function sorted_keys(t)
     table.sort(out)
     return out
   end
+end
+
+-- The libraries, shared by every environment (read-only, so no script changes them for another).
+local STRING = readonly(LIBS.string, "string")
+local TABLE = readonly(LIBS.table, "table")
+local UTF8 = readonly(LIBS.utf8, "utf8")
+local MATH = {}
+for k, v in next, math do MATH[k] = v end
+MATH.random, MATH.randomseed = nil, nil
+MATH = readonly(MATH, "math")
+
+-- Messages go to the host: long ones are cut (the rest would only fill the screen).
+local MAX_MESSAGE = 4000
+local function say(text)
+  text = tostring(text)
+  if #text > MAX_MESSAGE then text = string.sub(text, 1, MAX_MESSAGE) .. " [...]" end
+  return E.say(text)
 end
 
 local function api()
@@ -234,9 +234,12 @@ local function api()
     add_modifier = E.add_modifier,
     win = E.win,
     end_game = E.end_game,
-    say = E.say,
+    say = say,
     describe = E.describe,
-    defs = strict(E.defs, "defs", "card", E.card_names),
+    defs = strict(E.defs, "defs", "card", E.card_names, false, function(d)
+      if type(d) ~= "table" or frozen[d] then return d end
+      return E.freeze(d, "a card definition")
+    end),
     sets = E.sets_view(),
     options = strict(E.game.options, "options", "option", sorted_keys(E.game.options), true),
   }
@@ -246,20 +249,17 @@ end
 function E.new_env()
   local env = {
     assert = assert, error = error, ipairs = ipairs, next = E.ordered_next, pairs = E.ordered_pairs,
-    pcall = safe_pcall, select = select, tonumber = tonumber, tostring = E.portable_tostring,
+    pcall = safe_pcall, select = select, tostring = E.portable_tostring,
     type = type, xpcall = safe_xpcall, rawequal = rawequal, rawlen = rawlen,
     rawget = rawget, rawset = safe_rawset,
     getmetatable = safe_getmetatable, setmetatable = safe_setmetatable,
-    unpack = table.unpack,
+    unpack = LIBS.table.unpack, tonumber = LIBS.tonumber,
     print = function(...)
       local parts = {}
       for i = 1, select("#", ...) do parts[i] = E.portable_tostring((select(i, ...))) end
-      E.say(table.concat(parts, "\t"))
+      say(LIBS.table.concat(parts, "\t"))
     end,
-    string = readonly(copy_lib(string, { dump = true }), "string"),
-    table = readonly(copy_lib(table), "table"),
-    math = readonly(copy_lib(math, { random = true, randomseed = true }), "math"),
-    utf8 = readonly(copy_lib(utf8), "utf8"),
+    string = STRING, table = TABLE, math = MATH, utf8 = UTF8,
   }
   for k, v in pairs(api()) do env[k] = v end
   env._G = env
@@ -316,10 +316,5 @@ function E.eval(bc, chunkname, env)
   if not fn then return false, err end
   local res = table.pack(E.run_guarded(fn))
   if not res[1] then return false, res[2] end
-  local parts = {}
-  for i = 2, res.n do
-    local ok, text = pcall(E.to_json, res[i])
-    parts[#parts + 1] = ok and text or E.to_json("<cannot show: " .. tostring(text) .. ">")
-  end
-  return true, "[" .. table.concat(parts, ",") .. "]"
+  return true, E.to_json_list(res, 2, res.n)
 end

@@ -179,15 +179,28 @@ function E.view(p)
 end
 
 --- A deep copy of plain data (functions dropped), for code that must not reach the original.
+--- The host runs it outside any budget, so it counts what it copies, as the encoder
+--- does (a few shared tables nested can stand for 2^40 values).
+local copy_left = 0
 local function plain_copy(t, depth)
-  if depth > 32 then error("data nested too deeply to copy", 0) end
+  if depth > 32 then error("cannot copy the data: it is nested more than 32 deep (a table inside itself?)", 0) end
   local out = {}
   for k, v in next, t do
+    copy_left = copy_left - 1
+    if copy_left < 0 then
+      error(string.format("cannot copy the data: it holds more than %d values (a table referenced " ..
+                          "from many places counts each time)", E.MAX_JSON_VALUES), 0)
+    end
     local tv = type(v)
     if tv == "table" then out[k] = plain_copy(v, depth + 1)
     elseif tv ~= "function" then out[k] = v end
   end
   return out
+end
+
+local function copy_of(t)
+  copy_left = E.MAX_JSON_VALUES
+  return plain_copy(t, 0)
 end
 
 -- Board functions that read only the board's shape, never what stands on it.
@@ -211,8 +224,8 @@ function E.eval_view(bc, chunkname, p)
     if SHAPE_ONLY[k] == nil and type(fn) == "function" then board[k] = fn end
   end
   env.board = board
-  env.view = plain_copy(view_table(p), 0)
-  env.defs = plain_copy(E.plain_defs, 0)
+  env.view = copy_of(view_table(p))
+  env.defs = copy_of(E.plain_defs)
   env._G = env
   return E.eval(bc, chunkname, env)
 end
