@@ -146,34 +146,39 @@ local function set_end(pat, i, len)
   return i + 1
 end
 
---- At most how many steps Lua's matcher takes with a pattern on a subject of n
---- bytes, and how many of its items repeat. `anchor`: a leading ^ anchors (not so
---- in gmatch). The matcher tries each start position; from there each item is
---- reached once per way the items before it matched: a repetition (* + -) that
---- more pattern follows may hand each length of its match on to the rest (n + 1
---- ways; 2 for ?). An item costs a step per byte of it (a set is tried whole), a
---- repetition counts up to n bytes, %b and back-references scan up to n. A
---- repetition at the very end either matches (and the match is over) or fails at
---- once, so its counting is paid once in all.
-local function pattern_work(pat, n, anchor)
+--- At most how many steps Lua's matcher takes with a pattern, as a polynomial in
+--- the subject's length n (the same for every subject, so it is worked out once
+--- per pattern). `anchor`: a leading ^ anchors (not so in gmatch). The matcher
+--- tries each start position; from there each item is reached once per way the
+--- items before it matched: a repetition (* + -) that more pattern follows may
+--- hand each length of its match on to the rest (n + 1 ways; 2 for ?). An item
+--- costs a step per byte of it (a set is tried whole), a repetition counts up to n
+--- bytes, %b and back-references scan up to n. A repetition at the very end either
+--- matches (and the match is over) or fails at once: its counting is paid once.
+local function analyse(pat, anchor)
   local len = #pat
-  local i, starts = 1, n + 1
-  if anchor and s_byte(pat, 1) == 94 then i, starts = 2, 1 end
-  local reach, work, once, reps = 1.0, 0.0, 0.0, 0
+  local i, anchored = 1, false
+  if anchor and s_byte(pat, 1) == 94 then i, anchored = 2, true end
+  local power, ways, terms, once, reps = 0, 1.0, {}, 0, 0   -- reach = ways * (n + 1)^power
+  local function add(p, c) terms[p] = (terms[p] or 0) + c end
   while i <= len do
     local b = s_byte(pat, i)
     local item_end
     if b == 40 or b == 41 or (b == 36 and i == len) then   -- ( ) and a final $
-      work, i = work + reach, i + 1
+      add(power, ways)
+      i = i + 1
     elseif b == 37 then                                     -- %
       local c = s_byte(pat, i + 1)
       if c == 98 then                                       -- %bxy
-        work, reps, i = work + reach * (n + 1), reps + 1, i + 4
+        add(power + 1, ways)
+        reps, i = reps + 1, i + 4
       elseif c == 102 then                                  -- %f[set]
         local e = set_end(pat, i + 2, len)
-        work, i = work + reach * (e - i), e
+        add(power, ways * (e - i))
+        i = e
       elseif c and c >= 48 and c <= 57 then                 -- %1 .. %9
-        work, reps, i = work + reach * (n + 1), reps + 1, i + 2
+        add(power + 1, ways)
+        reps, i = reps + 1, i + 2
       else
         item_end = i + 2
       end
@@ -188,21 +193,44 @@ local function pattern_work(pat, n, anchor)
       if q == 42 or q == 43 or q == 45 then                 -- * + -
         i, reps = i + 1, reps + 1
         if s_find(pat, "^%)*$", i) then                     -- nothing left to match after it
-          work = work + reach * size
-          if q ~= 45 then once = (n + 1) * size end
+          add(power, ways * size)
+          if q ~= 45 then once = size end
         else
-          work = work + reach * (n + 1) * size
-          reach = reach * (n + 1)
+          add(power + 1, ways * size)
+          power = power + 1
         end
       elseif q == 63 then                                   -- ?
-        i, reps = i + 1, reps + 1
-        work, reach = work + reach * size, reach * 2
+        add(power, ways * size)
+        ways, i, reps = ways * 2, i + 1, reps + 1
       else
-        work = work + reach * size
+        add(power, ways * size)
       end
     end
   end
-  return starts * work + once, reps
+  return { terms = terms, top = power + 1, once = once, reps = reps, anchored = anchored }
+end
+
+local analysed = { [true] = {}, [false] = {} }   -- pattern -> analysis, by anchor
+local analysed_count = 0
+
+local function pattern_work(pat, n, anchor)
+  local a = analysed[anchor][pat]
+  if a == nil then
+    if analysed_count >= 1000 then                  -- keep the cache small
+      analysed, analysed_count = { [true] = {}, [false] = {} }, 0
+    end
+    a = analyse(pat, anchor)
+    analysed[anchor][pat], analysed_count = a, analysed_count + 1
+  end
+  local x, work, p = n + 1.0, 0.0, 1.0
+  local terms = a.terms
+  for e = 0, a.top do
+    local c = terms[e]
+    if c then work = work + c * p end
+    p = p * x
+  end
+  if not a.anchored then work = work * x end
+  return work + a.once * x, a.reps
 end
 
 local function check_pattern(fn, subject, pat, anchor, plain)
@@ -425,7 +453,12 @@ end
 function T.insert(t, ...)
   if type(t) ~= "table" then return results(xpcall(t_insert, blame, t, ...)) end
   if getmetatable(t) ~= nil then return results(xpcall(insert_through, blame, t, ...)) end
-  if select("#", ...) == 2 then
+  local nargs = select("#", ...)
+  if nargs == 1 then                              -- an append: what C would do, without C
+    t[#t + 1] = ...
+    return
+  end
+  if nargs == 2 then
     local e, pos = #t + 1, int((...))
     if pos and pos >= 1 and pos <= e then cost("table.insert", 8 * (e - pos), "moving %.0f elements", e - pos + 0.0) end
   end
@@ -510,7 +543,7 @@ function T.sort(t, comp)
   if getmetatable(t) ~= nil then return results(xpcall(sort_through, blame, t, comp)) end
   local n = #t
   if n >= RANDOM_PIVOTS then return results(xpcall(merge_sort, blame, t, n, comp)) end
-  cost("table.sort", sort_work(n), "sorting %.0f elements", n + 0.0)
+  if n > 8 then charge(sort_work(n)) end          -- under 128: never more than the budget
   return results(xpcall(t_sort, blame, t, comp))
 end
 
@@ -524,6 +557,11 @@ local function range(t, i, j, fn)
 end
 
 function T.concat(t, sep, i, j)
+  if i == nil and j == nil and type(t) == "table" and getmetatable(t) == nil then   -- the usual call
+    local n = #t
+    if n > SMALL / 8 then cost("table.concat", 8 * n, "joining %.0f elements", n + 0.0) end
+    return built(xpcall(t_concat, blame, t, sep, 1, n))
+  end
   if type(t) == "table" then
     local first, last = range(t, i, j, "table.concat")
     if first and last then
