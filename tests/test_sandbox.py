@@ -252,6 +252,7 @@ ENCODING = [
      Returns([f"<cannot show: {TOO_MANY_VALUES}>"])),
     ("60 references to 4 MB of bad UTF-8", 'local s = ("\\xff"):rep(4e6) local t = {} '
      "for i = 1, 60 do t[i] = s end return t", Returns([f"<cannot show: {TOO_MUCH_TEXT}>"])),
+    ("a stray continuation byte", 'return "\\x80abc", "caf\\xc3\\xa9\\x80!"', Returns(["?abc", "café?!"])),
     ("many results share one limit", 'local s = ("x"):rep(5e6) return s, s, s, s, s',
      Returns(["x" * 5000000] * 3 + [f"<cannot show: {TOO_MUCH_TEXT}>"] * 2)),
 ]
