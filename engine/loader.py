@@ -17,7 +17,7 @@ from .errors import DefinitionError, Problem, UnknownGame
 from .files import MB, FileRefused, read_bounded
 from .lint import deck_problems, lua_problems, ref_problems
 from .luac import at_line
-from .names import did_you_mean
+from .names import did_you_mean, kind_of
 from .options import OptionSpec
 
 # Events the engine itself emits; a game declares its own under `hooks:`.
@@ -229,22 +229,6 @@ def card_schema(game: dict) -> dict:
     }
 
 
-def _type_name(v: Any) -> str:
-    if isinstance(v, bool):
-        return "boolean"
-    if isinstance(v, int):
-        return "integer"
-    if isinstance(v, float):
-        return "number"
-    if isinstance(v, str):
-        return "text"
-    if isinstance(v, list):
-        return "list"
-    if isinstance(v, dict):
-        return "mapping"
-    return "nothing" if v is None else type(v).__name__
-
-
 def validate(doc: yamlio.Document, schema: dict) -> list[Problem]:
     """Checks a document against a JSON Schema; every problem, in the modder's words."""
     problems = []
@@ -269,10 +253,11 @@ def validate(doc: yamlio.Document, schema: dict) -> list[Problem]:
             for key in missing:
                 problems.append(doc.problem(where, f"missing required key '{key}'"))
         elif err.validator == "type":
-            want = err.validator_value
-            want = " or ".join(want) if isinstance(want, list) else want
-            want = {"string": "text", "object": "mapping", "array": "list"}.get(want, want)
-            problems.append(doc.problem(where, f"expected {want}, got {_type_name(inst)} {json.dumps(inst)[:40]}"))
+            words = {"string": "text", "object": "a map", "array": "a list", "integer": "a whole number",
+                     "number": "a number", "boolean": "true or false", "null": "nothing"}
+            wanted = err.validator_value if isinstance(err.validator_value, list) else [err.validator_value]
+            want = " or ".join(words.get(w, w) for w in wanted)
+            problems.append(doc.problem(where, f"expected {want}, got {kind_of(inst)} {json.dumps(inst)[:40]}"))
         elif err.validator == "enum":
             choices = [str(c) for c in err.validator_value]
             problems.append(doc.problem(

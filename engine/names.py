@@ -36,3 +36,22 @@ def did_you_mean(name: object, candidates: Iterable[object]) -> str:
     """" (did you mean 'x'?)" for the nearest candidate, or "" when none is close."""
     near = nearest(name, candidates)
     return f" (did you mean '{near}'?)" if near is not None else ""
+
+
+def kind_of(value: object) -> str:
+    """What kind of value this is, in a modder's words: "a whole number", "text", "a map"..."""
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, int):
+        return "a whole number"
+    if isinstance(value, float):
+        return "a number"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a map"
+    return type(value).__name__

@@ -10,7 +10,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.constructor import SafeConstructor
 
 from .errors import EngineError
-from .names import did_you_mean
+from .names import did_you_mean, kind_of
 from .yamlio import lone_surrogate
 
 if TYPE_CHECKING:
@@ -117,19 +117,6 @@ def _option_value(key: str, text: str) -> Any:
         return text
 
 
-def _kind(value: Any) -> str:
-    """The kind of an option's value, in words."""
-    if isinstance(value, bool):
-        return "true or false"
-    if isinstance(value, int):
-        return "a whole number"
-    if isinstance(value, float):
-        return "a number"
-    if isinstance(value, str):
-        return "text"
-    return "a list" if isinstance(value, list) else "a map" if isinstance(value, dict) else type(value).__name__
-
-
 def check_options(game: GameDef, options: dict) -> dict:
     """Options a match overrides must be among the game's, with a value of the same kind
     within the option's range; returns them."""
@@ -145,7 +132,7 @@ def check_options(game: GameDef, options: dict) -> dict:
         want = spec.default
         if want is not None and type(value) is not type(want) and not (
                 isinstance(want, float) and isinstance(value, int) and not isinstance(value, bool)):
-            raise EngineError(f"option {key} takes {_kind(want)} like {want!r}, not {shown(value)}")
+            raise EngineError(f"option {key} takes {kind_of(want)} like {want!r}, not {shown(value)}")
         if not spec.admits(value):
             raise EngineError(f"option {key} must be {spec.range_text()}, not {shown(value)}")
     return dict(options)

@@ -482,6 +482,7 @@ def completions(session: Session, text: str) -> list[str]:
         part = low[5:]
         names = sorted({str(c.data.get("name")) for c in session.match.game.cards.values()})
         return ["card " + n for n in names if n.lower().startswith(part)]
-    out = [o for o in session.match.options() if o.lower().startswith(low)]
+    mine = not session.is_other_human(session.to_act())   # never complete another person's options
+    out = [o for o in session.match.options() if mine and o.lower().startswith(low)]
     out += [c for c in COMMANDS if c.startswith(low)]
     return out

@@ -166,6 +166,8 @@ def test_fair_undo_goes_back_over_your_own_decisions_only(sw):
         s.answer(0)
     assert s.is_other_human(s.to_act()) and "another player" in s.options_text()
     assert s.match.options()[0] not in s.screen()          # player 2's options stay hidden
+    from repl.session import completions
+    assert not [c for c in completions(s, "") if c in s.match.options()]   # and Tab does not offer them
     s.pass_to(2)
     assert s.handle("undo").startswith("cannot undo decision")
     assert s.match.askers[-1] == 1

@@ -47,7 +47,7 @@ def test_one_run_reports_every_kind_of_problem(game_copy):
         r"polar_dwarves.yaml:\d+:\d+: no card called 'frost_mag' \(did you mean 'frost_mage'\?\)",
         r"polar_dwarves.yaml:\d+:\d+: .*5 copies, but a deck may hold at most 4",
         r"fallen_kingdom.yaml:\d+:\d+: 'meele' is not one of: melee, ranged \(did you mean 'melee'\?\)",
-        r"fallen_kingdom.yaml:\d+:\d+: expected integer, got text",
+        r"fallen_kingdom.yaml:\d+:\d+: expected a whole number, got text",
         r"fallen_kingdom.yaml:\d+:\d+: missing required key 'name'",
         r"fallen_kingdom.yaml:\d+:\d+: Lua: ",
         r"phases.lua:\d+:\d+: no event called 'after_sumon' \(did you mean 'after_summon'\?\)",
