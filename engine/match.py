@@ -170,14 +170,34 @@ class Match:
                                 f"choose 1 to {self.pending.count}")
         asker = self.pending.player
         try:
-            res = self._rt.step(index + 1)
-            key = self._rt.last_answer()
+            key, res = self._rt.answer(index + 1)
             self._take(res)
         except ScriptError as e:
             self._recover(str(e))
             raise
         self.answers.append(key)
         self.askers.append(asker)
+
+    def rollout(self, seed: int, max_decisions: int = 20000) -> int:
+        """Plays on with uniformly random answers drawn in Lua (no host between decisions)
+        from a generator seeded with `seed`, until the end or `max_decisions` more decisions.
+        Returns the number of decisions made; answers are logged as if given one by one."""
+        if self.pending is None:
+            return 0
+        first = self.decisions + 1
+        try:
+            made, res = self._rt.rollout(check_seed(seed), max(0, int(max_decisions)))
+            keys, who = self._rt.answers_from(first)
+            self._take(res)
+        except ScriptError as e:
+            keys, who = self._rt.answers_from(first)
+            self.answers += keys
+            self.askers += who
+            self._recover(str(e))
+            raise
+        self.answers += keys
+        self.askers += who
+        return made
 
     def answer_key(self, key: str) -> None:
         """Answers with the option whose label is key."""
@@ -425,12 +445,20 @@ class Ask:
         if d is None:
             raise IllegalAnswer("the match is over; there is nothing to answer")
         self.player, self.prompt, self.secret = d.player, d.prompt, d.secret
-        self.options: list[str] = match.options()
-        self._view = lambda: match.view(d.player)
+        self.count = d.count                 # how many options there are
+        self._options: list[str] | None = None
+        self._match = match
+
+    @property
+    def options(self) -> list[str]:
+        """The options' labels, in order (read from the match when first asked for)."""
+        if self._options is None:
+            self._options = self._match.options()
+        return self._options
 
     def view(self) -> dict:
         """What the asked player may see now (computed when asked for)."""
-        return self._view()
+        return self._match.view(self.player)
 
 
 Controller = Callable[[Ask], int]
@@ -445,7 +473,7 @@ class RandomBot:
         self.rng = random.Random(f"bot:{seed}:{seat}")
 
     def __call__(self, ask: Ask) -> int:
-        return self.rng.randrange(len(ask.options))
+        return self.rng.randrange(ask.count)
 
 
 class Scripted:

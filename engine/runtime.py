@@ -169,6 +169,29 @@ class Runtime:
         res = self._call(self._E.step, index)
         return ("error", self._plain_error(res[1])) if res[0] == "error" else res
 
+    def answer(self, index: int) -> tuple[str, tuple]:
+        """step() and the label of the answer given, in one call: (label, result as step())."""
+        res = self._call(self._E.answer, index)
+        out = res[1:]
+        while len(out) > 1 and out[-1] is None:   # Lua's trailing nils
+            out = out[:-1]
+        if out[0] == "error":
+            out = ("error", self._plain_error(out[1]))
+        return res[0], out
+
+    def rollout(self, seed: int, max_decisions: int) -> tuple[int, tuple]:
+        """Random answers given in Lua until the end or max_decisions: (decisions made, result as step())."""
+        res = self._call(self._E.rollout, seed, max_decisions)
+        out = res[1:]
+        if out[0] == "error":
+            out = ("error", self._plain_error(out[1]))
+        return int(res[0]), out
+
+    def answers_from(self, first: int) -> tuple[list[str], list[int]]:
+        """Labels and askers of the answers from decision `first` (1-based) on."""
+        keys, who = self._call(self._E.answers_from, first)
+        return _list(keys), [int(p) for p in _list(who)]
+
     def option_keys(self) -> list[str]:
         """Labels of the pending options, in order (empty when nothing is asked)."""
         return _list(self._E.pending_keys())
@@ -176,10 +199,6 @@ class Runtime:
     def key_index(self, key: str) -> int | None:
         """The 1-based index of the pending option with this label, or None."""
         return self._E.key_index(key)
-
-    def last_answer(self) -> str:
-        """The label of the answer given last."""
-        return self._E.last_answer()
 
     def chance_notes(self) -> list[tuple[int, str]]:
         """(decision number, kind) of every draw, roll and shuffle so far, in order."""

@@ -9,6 +9,7 @@ local sethook, gethook, traceback, gc = debug.sethook, debug.gethook, debug.trac
 E.decisions = 0
 E.pending = nil
 E.answers = {}       -- keys of the answers given, in order
+E.askers = {}        -- the player who gave each
 E.limits = { instructions = 50000000, trigger_depth = 40, hook_every = 1000, check_every = 10000, seconds = 10 }
 
 -- The error that ends the match. Compared with rawequal (a script's error value may
@@ -56,6 +57,7 @@ function E.choose(req)
   E.pending = nil
   E.decisions = E.decisions + 1
   E.answers[E.decisions] = opts[i].key
+  E.askers[E.decisions] = p
   return opts[i]
 end
 
@@ -281,6 +283,37 @@ function E.step(answer)
   return status, msg
 end
 
+--- step() for the host: the same results after the label of the answer just given
+--- (one call per decision instead of two).
+function E.answer(i)
+  local status, a, b, c, d = E.step(i)
+  return E.answers[E.decisions], status, a, b, c, d
+end
+
+--- Plays on with uniformly random answers from a generator seeded with `seed`, in
+--- Lua with no host in between, until the match ends, stops, or `max` more
+--- decisions were made. Returns the number of decisions made, then like step().
+function E.rollout(seed, max)
+  local pick = E.new_generator(seed)
+  if not E.pending then return 0, "error", "nothing is asked" end
+  local made, status, a, b, c, d = 0, "choice", nil, nil, nil, nil
+  while made < max and status == "choice" do
+    status, a, b, c, d = E.step(pick(#E.pending.options))
+    made = made + 1
+  end
+  return made, status, a, b, c, d
+end
+
+--- Answers and askers from decision `first` on, as two lists (after a rollout).
+function E.answers_from(first)
+  local keys, who = {}, {}
+  for n = first, E.decisions do
+    keys[#keys + 1] = E.answers[n]
+    who[#who + 1] = E.askers[n]
+  end
+  return keys, who
+end
+
 --- Index of the pending option with this key, or nil.
 function E.key_index(key)
   local pend = E.pending
@@ -299,4 +332,3 @@ function E.pending_keys()
   return out
 end
 
-function E.last_answer() return E.answers[E.decisions] end
