@@ -46,3 +46,25 @@ def test_rollout_plays_to_the_end(game_id):
     m = new(game, seed=2)
     m.rollout(seed=2)
     assert m.is_over and m.error is None
+
+
+def test_repeated_labels_get_numbered_keys_in_order_and_answers_log_the_key(sw):
+    from conftest import position
+
+    m = position(sw, 'local pick = choose{player=1, prompt="Which?", options={"X", "X", "X #2", "X", "Y"}}\n'
+                     'say("picked " .. pick.label)')
+    assert m.options() == ["X", "X #2", "X #2 #2", "X #3", "Y"]
+    m.answer_key("X #3")
+    assert m.answers[-1] == "X #3"
+    assert "picked X" in m.messages()
+
+
+def test_a_unique_label_is_its_own_key_without_listing_the_options(sw):
+    from conftest import position
+
+    m = position(sw, 'choose{player=1, prompt="Which?", options={"A", "B #2", "B"}}')
+    m.answer(2)   # answered by index: the key is worked out without asking for the list
+    assert m.answers[-1] == "B"
+    m2 = position(sw, 'choose{player=1, prompt="Which?", options={"A", "B #2", "B"}}')
+    m2.answer(1)
+    assert m2.answers[-1] == "B #2"

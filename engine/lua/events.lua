@@ -52,6 +52,20 @@ local function call_hook(fn, what, card, ...)
   E.pop_context()
 end
 
+-- "hook NAME" and "rules listener for NAME", made once per name (contexts for errors)
+local hook_what = setmetatable({}, { __index = function(t, name)
+  local s = "hook " .. name
+  t[name] = s
+  return s
+end })
+local listener_what = setmetatable({}, { __index = function(t, name)
+  local s = "rules listener for " .. name
+  t[name] = s
+  return s
+end })
+
+local NO_LISTENERS = {}
+
 --- Emits an event: rules listeners first, then the hook of that name on every
 --- card in play (the active player's cards first, then in seat order), then on
 --- ev.card if it has just left play. Returns ev, which hooks may have changed.
@@ -70,33 +84,43 @@ function E.emit(name, ev)
     error("events triggered each other more than " .. E.limits.trigger_depth ..
           " levels deep (... " .. c .. ")", 2)
   end
-  for _, fn in ipairs(listeners[name] or {}) do
-    call_hook(fn, "rules listener for " .. name, nil, ev)
+  local ls = listeners[name] or NO_LISTENERS
+  for i = 1, #ls do
+    call_hook(ls[i], listener_what[name], nil, ev)
   end
   if not E.with_fn.hooks[name] then
     chain[depth] = nil
     depth = depth - 1
     return ev
   end
-  local hooked, seen = {}, {}
-  local active = E.state.active or 1
+  local defs = E.plain_defs or E.defs
+  local subject = ev.card
+  local subject_def = type(subject) == "table" and defs[subject.def]
+  local subject_hook = subject_def and subject_def.hooks[name]
   local in_play = E.in_play_with("hooks", name)
-  for _, p in ipairs(E.players.from(active)) do
-    for _, c in ipairs(in_play) do
-      if c.controller == p then
-        hooked[#hooked + 1] = c
-        seen[c.id] = true
+  if #in_play > 0 or subject_hook then
+    local hooked, seen = {}, {}
+    local n = #E.state.players
+    local active = E.state.active or 1
+    for k = 0, n - 1 do
+      local p = (active - 1 + k) % n + 1   -- the active player's cards first, then in seat order
+      for i = 1, #in_play do
+        local c = in_play[i]
+        if c.controller == p then
+          hooked[#hooked + 1] = c
+          seen[c] = true
+        end
       end
     end
-  end
-  local subject = ev.card
-  if type(subject) == "table" and not seen[subject.id] and E.defs[subject.def] and E.defs[subject.def].hooks[name] then
-    hooked[#hooked + 1] = subject
-  end
-  for _, c in ipairs(hooked) do
-    -- a card removed by an earlier hook no longer hears the event, unless it is the subject
-    if c == subject or c.space or E.in_play_zone(c.zone) then
-      call_hook(E.defs[c.def].hooks[name], "hook " .. name, c, c, ev)
+    if subject_hook and not seen[subject] then
+      hooked[#hooked + 1] = subject
+    end
+    for i = 1, #hooked do
+      local c = hooked[i]
+      -- a card removed by an earlier hook no longer hears the event, unless it is the subject
+      if c == subject or c.space or E.in_play_zone(c.zone) then
+        call_hook(defs[c.def].hooks[name], hook_what[name], c, c, ev)
+      end
     end
   end
   chain[depth] = nil
@@ -122,11 +146,18 @@ function E.add_modifier(stat_name, fn)
   rules_modifiers[stat_name] = l
 end
 
+local modifier_what = setmetatable({}, { __index = function(t, name)
+  local s = "modifier " .. name
+  t[name] = s
+  return s
+end })
+
 --- A card's stat: its printed value (or the card's own override in card.base),
 --- passed through rules modifiers, then every in-play card's modifier of that stat.
 function E.stat(c, name)
   c = E.card_arg(c, "stat")
-  local d = E.defs[c.def]
+  local defs = E.plain_defs or E.defs
+  local d = defs[c.def]
   local v = c.base and c.base[name]
   if v == nil then v = d[name] end
   if v == nil then v = E.game.stat_defaults[name] end
@@ -136,11 +167,16 @@ function E.stat(c, name)
     end
     v = 0
   end
-  for _, fn in ipairs(rules_modifiers[name] or {}) do v = fn(c, v) end
-  for _, m in ipairs(E.in_play_with("modifiers", name)) do
-    local fn = E.defs[m.def].modifiers[name]
+  local rm = rules_modifiers[name]
+  if rm then
+    for i = 1, #rm do v = rm[i](c, v) end
+  end
+  local ms = E.in_play_with("modifiers", name)
+  for i = 1, #ms do
+    local m = ms[i]
+    local fn = defs[m.def].modifiers[name]
     do
-      E.push_context("modifier " .. name, m)
+      E.push_context(modifier_what[name], m)
       v = fn(m, c, v)
       E.pop_context()
       if type(v) ~= "number" then

@@ -4,6 +4,7 @@ local E = ...
 
 local co_create, co_resume, co_yield, co_status = coroutine.create, coroutine.resume, coroutine.yield, coroutine.status
 local co_running = coroutine.running
+local find = string.find
 local sethook, gethook, traceback, gc = debug.sethook, debug.gethook, debug.traceback, collectgarbage
 
 E.decisions = 0
@@ -20,6 +21,46 @@ function E.is_game_over(err) return rawequal(err, GAME_OVER) end
 
 local function fail(msg) error(msg, 3) end
 
+--- The keys of a pending choice's options: their labels, a repeated label numbered
+--- ("Attack", "Attack #2"). Made when first needed (most choices of a random
+--- playout never need more than one).
+local function keys_of(pend)
+  local keys = pend.keys
+  if keys then return keys end
+  keys = {}
+  local seen = {}
+  local last = {}   -- label -> the last number tried for it (a label repeated n times costs O(n))
+  for i, o in ipairs(pend.options) do
+    local key = o.label
+    if seen[key] then
+      local label, n = key, (last[key] or 1) + 1
+      while seen[label .. " #" .. n] do n = n + 1 end
+      last[label] = n
+      key = label .. " #" .. n
+    end
+    seen[key] = true
+    keys[i] = key
+  end
+  pend.keys = keys
+  return keys
+end
+E.keys_of = keys_of
+
+--- The key of option i: its label unless another option has the same label or the
+--- label looks numbered (then all the keys are made, as keys_of does).
+local function key_of(pend, i)
+  local opts = pend.options
+  local label = opts[i].label
+  if pend.keys == nil and not find(label, " #", 1, true) then
+    local unique = true
+    for j = 1, #opts do
+      if j ~= i and opts[j].label == label then unique = false break end
+    end
+    if unique then return label end
+  end
+  return keys_of(pend)[i]
+end
+
 --- Asks a player to pick one of a list of options and returns the option picked.
 --- Options are strings or tables with a `label`; a single option is taken
 --- without asking unless `confirm = true`. With `secret = true` only the asked
@@ -33,30 +74,23 @@ function E.choose(req)
   local p = req.player
   if E.state.players[p] == nil then fail("choose: no player " .. tostring(p)) end
   if type(req.options) ~= "table" or #req.options == 0 then fail("choose: options must be a non-empty list") end
-  local opts, seen = {}, {}
+  local opts = {}
   for i, o in ipairs(req.options) do
     if type(o) == "string" then o = { label = o } end
     if type(o) ~= "table" or type(o.label) ~= "string" then
       fail("choose: option " .. i .. " needs a label")
     end
     if not utf8.len(o.label) then fail("choose: option " .. i .. "'s label is not valid UTF-8 text") end
-    local key = o.label
-    if seen[key] then
-      local n = 2
-      while seen[key .. " #" .. n] do n = n + 1 end
-      key = key .. " #" .. n
-    end
-    seen[key] = true
-    o.key = key
     opts[i] = o
   end
   if #opts == 1 and not req.confirm then return opts[1] end
   E.pending = { player = p, prompt = E.clean_text(tostring(req.prompt or "Choose")), options = opts,
                 secret = req.secret == true }
   local i = co_yield("choice")
+  local pend = E.pending
   E.pending = nil
   E.decisions = E.decisions + 1
-  E.answers[E.decisions] = opts[i].key
+  E.answers[E.decisions] = key_of(pend, i)
   E.askers[E.decisions] = p
   return opts[i]
 end
@@ -318,17 +352,13 @@ end
 function E.key_index(key)
   local pend = E.pending
   if not pend then return nil end
-  for i, o in ipairs(pend.options) do
-    if o.key == key then return i end
+  for i, k in ipairs(keys_of(pend)) do
+    if k == key then return i end
   end
   return nil
 end
 
 function E.pending_keys()
-  local out = {}
-  if E.pending then
-    for i, o in ipairs(E.pending.options) do out[i] = o.key end
-  end
-  return out
+  if not E.pending then return {} end
+  return E.copy_list(keys_of(E.pending))
 end
-

@@ -341,7 +341,7 @@ end
 
 --- Whether a card's definition has a tag (a tag no card has is an error: a typo).
 function C.has_tag(c, tag)
-  local d = E.defs[c.def]   -- (hot: no type check unless this fails)
+  local d = (E.plain_defs or E.defs)[c.def]   -- (hot: no type check unless this fails)
   if not d then d = E.defs[card_arg(c, "cards.has_tag").def] end
   if d.tagset[tag] then return true end
   if not tag_set[tag] then check_tag(tag, "cards.has_tag") end
@@ -474,45 +474,44 @@ function C.attached(host)
   return out
 end
 
+local tmove = table.move
 local cache_version, board_cache, play_cache = -1, nil, nil
-local fn_cache = { hooks = {}, modifiers = {}, abilities = {} }
+-- kind -> name -> { version, cards in play whose definition has that function }
+local fn_lists = { hooks = {}, modifiers = {}, abilities = {} }
+
+--- Forgets the cached lists (a new state took the old one's place: a fork, a scenario).
+function E.forget_caches()
+  cache_version, board_cache, play_cache = -1, nil, nil
+  fn_lists = { hooks = {}, modifiers = {}, abilities = {} }
+end
 
 local function refresh()
   if cache_version == E.version then return end
   cache_version = E.version
   local out, spaces, cards = {}, E.state.spaces, E.state.cards
-  for _, s in ipairs(E.board_order) do
-    local id = spaces[s]
+  local order = E.board_order
+  for i = 1, #order do
+    local id = spaces[order[i]]
     if id then out[#out + 1] = cards[id] end
   end
   board_cache = out
-  local all = E.copy(out)
+  local all = tmove(out, 1, #out, 1, {})
+  local zones = E.state.zones
   for _, name in ipairs(E.game.in_play) do
-    for p = 1, #E.state.players do
-      for _, id in ipairs(E.state.zones[name .. ":" .. p] or E.state.zones[name] or {}) do
-        all[#all + 1] = cards[id]
+    local shared = zones[name]
+    if shared then   -- a shared zone: its cards once
+      for i = 1, #shared do all[#all + 1] = cards[shared[i]] end
+    else
+      for p = 1, #E.state.players do
+        local ids = zones[name .. ":" .. p]
+        if ids then
+          for i = 1, #ids do all[#all + 1] = cards[ids[i]] end
+        end
       end
     end
   end
   play_cache = all
-  -- one pass files every card in play under each of its hooks, modifiers and abilities
-  fn_cache = { hooks = {}, modifiers = {}, abilities = {} }
-  local defs = E.plain_defs or E.defs   -- the tables behind the read-only views: next() needs them
-  for _, c in ipairs(all) do
-    local d = defs[c.def]
-    for kind, cache in next, fn_cache do
-      for name in next, d[kind] do
-        local l = cache[name]
-        if l == nil then
-          l = {}
-          cache[name] = l
-        end
-        l[#l + 1] = c
-      end
-    end
-  end
 end
-
 local function filtered(list, filter)
   if not filter then return E.copy_list(list) end
   local out = {}
@@ -542,7 +541,22 @@ E.with_fn = { hooks = {}, modifiers = {}, abilities = {} }
 function E.in_play_with(tbl, name)
   if not E.with_fn[tbl][name] then return NONE end
   refresh()
-  return fn_cache[tbl][name] or NONE
+  local lists = fn_lists[tbl]
+  local entry = lists[name]
+  if entry == nil then
+    entry = { -1, NONE }
+    lists[name] = entry
+  end
+  if entry[1] ~= cache_version then
+    -- in play order; only the lists asked for are rebuilt after a change
+    local out, defs = {}, E.plain_defs or E.defs
+    for i = 1, #play_cache do
+      local c = play_cache[i]
+      if defs[c.def][tbl][name] then out[#out + 1] = c end
+    end
+    entry[1], entry[2] = cache_version, out
+  end
+  return entry[2]
 end
 
 function C.is_on_board(c) return c.space ~= nil end

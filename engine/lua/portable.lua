@@ -150,4 +150,5 @@ end
 
 -- Scripts reach string.format both as string.format and as ("..."):format, which goes
 -- through the string metatable to this same table.
+E.c_format = fmt     -- the C function, for libs.lua's fast path (plain arguments only)
 string.format = E.portable_format
