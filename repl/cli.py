@@ -114,6 +114,86 @@ def cmd_sim(args) -> int:
     return 0
 
 
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}{'s' if n != 1 else ''}"
+
+
+def _bench_value(key: str, out: dict) -> str:
+    """A figure of `summon bench` in words, with what it was measured on."""
+    v = out[key]
+    if key == "decisions_per_s_one_process":
+        return (f"{v:,.0f} decisions/s ({_count(out['games'], 'game')} from seed {out['seed']}, "
+                f"as `summon sim --jobs 1`)")
+    if key == "decisions_per_s_all_cores":
+        return f"{v:,.0f} decisions/s ({out['cores']} processes)"
+    if key == "match_start_ms":
+        return f"{v:.2f} ms median (best {out['match_start_ms_best']:.2f} ms of {out['match_start_samples']})"
+    if key == "fork_us":
+        if v is None:
+            return "not available (Match has no fork yet)"
+        return (f"{v:,.1f} µs median at decision {out['fork_at_decision']} "
+                f"(best {out['fork_us_best']:,.1f} µs of {out['fork_samples']})")
+    if key == "memory_per_match_mb":
+        return (f"{v:.3f} MB ({out['memory_matches']} live matches at decision {out['memory_at_decision']:.0f} "
+                f"on average; growth of {out['memory_source']} / {out['memory_matches']})")
+    if key == "budget_hook_cost":
+        return (f"{v:.1%} of the time (with the hook {out['budget_hook_on_decisions_per_s']:,.0f} decisions/s, "
+                f"without {out['budget_hook_off_decisions_per_s']:,.0f}; best of {out['rounds']})")
+    if key == "host_vs_lua_ratio":
+        return (f"{v:.2f} times the time per decision (host {out['host_decisions_per_s']:,.0f} decisions/s, "
+                f"pure Lua {out['lua_decisions_per_s']:,.0f}; {_count(out['comparison_games'], 'game')}, "
+                f"best of {out['rounds']})")
+    if key == "reload_ms":
+        from engine.bench import RELOAD_AT, RELOAD_SEEDS
+
+        short = f", the longest of {RELOAD_SEEDS} games" if out["reload_at_decision"] < RELOAD_AT else ""
+        return (f"{v:.0f} ms median at decision {out['reload_at_decision']}{short} "
+                f"(best {out['reload_ms_best']:.0f} ms)")
+    raise KeyError(key)
+
+
+BENCH_LABELS = {
+    "decisions_per_s_one_process": "speed, one process",
+    "decisions_per_s_all_cores": "speed, every core",
+    "match_start_ms": "match start",
+    "fork_us": "fork",
+    "memory_per_match_mb": "memory per live match",
+    "budget_hook_cost": "budget hook cost",
+    "host_vs_lua_ratio": "host / pure Lua",
+    "reload_ms": "hot reload",
+}
+
+
+def _bench_goal(key: str, out: dict) -> str:
+    from engine import bench
+
+    if key not in bench.GOALS:
+        return ""
+    goal = bench.GOALS[key][1]
+    words = {"decisions_per_s_one_process": f"aim {goal:,.0f}", "fork_us": f"goal under {goal:g} µs",
+             "memory_per_match_mb": f"goal under {goal:g} MB", "budget_hook_cost": f"goal under {goal:.0%}",
+             "reload_ms": f"goal under {goal:g} ms", "host_vs_lua_ratio": f"goal {goal:g} or less"}[key]
+    met = out["met"][key] if "met" in out else bench.met(out)[key]
+    verdict = "" if met is None else ": met" if met else ": not met"
+    return f"  [{words}{verdict}]"
+
+
+def cmd_bench(args) -> int:
+    from engine import bench
+
+    def show(key: str, out: dict) -> None:
+        if key == bench.FIGURES[0]:
+            print(f"{out['game']}: {_count(out['games'], 'game')} from seed {out['seed']}, comparisons best of "
+                  f"{_count(out['rounds'], 'round')}; times by {out['clock']}")
+        print(f"{BENCH_LABELS[key] + ':':<24}{_bench_value(key, out)}{_bench_goal(key, out)}", flush=True)
+
+    out = bench.run(args.game, games=args.games, seed=args.seed, rounds=args.rounds,
+                    progress=None if args.json else show)
+    if args.json:
+        print(json.dumps(out, sort_keys=True))
+    return 0
+
+
 def cmd_play(args) -> int:
     if args.load:
         from engine.reload import load_with_report
@@ -272,6 +352,14 @@ def build_parser() -> argparse.ArgumentParser:
                    help="set one of the game's options (game.yaml `options:`), e.g. extra_round=true")
     p.add_argument("--json", action="store_true")
     p.set_defaults(fn=cmd_sim)
+
+    p = sub.add_parser("bench", help="speed, fork cost, memory per match, host against pure Lua")
+    p.add_argument("game")
+    p.add_argument("--games", type=int, default=120, help="games for the speed figures (default 120)")
+    p.add_argument("--seed", type=int, default=7, help="seed of the first game (default 7)")
+    p.add_argument("--rounds", type=int, default=3, help="rounds of each comparison, best counts (default 3)")
+    p.add_argument("--json", action="store_true", help="one JSON object with every figure")
+    p.set_defaults(fn=cmd_bench)
 
     p = sub.add_parser("eval", help="run Lua in a game's sandbox after setup and print the result")
     p.add_argument("game")

@@ -1,0 +1,260 @@
+"""Speed and size of a game's matches, measured in one run (`summon bench`).
+
+Every time is wall-clock time from time.perf_counter (the figure on every core needs a wall
+clock, and one clock serves all). Comparisons (budget hook on and off, host and pure Lua)
+alternate their variants round by round on the same games, so that a change in the
+machine's load hits each alike, and keep each variant's best round.
+"""
+from __future__ import annotations
+
+import dataclasses
+import gc
+import multiprocessing
+import os
+import statistics
+import time
+from typing import Any, Callable
+
+from .errors import EngineError
+from .loader import GameDef, load_game
+from .match import Match, RandomBot, Seat, check_seed, play
+from .reload import reload_match
+from .sim import check_run, game_seed, simulate
+
+CLOCK = "time.perf_counter (wall clock)"
+MAX_DECISIONS = 20000        # a game longer than this stops, as in `summon sim`
+LIVE_MATCHES = 200           # matches held at once for the memory figure
+LIVE_AT = 150                # the decision those matches (and the forked one) are taken to
+RELOAD_AT = 300              # the decision the reloaded match is at
+RELOAD_SEEDS = 50            # games tried to find one that lasts RELOAD_AT decisions
+SAMPLE_SECONDS = 1.0         # a repeated timing (start, fork) stops after this long...
+SAMPLE_MAX = 200             # ...or this many samples
+COMPARISON_SHARE = 3         # the comparisons play a third of the games, three ways a round
+
+# The goals of issue 13 (figure -> ("max" or "min", value)).
+GOALS: dict[str, tuple[str, float]] = {
+    "decisions_per_s_one_process": ("min", 100_000),
+    "fork_us": ("max", 50),
+    "memory_per_match_mb": ("max", 1.0),
+    "budget_hook_cost": ("max", 0.10),
+    "reload_ms": ("max", 100),
+    "host_vs_lua_ratio": ("max", 1.25),
+}
+
+# The figures in the order they are measured and printed.
+FIGURES = ["decisions_per_s_one_process", "decisions_per_s_all_cores", "match_start_ms", "fork_us",
+           "memory_per_match_mb", "budget_hook_cost", "host_vs_lua_ratio", "reload_ms"]
+
+Progress = Callable[[str, dict], Any]
+
+
+def default_seats(game: GameDef) -> list[Seat]:
+    """Bot seats, as many as the game's default number of players."""
+    pl = game.data["players"]
+    return [Seat("bot") for _ in range(pl.get("default", pl["min"]))]
+
+
+def check_bench(games: int, seed: int, rounds: int) -> None:
+    """Raises EngineError when the numbers of a bench run make no sense."""
+    for name, value in (("games", games), ("rounds", rounds)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise EngineError(f"{name} must be a whole number, 1 or more, not {value!r}")
+    check_seed(seed)
+    # the memory figure builds LIVE_MATCHES matches from consecutive seeds
+    check_run(max(games, LIVE_MATCHES), seed, 1, MAX_DECISIONS)
+
+
+def _bots(seed: int, seats: list[Seat]) -> dict:
+    return {i + 1: RandomBot(seed, i + 1) for i in range(len(seats))}
+
+
+def advanced(game: GameDef, seed: int, seats: list[Seat], decisions: int) -> Match:
+    """A match played by random bots (answering through Match.answer) to `decisions` or its end."""
+    m = Match(game, seed, seats, quiet=True)
+    return play(m, _bots(seed, seats), max_decisions=decisions)
+
+
+def _repeat(fn: Callable[[], Any]) -> list[float]:
+    """Seconds each call of fn takes, called until SAMPLE_SECONDS have passed or SAMPLE_MAX calls."""
+    times: list[float] = []
+    deadline = time.perf_counter() + SAMPLE_SECONDS
+    while len(times) < SAMPLE_MAX and (len(times) < 3 or time.perf_counter() < deadline):
+        t = time.perf_counter()
+        made = fn()
+        times.append(time.perf_counter() - t)
+        del made    # freeing what fn made is not part of its time
+    return times
+
+
+# -- the figures ------------------------------------------------------------------------
+
+def rates(game: GameDef, seats: list[Seat], games: int, seed: int) -> dict:
+    """Decisions per second of `summon sim` (random bots) with one process and with every core."""
+    cores = os.cpu_count() or 1
+    out = {"cores": cores}
+    for key, jobs in (("decisions_per_s_one_process", 1), ("decisions_per_s_all_cores", cores)):
+        run = simulate(game, seats, games, seed, jobs=jobs, max_decisions=MAX_DECISIONS)
+        out[key] = run["decisions"] / max(run["seconds"], 1e-9)
+    return out
+
+
+def start_time(game: GameDef, seats: list[Seat], seed: int) -> dict:
+    """Milliseconds to build a match (its setup run up to the first decision): median and best."""
+    seeds = iter(range(seed, seed + SAMPLE_MAX))
+    times = _repeat(lambda: Match(game, next(seeds), seats, quiet=True))
+    return {"match_start_ms": statistics.median(times) * 1000, "match_start_ms_best": min(times) * 1000,
+            "match_start_samples": len(times)}
+
+
+def fork_time(game: GameDef, seats: list[Seat], seed: int) -> dict:
+    """Microseconds Match.fork() takes at decision LIVE_AT (or the end): median and best;
+    None when Match has no fork."""
+    if not hasattr(Match, "fork"):
+        return {"fork_us": None, "fork_us_best": None, "fork_at_decision": None, "fork_samples": 0}
+    m = advanced(game, seed, seats, LIVE_AT)
+    times = _repeat(m.fork)
+    return {"fork_us": statistics.median(times) * 1e6, "fork_us_best": min(times) * 1e6,
+            "fork_at_decision": m.decisions, "fork_samples": len(times)}
+
+
+def _rss_bytes() -> tuple[int, str]:
+    """This process's resident memory now, and where the figure comes from."""
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) * 1024, "/proc/self/status VmRSS"
+    except OSError:
+        pass
+    import resource
+    import sys
+
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak * (1 if sys.platform == "darwin" else 1024), "resource.getrusage ru_maxrss (peak)"
+
+
+def _live_matches(root: str, seats: list[Seat], seed: int) -> dict:
+    """In a fresh process: resident memory growth from holding LIVE_MATCHES matches at decision LIVE_AT."""
+    game = load_game(root)
+    advanced(game, seed, seats, LIVE_AT)     # one first, so one-off costs are not counted
+    gc.collect()
+    before, source = _rss_bytes()
+    live = [advanced(game, game_seed(seed, i), seats, LIVE_AT) for i in range(LIVE_MATCHES)]
+    gc.collect()
+    after, _ = _rss_bytes()
+    return {"memory_per_match_mb": (after - before) / LIVE_MATCHES / 2**20, "memory_matches": len(live),
+            "memory_at_decision": statistics.mean(m.decisions for m in live), "memory_source": source}
+
+
+def memory(game: GameDef, seats: list[Seat], seed: int) -> dict:
+    """Memory per live match, measured in a fresh process so earlier work does not blur it."""
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Pool(1) as pool:
+        return pool.apply(_live_matches, (str(game.root), seats, seed))
+
+
+def _without_hook(game: GameDef) -> GameDef:
+    """The game with no budget hook at all (hook_every 0 sets none)."""
+    limits = dict(game.data.get("limits") or {}, hook_every=0)
+    return dataclasses.replace(game, data={**game.data, "limits": limits})
+
+
+def _played(game: GameDef, seats: list[Seat], games: int, seed: int, pure_lua: bool) -> tuple[float, int]:
+    """Seconds spent playing (not building) `games` matches with random answers, and the decisions
+    made: by RandomBot through the host, or by Match.rollout inside Lua."""
+    seconds, decisions = 0.0, 0
+    for i in range(games):
+        s = game_seed(seed, i)
+        m = Match(game, s, seats, quiet=True)
+        t = time.perf_counter()
+        if pure_lua:
+            m.rollout(s, MAX_DECISIONS)
+        else:
+            play(m, _bots(s, seats), max_decisions=MAX_DECISIONS)
+        seconds += time.perf_counter() - t
+        decisions += m.decisions
+    return seconds, decisions
+
+
+def comparisons(game: GameDef, seats: list[Seat], games: int, seed: int, rounds: int) -> dict:
+    """The budget hook's cost and the host against the pure-Lua driver, from one set of rounds.
+
+    Each round plays the same games three ways, in turn: host with the hook (the normal
+    case), host with no hook, and Match.rollout with the hook. The best round of each counts.
+    """
+    variants = {"host": (game, False), "no_hook": (_without_hook(game), False), "lua": (game, True)}
+    best: dict[str, tuple[float, int]] = {}
+    for _ in range(rounds):
+        for name, (g, pure_lua) in variants.items():
+            took = _played(g, seats, games, seed, pure_lua)
+            if name not in best or took[0] < best[name][0]:
+                best[name] = took
+    per = {name: max(s, 1e-12) / max(d, 1) for name, (s, d) in best.items()}   # seconds per decision
+    return {
+        "budget_hook_cost": 1 - per["no_hook"] / per["host"],
+        "budget_hook_on_decisions_per_s": 1 / per["host"],
+        "budget_hook_off_decisions_per_s": 1 / per["no_hook"],
+        "host_vs_lua_ratio": per["host"] / per["lua"],
+        "host_decisions_per_s": 1 / per["host"],
+        "lua_decisions_per_s": 1 / per["lua"],
+        "comparison_games": games,
+    }
+
+
+def reload_time(game: GameDef, seats: list[Seat], seed: int, rounds: int) -> dict:
+    """Milliseconds engine.reload.reload_match (what the REPL's reload and --watch call) takes for
+    a match at decision RELOAD_AT: the first game from `seed` that lasts that long, else the longest."""
+    m = None
+    for i in range(RELOAD_SEEDS):
+        c = advanced(game, game_seed(seed, i), seats, RELOAD_AT)
+        if m is None or c.decisions > m.decisions:
+            m = c
+        if m.decisions >= RELOAD_AT:
+            break
+    times = []
+    for _ in range(2 * rounds + 1):
+        t = time.perf_counter()
+        result = reload_match(m)
+        times.append(time.perf_counter() - t)
+        if result.match is None or result.diverged_at is not None:
+            raise EngineError(f"{game.id}: reloading a match at decision {m.decisions} did not replay it: "
+                              f"{result.report.splitlines()[0]}")
+    return {"reload_ms": statistics.median(times) * 1000, "reload_ms_best": min(times) * 1000,
+            "reload_at_decision": m.decisions}
+
+
+def met(result: dict) -> dict[str, bool | None]:
+    """Whether each figure with a goal meets it (None when the figure is not available)."""
+    out = {}
+    for key, (kind, goal) in GOALS.items():
+        v = result.get(key)
+        out[key] = None if v is None else (v >= goal if kind == "min" else v <= goal)
+    return out
+
+
+def run(game_id: str, *, games: int = 120, seed: int = 7, rounds: int = 3,
+        progress: Progress | None = None) -> dict:
+    """Measures every figure for a game; returns them as one dict (`summon bench --json`).
+    `progress(figure, figures so far)` is called as each figure is ready."""
+    check_bench(games, seed, rounds)
+    game = load_game(game_id)
+    seats = default_seats(game)
+    out: dict[str, Any] = {"game": game.id, "seed": seed, "games": games, "rounds": rounds, "clock": CLOCK}
+
+    def done(part: dict, *figures: str) -> None:
+        out.update(part)
+        for f in figures:
+            if progress:
+                progress(f, out)
+
+    done(rates(game, seats, games, seed), "decisions_per_s_one_process", "decisions_per_s_all_cores")
+    done(start_time(game, seats, seed), "match_start_ms")
+    done(fork_time(game, seats, seed), "fork_us")
+    done(memory(game, seats, seed), "memory_per_match_mb")
+    done(comparisons(game, seats, max(1, games // COMPARISON_SHARE), seed, rounds),
+         "budget_hook_cost", "host_vs_lua_ratio")
+    done(reload_time(game, seats, seed, rounds), "reload_ms")
+    out["goals"] = {k: {kind: v} for k, (kind, v) in GOALS.items()}
+    out["met"] = met(out)
+    return out
+

@@ -1,0 +1,82 @@
+"""`summon bench`: every figure is reported, in JSON and in words; bad input is refused in one line.
+No assertion here is about speed: the figures depend on the machine."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conftest import summon
+from engine import bench
+from engine.match import Match, Seat
+
+TINY = ("--games", "2", "--rounds", "1")
+
+
+def is_positive(v) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0
+
+
+def test_json_has_every_figure_with_sane_values():
+    r = summon("bench", "summoner_wars", *TINY, "--seed", "3", "--json")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert set(bench.FIGURES) <= set(out)
+    assert (out["game"], out["games"], out["seed"], out["rounds"]) == ("summoner_wars", 2, 3, 1)
+    assert "perf_counter" in out["clock"]
+    for key in ("decisions_per_s_one_process", "decisions_per_s_all_cores", "match_start_ms",
+                "match_start_ms_best", "memory_per_match_mb", "budget_hook_on_decisions_per_s",
+                "budget_hook_off_decisions_per_s", "host_vs_lua_ratio", "host_decisions_per_s",
+                "lua_decisions_per_s", "reload_ms", "reload_ms_best", "reload_at_decision",
+                "memory_at_decision", "cores", "comparison_games", "match_start_samples"):
+        assert is_positive(out[key]), (key, out[key])
+    assert out["memory_matches"] == bench.LIVE_MATCHES
+    assert 0 < out["memory_at_decision"] <= bench.LIVE_AT
+    assert out["memory_source"]
+    assert out["reload_at_decision"] <= bench.RELOAD_AT
+    # a difference of two timings: noise may make it slightly negative with so few games
+    assert isinstance(out["budget_hook_cost"], float) and -1 < out["budget_hook_cost"] < 1
+    if hasattr(Match, "fork"):
+        assert is_positive(out["fork_us"]) and 0 < out["fork_at_decision"] <= bench.LIVE_AT
+    else:
+        assert out["fork_us"] is None
+    assert set(out["goals"]) == set(out["met"]) == set(bench.GOALS)
+    for key, met in out["met"].items():
+        assert met is None if out[key] is None else isinstance(met, bool)
+
+
+def test_text_names_each_figure_with_its_goal():
+    r = summon("bench", "summoner_wars", *TINY)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0].startswith("summoner_wars: 2 games from seed 7")
+    for label in ("speed, one process:", "speed, every core:", "match start:", "fork:", "memory per live match:",
+                  "budget hook cost:", "host / pure Lua:", "hot reload:"):
+        assert sum(line.startswith(label) for line in lines) == 1, label
+    text = r.stdout
+    for goal in ("aim 100,000", "under 50 µs", "under 1 MB", "under 10%", "under 100 ms", "1.25 or less"):
+        assert goal in text
+    assert "decisions/s" in text and " ms " in text
+
+
+@pytest.mark.parametrize("args, says", [
+    (("summoner_wars", "--games", "0"), "games must be a whole number, 1 or more, not 0"),
+    (("summoner_wars", "--rounds", "0"), "rounds must be a whole number, 1 or more, not 0"),
+    (("summoner_wars", "--seed", "-1"), "seed"),
+    (("no_such_game",), "no game called 'no_such_game'"),
+])
+def test_bad_arguments_are_one_line_errors(args, says):
+    r = summon("bench", *args)
+    assert r.returncode == 1
+    assert r.stdout == ""
+    assert r.stderr.startswith("error: ") and says in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr
+
+
+def test_fork_time_is_measured_when_match_can_fork(sw, monkeypatch):
+    if not hasattr(Match, "fork"):   # a stand-in until Match has its own fork
+        monkeypatch.setattr(Match, "fork", lambda self: self.restarted(self.answers)[0], raising=False)
+    monkeypatch.setattr(bench, "SAMPLE_SECONDS", 0.0)
+    out = bench.fork_time(sw, [Seat("bot"), Seat("bot")], 7)
+    assert is_positive(out["fork_us"]) and is_positive(out["fork_us_best"])
+    assert out["fork_samples"] == 3 and 0 < out["fork_at_decision"] <= bench.LIVE_AT
