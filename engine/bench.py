@@ -68,9 +68,13 @@ def _bots(seed: int, seats: list[Seat]) -> dict:
     return {i + 1: RandomBot(seed, i + 1) for i in range(len(seats))}
 
 
-def advanced(game: GameDef, seed: int, seats: list[Seat], decisions: int) -> Match:
-    """A match played by random bots (answering through Match.answer) to `decisions` or its end."""
+def advanced(game: GameDef, seed: int, seats: list[Seat], decisions: int, *,
+             checkpoints: bool = False) -> Match:
+    """A match played by random bots (answering through Match.answer) to `decisions` or its end;
+    with checkpoints, one that keeps them (as a match that search forks does)."""
     m = Match(game, seed, seats, quiet=True)
+    if checkpoints:
+        m.keep_checkpoints()
     return play(m, _bots(seed, seats), max_decisions=decisions)
 
 
@@ -107,11 +111,9 @@ def start_time(game: GameDef, seats: list[Seat], seed: int) -> dict:
 
 
 def fork_time(game: GameDef, seats: list[Seat], seed: int) -> dict:
-    """Microseconds Match.fork() takes at decision LIVE_AT (or the end): median and best;
-    None when Match has no fork."""
-    if not hasattr(Match, "fork"):
-        return {"fork_us": None, "fork_us_best": None, "fork_at_decision": None, "fork_samples": 0}
-    m = advanced(game, seed, seats, LIVE_AT)
+    """Microseconds Match.fork() takes at decision LIVE_AT (or the end) of a match that keeps
+    checkpoints (so a fork replays the current turn only): median and best."""
+    m = advanced(game, seed, seats, LIVE_AT, checkpoints=True)
     times = _repeat(m.fork)
     return {"fork_us": statistics.median(times) * 1e6, "fork_us_best": min(times) * 1e6,
             "fork_at_decision": m.decisions, "fork_samples": len(times)}

@@ -178,6 +178,34 @@ class Match:
         self.answers.append(key)
         self.askers.append(asker)
 
+    def fork(self, *, quiet: bool = True) -> "Match":
+        """An independent copy of this match at the same decision, to play on separately.
+
+        The copy lives in the same Lua runtime (no new runtime to build) and shares no
+        mutable state with this match: the state is copied from the latest checkpoint (the
+        top of this turn) and the answers given since are replayed in Lua. The first fork
+        of a match turns checkpoints on for it, so that fork replays from the start; build
+        the match with keep_checkpoints() first to make every fork cheap. quiet: the copy
+        says nothing (what search wants).
+        """
+        if self.pending is None:
+            raise IllegalAnswer("the match is over; there is nothing to fork")
+        rt, res = self._rt.fork(quiet=quiet)
+        self._rt.keep_checkpoints()
+        m = object.__new__(Match)
+        m.game, m.seed, m.seats, m.quiet = self.game, self.seed, list(self.seats), quiet
+        m.scenario, m.setup, m.game_options = self.scenario, self.setup, dict(self.game_options)
+        m.answers, m.askers, m.error = list(self.answers), list(self.askers), None
+        m._rt = rt
+        m._take(res)
+        return m
+
+    def keep_checkpoints(self) -> "Match":
+        """Copies the state at the top of every turn from now on, so that fork() replays at
+        most the current turn (costs a state copy per turn). Returns the match."""
+        self._rt.keep_checkpoints()
+        return self
+
     def rollout(self, seed: int, max_decisions: int = 20000) -> int:
         """Plays on with uniformly random answers drawn in Lua (no host between decisions)
         from a generator seeded with `seed`, until the end or `max_decisions` more decisions.

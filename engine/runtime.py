@@ -145,13 +145,50 @@ class Runtime:
             raise DefinitionError(problems)
         self._check_flow(game)
         E.mark_heap()
+        self._shared = _Shared(self)
+        self._saved = None      # this match's values while another match of the runtime runs
+
+    # -- matches side by side --------------------------------------------------
+
+    def _activate(self) -> None:
+        """Makes this match the one the Lua runtime runs (its forks share the runtime)."""
+        shared = self._shared
+        if shared.current is not self:
+            cur = shared.current
+            if cur is not None:
+                cur._saved = self._E.save_match(self._lua.table())
+            self._E.load_match(self._saved)
+            self._saved = None
+            shared.current = self
+
+    def keep_checkpoints(self) -> None:
+        """From now on, copy the state at the top of every turn, so forks replay only the turn."""
+        self._activate()
+        self._E.keep_checkpoints = True
+
+    def fork(self, quiet: bool = True, keep: bool = False) -> tuple["Runtime", tuple]:
+        """A copy of this match in the same runtime: (its Runtime, its position as step())."""
+        self._activate()
+        saved = self._E.current_match()
+        res = self._call(self._E.fork, keep, quiet)
+        new = object.__new__(Runtime)
+        new._lua, new._E, new.memory_mb = self._lua, self._E, self.memory_mb
+        new._shared, new._saved = self._shared, None
+        self._saved = saved
+        self._shared.current = new
+        out = tuple(res)
+        while len(out) > 1 and out[-1] is None:
+            out = out[:-1]
+        if out[0] == "error":
+            out = ("error", self._plain_error(out[1]))
+        return new, out
 
     def _check_flow(self, game: GameDef) -> None:
         """Every Lua function the flow names must exist once the scripts have run."""
         flow = game.data["flow"]
         needed = [flow["setup"]] + [p["run"] for p in flow["phases"]]
         needed += [flow[k] for k in ("next_player", "after_round") if k in flow]
-        env, lua_type = self._E.rules_env, self._lua.eval("type")
+        env, lua_type = self._E.rules_env, self._lua.eval("type")  # (only while building: no switch)
         missing = [n for n in needed if lua_type(env[n]) != "function"]
         if missing:
             raise DefinitionError([Problem(str(game.root / "game.yaml"), 1, 1,
@@ -161,6 +198,7 @@ class Runtime:
 
     def start(self, quiet: bool = False) -> tuple:
         """Starts the match coroutine; returns ("choice", player, prompt, count), ("over",) or ("error", msg)."""
+        self._activate()
         self._E.quiet = quiet
         return self._call(self._E.start)
 
@@ -194,14 +232,17 @@ class Runtime:
 
     def option_keys(self) -> list[str]:
         """Labels of the pending options, in order (empty when nothing is asked)."""
+        self._activate()
         return _list(self._E.pending_keys())
 
     def key_index(self, key: str) -> int | None:
         """The 1-based index of the pending option with this label, or None."""
+        self._activate()
         return self._E.key_index(key)
 
     def chance_notes(self) -> list[tuple[int, str]]:
         """(decision number, kind) of every draw, roll and shuffle so far, in order."""
+        self._activate()
         return [(int(n["decision"]), str(n["kind"])) for n in _list(self._E.chance_log)]
 
     def force(self, values: list[int]) -> None:
@@ -220,11 +261,13 @@ class Runtime:
 
     def winner(self) -> int | None:
         """The winning seat once the match has one (None: not over, or a draw)."""
+        self._activate()
         w = self._E.state.winner
         return int(w) if w is not None else None
 
     def drain_messages(self) -> list[str]:
         """What the match said since the last call."""
+        self._activate()
         return _list(self._E.drain_messages())
 
     def eval(self, bytecode: bytes, chunkname: str, player: int | None = None) -> tuple[bool, str]:
@@ -247,6 +290,7 @@ class Runtime:
 
     def _call(self, fn, *args) -> tuple:
         global _interrupted
+        self._activate()
         _interrupted = False      # a Ctrl-C pressed after the last script ended stops nothing
         try:
             res = fn(*args)
@@ -257,6 +301,15 @@ class Runtime:
         except Exception as e:  # memory errors, bad UTF-8 from a script: all end the step
             raise ScriptError(f"the match stopped: {type(e).__name__}: {e}") from None
         return res if isinstance(res, tuple) else (res,)
+
+
+class _Shared:
+    """What the matches of one Lua runtime share: which of them the runtime runs now."""
+
+    __slots__ = ("current",)
+
+    def __init__(self, current: "Runtime"):
+        self.current = current
 
 
 def _list(t) -> list:

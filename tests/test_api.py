@@ -217,6 +217,7 @@ def lua_suggest():
 
     lua = LuaRuntime()
     E = lua.table()
+    lua.execute("local E = ...; function E.match_part() end", E)   # (core.lua's, not needed here)
     lua.execute("local src, E = ...; assert(load(src, '@events.lua', 't'))(E)",
                 (ROOT / "engine" / "lua" / "events.lua").read_text(), E)
     return lambda name, candidates: E.suggest(name, lua.table_from(candidates))

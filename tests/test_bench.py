@@ -8,7 +8,7 @@ import pytest
 
 from conftest import summon
 from engine import bench
-from engine.match import Match, Seat
+from engine.match import Seat
 
 TINY = ("--games", "2", "--rounds", "1")
 
@@ -36,10 +36,7 @@ def test_json_has_every_figure_with_sane_values():
     assert out["reload_at_decision"] <= bench.RELOAD_AT
     # a difference of two timings: noise may make it slightly negative with so few games
     assert isinstance(out["budget_hook_cost"], float) and -1 < out["budget_hook_cost"] < 1
-    if hasattr(Match, "fork"):
-        assert is_positive(out["fork_us"]) and 0 < out["fork_at_decision"] <= bench.LIVE_AT
-    else:
-        assert out["fork_us"] is None
+    assert is_positive(out["fork_us"]) and 0 < out["fork_at_decision"] <= bench.LIVE_AT
     assert set(out["goals"]) == set(out["met"]) == set(bench.GOALS)
     for key, met in out["met"].items():
         assert met is None if out[key] is None else isinstance(met, bool)
@@ -73,9 +70,7 @@ def test_bad_arguments_are_one_line_errors(args, says):
     assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr
 
 
-def test_fork_time_is_measured_when_match_can_fork(sw, monkeypatch):
-    if not hasattr(Match, "fork"):   # a stand-in until Match has its own fork
-        monkeypatch.setattr(Match, "fork", lambda self: self.restarted(self.answers)[0], raising=False)
+def test_fork_time_is_measured(sw, monkeypatch):
     monkeypatch.setattr(bench, "SAMPLE_SECONDS", 0.0)
     out = bench.fork_time(sw, [Seat("bot"), Seat("bot")], 7)
     assert is_positive(out["fork_us"]) and is_positive(out["fork_us_best"])

@@ -68,3 +68,121 @@ def test_a_unique_label_is_its_own_key_without_listing_the_options(sw):
     m2 = position(sw, 'choose{player=1, prompt="Which?", options={"A", "B #2", "B"}}')
     m2.answer(1)
     assert m2.answers[-1] == "B #2"
+
+
+# -- forks ---------------------------------------------------------------------------
+
+def fresh_replay(game, m):
+    """The match m as a new match built from scratch with its answers (the slow way)."""
+    again = Match(game, m.seed, m.seats, quiet=True)
+    assert again.replay(m.answers) is None
+    return again
+
+
+@pytest.mark.parametrize("game_id", ["summoner_wars", "summoners_isle"])
+def test_a_fork_is_the_same_position_and_goes_its_own_way(game_id):
+    from engine.loader import load_game
+
+    game = load_game(game_id)
+    m = new(game, seed=3).keep_checkpoints()
+    m.rollout(seed=3, max_decisions=150)
+    before = m.state_hash()
+    f = m.fork()
+    assert f.state_hash() == before and f.options() == m.options()
+    assert f.answers == m.answers and f.decisions == m.decisions
+    f.rollout(seed=99, max_decisions=60)
+    assert m.state_hash() == before and m.decisions == 150        # the original did not move
+    assert f.state_hash() == fresh_replay(game, f).state_hash()   # the fork played true
+    m.rollout(seed=7, max_decisions=60)
+    assert m.state_hash() == fresh_replay(game, m).state_hash()
+
+
+@pytest.mark.parametrize("game_id", ["summoner_wars", "summoners_isle"])
+def test_a_fork_given_the_same_answers_reaches_the_same_hash(game_id):
+    from engine.loader import load_game
+
+    game = load_game(game_id)
+    m = new(game, seed=8).keep_checkpoints()
+    m.rollout(seed=1, max_decisions=90)
+    f = m.fork()
+    m.rollout(seed=2, max_decisions=80)
+    assert f.replay(m.answers[f.decisions:]) is None
+    assert f.state_hash() == m.state_hash()
+
+
+def test_matches_and_forks_played_in_turns_stay_apart(sw):
+    """Answering a match, its forks and a fork's fork one decision each, in turns."""
+    m = new(sw, seed=4).keep_checkpoints()
+    m.rollout(seed=4, max_decisions=40)
+    family = [m, m.fork(), m.fork()]
+    family.append(family[1].fork())
+    bots = [__import__("random").Random(i) for i in range(len(family))]
+    for _ in range(120):
+        for match, rng in zip(family, bots):
+            if match.pending is not None:
+                match.answer(rng.randrange(match.pending.count))
+    hashes = [x.state_hash() for x in family]
+    assert len(set(hashes)) == len(family)
+    for x in family:
+        assert x.state_hash() == fresh_replay(sw, x).state_hash()
+
+
+def test_a_fork_shares_no_state_with_its_match(sw):
+    m = new(sw).keep_checkpoints()
+    m.rollout(seed=5, max_decisions=30)
+    f = m.fork()
+    f.eval("state.vars.scribble = 1; cards.get(1).tokens.mark = 3")
+    assert "scribble" not in m.snapshot()["vars"]
+    assert "mark" not in m.snapshot()["cards"][0]["tokens"]
+    assert f.snapshot()["vars"]["scribble"] == 1
+
+
+def test_the_first_fork_of_a_match_without_checkpoints_works_and_turns_them_on(sw):
+    m = new(sw)
+    m.rollout(seed=6, max_decisions=100)
+    f = m.fork()
+    assert f.state_hash() == m.state_hash()
+    m.rollout(seed=6, max_decisions=40)
+    g = m.fork()
+    assert g.state_hash() == m.state_hash()
+    assert g.replay(m.answers[g.decisions:]) is None
+
+
+def test_a_fork_is_quiet_and_leaves_the_match_s_messages_alone(sw):
+    m = Match(sw, 2, [Seat("bot"), Seat("bot")])
+    m.rollout(seed=2, max_decisions=20)
+    said = m.messages()
+    assert said
+    f = m.fork()
+    f.rollout(seed=3, max_decisions=20)
+    assert f.messages() == []
+    m.rollout(seed=2, max_decisions=5)
+    assert m.messages()
+    loud = m.fork(quiet=False)
+    loud.rollout(seed=3, max_decisions=5)
+    assert loud.messages()
+
+
+def test_a_scenario_match_forks_with_its_setup(sw):
+    from conftest import position
+
+    m = position(sw, 'scenario.start(1, "attack")', quiet=True).keep_checkpoints()
+    m.rollout(seed=1, max_decisions=25)
+    f = m.fork()
+    assert f.state_hash() == m.state_hash() and f.options() == m.options()
+
+
+def test_fork_refuses_a_finished_match_and_forced_dice(sw):
+    from engine.errors import ScriptError
+    from engine.match import IllegalAnswer
+
+    done = new(sw)
+    done.rollout(seed=1)
+    with pytest.raises(IllegalAnswer, match="over"):
+        done.fork()
+    m = new(sw).keep_checkpoints()
+    m.rollout(seed=1, max_decisions=10)
+    m.force_random([1, 2, 3])
+    with pytest.raises(ScriptError, match="forced"):
+        m.fork()
+    m.answer(0)   # the match itself is unharmed

@@ -15,6 +15,8 @@ local function grid_name(x, y)
   return string.char(96 + x) .. tostring(y)
 end
 
+E.match_part(function() end, function(m) occupied = m.state.spaces end)
+
 function E.build_board(def)
   occupied = E.state.spaces
   topo = { kind = def.type, list = {}, neighbors = {}, xy = {}, at = {}, region = {}, regions = {}, dist = {} }

@@ -300,6 +300,47 @@ function E.drain_messages()
   return m
 end
 
+-------------------------------------------------------------------------------
+-- Matches side by side: one runtime may hold several matches (a match and its
+-- forks). Each engine file that keeps per-match values outside E.state registers
+-- how to put them in a table and take them back; E.switch_match swaps them.
+-------------------------------------------------------------------------------
+local match_parts = {}
+
+--- Registers save(m) (copy this file's per-match values into table m) and load(m)
+--- (take them back from m).
+function E.match_part(save, load)
+  match_parts[#match_parts + 1] = { save, load }
+end
+
+--- Stores the running match's values in m.
+function E.save_match(m)
+  for i = 1, #match_parts do match_parts[i][1](m) end
+  return m
+end
+
+--- Makes the match stored in m the running one.
+function E.load_match(m)
+  for i = 1, #match_parts do match_parts[i][2](m) end
+end
+
+--- A copy of plain data that shares no table with the original (tables met twice are
+--- copied once, so shared references stay shared). Tables with a metatable (the
+--- engine's read-only views) are kept as they are.
+local getmt = getmetatable
+local function deep_copy(t, memo)
+  local c = memo[t]
+  if c then return c end
+  c = {}
+  memo[t] = c
+  for k, v in next, t do
+    if type(v) == "table" and getmt(v) == nil then v = memo[v] or deep_copy(v, memo) end
+    c[k] = v
+  end
+  return c
+end
+function E.deep_copy(t) return deep_copy(t, {}) end
+
 -- The context stack names the phase, hook or ability running, for error reports.
 -- Entries are (what, card) pairs kept unformatted until an error needs them.
 E.context = {}
@@ -316,6 +357,12 @@ function E.pop_context()
 end
 
 function E.context_depth() return ctx_n end
+
+E.match_part(function(m)
+  m.state, m.forced, m.messages, m.quiet, m.context, m.ctx_n = E.state, E.forced, E.messages, E.quiet, E.context, ctx_n
+end, function(m)
+  E.state, E.forced, E.messages, E.quiet, E.context, ctx_n = m.state, m.forced, m.messages, m.quiet, m.context, m.ctx_n
+end)
 
 function E.restore_context_depth(n)
   local c = E.context

@@ -29,6 +29,12 @@ end
 local depth = 0
 local chain = {}
 
+E.match_part(function(m)
+  m.chance_log, m.depth, m.chain = E.chance_log, depth, chain
+end, function(m)
+  E.chance_log, depth, chain = m.chance_log, m.depth, m.chain
+end)
+
 local function describe(c)
   return string.format("%s (card %d)", c.name, c.id)
 end

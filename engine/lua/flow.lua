@@ -11,6 +11,7 @@ E.decisions = 0
 E.pending = nil
 E.answers = {}       -- keys of the answers given, in order
 E.askers = {}        -- the player who gave each
+E.picks = {}         -- the index of each answer among its options (forks replay them)
 E.limits = { instructions = 50000000, trigger_depth = 40, hook_every = 1000, check_every = 10000, seconds = 10 }
 
 -- The error that ends the match. Compared with rawequal (a script's error value may
@@ -92,6 +93,7 @@ function E.choose(req)
   E.decisions = E.decisions + 1
   E.answers[E.decisions] = key_of(pend, i)
   E.askers[E.decisions] = p
+  E.picks[E.decisions] = i
   return opts[i]
 end
 
@@ -134,18 +136,37 @@ local function run_phase(ph, arg)
   E.emit("phase_end", { phase = ph.id, player = st.active })
 end
 
-function E.run_flow()
+-- Checkpoints: when a match keeps them (E.keep_checkpoints), the state is copied at
+-- the top of every turn (or round), where nothing of the match lives on the Lua
+-- stack. A fork starts from the latest one and replays the answers given since.
+E.keep_checkpoints = false
+E.checkpoint = nil
+E.forced_since = false   -- the host forced random results since the checkpoint
+
+local function take_checkpoint(first)
+  E.checkpoint = { first = first, state = E.deep_copy(E.state), decision = E.decisions,
+                   forced = E.copy_list(E.forced), start_phase = E.start_phase, chance_n = #E.chance_log }
+  E.forced_since = false
+end
+
+--- Runs the match: the setup, then turns (or rounds) until it ends. resume: go on
+--- from a checkpoint's state at the top of the loop (the setup is done).
+function E.run_flow(resume)
   local st, flow = E.state, E.game.flow
-  E.push_context("setup")
-  rules_fn(flow.setup)()
-  E.pop_context()
-  if E.scenario_fn then
-    E.push_context("scenario setup")
-    E.scenario_fn()
+  if not resume then
+    E.push_context("setup")
+    rules_fn(flow.setup)()
     E.pop_context()
+    if E.scenario_fn then
+      E.push_context("scenario setup")
+      E.scenario_fn()
+      E.pop_context()
+    end
   end
   if flow.kind == "rounds" then
     while not st.over do
+      if E.keep_checkpoints and not resume then take_checkpoint(false) end
+      resume = false
       st.round = st.round + 1
       E.emit("round_start", { round = st.round })
       for _, ph in ipairs(flow.phases) do
@@ -159,6 +180,8 @@ function E.run_flow()
     end
   else
     while not st.over do
+      if E.keep_checkpoints and not resume then take_checkpoint(false) end
+      resume = false
       local p = st.active
       st.turn = st.turn + 1
       E.emit("turn_start", { player = p })
@@ -287,16 +310,71 @@ local function on_error(err)
   return { message = E.error_text(err) .. context_chain(), traceback = traceback(nil, 2) }
 end
 
---- Starts the match; returns like step().
-function E.start(main)
+local function start_co(main)
   co = co_create(function()
-    local ok, err = xpcall(main or E.run_flow, on_error)
+    local ok, err = xpcall(main, on_error)
     if ok or rawequal(err, GAME_OVER) then return "over" end
     return "error", err.message
   end)
   E.match_co = co
   sethook(co, E.profile and profiling_hook or budget_hook, "", E.limits.hook_every)
+end
+
+--- Starts the match; returns like step().
+function E.start(main)
+  take_checkpoint(true)   -- the state before the setup: every fork can start from here
+  start_co(main or E.run_flow)
   return E.step(nil)
+end
+
+E.match_part(function(m)
+  m.decisions, m.pending, m.answers, m.askers, m.picks = E.decisions, E.pending, E.answers, E.askers, E.picks
+  m.co, m.match_co, m.start_phase = co, E.match_co, E.start_phase
+  m.keep_checkpoints, m.checkpoint, m.forced_since = E.keep_checkpoints, E.checkpoint, E.forced_since
+end, function(m)
+  E.decisions, E.pending, E.answers, E.askers, E.picks = m.decisions, m.pending, m.answers, m.askers, m.picks
+  co, E.match_co, E.start_phase = m.co, m.match_co, m.start_phase
+  E.keep_checkpoints, E.checkpoint, E.forced_since = m.keep_checkpoints, m.checkpoint, m.forced_since
+end)
+
+--- The running match as a new table of its own (see E.match_part).
+function E.current_match() return E.save_match({}) end
+
+--- Makes a copy of the running match that shares no table with it, and leaves the
+--- copy running (the caller keeps the original's table from E.current_match to go
+--- back to it). The copy starts from the latest checkpoint (a copy of the state kept
+--- at the top of the turn, or at the start) and replays the answers given since, in
+--- Lua; it says nothing unless quiet is false, and keeps no checkpoints unless keep is true.
+--- Returns "choice"/"over"/"error" like step() (the copy's position).
+function E.fork(keep, quiet)
+  local src = E.save_match({})
+  local cp = src.checkpoint
+  if src.forced_since then
+    error("fork: random results were forced since this turn began (fork before forcing them)", 0)
+  end
+  if src.co == nil or co_status(src.co) == "dead" then error("fork: the match is not running", 0) end
+  local chance = {}
+  for i = 1, cp.chance_n do chance[i] = E.copy(src.chance_log[i]) end
+  local m = {
+    state = E.deep_copy(cp.state), forced = E.copy_list(cp.forced), messages = {}, quiet = true,
+    context = {}, ctx_n = 0, chance_log = chance, depth = 0, chain = {}, version = 0,
+    decisions = cp.decision, pending = nil,
+    answers = E.copy_list(src.answers), askers = E.copy_list(src.askers), picks = E.copy_list(src.picks),
+    co = nil, match_co = nil, start_phase = cp.start_phase,
+    keep_checkpoints = keep == true, checkpoint = cp, forced_since = false,
+  }
+  E.load_match(m)
+  start_co(function() return E.run_flow(not cp.first) end)
+  local status, a, b, c, d = E.step(nil)
+  for n = cp.decision + 1, src.decisions do
+    if status ~= "choice" then break end
+    status, a, b, c, d = E.step(src.picks[n])
+  end
+  if status == "choice" and E.decisions ~= src.decisions then
+    status, a = "error", "the copy went another way than the match (a script keeps match data outside state?)"
+  end
+  E.quiet = quiet ~= false
+  return status, a, b, c, d
 end
 
 --- Resumes the match with an answer (an option's index). Returns

@@ -485,6 +485,11 @@ function E.forget_caches()
   fn_lists = { hooks = {}, modifiers = {}, abilities = {} }
 end
 
+E.match_part(function(m) m.version = E.version end, function(m)
+  E.version = m.version
+  E.forget_caches()
+end)
+
 local function refresh()
   if cache_version == E.version then return end
   cache_version = E.version

@@ -277,6 +277,11 @@ function E.make_rules_env()
   return E.rules_env
 end
 
+-- Scripts reach the running match's state as the global `state`.
+E.match_part(function() end, function(m)
+  if E.rules_env then E.rules_env.state = m.state end
+end)
+
 -- A card chunk's environment: its own globals, reading through to the rules'
 -- (whose libraries and engine tables are read-only, so a card cannot change them
 -- for anyone else).

@@ -92,6 +92,8 @@ end
 --- (a die roll takes the face's number; a shuffle takes one number per swap).
 function S.force(values)
   for _, v in ipairs(values) do E.forced[#E.forced + 1] = v end
+  -- from the host (a test), not from the scenario's own setup, which a fork runs again
+  if coroutine.running() ~= E.match_co then E.forced_since = true end
 end
 
 --- Applies a scenario file's `setup` (plain data from YAML):
