@@ -186,3 +186,23 @@ def test_fork_refuses_a_finished_match_and_forced_dice(sw):
     with pytest.raises(ScriptError, match="forced"):
         m.fork()
     m.answer(0)   # the match itself is unharmed
+
+
+@pytest.mark.parametrize("game_id", ["summoner_wars", "summoners_isle", "sealed_bid"])
+def test_a_fork_at_every_decision_of_a_game_is_the_same_position(game_id):
+    """Checkpoints fall at the top of turns (rounds) and before each phase: a fork taken at
+    any decision resumes from the right one (turn and round counters, active player)."""
+    from conftest import ROOT
+    from engine.loader import load_game
+
+    game = load_game(str(ROOT / "tests" / "games" / game_id) if game_id == "sealed_bid" else game_id)
+    m = new(game, seed=12).keep_checkpoints()
+    rng = __import__("random").Random(12)
+    while m.pending is not None and m.decisions < 400:
+        f = m.fork()
+        assert f.state_hash() == m.state_hash(), m.decisions
+        assert f.options() == m.options() and f.pending == m.pending
+        pick = rng.randrange(m.pending.count)
+        f.answer(pick)
+        m.answer(pick)
+        assert f.state_hash() == m.state_hash(), m.decisions

@@ -137,23 +137,29 @@ local function run_phase(ph, arg)
 end
 
 -- Checkpoints: when a match keeps them (E.keep_checkpoints), the state is copied at
--- the top of every turn (or round), where nothing of the match lives on the Lua
--- stack. A fork starts from the latest one and replays the answers given since.
+-- the top of every turn (or round) and before each phase, where nothing of the match
+-- lives on the Lua stack. A fork starts from the latest one and replays the answers
+-- given since.
 E.keep_checkpoints = false
 E.checkpoint = nil
 E.forced_since = false   -- the host forced random results since the checkpoint
 
-local function take_checkpoint(first)
-  E.checkpoint = { first = first, state = E.deep_copy(E.state), decision = E.decisions,
+-- at: nil for the state before the setup, "top" for the top of a turn (round), or
+-- the index of the phase about to run; player: whose turn (turns), else nil.
+local function take_checkpoint(at, player)
+  E.checkpoint = { at = at, player = player, state = E.deep_copy(E.state), decision = E.decisions,
                    forced = E.copy_list(E.forced), start_phase = E.start_phase, chance_n = #E.chance_log }
   E.forced_since = false
 end
 
---- Runs the match: the setup, then turns (or rounds) until it ends. resume: go on
---- from a checkpoint's state at the top of the loop (the setup is done).
+--- Runs the match: the setup, then turns (or rounds) until it ends. resume: a
+--- checkpoint to go on from (its state is in place): the setup is done, and the
+--- turn (round) it was taken in has begun unless it was taken at its top.
 function E.run_flow(resume)
   local st, flow = E.state, E.game.flow
-  if not resume then
+  local phases = flow.phases
+  if resume == nil or resume.at == nil then
+    resume = nil
     E.push_context("setup")
     rules_fn(flow.setup)()
     E.pop_context()
@@ -163,34 +169,36 @@ function E.run_flow(resume)
       E.pop_context()
     end
   end
-  if flow.kind == "rounds" then
-    while not st.over do
-      if E.keep_checkpoints and not resume then take_checkpoint(false) end
-      resume = false
-      st.round = st.round + 1
-      E.emit("round_start", { round = st.round })
-      for _, ph in ipairs(flow.phases) do
-        if E.start_phase == nil or E.start_phase == ph.id then
-          E.start_phase = nil
-          run_phase(ph, st.round)
-        end
+  local rounds = flow.kind == "rounds"
+  while not st.over do
+    local p, first = resume and resume.player, 1
+    if resume and resume.at ~= "top" then
+      first = resume.at          -- inside the turn: its start is behind us
+    else
+      if E.keep_checkpoints and not resume then take_checkpoint("top") end
+      if rounds then
+        st.round = st.round + 1
+        E.emit("round_start", { round = st.round })
+      else
+        p = st.active
+        st.turn = st.turn + 1
+        E.emit("turn_start", { player = p })
       end
+    end
+    resume = nil
+    local arg = rounds and st.round or p
+    for i = first, #phases do
+      local ph = phases[i]
+      if E.start_phase == nil or E.start_phase == ph.id then
+        E.start_phase = nil
+        if E.keep_checkpoints then take_checkpoint(i, p) end
+        run_phase(ph, arg)
+      end
+    end
+    if rounds then
       E.emit("round_end", { round = st.round })
       if flow.after_round then rules_fn(flow.after_round)(st.round) end
-    end
-  else
-    while not st.over do
-      if E.keep_checkpoints and not resume then take_checkpoint(false) end
-      resume = false
-      local p = st.active
-      st.turn = st.turn + 1
-      E.emit("turn_start", { player = p })
-      for _, ph in ipairs(flow.phases) do
-        if E.start_phase == nil or E.start_phase == ph.id then
-          E.start_phase = nil
-          run_phase(ph, p)
-        end
-      end
+    else
       st.phase = nil
       E.emit("turn_end", { player = p })
       st.active = flow.next_player and rules_fn(flow.next_player)(p) or E.players.next(p)
@@ -322,7 +330,7 @@ end
 
 --- Starts the match; returns like step().
 function E.start(main)
-  take_checkpoint(true)   -- the state before the setup: every fork can start from here
+  take_checkpoint(nil)    -- the state before the setup: every fork can start from here
   start_co(main or E.run_flow)
   return E.step(nil)
 end
@@ -343,7 +351,7 @@ function E.current_match() return E.save_match({}) end
 --- Makes a copy of the running match that shares no table with it, and leaves the
 --- copy running (the caller keeps the original's table from E.current_match to go
 --- back to it). The copy starts from the latest checkpoint (a copy of the state kept
---- at the top of the turn, or at the start) and replays the answers given since, in
+--- at the start of the phase, or of the match) and replays the answers given since, in
 --- Lua; it says nothing unless quiet is false, and keeps no checkpoints unless keep is true.
 --- Returns "choice"/"over"/"error" like step() (the copy's position).
 function E.fork(keep, quiet)
@@ -364,7 +372,7 @@ function E.fork(keep, quiet)
     keep_checkpoints = keep == true, checkpoint = cp, forced_since = false,
   }
   E.load_match(m)
-  start_co(function() return E.run_flow(not cp.first) end)
+  start_co(function() return E.run_flow(cp) end)
   local status, a, b, c, d = E.step(nil)
   for n = cp.decision + 1, src.decisions do
     if status ~= "choice" then break end
