@@ -152,6 +152,16 @@ local function take_checkpoint(at, player)
   E.forced_since = false
 end
 
+-- The checkpoint before the setup keeps no copy: a new state from the seed and seats
+-- is the same (E.new_state), and every match has this checkpoint.
+local function start_checkpoint()
+  local seats = {}
+  for i, pl in ipairs(E.state.players) do seats[i] = { set = pl.set, name = pl.name } end
+  E.checkpoint = { at = nil, seed = E.state.seed, seats = seats, decision = 0,
+                   forced = E.copy_list(E.forced), start_phase = E.start_phase, chance_n = 0 }
+  E.forced_since = false
+end
+
 --- Runs the match: the setup, then turns (or rounds) until it ends. resume: a
 --- checkpoint to go on from (its state is in place): the setup is done, and the
 --- turn (round) it was taken in has begun unless it was taken at its top.
@@ -330,7 +340,7 @@ end
 
 --- Starts the match; returns like step().
 function E.start(main)
-  take_checkpoint(nil)    -- the state before the setup: every fork can start from here
+  start_checkpoint()      -- the state before the setup: every fork can start from here
   start_co(main or E.run_flow)
   return E.step(nil)
 end
@@ -364,13 +374,17 @@ function E.fork(keep, quiet)
   local chance = {}
   for i = 1, cp.chance_n do chance[i] = E.copy(src.chance_log[i]) end
   local m = {
-    state = E.deep_copy(cp.state), forced = E.copy_list(cp.forced), messages = {}, quiet = true,
+    state = cp.state and E.deep_copy(cp.state), forced = E.copy_list(cp.forced), messages = {}, quiet = true,
     context = {}, ctx_n = 0, chance_log = chance, depth = 0, chain = {}, version = 0,
     decisions = cp.decision, pending = nil,
     answers = E.copy_list(src.answers), askers = E.copy_list(src.askers), picks = E.copy_list(src.picks),
     co = nil, match_co = nil, start_phase = cp.start_phase,
     keep_checkpoints = keep == true, checkpoint = cp, forced_since = false,
   }
+  if cp.state == nil then   -- the start: a new state, as the match had before its setup
+    E.new_state(cp.seed, E.deep_copy(cp.seats))
+    m.state = E.state
+  end
   E.load_match(m)
   start_co(function() return E.run_flow(cp) end)
   local status, a, b, c, d = E.step(nil)

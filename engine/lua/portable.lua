@@ -31,15 +31,21 @@ end
 --- The keys of t in the fixed order; fails (naming fn) on a key that has none.
 local function sorted_keys(t, fn)
   local keys, n = {}, 0
+  local first, mixed = nil, false   -- the rank of the first key; whether another differs
   for k in rawnext, t do
-    if key_rank(k) == nil then
+    local r = key_rank(k)
+    if r == nil then
       error(fn .. ": a table keyed by " .. type(k) .. "s has no order that is the same on every machine; " ..
             "key it by numbers, text or cards", 3)
     end
+    if first == nil then first = r elseif r ~= first then mixed = true end
     n = n + 1
     keys[n] = k
   end
-  sort(keys, before)
+  if n > 1 then
+    -- keys all numbers or all text (the common case) compare in C: the same order as before()
+    if not mixed and (first == 1 or first == 2) then sort(keys) else sort(keys, before) end
+  end
   return keys, n
 end
 

@@ -125,14 +125,14 @@ end
 local UNDER_EVENTS = { "before_attack", "attack_rolled", "after_attack", "after_move", "after_force",
                        "after_damage", "on_destroyed" }
 
-local function has_under(c) return #c.under > 0 end
-
 for _, name in ipairs(UNDER_EVENTS) do
   on(name, function(ev)
-    for _, host in ipairs(cards.on_board(has_under)) do
-      for _, u in ipairs(cards.attached(host)) do
-        local fn = def_of(u).hooks[name]
-        if fn and u.host == host.id then fn(u, ev) end
+    for _, host in ipairs(cards.on_board()) do
+      if #host.under > 0 then
+        for _, u in ipairs(cards.attached(host)) do
+          local fn = def_of(u).hooks[name]
+          if fn and u.host == host.id then fn(u, ev) end
+        end
       end
     end
   end)

@@ -290,6 +290,16 @@ function attack_targets(u)
   return out
 end
 
+--- Whether a unit has any card to attack (attack_targets without making the list).
+local function has_attack_target(u)
+  if def_of(u).attack == "ranged" then return #attack_targets(u) > 0 end
+  for _, s in ipairs(board.neighbors(u.space)) do
+    local c = board.card_at(s)
+    if c and c ~= u then return true end
+  end
+  return false
+end
+
 --- One attack: roll dice equal to strength, one damage per symbol that matches.
 function attack(u, target)
   local p = u.controller
@@ -314,7 +324,7 @@ function attack_phase(p)
     for _ in pairs(state.vars.attacked) do used = used + 1 end
     if used >= attackers then return end
     for _, u in ipairs(controlled(p, is_unit)) do
-      if not state.vars.attacked[u.id] and def_of(u).attack and #attack_targets(u) > 0 then
+      if not state.vars.attacked[u.id] and def_of(u).attack and has_attack_target(u) then
         opts[#opts + 1] = { label = string.format("Attack with %s at %s", u.name, u.space), unit = u }
       end
     end
