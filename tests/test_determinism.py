@@ -74,6 +74,7 @@ def test_no_address_and_one_nan(sw):
     assert m.eval("tostring({}), tostring(print), tostring(0/0), tostring(-(0/0))") == ["table", "function", "nan", "nan"]
     assert m.eval("string.format('%s|%f|%5.1f', {}, 0/0, -(0/0))") == ["table|nan|  nan"]
     assert m.eval("('%g'):format(0/0)") == ["nan"]
+    assert m.eval("('%E|%G'):format(0/0, -(0/0)) == 'NAN|NAN'") == [True]   # as the script sees it
     with pytest.raises(ScriptError, match="%p would show an address"):
         m.eval("string.format('%p', {})")
 

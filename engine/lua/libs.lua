@@ -286,10 +286,11 @@ end
 local c_format = E.c_format
 function S.format(f, ...)                          -- (the rules call it most: no vararg helper)
   -- Fast path: C formats it; only a result that could hold an address ("0x...", from a
-  -- table, function or %p) or a NaN ("nan", "-nan") is made again by the portable path
-  -- (portable.lua), which spells those one way or refuses. A false alarm costs only time.
+  -- table, function or %p) or a NaN ("nan", "-nan", and "-NAN" from %E %F %G) is made
+  -- again by the portable path (portable.lua), which spells those one way or refuses. A
+  -- false alarm costs only time.
   local ok, r = xpcall(c_format, blame, f, ...)
-  if ok and not s_find(r, "0x", 1, true) and not s_find(r, "nan", 1, true) then
+  if ok and not s_find(r, "0x", 1, true) and not s_find(r, "nan", 1, true) and not s_find(r, "NAN", 1, true) then
     if #r > SMALL * 8 then charge(#r >> 3) end
     return r
   end

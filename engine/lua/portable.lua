@@ -94,9 +94,11 @@ end
 -- "nan(snan)" (Windows), in upper case for %E %F %G. Each becomes "nan" (or "NAN"). A bare
 -- "-nan" counts only when no letter follows, so words like "anti-nanotech" keep theirs; a
 -- NaN joined straight to a letter ("x" .. 0/0 .. "y") keeps the C library's spelling.
+local lower, sub = string.lower, string.sub   -- the plain ones: string methods are the scripts'
+
 local function windows_nan(nan, paren)
-  local p = paren:lower()
-  if p == "(ind)" or p == "(snan)" then return (nan:gsub("^%-", "")) end
+  local p = lower(paren)
+  if p == "(ind)" or p == "(snan)" then return sub(nan, -3) end
 end
 
 local function one_nan(s, nan)
