@@ -33,6 +33,18 @@ class ScriptError(EngineError):
     """A Lua script failed while a match was running; the match is left at its last decision."""
 
 
+# Words of the message that stops a script at the processor-time limit (E.watch in
+# engine/lua/sandbox.lua). That limit guards against runaway scripts and depends on the
+# machine's speed, so nothing that must be the same everywhere (a scenario's expected
+# error, a game's result) may rest on it.
+TIME_LIMIT_WORDS = "it hit the time limit of"
+
+
+def is_time_limit(error: Exception | str) -> bool:
+    """Whether an error is the processor-time limit stopping a script."""
+    return TIME_LIMIT_WORDS in str(error)
+
+
 class IllegalAnswer(EngineError):
     """An answer that is not among the options offered."""
 

@@ -337,6 +337,27 @@ def _read_game_yaml(rules_dir: Path, ld: _Loading) -> tuple[yamlio.Document, dic
     return gdoc, copy.deepcopy(gdoc.data)   # parsed documents are cached and shared: never hand them out
 
 
+def _grid_region_problems(gdoc: yamlio.Document, board: dict) -> list[Problem]:
+    """A grid's regions list their spaces: each must be on the board and in one region only
+    (board.region(s) names one)."""
+    problems = []
+    width, height = board.get("width", 0), board.get("height", 0)
+    on_board = {f"{chr(96 + x)}{y}" for x in range(1, width + 1) for y in range(1, height + 1)}
+    owner: dict[str, str] = {}
+    regions = board.get("regions") or {}
+    for name, info in regions.items():
+        for j, s in enumerate(info.get("spaces") or []):
+            keys = ("board", "regions", name, "spaces", j)
+            if s not in on_board:
+                problems.append(gdoc.problem(keys, f"no space called '{s}'{did_you_mean(s, sorted(on_board))}"))
+            elif s in owner:
+                problems.append(gdoc.problem(keys, f"space '{s}' is in region '{owner[s]}' already: a space "
+                                                   "belongs to at most one region"))
+            else:
+                owner[s] = name
+    return problems
+
+
 def _game_references(gdoc: yamlio.Document, g: dict) -> list[Problem]:
     """Names inside game.yaml that must match each other: zones in play, board links and regions, players."""
     problems = []
@@ -352,6 +373,7 @@ def _game_references(gdoc: yamlio.Document, g: dict) -> list[Problem]:
         for k in ("width", "height"):
             if k not in board:
                 problems.append(gdoc.problem(("board",), f"a grid board needs '{k}'"))
+        problems += _grid_region_problems(gdoc, board)
     elif board["type"] == "graph":
         spaces = board.get("spaces") or {}
         if not spaces:
@@ -366,6 +388,14 @@ def _game_references(gdoc: yamlio.Document, g: dict) -> list[Problem]:
             if r is not None and regions and r not in regions:
                 problems.append(gdoc.problem(("board", "spaces", s, "region"),
                                              f"no region called '{r}'{did_you_mean(r, regions)}"))
+        for name, info in regions.items():
+            if "spaces" in info:
+                problems.append(gdoc.key_problem(("board", "regions", name, "spaces"),
+                                                 f"on a graph board each space names its region (region: {name} "
+                                                 "under the space); a region lists its spaces only on a grid"))
+    for name, value in (g.get("limits") or {}).items():
+        if value != value:   # NaN passes the schema's bounds: every comparison with it is false
+            problems.append(gdoc.problem(("limits", name), f"limits: {name} must be a number, not NaN"))
     pl = g["players"]
     if pl["min"] > pl["max"]:
         problems.append(gdoc.problem(("players",), "players: min is more than max"))

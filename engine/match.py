@@ -287,7 +287,8 @@ class Match:
             ok, bc = compile_lua(code, chunkname)
         if not ok:
             raise ScriptError(bc)
-        ok, res = self._rt.eval(bc, chunkname, seat)
+        one_line = "\n" not in code and "\r" not in code
+        ok, res = self._rt.eval(bc, chunkname, seat, 1 if one_line else None)
         if not ok:
             raise ScriptError(res)
         return json.loads(res)

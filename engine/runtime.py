@@ -96,7 +96,10 @@ class Runtime:
         E.game = lua.table_from(_game_table(game), recursive=True)
         for key, value in (options or {}).items():
             E.game.options[key] = lua.table_from(value, recursive=True) if isinstance(value, (list, dict)) else value
-        E.new_state(seed, lua.table_from(seats, recursive=True))
+        try:
+            E.new_state(seed, lua.table_from(seats, recursive=True))
+        except LuaError as e:   # a board the loader would refuse (a game built in Python)
+            raise DefinitionError([Problem(str(game.root / "game.yaml"), 1, 1, str(e).splitlines()[0])]) from None
         E.make_rules_env()
 
         problems: list[Problem] = []
@@ -270,15 +273,17 @@ class Runtime:
         self._activate()
         return _list(self._E.drain_messages())
 
-    def eval(self, bytecode: bytes, chunkname: str, player: int | None = None) -> tuple[bool, str]:
+    def eval(self, bytecode: bytes, chunkname: str, player: int | None = None,
+             line: int | None = None) -> tuple[bool, str]:
         """Runs compiled code in the sandbox; returns (True, JSON of the results) or (False, message).
 
         With a player: on a throwaway copy of that player's view, with no access to the match.
+        With a line: an error that names no place is placed there (code of one line).
         """
         if player is None:
-            res = self._call(self._E.eval, bytecode, chunkname)
+            res = self._call(self._E.eval, bytecode, chunkname, None, line)
         else:
-            res = self._call(self._E.eval_view, bytecode, chunkname, player)
+            res = self._call(self._E.eval_view, bytecode, chunkname, player, line)
         return bool(res[0]), self._plain_error(res[1]) if not res[0] else res[1]
 
     def _plain_error(self, message: str) -> str:

@@ -218,11 +218,29 @@ def test_a_rules_script_that_is_a_pipe_is_refused(tiny):
 # -- limits and options in game.yaml ------------------------------------------------------
 
 @pytest.mark.parametrize("limit, value", [("memory_mb", 100_000), ("instructions", 10 ** 12),
-                                          ("trigger_depth", 100_000)])
+                                          ("trigger_depth", 100_000), ("seconds", 100_000)])
 def test_limits_have_ceilings(tiny, limit, value):
     game = tiny / "game.yaml"
     game.write_text(game.read_text() + f"limits:\n  {limit}: {value}\n")
     check_refuses(tiny, game, rf"{value} is greater than the maximum of \d+")
+
+
+@pytest.mark.parametrize("value, message", [("0", r"0 is less than the minimum of 1"),
+                                            ("0.5", r"0.5 is less than the minimum of 1"),
+                                            ("soon", r"expected a number, got text"),
+                                            (".nan", r"limits: seconds must be a number, not NaN")])
+def test_the_time_limit_is_a_number_of_seconds_within_bounds(tiny, value, message):
+    game = tiny / "game.yaml"
+    game.write_text(game.read_text() + f"limits:\n  seconds: {value}\n")
+    m = check_refuses(tiny, game, message)
+    assert m.group(1) == str(game.read_text().splitlines().index(f"  seconds: {value}") + 1)
+
+
+def test_a_time_limit_in_game_yaml_is_the_matchs(tiny):
+    game = tiny / "game.yaml"
+    game.write_text(game.read_text() + "limits:\n  seconds: 2.5\n")
+    r = run("eval", str(tiny), 'local a, b = ("x"):rep(2^24), ("x"):rep(2^24) while true do local _ = a == b end')
+    refused(r, "error: script ran too long: it hit the time limit of 2.5 s of processor time")
 
 
 @pytest.mark.parametrize("entry, message", [

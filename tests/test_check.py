@@ -3,6 +3,7 @@ as path:line:col with suggestions; no input makes it raise."""
 from __future__ import annotations
 
 import re
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -61,6 +62,39 @@ def test_game_yaml_reference_errors(game_copy):
     edit(rules / "game.yaml", "in_play: [active]", "in_play: [actve]")
     text = "\n".join(str(p) for p in check(str(rules)))
     assert "game.yaml:" in text and "no zone called 'actve' (did you mean 'active'?)" in text
+
+
+GRID_REGIONS = """  adjacency: orthogonal
+  regions:
+    south: {spaces: [a1, b1, c1]}
+    west: {spaces: [a1, a2]}
+    east: {spaces: [f1, z9]}
+"""
+
+
+def test_a_space_in_two_regions_and_a_region_of_no_space_are_problems(game_copy):
+    # board.region(s) names one region: a space listed in two would belong to whichever
+    # the engine read last
+    rules, _ = game_copy()
+    edit(rules / "game.yaml", "  adjacency: orthogonal\n", GRID_REGIONS)
+    lines = (rules / "game.yaml").read_text().splitlines()
+    west, east = lines.index("    west: {spaces: [a1, a2]}"), lines.index("    east: {spaces: [f1, z9]}")
+    problems = [str(p) for p in check(str(rules))]
+    assert [p.split("game.yaml:")[1] for p in problems] == [
+        f"{west + 1}:{lines[west].index('a1') + 1}: space 'a1' is in region 'south' already: a space belongs "
+        "to at most one region",
+        f"{east + 1}:{lines[east].index('z9') + 1}: no space called 'z9' (did you mean 'a1'?)"], problems
+
+
+def test_on_a_graph_board_each_space_names_its_region(tmp_path):
+    game = Path(shutil.copytree(ROOT / "tests" / "games" / "tiny_graph", tmp_path / "tiny"))
+    edit(game / "game.yaml", "    north: {bonus: 2}", "    north: {bonus: 2, spaces: [south_a]}")
+    lines = (game / "game.yaml").read_text().splitlines()
+    n = lines.index("    north: {bonus: 2, spaces: [south_a]}")
+    problems = [str(p) for p in check(str(game))]
+    assert [p.split("game.yaml:")[1] for p in problems] == [
+        f"{n + 1}:{lines[n].index('spaces') + 1}: on a graph board each space names its region (region: north "
+        "under the space); a region lists its spaces only on a grid"], problems
 
 
 def test_a_card_file_path_checks_its_game(game_copy):

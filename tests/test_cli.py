@@ -4,6 +4,8 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
+
 from conftest import ROOT, summon
 from engine.loader import list_games
 from engine.match import Match, RandomBot, Seat, load_match, play
@@ -87,6 +89,26 @@ def test_check_passes_on_the_shipped_games():
     r = summon("check")
     assert r.returncode == 0, r.stdout + r.stderr
     assert r.stdout.strip() == "ok: " + ", ".join(sorted(list_games(ROOT)))
+
+
+# `summon eval GAME EXPR` runs `return EXPR`: a tail call, after which Lua keeps no line for
+# the code that made it. One line of code can only have failed on line 1.
+@pytest.mark.parametrize("code, message", [
+    ('error("x", 2)', "eval:1: x"),
+    ('string.rep("x", 1e10)', "eval:1: string.rep: result of 10000000000 bytes is too large"),
+    ("board.distance('zz', 'a1')", "eval:1: board.distance: no space called 'zz' (did you mean 'a1'?)"),
+    ('return ("x"):rep({})', "eval:1: bad argument #2 to 'string.rep' (number expected, got table)"),
+    ('local function f() return ("x"):rep({}) end return f()',
+     "eval:1: bad argument #2 to 'string.rep' (number expected, got table)"),
+])
+def test_eval_of_one_line_names_line_1_after_a_tail_call(code, message):
+    r = summon("eval", "summoner_wars", code)
+    assert r.returncode == 1 and r.stderr.strip() == "error: " + message, r.stderr
+
+
+def test_eval_of_several_lines_names_no_line_it_cannot_know():
+    r = summon("eval", "summoner_wars", 'local s = 1\nreturn string.rep("x", 1e10)')
+    assert r.returncode == 1 and r.stderr.strip() == "error: string.rep: result of 10000000000 bytes is too large"
 
 
 def test_eval_prints_results_and_fails_with_file_and_line():

@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 
-from conftest import ROOT, edit, summon
+from conftest import ROOT, edit, position, summon
 from engine.errors import ScriptError
 from engine.match import Match, Seat
 
@@ -74,6 +74,7 @@ def test_no_address_and_one_nan(sw):
     assert m.eval("tostring({}), tostring(print), tostring(0/0), tostring(-(0/0))") == ["table", "function", "nan", "nan"]
     assert m.eval("string.format('%s|%f|%5.1f', {}, 0/0, -(0/0))") == ["table|nan|  nan"]
     assert m.eval("('%g'):format(0/0)") == ["nan"]
+    assert m.eval("('%E|%G'):format(0/0, -(0/0)) == 'NAN|NAN'") == [True]   # as the script sees it
     with pytest.raises(ScriptError, match="%p would show an address"):
         m.eval("string.format('%p', {})")
 
@@ -82,3 +83,39 @@ def test_weak_tables_are_refused(sw):
     m = Match(sw, 1, [Seat(), Seat()], quiet=True)
     with pytest.raises(ScriptError, match=r"eval:1: setmetatable: weak tables \(__mode\) are not allowed"):
         m.eval('local t = setmetatable({}, {__mode = "k"})')
+
+
+# NaN joined to text with `..` (or table.concat, string.rep) is spelt by the C library:
+# "-nan" here, "nan" elsewhere, "-nan(ind)" on Windows. Text leaving a script spells it "nan".
+def test_nan_joined_to_text_is_spelt_one_way_wherever_the_text_leaves_the_script(sw):
+    m = position(sw, '''
+        local nan = 0/0
+        state.vars.note = "v=" .. nan
+        state.vars["key " .. nan] = true
+        say("said " .. nan)
+        choose{player = 1, prompt = "pick " .. nan, options = {"deal " .. nan, "deal " .. -nan, "anti-nanotech"}}''',
+                 quiet=False)
+    assert m.options() == ["deal nan", "deal nan #2", "anti-nanotech"]
+    assert m.pending.prompt == "pick nan"
+    assert "said nan" in m.messages()
+    vars_ = m.snapshot()["vars"]
+    assert vars_["note"] == "v=nan" and vars_["key nan"] is True
+    m.answer_key("deal nan")
+    assert m.answers == ["deal nan"]
+    assert m.eval('"x" .. 0/0, table.concat({0/0, 1}, ","), string.rep(0/0, 2), "nan5 " .. 0/0 .. 5') == \
+        ["xnan", "nan,1", "nannan", "nan5 nan5"]
+    with pytest.raises(ScriptError, match=r"^eval:1: bad nan$"):
+        m.eval('error("bad " .. 0/0)')
+
+
+def test_an_end_reason_with_nan_is_spelt_one_way(sw):
+    m = position(sw, 'win(1, "won by " .. 0/0)', quiet=False)
+    assert m.snapshot()["result"] == "won by nan"
+    assert "Game over: won by nan" in m.messages()
+
+
+def test_only_the_spellings_of_nan_change(sw):
+    m = Match(sw, 1, [Seat(), Seat()], quiet=True)
+    # Windows spells it "-nan(ind)"; words that merely hold "-nan" keep it
+    assert m.eval('"v" .. "-nan(ind)", "-nan(snan)", "anti-nanotech", "a-nano", "nan(x)", ("%E"):format(0/0)') == \
+        ["vnan", "nan", "anti-nanotech", "a-nano", "nan(x)", "NAN"]

@@ -1,6 +1,7 @@
 """The engine: determinism, saving and replaying, boards, the flow, and errors that name their place."""
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -117,6 +118,27 @@ def test_graph_board_regions_and_distance():
     assert m.eval('board.distance("north_a", "south_b")') == [2]
     assert m.eval('board.region("south_a")') == ["south"]
     assert sorted(m.eval('board.spaces_in("north")')[0]) == ["north_a", "north_b"]
+
+
+def grid_with_regions(sw, regions: dict):
+    return dataclasses.replace(sw, data={**sw.data, "board": {**sw.data["board"], "regions": regions}})
+
+
+def test_grid_board_regions_list_their_spaces(sw):
+    g = grid_with_regions(sw, {"south": {"spaces": ["a1", "b1"], "bonus": 1}, "north": {"spaces": ["f8"]}})
+    m = Match(g, 1, [Seat(), Seat()], quiet=True)
+    assert m.eval('board.region("a1"), board.region("f8"), board.region("c3")') == ["south", "north", None]
+    assert m.eval('board.spaces_in("south"), board.regions(), board.region_info("south").bonus') == \
+        [["a1", "b1"], ["north", "south"], 1]
+
+
+def test_a_space_in_two_regions_stops_a_game_built_past_the_loader(sw):
+    # the loader refuses such a board; a game built in Python gets the same answer every
+    # run (regions are read by name, not in pairs order), and it is an error
+    g = grid_with_regions(sw, {"west": {"spaces": ["a1", "a2"]}, "south": {"spaces": ["b1", "a1"]}})
+    with pytest.raises(DefinitionError, match=r"game\.yaml:1:1: board: space 'a1' is in two regions, "
+                                              r"'south' and 'west'$"):
+        Match(g, 1, [Seat(), Seat()], quiet=True)
 
 
 def test_rounds_flow_and_end_on_a_graph_game():

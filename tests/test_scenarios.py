@@ -2,6 +2,9 @@
 reports failures and malformed files with path:line."""
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 import pytest
 
 from conftest import ROOT, summon
@@ -127,3 +130,32 @@ def test_a_misspelt_card_in_a_setup_names_the_line_and_suggests(tmp_path):
     assert r.returncode == 1
     assert "typo.yaml:5: step 0: setup failed: setup board c4: no card called 'frost_mag' " \
            "(did you mean 'frost_mage'?)" in r.stdout
+
+
+SLOW_STEP = """\
+game: {game}
+scenarios:
+  - name: expects the time limit
+    setup:
+      lua: |
+        on("after_step", function()
+          local a, b = ("x"):rep(2^24), ("x"):rep(2^24)
+          while true do local _ = a == b end
+        end)
+    steps:
+      - answer: Step to north_b
+        error: script ran too long
+"""
+
+
+def test_a_scenario_cannot_pass_by_expecting_the_time_limit(tmp_path):
+    # the time limit depends on the machine: a scenario that expects it would pass on one
+    # machine and fail on another
+    game = Path(shutil.copytree(ROOT / "tests" / "games" / "tiny_graph", tmp_path / "tiny"))
+    (game / "game.yaml").write_text((game / "game.yaml").read_text() + "limits: {seconds: 1}\n")
+    f = tmp_path / "slow.yaml"
+    f.write_text(SLOW_STEP.format(game=game))
+    r = summon_test(f)
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert "slow.yaml:12: step 1: the time limit stopped the script, and it depends on the machine: " \
+           "a scenario cannot expect it" in r.stdout, r.stdout

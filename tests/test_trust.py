@@ -95,3 +95,40 @@ def test_a_scenario_setup_gives_the_same_card_ids_in_every_process():
     hashes = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                              timeout=DEADLINE).stdout.strip() for _ in range(6)}
     assert len(hashes) == 1 and len(next(iter(hashes))) == 64, hashes
+
+
+# -- the options of a choice: bounded in length and number, duplicates named in linear time --
+
+def asked(sw, options_lua: str) -> Match:
+    """A match whose scenario asks player 1 to choose from the options `options_lua` builds."""
+    return position(sw, f"local opts = {options_lua} choose{{player = 1, prompt = 'Pick', options = opts}}",
+                    quiet=True)
+
+
+def test_a_label_longer_than_the_limit_is_refused(sw):
+    assert asked(sw, '{("é"):rep(500), "b"}').options() == ["é" * 500, "b"]   # 500 characters is fine
+    for n, labels in ((2, '{"a", ("é"):rep(501)}'), (1, '{("x"):rep(16e6), "b"}')):
+        with pytest.raises(ScriptError, match=rf"^scenario:1: choose: option {n}'s label is longer than 500 "
+                                              r"characters, the most a label may have"):
+            asked(sw, labels)
+
+
+def test_more_options_than_the_limit_are_refused(sw):
+    assert len(asked(sw, "{} for i = 1, 5000 do opts[i] = 'o' .. i end").options()) == 5000
+    with pytest.raises(ScriptError, match=r"^scenario:1: choose: more than 5000 options; ask in steps "):
+        asked(sw, "{} for i = 1, 5001 do opts[i] = 'o' .. i end")
+
+
+def test_many_equal_labels_are_numbered_in_linear_time(sw):
+    # numbering the n-th copy by trying #2, #3, ... again for each copy would take some 60
+    # million instructions for 5000 copies: more than the budget allows
+    m = asked(sw, "{} for i = 1, 5000 do opts[i] = 'same' end")
+    assert m.options() == ["same"] + [f"same #{n}" for n in range(2, 5001)]
+    m.answer_key("same #4999")
+    assert m.answers == ["same #4999"]
+
+
+def test_equal_labels_keep_their_numbering(sw):
+    # the keys are what saves record: the numbering must stay as it was
+    m = asked(sw, '{"a", "a", "a #2", "a", "a #3", "a", "b"}')
+    assert m.options() == ["a", "a #2", "a #2 #2", "a #3", "a #3 #2", "a #4", "b"]

@@ -41,9 +41,20 @@ function E.build_board(def)
       topo.neighbors[s] = n
     end
     if def.regions then
-      for name, r in pairs(def.regions) do
+      -- by name, not in pairs order (which changes from run to run): the same board every time
+      local names = {}
+      for name in pairs(def.regions) do names[#names + 1] = name end
+      table.sort(names)
+      for _, name in ipairs(names) do
+        local r = def.regions[name]
         topo.regions[name] = r
-        for _, s in ipairs(r.spaces or {}) do topo.region[s] = name end
+        for _, s in ipairs(r.spaces or {}) do
+          local other = topo.region[s]
+          if other ~= nil and other ~= name then   -- the loader refuses this (region(s) names one)
+            error(string.format("board: space '%s' is in two regions, '%s' and '%s'", s, other, name), 0)
+          end
+          topo.region[s] = name
+        end
       end
     end
   elseif def.type == "graph" then

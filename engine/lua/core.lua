@@ -109,10 +109,11 @@ for b = 0, 31 do
 end
 escapes["\127"] = "\\u007f"
 
---- Text safe to hand to the host: invalid UTF-8 bytes become "?". The work is
---- done by C: utf8.len from each bad byte to the next, and bytes that can start
---- no character are skipped in runs.
+--- Text safe to hand to the host: NaN spelt one way (E.portable_text), and invalid
+--- UTF-8 bytes become "?". The work is done by C: utf8.len from each bad byte to the
+--- next, and bytes that can start no character are skipped in runs.
 function E.clean_text(s)
+  if find(s, "nan", 1, true) then s = E.portable_text(s) end   -- (string.format spells NAN already)
   local n, bad = utf8_len(s)
   if n then return s end
   local out, i, len = {}, 1, #s

@@ -22,6 +22,13 @@ function E.is_game_over(err) return rawequal(err, GAME_OVER) end
 
 local function fail(msg) error(msg, 3) end
 
+-- Text leaving the match spells NaN one way (portable.lua): so do keys, which saves record.
+local portable_text = E.portable_text
+local function nan_free(label)
+  if find(label, "nan", 1, true) then return portable_text(label) end
+  return label
+end
+
 --- The keys of a pending choice's options: their labels, a repeated label numbered
 --- ("Attack", "Attack #2"). Made when first needed (most choices of a random
 --- playout never need more than one).
@@ -32,7 +39,7 @@ local function keys_of(pend)
   local seen = {}
   local last = {}   -- label -> the last number tried for it (a label repeated n times costs O(n))
   for i, o in ipairs(pend.options) do
-    local key = o.label
+    local key = nan_free(o.label)
     if seen[key] then
       local label, n = key, (last[key] or 1) + 1
       while seen[label .. " #" .. n] do n = n + 1 end
@@ -48,11 +55,11 @@ end
 E.keys_of = keys_of
 
 --- The key of option i: its label unless another option has the same label or the
---- label looks numbered (then all the keys are made, as keys_of does).
+--- label looks numbered or holds "nan" (then all the keys are made, as keys_of does).
 local function key_of(pend, i)
   local opts = pend.options
   local label = opts[i].label
-  if pend.keys == nil and not find(label, " #", 1, true) then
+  if pend.keys == nil and not find(label, " #", 1, true) and not find(label, "nan", 1, true) then
     local unique = true
     for j = 1, #opts do
       if j ~= i and opts[j].label == label then unique = false break end
@@ -60,6 +67,26 @@ local function key_of(pend, i)
     if unique then return label end
   end
   return keys_of(pend)[i]
+end
+
+-- What one choice may offer: enough for any rule, small enough that building, saving
+-- and showing the options stays quick (a rule that means to offer more asks in steps).
+local MAX_OPTIONS, MAX_LABEL = 5000, 500
+E.MAX_OPTIONS, E.MAX_LABEL = MAX_OPTIONS, MAX_LABEL
+local utf8_len = utf8.len
+
+--- Checks option i's label (O(1) before utf8.len reads it): UTF-8 text of at most
+--- MAX_LABEL characters, in a choice of at most MAX_OPTIONS options.
+local function check_label(i, label)
+  if i > MAX_OPTIONS then
+    error("choose: more than " .. MAX_OPTIONS .. " options; ask in steps (first a group, then one of it)", 3)
+  end
+  local len = #label <= 4 * MAX_LABEL and utf8_len(label)   -- characters, when few enough to count
+  if len == nil then error("choose: option " .. i .. "'s label is not valid UTF-8 text", 3) end
+  if not len or len > MAX_LABEL then
+    error("choose: option " .. i .. "'s label is longer than " .. MAX_LABEL ..
+          " characters, the most a label may have", 3)
+  end
 end
 
 --- Asks a player to pick one of a list of options and returns the option picked.
@@ -81,7 +108,7 @@ function E.choose(req)
     if type(o) ~= "table" or type(o.label) ~= "string" then
       fail("choose: option " .. i .. " needs a label")
     end
-    if not utf8.len(o.label) then fail("choose: option " .. i .. "'s label is not valid UTF-8 text") end
+    check_label(i, o.label)
     opts[i] = o
   end
   if #opts == 1 and not req.confirm then return opts[1] end
@@ -266,6 +293,11 @@ local function profiling_hook()
   budget_hook()
 end
 
+local function work_used_up()
+  trip("script ran too long: more than " .. E.limits.instructions ..
+       " Lua instructions' worth of work before the next decision (library calls on large strings or tables?)")
+end
+
 -- Counts instructions in the thread it is set on; past the budget, every further
 -- instruction fails. Every check_every instructions, and at every call while the
 -- heap is large, E.watch (sandbox.lua) looks at what the count cannot see: Ctrl-C,
@@ -274,6 +306,8 @@ function budget_hook()
   local every = E.limits.hook_every
   budget = budget - every
   if budget <= 0 then
+    -- already used up before this count: a charge did it, and the hook ran inside E.charge
+    if budget + every <= 0 then work_used_up() end
     trip("script ran too long: more than " .. E.limits.instructions ..
          " Lua instructions before the next decision (an endless loop?)")
   end
@@ -290,10 +324,7 @@ end
 --- libs.lua). Outside a budgeted thread (the host reading state) it stops nothing.
 function E.charge(n)
   budget = budget - n
-  if budget <= 0 and gethook() then
-    trip("script ran too long: more than " .. E.limits.instructions ..
-         " Lua instructions' worth of work before the next decision (library calls on large strings or tables?)")
-  end
+  if budget <= 0 and gethook() then work_used_up() end
 end
 
 --- Runs fn(...) in its own thread under the instruction budget (for script code

@@ -1,4 +1,4 @@
--- The string, table and utf8 libraries as scripts see them, each function bounded
+-- The string, table, utf8 and math libraries as scripts see them, each function bounded
 -- by the work it does. A C library function runs inside one Lua instruction,
 -- where the instruction budget cannot see it; so each one here charges the budget
 -- (E.charge, flow.lua) for its work, worked out from the sizes of its arguments or
@@ -286,10 +286,11 @@ end
 local c_format = E.c_format
 function S.format(f, ...)                          -- (the rules call it most: no vararg helper)
   -- Fast path: C formats it; only a result that could hold an address ("0x...", from a
-  -- table, function or %p) or a NaN ("nan", "-nan") is made again by the portable path
-  -- (portable.lua), which spells those one way or refuses. A false alarm costs only time.
+  -- table, function or %p) or a NaN ("nan", "-nan", and "-NAN" from %E %F %G) is made
+  -- again by the portable path (portable.lua), which spells those one way or refuses. A
+  -- false alarm costs only time.
   local ok, r = xpcall(c_format, blame, f, ...)
-  if ok and not s_find(r, "0x", 1, true) and not s_find(r, "nan", 1, true) then
+  if ok and not s_find(r, "0x", 1, true) and not s_find(r, "nan", 1, true) and not s_find(r, "NAN", 1, true) then
     if #r > SMALL * 8 then charge(#r >> 3) end
     return r
   end
@@ -530,13 +531,34 @@ local function merge_sort(t, n, comp)
   for i = 1, n do t[i] = src[i] end
 end
 
+-- The merge sort runs inside a C call (gsub calls its replacement function once on an
+-- empty text), as C's sort runs its comparisons: an order function (or __lt) that asks
+-- for a choice then fails the same way for a list of any length, instead of yielding
+-- from a long sort only.
+local function merge_sort_in_c(t, n, comp)
+  s_gsub("", "", function() merge_sort(t, n, comp) end)
+end
+
+local YIELD_IN_C = "attempt to yield across a C-call boundary"
+local NO_CHOICE = "table.sort: the order function cannot ask for a choice (sort first, then choose)"
+
+-- Like results, with C's words for a choice asked while sorting put in ours.
+local function sorted(ok, ...)
+  if not ok then
+    local err = ...
+    local at = type(err) == "string" and s_find(err, YIELD_IN_C, 1, true)
+    if at then return results(false, s_sub(err, 1, at - 1) .. NO_CHOICE .. s_sub(err, at + #YIELD_IN_C)) end
+  end
+  return results(ok, ...)
+end
+
 -- A table with a metatable is sorted through a copy, read and written from Lua.
 local function sort_through(t, comp)
   local n = length(t, "table.sort")
   local copy = {}
   for i = 1, n do copy[i] = t[i] end
   if n >= RANDOM_PIVOTS then
-    merge_sort(copy, n, comp)
+    merge_sort_in_c(copy, n, comp)
   else
     cost("table.sort", sort_work(n), "sorting %.0f elements", n + 0.0)
     t_sort(copy, comp)
@@ -549,11 +571,11 @@ function T.sort(t, comp)
   if comp ~= nil and type(comp) ~= "function" then
     fail("bad argument #2 to 'table.sort' (function expected, got " .. type(comp) .. ")")
   end
-  if getmetatable(t) ~= nil then return results(xpcall(sort_through, blame, t, comp)) end
+  if getmetatable(t) ~= nil then return sorted(xpcall(sort_through, blame, t, comp)) end
   local n = #t
-  if n >= RANDOM_PIVOTS then return results(xpcall(merge_sort, blame, t, n, comp)) end
+  if n >= RANDOM_PIVOTS then return sorted(xpcall(merge_sort_in_c, blame, t, n, comp)) end
   if n > 8 then charge(sort_work(n)) end          -- under 128: never more than the budget
-  return results(xpcall(t_sort, blame, t, comp))
+  return sorted(xpcall(t_sort, blame, t, comp))
 end
 
 -- First and last index for concat and unpack: as given, or 1 and #t read here once.
@@ -639,15 +661,67 @@ function U.offset(s, n, i)
 end
 
 -------------------------------------------------------------------------------
--- Base functions that read a whole string
+-- Functions that read a text as a number read all of it ("1111...", or spaces
+-- before one digit): 4 bytes a unit, as other byte-by-byte work. Numbers go
+-- straight to the C function (the common case costs a type check); anything else
+-- is charged, then called under blame, so errors name the script's line.
 -------------------------------------------------------------------------------
+local pack = table.pack
+
+-- fn(...) once the texts among the arguments are paid for.
+local function read_numbers(fn, ...)
+  local args = pack(...)
+  for i = 1, args.n do
+    local v = args[i]
+    if type(v) == "string" and #v > SMALL then charge(#v >> 2) end
+  end
+  return results(xpcall(fn, blame, ...))
+end
+
+local M = {}
+for k, v in next, math do M[k] = v end
+M.random, M.randomseed = nil, nil                  -- chance comes from the engine
+
+-- math.type reads no number and stays as it is; the others:
+for _, name in ipairs({ "abs", "ceil", "floor", "sqrt", "exp", "sin", "cos", "tan", "asin", "acos",
+                        "modf", "tointeger" }) do
+  local fn = math[name]
+  M[name] = function(x, ...)
+    if type(x) == "number" then return fn(x, ...) end
+    return read_numbers(fn, x, ...)
+  end
+end
+for _, name in ipairs({ "log", "atan" }) do       -- the second number may be left out
+  local fn = math[name]
+  M[name] = function(x, y, ...)
+    if type(x) == "number" and (y == nil or type(y) == "number") then return fn(x, y, ...) end
+    return read_numbers(fn, x, y, ...)
+  end
+end
+for _, name in ipairs({ "fmod", "ult" }) do
+  local fn = math[name]
+  M[name] = function(x, y, ...)
+    if type(x) == "number" and type(y) == "number" then return fn(x, y, ...) end
+    return read_numbers(fn, x, y, ...)
+  end
+end
+for _, name in ipairs({ "max", "min" }) do         -- any number of arguments, at least one
+  local fn = math[name]
+  M[name] = function(...)
+    local x, y = ...
+    if type(x) == "number" and type(y) == "number" and select("#", ...) == 2 then return fn(x, y) end
+    return read_numbers(fn, ...)
+  end
+end
+
 local function safe_tonumber(v, base)
   if type(v) == "string" and #v > SMALL then charge(#v >> 2) end
   if base == nil then return results(xpcall(tonumber, blame, v)) end
+  if type(base) == "string" and #base > SMALL then charge(#base >> 2) end
   return results(xpcall(tonumber, blame, v, base))
 end
 
-E.safe_libs = { string = S, table = T, utf8 = U, tonumber = safe_tonumber }
+E.safe_libs = { string = S, table = T, utf8 = U, math = M, tonumber = safe_tonumber }
 
 -- Every string's methods ("x"):rep(3) are these; no script can reach the metatable.
 local string_mt = getmetatable("")

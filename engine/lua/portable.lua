@@ -96,11 +96,27 @@ function E.ordered_next(t, k)
   return nk, rawget(t, nk)
 end
 
---- Text without the C library's spelling of NaN ("-nan" on some, "nan" on others).
+-- The C library's spellings of NaN: "nan" or "-nan" (glibc, musl, macOS), "-nan(ind)" and
+-- "nan(snan)" (Windows), in upper case for %E %F %G. Each becomes "nan" (or "NAN"). A bare
+-- "-nan" counts only when no letter follows, so words like "anti-nanotech" keep theirs; a
+-- NaN joined straight to a letter ("x" .. 0/0 .. "y") keeps the C library's spelling.
+local lower, sub = string.lower, string.sub   -- the plain ones: string methods are the scripts'
+
+local function windows_nan(nan, paren)
+  local p = lower(paren)
+  if p == "(ind)" or p == "(snan)" then return sub(nan, -3) end
+end
+
+local function one_nan(s, nan)
+  if find(s, "(", 1, true) then s = gsub(s, "(%-?" .. nan .. ")(%(%a+%))", windows_nan) end
+  return (gsub(s, "%-" .. nan .. "%f[%A]", nan))
+end
+
+--- Text with NaN spelt one way, whatever the C library printed (see above). Cheap when
+--- the text holds no "nan": one plain search.
 function E.portable_text(s)
-  if find(s, "nan", 1, true) or find(s, "NAN", 1, true) then
-    s = gsub(gsub(s, "%-nan", "nan"), "%-NAN", "NAN")
-  end
+  if find(s, "nan", 1, true) then s = one_nan(s, "nan") end
+  if find(s, "NAN", 1, true) then s = one_nan(s, "NAN") end
   return s
 end
 

@@ -21,9 +21,12 @@ local LIBS = E.safe_libs
 -- While the heap is far larger than the loaded game needs (only then can single
 -- instructions be that slow), the hook calls E.watch every hook_every
 -- instructions, so Ctrl-C and the time limit take effect within a second or so.
--- The time limit depends on the machine, so no game's rules may lean on it: the
+-- The time limit depends on the machine, so it is a safety cut, never a rule: the
 -- deterministic limits (instructions, charged library work, memory) stop every
--- script a game needs long before it.
+-- script a game needs long before it. Its message says it is the time limit and how
+-- to raise it (limits.seconds in game.yaml, 1 to 600); like every trip it cannot be
+-- caught by a script's pcall, and the host never counts it as anything but an error
+-- (engine/errors.py is_time_limit: a scenario cannot expect it).
 -------------------------------------------------------------------------------
 local clock, gc = os.clock, collectgarbage
 local poll = nil             -- the host's Ctrl-C check: returns true once after Ctrl-C
@@ -54,8 +57,10 @@ function E.watch(fresh)
   if poll and poll() then return "stopped: Ctrl-C interrupted the script" end
   local limit = E.limits.seconds
   if now - started > limit then
-    return string.format("script ran too long: more than %g seconds of processor time before the next " ..
-                         "decision (work on huge strings or long lists of values?)", limit)
+    return string.format("script ran too long: it hit the time limit of %g s of processor time before the " ..
+                         "next decision (work on huge strings or long lists of values?); the time limit guards " ..
+                         "against runaway scripts and depends on the machine's speed: raise it with " ..
+                         "limits: {seconds: N} in game.yaml", limit)
   end
   return nil
 end
@@ -209,10 +214,7 @@ end
 local STRING = readonly(LIBS.string, "string")
 local TABLE = readonly(LIBS.table, "table")
 local UTF8 = readonly(LIBS.utf8, "utf8")
-local MATH = {}
-for k, v in next, math do MATH[k] = v end
-MATH.random, MATH.randomseed = nil, nil
-MATH = readonly(MATH, "math")
+local MATH = readonly(LIBS.math, "math")
 
 -- Messages go to the host: long ones are cut (the rest would only fill the screen).
 local MAX_MESSAGE = 4000
@@ -322,12 +324,31 @@ function E.load_chunk(src, chunkname, kind)
   return true, res
 end
 
+-- fn, whose errors that name no place get `place`: after a tail call (`return f(x)`, and
+-- `summon eval EXPR` runs `return EXPR`) Lua keeps no line for the code that made it, but
+-- code of one line can only have failed on that line. (When the budget or Ctrl-C stops
+-- the script, the next instruction here fails with that message instead.)
+local function placed(fn, place)
+  local find, sub = string.find, string.sub
+  return function()
+    local res = pack(pcall(fn))
+    if res[1] then return unpack(res, 2, res.n) end
+    local err = res[2]
+    if type(err) == "string" and err ~= "not enough memory" and not find(sub(err, 1, 300), "^[^\n]-:%d+: ") then
+      err = place .. err
+    end
+    error(err, 0)
+  end
+end
+
 --- Runs a chunk the host compiled (summon eval, the REPL's lua command) in
 --- `env`, by default a fresh environment that reads the rules' globals; returns
---- true and the results as a JSON list, or false and the error.
-function E.eval(bc, chunkname, env)
+--- true and the results as a JSON list, or false and the error. `line`: the line
+--- to name in an error that names none (the host gives 1 for code of one line).
+function E.eval(bc, chunkname, env, line)
   local fn, err = load(bc, "@" .. chunkname, "b", env or card_env())
   if not fn then return false, err end
+  if line then fn = placed(fn, chunkname .. ":" .. line .. ": ") end
   local res = table.pack(E.run_guarded(fn))
   if not res[1] then return false, res[2] end
   return true, E.to_json_list(res, 2, res.n)

@@ -210,7 +210,7 @@ local SHAPE_ONLY = { card_at = false, is_empty = false, line_of_sight = false, p
 --- may see: `view` (that copy), `defs` (card definitions as data), the board's
 --- shape, and the safe libraries. No engine function that reads hidden state or
 --- draws a random number is there, and nothing it does reaches the match.
-function E.eval_view(bc, chunkname, p)
+function E.eval_view(bc, chunkname, p, line)
   local env = E.new_env()
   local keep = { string = true, table = true, math = true, utf8 = true, sets = true }
   for k, v in next, env do
@@ -227,5 +227,5 @@ function E.eval_view(bc, chunkname, p)
   env.view = copy_of(view_table(p))
   env.defs = copy_of(E.plain_defs)
   env._G = env
-  return E.eval(bc, chunkname, env)
+  return E.eval(bc, chunkname, env, line)
 end
