@@ -119,3 +119,40 @@ def test_only_the_spellings_of_nan_change(sw):
     # Windows spells it "-nan(ind)"; words that merely hold "-nan" keep it
     assert m.eval('"v" .. "-nan(ind)", "-nan(snan)", "anti-nanotech", "a-nano", "nan(x)", ("%E"):format(0/0)') == \
         ["vnan", "nan", "anti-nanotech", "a-nano", "nan(x)", "NAN"]
+
+
+# -- the order pairs gives scripts ----------------------------------------------------
+
+def _expected_order(keys):
+    """Numbers ascending, then text by byte, then false, true, then cards by id (portable.lua)."""
+    rank = {int: 0, float: 0, str: 1, bool: 2}
+    return sorted(keys, key=lambda k: (rank[type(k)], k if not isinstance(k, str) else k.encode()))
+
+
+def _lua_literal(k) -> str:
+    if isinstance(k, bool):
+        return "true" if k else "false"
+    if isinstance(k, str):
+        return '"' + "".join(f"\\{b}" for b in k.encode()) + '"'
+    return repr(k)
+
+
+def test_pairs_order_is_the_documented_one_for_every_kind_of_key(sw):
+    """Keys all numbers or all text take a faster sort: the order must not change."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    m = Match(sw, 1, [Seat("bot"), Seat("bot")], quiet=True)
+    ints = st.integers(min_value=-2**40, max_value=2**40)
+    floats = st.floats(min_value=-1e6, max_value=1e6).filter(lambda f: not f.is_integer())
+    texts = st.text(alphabet="abcAB _-09é", max_size=6)
+
+    @settings(max_examples=80, deadline=None)
+    @given(st.one_of(st.lists(ints, max_size=12, unique=True), st.lists(texts, max_size=12, unique=True),
+                     st.lists(st.one_of(ints, floats, texts, st.booleans()), max_size=12, unique=True)))
+    def check(keys):
+        table = ", ".join(f"[{_lua_literal(k)}] = 1" for k in keys)
+        got = m.eval(f"local out = {{}}\nfor k in pairs({{ {table} }}) do out[#out + 1] = k end\nreturn out")[0]
+        assert (got or []) == _expected_order(keys)
+
+    check()

@@ -206,3 +206,18 @@ def test_a_fork_at_every_decision_of_a_game_is_the_same_position(game_id):
         f.answer(pick)
         m.answer(pick)
         assert f.state_hash() == m.state_hash(), m.decisions
+
+
+def test_a_shared_zone_in_play_counts_each_of_its_cards_once(tmp_path):
+    """The in-play lists (hooks, modifiers, cards.in_play) read a shared zone once, not once per seat."""
+    import shutil
+
+    from conftest import edit
+    from engine.loader import load_game
+
+    dest = tmp_path / "sealed_bid"
+    shutil.copytree(ROOT / "tests" / "games" / "sealed_bid", dest)
+    edit(dest / "game.yaml", "zones:\n", "in_play: [pool]\nzones:\n  pool: {scope: shared, visibility: public}\n")
+    m = Match(load_game(str(dest)), 1, [Seat("bot"), Seat("bot")], quiet=True)
+    m.eval('cards.create("low", 1, "pool")')
+    assert m.eval("#cards.in_play()") == [1]
