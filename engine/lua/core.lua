@@ -131,7 +131,7 @@ function E.clean_text(s)
   return concat(out)
 end
 
--- What one encoding may still use, and the cleaned text of long strings seen in it.
+-- What one encoding may still use, and the quoted text of the strings seen in it.
 local values_left, bytes_left, cleaned = 0, 0, nil
 
 local function too_large(why)
@@ -150,14 +150,12 @@ local function quote(s)
   if #s + 2 > bytes_left then
     too_large(fmt("its text would be longer than %d MB", E.MAX_JSON_BYTES // (1024 * 1024)))
   end
-  if #s > 64 then                 -- the same long string met again costs nothing more
-    local done = cleaned[s]
-    if done then return done end
-    done = '"' .. gsub(E.clean_text(s), '[%c"\\]', escapes) .. '"'
-    cleaned[s] = done
-    return done
-  end
-  return '"' .. gsub(E.clean_text(s), '[%c"\\]', escapes) .. '"'
+  -- a string met again (every card's field names, a long text shared) costs nothing more
+  local done = cleaned[s]
+  if done then return done end
+  done = '"' .. gsub(E.clean_text(s), '[%c"\\]', escapes) .. '"'
+  cleaned[s] = done
+  return done
 end
 
 -- Serialising reads tables raw (no metamethods), so script data cannot run code here.

@@ -105,10 +105,12 @@ function E.choose(req)
   local opts = {}
   for i, o in ipairs(req.options) do
     if type(o) == "string" then o = { label = o } end
-    if type(o) ~= "table" or type(o.label) ~= "string" then
+    local label = type(o) == "table" and o.label
+    if type(label) ~= "string" then
       fail("choose: option " .. i .. " needs a label")
     end
-    check_label(i, o.label)
+    -- (short valid labels within the count pass here; check_label names what is wrong)
+    if i > MAX_OPTIONS or #label > MAX_LABEL or not utf8_len(label) then check_label(i, label) end
     opts[i] = o
   end
   if #opts == 1 and not req.confirm then return opts[1] end

@@ -540,11 +540,13 @@ function C.in_play(filter)
 end
 
 --- Cards in play whose definition has a function in def[tbl][name] (cached; do not change).
+--- E.with_fn[tbl][name] holds the ids of the definitions that have one (state.lua).
 local NONE = setmetatable({}, { __newindex = function() error("read-only", 2) end })
 E.with_fn = { hooks = {}, modifiers = {}, abilities = {} }
 
 function E.in_play_with(tbl, name)
-  if not E.with_fn[tbl][name] then return NONE end
+  local holders = E.with_fn[tbl][name]   -- def id -> true, for the definitions with this function
+  if not holders then return NONE end
   refresh()
   local lists = fn_lists[tbl]
   local entry = lists[name]
@@ -554,10 +556,10 @@ function E.in_play_with(tbl, name)
   end
   if entry[1] ~= cache_version then
     -- in play order; only the lists asked for are rebuilt after a change
-    local out, defs = {}, E.plain_defs or E.defs
+    local out = {}
     for i = 1, #play_cache do
       local c = play_cache[i]
-      if defs[c.def][tbl][name] then out[#out + 1] = c end
+      if holders[c.def] then out[#out + 1] = c end
     end
     entry[1], entry[2] = cache_version, out
   end

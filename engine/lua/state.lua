@@ -61,7 +61,12 @@ function E.install_lua(card_id, tbl, name, src, chunkname)
   local ok, res = E.load_chunk(src, chunkname, "function")
   if not ok then return res end
   E.defs[card_id][tbl][name] = res
-  E.with_fn[tbl][name] = true
+  local holders = E.with_fn[tbl][name]
+  if not holders then
+    holders = {}
+    E.with_fn[tbl][name] = holders
+  end
+  holders[card_id] = true   -- the definitions that have this function
   return nil
 end
 
