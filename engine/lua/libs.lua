@@ -727,3 +727,16 @@ E.safe_libs = { string = S, table = T, utf8 = U, math = M, tonumber = safe_tonum
 local string_mt = getmetatable("")
 string_mt.__index = S
 string_mt.__metatable = false
+
+-- Arithmetic on text ("10" + 1) reads the text as a number through these metamethods
+-- of the string library: a long text is charged by its length, as tonumber is.
+for _, event in ipairs({ "__add", "__sub", "__mul", "__div", "__mod", "__pow", "__unm", "__idiv" }) do
+  local raw = string_mt[event]
+  if raw then
+    string_mt[event] = function(a, b)
+      local n = (type(a) == "string" and #a or 0) + (type(b) == "string" and #b or 0)
+      if n > SMALL then charge(n >> 2) end
+      return results(xpcall(raw, blame, a, b))   -- (an error names the script's line)
+    end
+  end
+end
