@@ -256,7 +256,7 @@ def validate(doc: yamlio.Document, schema: dict) -> list[Problem]:
             words = {"string": "text", "object": "a map", "array": "a list", "integer": "a whole number",
                      "number": "a number", "boolean": "true or false", "null": "nothing"}
             wanted = err.validator_value if isinstance(err.validator_value, list) else [err.validator_value]
-            want = " or ".join(words.get(w, w) for w in wanted)
+            want = " or ".join(words.get(w, w) if isinstance(w, str) else json.dumps(w)[:40] for w in wanted)
             problems.append(doc.problem(where, f"expected {want}, got {kind_of(inst)} {json.dumps(inst)[:40]}"))
         elif err.validator == "enum":
             choices = [str(c) for c in err.validator_value]
