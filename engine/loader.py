@@ -209,6 +209,12 @@ def card_schema(game: dict) -> dict:
         "name": {"type": "string"},
         "text": {"type": "string"},
         "cards": {"type": "array", "items": {"$ref": "#/$defs/card"}},
+        "deck": {"type": "array", "description": "a deck list: cards of any set, with their copies",
+                 "items": {"type": "object", "additionalProperties": False, "required": ["card"],
+                           "properties": {"card": {"type": "string", "x-ref": "card"},
+                                          "copies": {"type": "integer", "minimum": 1}}}},
+        "playable": {"type": "boolean", "description": "false: a pool of cards that decks draw on, "
+                                                      "which no seat takes as its own"},
     }
     set_props.update((game.get("sets") or {}).get("fields") or {})
     return {
@@ -216,7 +222,8 @@ def card_schema(game: dict) -> dict:
         "title": f"summon card set for {game.get('id')}",
         "type": "object",
         "additionalProperties": False,
-        "required": ["id", "name", "cards"],
+        "required": ["id", "name"],
+        "anyOf": [{"required": ["cards"]}, {"required": ["deck"]}],
         "properties": set_props,
         "$defs": {
             "card": {
@@ -443,6 +450,7 @@ def _read_card_sets(set_files: list[Path], g: dict, ld: _Loading
     sets: dict[str, SetDef] = {}
     cards: dict[str, CardDef] = {}
     set_docs: list[yamlio.Document] = []
+    seen: dict[str, str] = {}   # set id -> its file
     total = 0
     for sf in set_files:
         ld.files.append(sf)
@@ -464,9 +472,10 @@ def _read_card_sets(set_files: list[Path], g: dict, ld: _Loading
             continue
         bad_cards = {keys[1] for keys in _problem_paths(sdoc, sprobs) if len(keys) > 1 and keys[0] == "cards"}
         sid = sd.get("id") if isinstance(sd.get("id"), str) else sdoc.path
-        if sid in sets:
-            ld.problems.append(sdoc.problem(("id",), f"card set '{sid}' is defined twice (also in {sets[sid].path})"))
+        if sid in seen:
+            ld.problems.append(sdoc.problem(("id",), f"card set '{sid}' is defined twice (also in {seen[sid]})"))
             continue
+        seen[sid] = sdoc.path
         ids = []
         for i, cd in enumerate(sd.get("cards") if isinstance(sd.get("cards"), list) else []):
             keys = ("cards", i)
@@ -491,7 +500,7 @@ def _read_card_sets(set_files: list[Path], g: dict, ld: _Loading
             cards[cid] = CardDef(cid, sid, data, sdoc.path, sdoc.where(keys)[0], lua)
             if i not in bad_cards:
                 ids.append(cid)
-        if not sprobs:
+        if not sprobs and sd.get("playable", True):   # a pool no seat takes is no set to play
             sets[sid] = SetDef(sid, sd["name"], sdoc.path, {k: v for k, v in sd.items() if k != "cards"}, ids)
         set_docs.append(sdoc)
     return sets, cards, set_docs
@@ -516,7 +525,7 @@ def _reference_problems(g: dict, cards: dict[str, CardDef], set_docs: list[yamli
         problems += ref_problems(sdoc, sdoc.data, schema, known)
         if deck_rules:
             try:
-                problems += deck_problems(sdoc, sdoc.data, deck_rules)
+                problems += deck_problems(sdoc, sdoc.data, deck_rules, {cid: c.data for cid, c in cards.items()})
             except (TypeError, AttributeError):
                 pass  # malformed copies or tags: the schema has already said so
     for src in scripts:
