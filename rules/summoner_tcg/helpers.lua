@@ -264,3 +264,11 @@ function pick_card(p, prompt, cs)
   for _, c in ipairs(cs) do opts[#opts + 1] = { label = label_of(c), card = c } end
   return choose { player = p, prompt = prompt, options = opts }.card
 end
+
+--- The first card of a definition on p's Field, or nil (for scenarios and cards).
+function field_card(p, def_id)
+  for _, c in ipairs(zones.cards(p, "field")) do
+    if c.def == def_id then return c end
+  end
+  return nil
+end
