@@ -272,3 +272,6 @@ function field_card(p, def_id)
   end
   return nil
 end
+
+-- `boost` tokens (Rally Cry, Grove Stag) add Strength until the end of the turn.
+add_modifier("strength", function(card, value) return value + tokens.get(card, "boost") end)
