@@ -202,3 +202,15 @@ def test_sim_with_three_and_four_players_finishes():
         r = summon("sim", GAME, "--games", "5", "--players", players, "--json")
         assert r.returncode == 0, r.stderr
         assert json.loads(r.stdout)["finished"] == 5
+
+
+def test_the_screen_lists_each_field_and_hides_a_bots_options_and_face_down_cards():
+    """`summon play` with a person and a bot: both Fields are listed, the bot's face-down
+    cards only as face-down cards, and when `auto` stops at the bot's decision its options
+    (which name its hidden cards) are not shown."""
+    r = summon("play", GAME, "--players", "human,bot", "--seed", "2", stdin="auto 60\nquit\n")
+    out = r.stdout
+    assert "  field: " in out and "face-down card ?" in out
+    assert "P2 (a bot) is to answer a secret choice" in out
+    assert "P2 (a bot): Reveal your primed cards" not in out
+    assert "Reveal Brittle Charm" not in out          # one of player 2's primed cards at that point
