@@ -13,7 +13,7 @@ from typing import Any
 import jsonschema
 
 from . import ENGINE_DIR, yamlio
-from .errors import DefinitionError, Problem, UnknownGame
+from .errors import DefinitionError, EngineError, Problem, UnknownGame
 from .files import MB, FileRefused, read_bounded
 from .lint import deck_problems, lua_problems, ref_problems
 from .luac import at_line
@@ -68,6 +68,7 @@ class GameDef:
     cards: dict[str, CardDef]
     files: list[Path]
     options: dict[str, OptionSpec] = field(default_factory=dict)
+    extra_cards: list[Path] = field(default_factory=list)   # card or deck files loaded from outside cards/<id>/
 
     def fingerprint(self) -> dict[str, str]:
         """A digest per card definition, to tell which cards a reload changed."""
@@ -319,12 +320,15 @@ def load_game(game: str, extra_cards: list[Path] | None = None) -> GameDef:
     scripts, script_texts = _read_scripts(rules_dir, gdoc, g, ld)
     set_files = sorted(cards_dir.glob("*.yaml")) if cards_dir else []
     for extra in extra_cards or []:
+        if not Path(extra).exists():
+            raise DefinitionError([Problem(str(extra), 1, 1, "no such card or deck file")])
         set_files += sorted(Path(extra).glob("*.yaml")) if Path(extra).is_dir() else [Path(extra)]
     sets, cards, set_docs = _read_card_sets(set_files, g, ld)
     ld.problems += _reference_problems(g, cards, set_docs, scripts, script_texts)
     if ld.problems:
         raise DefinitionError(ld.problems)
-    return GameDef(g["id"], g["name"], rules_dir, g, scripts, sets, cards, ld.files, options)
+    return GameDef(g["id"], g["name"], rules_dir, g, scripts, sets, cards, ld.files, options,
+                   [Path(p).resolve() for p in extra_cards or []])
 
 
 def _read_game_yaml(rules_dir: Path, ld: _Loading) -> tuple[yamlio.Document, dict]:
@@ -536,6 +540,15 @@ def _reference_problems(g: dict, cards: dict[str, CardDef], set_docs: list[yamli
         for src in c.lua:
             problems += lua_problems(src, known, lines.get(src.chunkname))
     return problems
+
+
+def set_of_file(game: GameDef, path: Path) -> str:
+    """The id of the card set a file of the game defines; raises EngineError when none does."""
+    shown = display(Path(path))
+    for sid, s in game.sets.items():
+        if s.path == shown:
+            return sid
+    raise EngineError(f"{path}: defines no card set a seat can play in {game.id}")
 
 
 def lua_game_table(gd: GameDef) -> dict:

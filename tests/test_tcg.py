@@ -214,3 +214,44 @@ def test_the_screen_lists_each_field_and_hides_a_bots_options_and_face_down_card
     assert "P2 (a bot) is to answer a secret choice" in out
     assert "P2 (a bot): Reveal your primed cards" not in out
     assert "Reveal Brittle Charm" not in out          # one of player 2's primed cards at that point
+
+
+# -- deck files from anywhere (engine features: deck lists, card files on the command line) --
+
+def deck_file(tmp_path, name: str, change: tuple[str, str] | None = None):
+    text = (ROOT / "cards" / GAME / "ember.yaml").read_text().replace("id: ember", f"id: {name}")
+    if change:
+        assert change[0] in text
+        text = text.replace(*change)
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(text)
+    return path
+
+
+def test_a_deck_file_kept_anywhere_plays_from_the_command_line(tmp_path):
+    deck = deck_file(tmp_path, "my_deck", ("{card: cinder_pup, copies: 3}", "{card: colossus, copies: 3}"))
+    r = summon("sim", GAME, "--games", "3", "--jobs", "2", "--players", f"bot:{deck},bot:tide", "--json")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["seats"] == ["bot:my_deck", "bot:tide"] and out["finished"] == 3
+    r = summon("play", GAME, "--players", f"human:{deck},bot", "--seed", "4", stdin="quit\n")
+    assert r.returncode == 0, r.stderr
+    assert "P1 Player 1 (my_deck)" in r.stdout
+
+
+def test_a_deck_file_is_checked_against_the_deck_rules_with_its_lines(tmp_path):
+    good = deck_file(tmp_path, "good_deck")
+    r = summon("check", "--game", GAME, str(good))
+    assert r.returncode == 0 and "ok" in r.stdout, r.stdout + r.stderr
+    bad = deck_file(tmp_path, "bad_deck", ("{card: cinder_pup, copies: 3}", "{card: cinder_pup, copies: 5}"))
+    r = summon("check", "--game", GAME, str(bad))
+    assert r.returncode == 1
+    assert f"{bad}:7:5: Cinder Pup: 5 copies, but a deck may hold at most 3 of any card" in r.stdout
+
+
+def test_a_missing_deck_file_or_one_with_a_shipped_id_is_a_clear_error(tmp_path):
+    r = summon("play", GAME, "--players", f"human:{tmp_path / 'none.yaml'},bot")
+    assert r.returncode == 1 and "none.yaml:1:1: no such card or deck file" in r.stderr
+    same = deck_file(tmp_path, "ember")
+    r = summon("sim", GAME, "--games", "1", "--players", f"bot:{same},bot")
+    assert r.returncode == 1 and "card set 'ember' is defined twice" in r.stderr
