@@ -255,3 +255,14 @@ def test_a_missing_deck_file_or_one_with_a_shipped_id_is_a_clear_error(tmp_path)
     same = deck_file(tmp_path, "ember")
     r = summon("sim", GAME, "--games", "1", "--players", f"bot:{same},bot")
     assert r.returncode == 1 and "card set 'ember' is defined twice" in r.stderr
+
+
+def test_hot_seat_shows_the_next_player_only_face_down_cards_and_secret_choices():
+    """Two people at one terminal (piped): after player 1 primes Spark Fox and Scorched Plain
+    and ends the turn, everything printed for player 2 names neither card."""
+    r = summon("play", GAME, "--players", "human,human", "--seed", "3", stdin="1\n1\nEnd turn\n")
+    assert r.returncode == 0, r.stderr
+    before, _, after = r.stdout.partition("-- player 2 to play --")
+    assert "Prime Spark Fox" in before and "Prime Scorched Plain" in before     # player 1 saw their own
+    assert after and "Spark Fox" not in after and "Scorched Plain" not in after
+    assert "P1 made a secret choice" in after and "face-down card ?1, face-down card ?2" in after

@@ -195,7 +195,6 @@ end
 --- Destroys a card in play: to its owner's graveyard; hooks hear on_destroyed.
 function destroy(c, by)
   if not on_field(c) then return end
-  local what = shown(c)
   to_graveyard(c)
   say(string.format("%s (player %d) is destroyed%s", c.name, c.owner, by and (" by " .. by.name) or ""))
   emit("on_destroyed", { card = c, by = by })
