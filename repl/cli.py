@@ -293,7 +293,7 @@ def cmd_replay(args) -> int:
 
 
 def cmd_eval(args) -> int:
-    game = loader.load_game(args.game)
+    game = _load_for_seats(args.game, args.players)
     seats = _seats(args.players, game)
     match = Match(game, args.seed, seats, quiet=True, options=parse_options(args.option))
     try:
