@@ -270,6 +270,9 @@ def validate(doc: yamlio.Document, schema: dict) -> list[Problem]:
             choices = [str(c) for c in err.validator_value]
             problems.append(doc.problem(
                 where, f"'{inst}' is not one of: {', '.join(choices)}{did_you_mean(inst, choices)}"))
+        elif err.validator == "anyOf" and all(set(sub) == {"required"} for sub in err.validator_value):
+            keys = [k for sub in err.validator_value for k in sub["required"]]
+            problems.append(doc.problem(where, f"needs one of the keys {', '.join(repr(k) for k in keys)}"))
         elif err.validator == "pattern":
             problems.append(doc.problem(
                 where, f"'{inst}' is not a valid id: use lower-case letters, digits and _"))
