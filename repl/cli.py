@@ -45,6 +45,11 @@ def _describe_game(gid: str) -> list[str]:
     count = f"{pl['min']}" if pl["min"] == pl["max"] else f"{pl['min']}-{pl['max']}"
     lines = [f"{gid}  {g.name}, {count} players"]
     for sid, s in sorted(g.sets.items()):
+        deck = s.data.get("deck")
+        if isinstance(deck, list) and not s.card_ids:   # a deck list: its size, counting copies
+            n = sum(e.get("copies", 1) for e in deck)
+            lines.append(f"    {sid}  {s.name} (a deck of {n} card{'s' if n != 1 else ''})")
+            continue
         n = len(s.card_ids)
         lines.append(f"    {sid}  {s.name} ({n} card{'s' if n != 1 else ''})")
     return lines

@@ -266,3 +266,9 @@ def test_hot_seat_shows_the_next_player_only_face_down_cards_and_secret_choices(
     assert "Prime Spark Fox" in before and "Prime Scorched Plain" in before     # player 1 saw their own
     assert after and "Spark Fox" not in after and "Scorched Plain" not in after
     assert "P1 made a secret choice" in after and "face-down card ?1, face-down card ?2" in after
+
+
+def test_list_shows_the_two_decks_with_their_size():
+    r = summon("list")
+    assert "ember  Ember Pack (a deck of 30 cards)" in r.stdout and "tide  Tide Circle (a deck of 30 cards)" in r.stdout
+    assert " core " not in r.stdout
