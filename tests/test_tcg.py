@@ -62,10 +62,10 @@ def check_tcg(game, m: Match, seats: list[int] | None = None) -> None:
 
 PLANES = {"scorched_plain", "deep_mire", "thin_veil", "stone_age"}
 
-# 80 seeded games: 40 of two players, 20 of three, 20 of four (a game of four random
+# 300 seeded games: 150 of two players, 80 of three, 70 of four (a game of four random
 # bots runs to about 900 answers). The views are read for one seat per answer, in turn.
-CASES = [(2, s) for s in seed_ranges(40, 5)] + [(3, s) for s in seed_ranges(20, 5)] + \
-        [(4, s) for s in seed_ranges(20, 5)]
+CASES = [(2, s) for s in seed_ranges(150, 10)] + [(3, s) for s in seed_ranges(80, 5)] + \
+        [(4, s) for s in seed_ranges(70, 5)]
 
 
 @pytest.mark.slow
