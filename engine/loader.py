@@ -315,6 +315,10 @@ def load_game(game: str, extra_cards: list[Path] | None = None) -> GameDef:
         set_files += sorted(Path(extra).glob("*.yaml")) if Path(extra).is_dir() else [Path(extra)]
     sets, cards, set_docs = _read_card_sets(set_files, g, ld)
     ld.problems += _reference_problems(g, cards, set_docs, scripts, script_texts)
+    for i, sid in enumerate((g.get("sets") or {}).get("shared") or []):
+        if sid not in sets:
+            ld.problems.append(gdoc.problem(("sets", "shared", i), f"no card set called '{sid}'"
+                                            f"{did_you_mean(sid, sorted(sets))}"))
     if ld.problems:
         raise DefinitionError(ld.problems)
     return GameDef(g["id"], g["name"], rules_dir, g, scripts, sets, cards, ld.files, options)
