@@ -66,15 +66,25 @@ local function payment_text(p, pay)
   return table.concat(parts, ", ")
 end
 
---- The kinds of unit a player can summon now: a token left in their army and a way to pay.
+--- How many units of a kind a player has on the board or being summoned.
+function fielded(p, kind)
+  local n = #cards.on_board(function(c) return c.owner == p and c.def == kind end)
+  for _, c in ipairs(zones.cards(p, "summoning")) do
+    if c.def == kind then n = n + 1 end
+  end
+  return n
+end
+
+--- The kinds of unit a player can summon now: a token left in their army, fewer on
+--- the board than its tokens, and a way to pay.
 function summon_options(p)
   local out, seen = {}, {}
   for _, c in ipairs(zones.cards(p, "army")) do
     if not seen[c.def] then
       seen[c.def] = true
       local cost = def_of(c).cost
-      if #payments(p, cost) > 0 then
-        out[#out + 1] = { label = string.format("Summon a %s (%s)", c.name, cost_text(cost)), card = c }
+      if fielded(p, c.def) < defs[c.def].copies and #payments(p, cost) > 0 then
+        out[#out + 1] = { label = string.format("Summon %s (%s)", c.name, cost_text(cost)), card = c }
       end
     end
   end
