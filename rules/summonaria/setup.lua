@@ -51,9 +51,9 @@ on("turn_start", function(ev)
   for _, c in ipairs(units_of(p)) do
     local r = def_of(c).regenerate
     if r and wounds(c) > 0 then
-      local n = math.min(r, wounds(c))
+      local n, was = math.min(r, wounds(c)), describe(c)
       tokens.remove(c, "wound", n)
-      say(string.format("%s regenerates %d wound%s", describe(c), n, n == 1 and "" or "s"))
+      say(string.format("%s regenerates %d wound%s", was, n, n == 1 and "" or "s"))
     end
   end
 end)
