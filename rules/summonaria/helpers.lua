@@ -32,11 +32,12 @@ function is_enemy_portal(s, p)
   return false
 end
 
---- The five tower squares: each domain's (held or not), then the centre one.
+--- The five tower squares (each domain's, held or not, and the centre one), by name.
 function tower_spaces()
   local out = {}
   for _, r in ipairs(board.regions()) do out[#out + 1] = board.region_info(r).tower end
   out[#out + 1] = options.centre_tower
+  table.sort(out)
   return out
 end
 
