@@ -111,6 +111,15 @@ def test_a_shared_set_that_does_not_exist_is_a_load_error(game_copy):
         load_game(str(g.rules))
 
 
+def test_an_army_without_a_resource_order_is_refused_with_its_name(game_copy):
+    from engine.errors import ScriptError
+    g = game_copy("summonaria")
+    edit(g.cards / "tribes_of_pain.yaml", "resources: [bloodstones, toadstools, dragon_teeth]",
+         "resources: [bloodstones, bloodstones, dragon_teeth]")
+    with pytest.raises((EngineError, ScriptError), match="card set 'tribes_of_pain': resources names bloodstones twice"):
+        Match(load_game(str(g.rules)), 1, [Seat("bot", "tribes_of_pain"), Seat("bot")])
+
+
 def test_every_army_has_six_units_and_a_resource_order(smn):
     armies = [s for sid, s in smn.sets.items() if sid != "resources"]
     assert len(armies) == 5

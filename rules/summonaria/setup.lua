@@ -14,6 +14,7 @@ function setup()
   zones.shuffle("deck")
   for _, p in ipairs(players.list()) do
     local set = sets[state.players[p].set]
+    check_army(set)
     for _, id in ipairs(set.cards) do
       for _ = 1, defs[id].copies do cards.create(id, p, p, "army") end
     end
@@ -26,6 +27,34 @@ function setup()
   end
   state.active = rng.int(1, players.count())
   say(string.format("Player %d goes first", state.active))
+end
+
+--- Stops with a clear message when an army's file lacks what the rules read:
+--- `resources` (three different resource cards) and `advance_guard` (two of its units).
+function check_army(set)
+  local where = "card set '" .. set.id .. "'"
+  local kinds = {}
+  for _, k in ipairs(resource_kinds()) do kinds[k] = true end
+  local order = set.resources
+  if order == nil or #order ~= 3 then
+    error(where .. " needs resources: [primary, secondary, tertiary], three resource cards", 0)
+  end
+  for i, k in ipairs(order) do
+    if not kinds[k] then error(where .. ": resources names " .. k .. ", which is not a resource card", 0) end
+    for j = 1, i - 1 do
+      if order[j] == k then error(where .. ": resources names " .. k .. " twice", 0) end
+    end
+  end
+  local own = {}
+  for _, id in ipairs(set.cards) do own[id] = true end
+  local guard = set.advance_guard
+  if guard == nil or #guard ~= 2 then error(where .. " needs advance_guard: [tower unit, portal unit]", 0) end
+  for _, id in ipairs(guard) do
+    if not own[id] then error(where .. ": advance_guard names " .. id .. ", which is not one of its units", 0) end
+  end
+  for _, id in ipairs(set.cards) do
+    if not defs[id].cost then error(where .. ": the unit " .. id .. " has no cost", 0) end
+  end
 end
 
 --- The first token of a kind in a player's army zone, or nil.
