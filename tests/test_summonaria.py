@@ -168,3 +168,16 @@ def test_sim_of_four_bots_finishes_every_game():
     out = json.loads(r.stdout)
     assert out["finished"] == 100 and len(out["results"]) == 100
     assert sum(out["wins"].values()) + out["draws"] == 100
+
+
+def test_the_board_shows_the_games_marks_from_display_marks(smn):
+    from repl.render import render_state
+    m = Match(smn, 2, [Seat("human"), Seat("bot")], quiet=True)
+    text = render_state(m, 1)
+    assert "temple" in text and "d4 Barbarian Warchief (P1) on tower" in text
+    m.eval("state.vars.towers.f6 = 'crumbled'; refresh_marks()")
+    rows = {line.split()[0]: line for line in render_state(m, 1).splitlines() if line[:3].strip().isdigit()}
+    assert "ruin" in rows["6"]
+    plain = load_game("summonaria")
+    plain.data = {**plain.data, "display": {"badge": "wound"}}
+    assert "temple" not in render_state(Match(plain, 2, [Seat("human"), Seat("bot")], quiet=True), 1)

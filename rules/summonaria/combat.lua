@@ -34,6 +34,7 @@ function take_hits(c, hits, by)
   for _ = 1, hits do
     if is_standing(c.space) then
       state.vars.towers[c.space] = "crumbled"
+      refresh_marks()
       say(string.format("The tower at %s takes a hit for %s and crumbles", c.space, c.name))
     elseif is_blessed(c) then
       tokens.remove(c, "blessing")

@@ -194,3 +194,15 @@ function is_disrupted(p)
   local c = board.card_at(home_tower(p))
   return c ~= nil and c.controller ~= p
 end
+
+-- What the board shows on its squares (game.yaml display: marks) ------------------------
+
+--- Writes state.vars.marks: each tower ("tower" standing, "ruin" crumbled), temple and
+--- player's portal ("portal1"), for the terminal's board.
+function refresh_marks()
+  local marks = {}
+  for _, t in ipairs(options.temples) do marks[t] = "temple" end
+  for _, p in ipairs(players.list()) do marks[portal_of(p)] = "portal" .. p end
+  for s, how in pairs(state.vars.towers) do marks[s] = how == "standing" and "tower" or "ruin" end
+  state.vars.marks = marks
+end

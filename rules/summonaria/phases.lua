@@ -225,6 +225,7 @@ function place_phase(p)
     local c = cards.get(id)
     if c.space and is_tower(c.space) and #enemies_adjacent(c) == 0 then
       state.vars.towers[c.space] = "standing"
+      refresh_marks()
       say(string.format("The tower at %s stands again", c.space))
     end
   end

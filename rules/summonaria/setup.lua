@@ -25,6 +25,7 @@ function setup()
     say(string.format("Player %d: %s, domain %s (portal %s, tower %s)", p, set.name, domain_of(p),
                       portal_of(p), home_tower(p)))
   end
+  refresh_marks()
   state.active = rng.int(1, players.count())
   say(string.format("Player %d goes first", state.active))
 end
