@@ -27,13 +27,17 @@ def _target_game(target: str) -> str:
     return target
 
 
-def check(target: str) -> list[Problem]:
+def check(target: str, game_id: str | None = None) -> list[Problem]:
     """Loads a game fully (YAML, schemas, references, deck rules, Lua) and builds a match
-    to run its scripts' top level; returns every problem found."""
+    to run its scripts' top level; returns every problem found. With game_id, target may be
+    a card or deck file kept anywhere, checked as one more card set of that game."""
     from .match import Match, Seat
 
     try:
-        game = loader.load_game(_target_game(target))
+        if game_id is not None and Path(target).is_file():
+            game = loader.load_game(game_id, extra_cards=[Path(target)])
+        else:
+            game = loader.load_game(_target_game(target))
     except DefinitionError as e:
         return e.problems
     old = old_calls(game)

@@ -322,24 +322,55 @@ def ref_problems(doc: Document, data: Any, schema: dict, known: dict[str, list[s
     return out
 
 
-def deck_problems(doc: Document, set_data: dict, rules: dict) -> list[Problem]:
-    """A card set against the game's deck rules: copies per card and cards per tag."""
+def deck_problems(doc: Document, set_data: dict, rules: dict, cards: dict[str, dict] | None = None
+                  ) -> list[Problem]:
+    """A deck against the game's deck rules: its size, copies per card and cards per tag.
+
+    The deck is the set's `deck:` list when it has one (cards of any set, their tags read
+    from `cards`, card id -> definition), else the copies of the set's own cards. A set
+    with `playable: false` is a pool of cards, not a deck, and keeps no rules.
+    """
+    if set_data.get("playable", True) is False:
+        return []
+    cards = cards or {}
+    entries = []   # (keys of the entry, card id, name, copies, tags)
+    if isinstance(set_data.get("deck"), list):
+        for i, e in enumerate(set_data["deck"]):
+            cid = e.get("card")
+            d = cards.get(cid) or {}
+            entries.append((("deck", i), cid, d.get("name", cid), e.get("copies", 1), d.get("tags") or []))
+        where = ("deck",)
+    else:
+        for i, card in enumerate(set_data.get("cards") or []):
+            entries.append((("cards", i, "copies"), card.get("id"), card.get("name", card.get("id")),
+                            card.get("copies", 1), card.get("tags") or []))
+        where = ("cards",)
     out = []
+    max_copies = rules.get("max_copies")
     max_by_tag = rules.get("max_copies_by_tag") or {}
     count_by_tag = rules.get("count_by_tag") or {}
     totals = {t: 0 for t in count_by_tag}
-    for i, card in enumerate(set_data.get("cards") or []):
-        copies = card.get("copies", 1)
-        tags = card.get("tags") or []
+    per_card: dict[str, int] = {}
+    for keys, cid, name, copies, tags in entries:
+        per_card[cid] = per_card.get(cid, 0) + copies
+        if max_copies is not None and per_card[cid] > max_copies:
+            out.append(doc.problem(keys, f"{name}: {per_card[cid]} copies, but a deck may hold at most "
+                                         f"{max_copies} of any card"))
         for t in tags:
-            if t in max_by_tag and copies > max_by_tag[t]:
-                out.append(doc.problem(("cards", i, "copies"),
-                                       f"{card.get('name', card.get('id'))}: {copies} copies, but a deck may hold "
-                                       f"at most {max_by_tag[t]} of each {t} card"))
+            if t in max_by_tag and per_card[cid] > max_by_tag[t]:
+                out.append(doc.problem(keys, f"{name}: {per_card[cid]} copies, but a deck may hold "
+                                             f"at most {max_by_tag[t]} of each {t} card"))
             if t in totals:
                 totals[t] += copies
     for t, want in count_by_tag.items():
         if totals[t] != want:
-            out.append(doc.problem(("cards",), f"the deck holds {totals[t]} {t} cards; the game's deck rules "
-                                               f"want {want}"))
+            out.append(doc.problem(where, f"the deck holds {totals[t]} {t} cards; the game's deck rules "
+                                          f"want {want}"))
+    size = sum(e[3] for e in entries)
+    if rules.get("min_size") is not None and size < rules["min_size"]:
+        out.append(doc.problem(where, f"the deck holds {size} cards; the game's deck rules want at least "
+                                      f"{rules['min_size']}"))
+    if rules.get("max_size") is not None and size > rules["max_size"]:
+        out.append(doc.problem(where, f"the deck holds {size} cards; the game's deck rules want at most "
+                                      f"{rules['max_size']}"))
     return out

@@ -13,7 +13,7 @@ from typing import Any
 import jsonschema
 
 from . import ENGINE_DIR, yamlio
-from .errors import DefinitionError, Problem, UnknownGame
+from .errors import DefinitionError, EngineError, Problem, UnknownGame
 from .files import MB, FileRefused, read_bounded
 from .lint import deck_problems, lua_problems, ref_problems
 from .luac import at_line
@@ -68,6 +68,7 @@ class GameDef:
     cards: dict[str, CardDef]
     files: list[Path]
     options: dict[str, OptionSpec] = field(default_factory=dict)
+    extra_cards: list[Path] = field(default_factory=list)   # card or deck files loaded from outside cards/<id>/
 
     def fingerprint(self) -> dict[str, str]:
         """A digest per card definition, to tell which cards a reload changed."""
@@ -209,6 +210,12 @@ def card_schema(game: dict) -> dict:
         "name": {"type": "string"},
         "text": {"type": "string"},
         "cards": {"type": "array", "items": {"$ref": "#/$defs/card"}},
+        "deck": {"type": "array", "description": "a deck list: cards of any set, with their copies",
+                 "items": {"type": "object", "additionalProperties": False, "required": ["card"],
+                           "properties": {"card": {"type": "string", "x-ref": "card"},
+                                          "copies": {"type": "integer", "minimum": 1}}}},
+        "playable": {"type": "boolean", "description": "false: a pool of cards that decks draw on, "
+                                                      "which no seat takes as its own"},
     }
     set_props.update((game.get("sets") or {}).get("fields") or {})
     return {
@@ -216,7 +223,8 @@ def card_schema(game: dict) -> dict:
         "title": f"summon card set for {game.get('id')}",
         "type": "object",
         "additionalProperties": False,
-        "required": ["id", "name", "cards"],
+        "required": ["id", "name"],
+        "anyOf": [{"required": ["cards"]}, {"required": ["deck"]}],
         "properties": set_props,
         "$defs": {
             "card": {
@@ -256,12 +264,15 @@ def validate(doc: yamlio.Document, schema: dict) -> list[Problem]:
             words = {"string": "text", "object": "a map", "array": "a list", "integer": "a whole number",
                      "number": "a number", "boolean": "true or false", "null": "nothing"}
             wanted = err.validator_value if isinstance(err.validator_value, list) else [err.validator_value]
-            want = " or ".join(words.get(w, w) for w in wanted)
+            want = " or ".join(words.get(w, w) if isinstance(w, str) else json.dumps(w)[:40] for w in wanted)
             problems.append(doc.problem(where, f"expected {want}, got {kind_of(inst)} {json.dumps(inst)[:40]}"))
         elif err.validator == "enum":
             choices = [str(c) for c in err.validator_value]
             problems.append(doc.problem(
                 where, f"'{inst}' is not one of: {', '.join(choices)}{did_you_mean(inst, choices)}"))
+        elif err.validator == "anyOf" and all(set(sub) == {"required"} for sub in err.validator_value):
+            keys = [k for sub in err.validator_value for k in sub["required"]]
+            problems.append(doc.problem(where, f"needs one of the keys {', '.join(repr(k) for k in keys)}"))
         elif err.validator == "pattern":
             problems.append(doc.problem(
                 where, f"'{inst}' is not a valid id: use lower-case letters, digits and _"))
@@ -312,16 +323,15 @@ def load_game(game: str, extra_cards: list[Path] | None = None) -> GameDef:
     scripts, script_texts = _read_scripts(rules_dir, gdoc, g, ld)
     set_files = sorted(cards_dir.glob("*.yaml")) if cards_dir else []
     for extra in extra_cards or []:
+        if not Path(extra).exists():
+            raise DefinitionError([Problem(str(extra), 1, 1, "no such card or deck file")])
         set_files += sorted(Path(extra).glob("*.yaml")) if Path(extra).is_dir() else [Path(extra)]
     sets, cards, set_docs = _read_card_sets(set_files, g, ld)
     ld.problems += _reference_problems(g, cards, set_docs, scripts, script_texts)
-    for i, sid in enumerate((g.get("sets") or {}).get("shared") or []):
-        if sid not in sets:
-            ld.problems.append(gdoc.problem(("sets", "shared", i), f"no card set called '{sid}'"
-                                            f"{did_you_mean(sid, sorted(sets))}"))
     if ld.problems:
         raise DefinitionError(ld.problems)
-    return GameDef(g["id"], g["name"], rules_dir, g, scripts, sets, cards, ld.files, options)
+    return GameDef(g["id"], g["name"], rules_dir, g, scripts, sets, cards, ld.files, options,
+                   [Path(p).resolve() for p in extra_cards or []])
 
 
 def _read_game_yaml(rules_dir: Path, ld: _Loading) -> tuple[yamlio.Document, dict]:
@@ -477,6 +487,7 @@ def _read_card_sets(set_files: list[Path], g: dict, ld: _Loading
     sets: dict[str, SetDef] = {}
     cards: dict[str, CardDef] = {}
     set_docs: list[yamlio.Document] = []
+    seen: dict[str, str] = {}   # set id -> its file
     total = 0
     for sf in set_files:
         ld.files.append(sf)
@@ -498,9 +509,10 @@ def _read_card_sets(set_files: list[Path], g: dict, ld: _Loading
             continue
         bad_cards = {keys[1] for keys in _problem_paths(sdoc, sprobs) if len(keys) > 1 and keys[0] == "cards"}
         sid = sd.get("id") if isinstance(sd.get("id"), str) else sdoc.path
-        if sid in sets:
-            ld.problems.append(sdoc.problem(("id",), f"card set '{sid}' is defined twice (also in {sets[sid].path})"))
+        if sid in seen:
+            ld.problems.append(sdoc.problem(("id",), f"card set '{sid}' is defined twice (also in {seen[sid]})"))
             continue
+        seen[sid] = sdoc.path
         ids = []
         for i, cd in enumerate(sd.get("cards") if isinstance(sd.get("cards"), list) else []):
             keys = ("cards", i)
@@ -525,7 +537,7 @@ def _read_card_sets(set_files: list[Path], g: dict, ld: _Loading
             cards[cid] = CardDef(cid, sid, data, sdoc.path, sdoc.where(keys)[0], lua)
             if i not in bad_cards:
                 ids.append(cid)
-        if not sprobs:
+        if not sprobs and sd.get("playable", True):   # a pool no seat takes is no set to play
             sets[sid] = SetDef(sid, sd["name"], sdoc.path, {k: v for k, v in sd.items() if k != "cards"}, ids)
         set_docs.append(sdoc)
     return sets, cards, set_docs
@@ -550,7 +562,7 @@ def _reference_problems(g: dict, cards: dict[str, CardDef], set_docs: list[yamli
         problems += ref_problems(sdoc, sdoc.data, schema, known)
         if deck_rules:
             try:
-                problems += deck_problems(sdoc, sdoc.data, deck_rules)
+                problems += deck_problems(sdoc, sdoc.data, deck_rules, {cid: c.data for cid, c in cards.items()})
             except (TypeError, AttributeError):
                 pass  # malformed copies or tags: the schema has already said so
     for src in scripts:
@@ -561,6 +573,15 @@ def _reference_problems(g: dict, cards: dict[str, CardDef], set_docs: list[yamli
         for src in c.lua:
             problems += lua_problems(src, known, lines.get(src.chunkname))
     return problems
+
+
+def set_of_file(game: GameDef, path: Path) -> str:
+    """The id of the card set a file of the game defines; raises EngineError when none does."""
+    shown = display(Path(path))
+    for sid, s in game.sets.items():
+        if s.path == shown:
+            return sid
+    raise EngineError(f"{path}: defines no card set a seat can play in {game.id}")
 
 
 def lua_game_table(gd: GameDef) -> dict:

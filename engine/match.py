@@ -74,8 +74,7 @@ def assign_sets(game: GameDef, seats: list[Seat]) -> list[Seat]:
 
     A game whose seats take no card set (sets: per_seat false) refuses a seat that names one.
     """
-    shared = set((game.data.get("sets") or {}).get("shared") or [])
-    ids = sorted(sid for sid in game.sets if sid not in shared)
+    ids = sorted(game.sets)
     if not (game.data.get("sets") or {}).get("per_seat"):
         for s in seats:
             if s.set is not None:
@@ -88,9 +87,6 @@ def assign_sets(game: GameDef, seats: list[Seat]) -> list[Seat]:
             if not ids:
                 raise EngineError(f"{game.id} has no card sets to play")
             s = Seat(s.controller, ids[i % len(ids)])
-        elif s.set in shared:
-            raise EngineError(f"{game.id}'s card set '{s.set}' is shared by the rules, not played by a seat; "
-                              f"sets: {', '.join(ids) or 'none'}")
         elif s.set not in game.sets:
             raise EngineError(f"{game.id} has no card set '{s.set}'{did_you_mean(s.set, ids)}; "
                               f"sets: {', '.join(ids) or 'none'}")

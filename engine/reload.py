@@ -44,7 +44,7 @@ def reload_match(match: Match, answers: list[str] | None = None) -> ReloadResult
     old_game = match.game
     failed = "reload failed; the match goes on under the old rules"
     try:
-        game = load_game(str(old_game.root))
+        game = load_game(str(old_game.root), old_game.extra_cards)
     except DefinitionError as e:
         return ReloadResult(None, f"{failed}:\n{e}")
     except EngineError as e:

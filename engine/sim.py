@@ -36,8 +36,8 @@ def run_one(game: GameDef, seats: list[Seat], seed: int, max_decisions: int, opt
 
 
 def _run_chunk(args) -> list[dict]:
-    game_id, root, seats, seeds, max_decisions, options = args
-    game = load_game(str(root))
+    game_id, root, extra, seats, seeds, max_decisions, options = args
+    game = load_game(str(root), extra)
     return [run_one(game, seats, s, max_decisions, options) for s in seeds]
 
 
@@ -57,7 +57,7 @@ def simulate(game: GameDef, seats: list[Seat], games: int, seed: int, *, jobs: i
     else:
         chunks = [seeds[i::jobs] for i in range(jobs)]
         with ProcessPoolExecutor(max_workers=jobs) as ex:
-            parts = list(ex.map(_run_chunk, [(game.id, game.root, seats, c, max_decisions, options)
+            parts = list(ex.map(_run_chunk, [(game.id, game.root, game.extra_cards, seats, c, max_decisions, options)
                                              for c in chunks]))
         by_seed = {r["seed"]: r for part in parts for r in part}
         results = [by_seed[s] for s in seeds]

@@ -14,9 +14,25 @@ from engine.match import Match, Seat, check_options, check_seats, load_match, pa
 
 def _seats(text: str | None, game) -> list[Seat]:
     if text:
-        return [Seat.parse(s) for s in text.split(",") if s.strip()]
+        seats = [Seat.parse(s) for s in text.split(",") if s.strip()]
+        return [Seat(s.controller, loader.set_of_file(game, Path(s.set))) if _is_file(s.set) else s for s in seats]
     n = game.data["players"].get("default", game.data["players"]["min"])
     return [Seat("bot") for _ in range(n)]
+
+
+def _is_file(set_id: str | None) -> bool:
+    """Whether a seat's card set is given as a file (a deck list: human:my_deck.yaml)."""
+    return bool(set_id) and set_id.endswith((".yaml", ".yml"))
+
+
+def _load_for_seats(game_id: str, players: str | None):
+    """The game, with the card or deck files the seats name (human:my_deck.yaml) loaded too."""
+    files: list[Path] = []
+    for spec in (players or "").split(","):
+        set_id = spec.strip().partition(":")[2]
+        if _is_file(set_id) and Path(set_id).resolve() not in [f.resolve() for f in files]:
+            files.append(Path(set_id))
+    return loader.load_game(game_id, extra_cards=files)
 
 
 def _describe_game(gid: str) -> list[str]:
@@ -29,6 +45,11 @@ def _describe_game(gid: str) -> list[str]:
     count = f"{pl['min']}" if pl["min"] == pl["max"] else f"{pl['min']}-{pl['max']}"
     lines = [f"{gid}  {g.name}, {count} players"]
     for sid, s in sorted(g.sets.items()):
+        deck = s.data.get("deck")
+        if isinstance(deck, list) and not s.card_ids:   # a deck list: its size, counting copies
+            n = sum(e.get("copies", 1) for e in deck)
+            lines.append(f"    {sid}  {s.name} (a deck of {n} card{'s' if n != 1 else ''})")
+            continue
         n = len(s.card_ids)
         lines.append(f"    {sid}  {s.name} ({n} card{'s' if n != 1 else ''})")
     return lines
@@ -69,7 +90,7 @@ def cmd_check(args) -> int:
     targets = args.paths or list(loader.list_games())
     problems = []
     for t in targets:
-        problems += check(t)
+        problems += check(t, args.game)
     for p in sorted(set(problems)):
         print(p)
     if problems:
@@ -96,7 +117,7 @@ def cmd_schema(args) -> int:
 def cmd_sim(args) -> int:
     from engine.sim import simulate
 
-    game = loader.load_game(args.game)
+    game = _load_for_seats(args.game, args.players)
     seats = check_seats(_seats(args.players, game))
     options = check_options(game, parse_options(args.option))
     out = simulate(game, seats, args.games, args.seed, jobs=args.jobs, max_decisions=args.max_decisions,
@@ -216,7 +237,7 @@ def cmd_play(args) -> int:
     else:
         if args.game is None:
             raise EngineError("name a game to play (summon list shows them), or give --load FILE")
-        game = loader.load_game(args.game)
+        game = _load_for_seats(args.game, args.players)
         seats = check_seats(_seats(args.players, game))
         match = Match(game, args.seed, seats, options=parse_options(args.option))
     if _is_interactive(match):
@@ -277,7 +298,7 @@ def cmd_replay(args) -> int:
 
 
 def cmd_eval(args) -> int:
-    game = loader.load_game(args.game)
+    game = _load_for_seats(args.game, args.players)
     seats = _seats(args.players, game)
     match = Match(game, args.seed, seats, quiet=True, options=parse_options(args.option))
     try:
@@ -314,7 +335,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("list", help="games and card sets found").set_defaults(fn=cmd_list)
 
     p = sub.add_parser("check", help="validate games; path:line:col messages")
-    p.add_argument("paths", nargs="*", help="game ids or folders (default: every game)")
+    p.add_argument("paths", nargs="*", help="game ids or folders, or card and deck files (default: every game)")
+    p.add_argument("--game", help="the game that card or deck files outside its cards/ folder are for")
     p.set_defaults(fn=cmd_check)
 
     p = sub.add_parser("test", help="run scenario tests written in YAML")
@@ -330,7 +352,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("play", help="play a game in the terminal")
     p.add_argument("game", nargs="?")
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--players", help="seats, e.g. human:polar_dwarves,bot:fallen_kingdom")
+    p.add_argument("--players", help="seats, e.g. human:polar_dwarves,bot:fallen_kingdom, or a deck file: "
+                                     "human:my_deck.yaml")
     p.add_argument("--load", help="a saved match to continue")
     p.add_argument("--option", action="append", metavar="KEY=VALUE",
                    help="set one of the game's options (game.yaml `options:`), e.g. extra_round=true")

@@ -94,19 +94,49 @@ def private_zones(match: Match, view: dict, player: int) -> list[tuple[str, list
     return out
 
 
+def _listed_card(c: dict, match: Match, fields: list[str]) -> str:
+    """A card in a listed zone: name, #id, printed fields and tokens; a face-down card as such."""
+    if "name" not in c:
+        return f"face-down card {c['id']}"
+    data = match.game.cards[c["def"]].data if c.get("def") in match.game.cards else {}
+    vals = [str(data[f]) for f in fields if f in data]
+    text = f"{c['name']} #{c['id']}" + (f" {'/'.join(vals)}" if vals else "")
+    toks = ", ".join(f"{k} {v}" for k, v in sorted((c.get("tokens") or {}).items()))
+    if toks:
+        text += f" [{toks}]"
+    if c.get("face_down"):
+        text += " (face down)"
+    return text
+
+
+def listed_zones(match: Match, view: dict, player: int) -> list[tuple[str, list[str]]]:
+    """The zones game.yaml's `display: zones` lists, of one player, as the view shows them."""
+    display = match.game.data.get("display") or {}
+    fields = display.get("fields") or []
+    cards = {c["id"]: c for c in view["cards"]}
+    out = []
+    for name in display.get("zones") or []:
+        z = view["zones"].get(f"{name}:{player}") or view["zones"].get(name)
+        if z is None or "cards" not in z:
+            continue
+        out.append((name, [_listed_card(cards[i], match, fields) for i in z["cards"] if i in cards]))
+    return out
+
+
 def render_state(match: Match, player: int | None, colour: bool = False) -> str:
     """The board, the cards on it, and each player's counters and zone sizes, as `player` sees them."""
     view = match.view(player)
     board = match.game.data["board"]
     badge = (match.game.data.get("display") or {}).get("badge")
     lines = []
+    marks = space_marks(match, view)
     if board["type"] == "grid":
-        lines += render_board(view, board["width"], board["height"], colour, badge, space_marks(match, view))
+        lines += render_board(view, board["width"], board["height"], colour, badge, marks)
     elif board["type"] == "graph":
         lines += render_graph(view, board, colour)
     on_board = sorted((c for c in view["cards"] if c.get("space")), key=lambda c: (c["controller"], c["space"]))
     for c in on_board:
-        lines.append(paint(_card_line(c, space_marks(match, view)), c["controller"], colour))
+        lines.append(paint(_card_line(c, marks), c["controller"], colour))
     for i, pl in enumerate(view["players"], 1):
         parts = [f"{k} {v}" for k, v in sorted(view["counters"].get(str(i), {}).items())]
         for key, z in sorted(view["zones"].items()):
@@ -115,6 +145,8 @@ def render_state(match: Match, player: int | None, colour: bool = False) -> str:
                 parts.append(f"{name} {z['count']}")
         label = f"P{i} {pl['name']}" + (f" ({pl['set']})" if pl.get("set") else "")
         lines.append(paint(f"{label}: " + ", ".join(parts), i, colour))
+        for name, listed in listed_zones(match, view, i):
+            lines.append(paint(f"  {name}: " + (", ".join(listed) or "empty"), i, colour))
         if player == i:
             for name, names in private_zones(match, view, i):
                 lines.append(f"  {name}: " + (", ".join(names) or "empty"))

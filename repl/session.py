@@ -174,6 +174,10 @@ class Session:
             return f"The match is over: {st.get('result')}"
         if self.is_other_human(d.player):
             return f"P{d.player} (another player) is to answer: pass them the keyboard"
+        if not self.designer and self.keyboard is not None and d.player != self.keyboard:
+            # a bot's options can name its hidden cards (a hand, face-down cards): fair play hides them
+            return (f"P{d.player} (a bot) is to answer" + (" a secret choice" if d.secret else "") +
+                    ": type bot to let it, or auto N")
         opts = self.match.options()
         who = "you" if self.is_human(d.player) else "a bot"
         lines = [f"P{d.player} ({who}): {d.prompt}" + (" (a secret choice)" if d.secret else "")]

@@ -64,6 +64,15 @@ def test_game_yaml_reference_errors(game_copy):
     assert "game.yaml:" in text and "no zone called 'actve' (did you mean 'active'?)" in text
 
 
+def test_a_field_schema_whose_type_is_not_a_word_is_a_problem_not_a_crash(game_copy):
+    # found by the mutation test below: `type: {}` in a set field's schema
+    rules, _ = game_copy()
+    edit(rules / "game.yaml", "    layout:               # where the faction's cards start, in the owner's view\n"
+                              "      type: array", "    layout:\n      type: {}")
+    problems = [str(p) for p in check(str(rules))]
+    assert problems and all(re.match(r".+:\d+(:\d+)?: ", p) for p in problems), problems
+
+
 GRID_REGIONS = """  adjacency: orthogonal
   regions:
     south: {spaces: [a1, b1, c1]}

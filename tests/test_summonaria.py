@@ -1,5 +1,5 @@
 """Summonaria: seeded random playouts over 2, 3 and 4 players with the game's invariants
-after every answer; secret trades; the shared resource set (sets.shared); sim finishes."""
+after every answer; secret trades; the resource set no seat plays; board marks; sim finishes."""
 from __future__ import annotations
 
 import json
@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 from conftest import edit, seed_ranges, seeds_id, summon
-from engine.errors import DefinitionError, EngineError
+from engine.errors import EngineError
 from engine.loader import load_game
 from engine.match import Ask, Match, RandomBot, Seat, play
 from invariants import check_invariants
@@ -99,16 +99,9 @@ def test_every_army_is_dealt_to_seats_and_the_resources_never_are(smn):
     assert "resources" not in [s.set for s in m5.seats]
 
 
-def test_a_seat_cannot_play_a_shared_set(smn):
-    with pytest.raises(EngineError, match="'resources' is shared by the rules, not played by a seat"):
+def test_a_seat_cannot_play_the_resource_deck(smn):
+    with pytest.raises(EngineError, match="has no card set 'resources'"):
         Match(smn, 1, [Seat("bot", "resources"), Seat("bot")])
-
-
-def test_a_shared_set_that_does_not_exist_is_a_load_error(game_copy):
-    g = game_copy("summonaria")
-    edit(g.rules / "game.yaml", "shared: [resources]", "shared: [resourses]")
-    with pytest.raises(DefinitionError, match=r"game\.yaml:\d+:\d+: no card set called 'resourses' \(did you mean 'resources'\?\)"):
-        load_game(str(g.rules))
 
 
 def test_an_army_without_a_resource_order_is_refused_with_its_name(game_copy):
@@ -121,8 +114,9 @@ def test_an_army_without_a_resource_order_is_refused_with_its_name(game_copy):
 
 
 def test_every_army_has_six_units_and_a_resource_order(smn):
-    armies = [s for sid, s in smn.sets.items() if sid != "resources"]
-    assert len(armies) == 5
+    armies = list(smn.sets.values())
+    assert len(armies) == 5 and "resources" not in smn.sets
+    assert set(smn.data["options"]["resource_kinds"]) == RESOURCES
     for s in armies:
         assert len(s.card_ids) >= 6, s.id
         assert len(set(s.data["resources"])) == 3 and set(s.data["resources"]) <= RESOURCES

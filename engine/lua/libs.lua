@@ -273,6 +273,16 @@ local function span(s, i, j)
   return last - first + 1
 end
 
+-- Texts given where C reads a number (positions, codes, counts, packed values) are read
+-- in time proportional to their length: charged by it, as tonumber is.
+local function texts_read_as_numbers(...)
+  for k = 1, select("#", ...) do
+    local v = select(k, ...)
+    if type(v) == "string" and #v > 64 then charge(#v >> 2) end
+  end
+end
+E.texts_read_as_numbers = texts_read_as_numbers
+
 function S.byte(s, i, j)
   local n = span(s, i, j)
   if n and n > MAX_RESULTS then fail("string slice too long") end
@@ -280,6 +290,7 @@ function S.byte(s, i, j)
 end
 
 function S.char(...)
+  texts_read_as_numbers(...)
   return built(xpcall(s_char, blame, ...))
 end
 
@@ -300,7 +311,9 @@ function S.format(f, ...)                          -- (the rules call it most: n
   return r
 end
 
+
 function S.sub(s, i, j)
+  if type(i) == "string" or type(j) == "string" then texts_read_as_numbers(i, j) end
   return built(xpcall(s_sub, blame, s, i, j))
 end
 
@@ -392,6 +405,7 @@ function S.pack(f, ...)
     if size > MAX_STRING then fail(s_format("string.pack: result of %.0f bytes is too large", size)) end
     if size > SMALL * 8 then charge(floor(size / 8)) end
   end
+  texts_read_as_numbers(...)
   return results(xpcall(s_pack, blame, f, ...))
 end
 
@@ -719,6 +733,14 @@ local function safe_tonumber(v, base)
   if base == nil then return results(xpcall(tonumber, blame, v)) end
   if type(base) == "string" and #base > SMALL then charge(#base >> 2) end
   return results(xpcall(tonumber, blame, v, base))
+end
+
+--- select for scripts: a count given as a long text is charged by its length.
+function E.safe_select(n, ...)
+  if n == "#" then return select("#", ...) end
+  if mtype(n) == "integer" and n >= 1 then return select(n, ...) end   -- (cannot fail)
+  if type(n) == "string" and #n > 64 then charge(#n >> 2) end
+  return results(xpcall(select, blame, n, ...))   -- an error names the script's line
 end
 
 E.safe_libs = { string = S, table = T, utf8 = U, math = M, tonumber = safe_tonumber }

@@ -260,7 +260,7 @@ end
 function E.new_env()
   local env = {
     assert = assert, error = error, ipairs = ipairs, next = E.ordered_next, pairs = E.ordered_pairs,
-    pcall = safe_pcall, select = select, tostring = E.portable_tostring,
+    pcall = safe_pcall, select = E.safe_select, tostring = E.portable_tostring,
     type = type, xpcall = safe_xpcall, rawequal = rawequal, rawlen = rawlen,
     rawget = rawget, rawset = safe_rawset,
     getmetatable = safe_getmetatable, setmetatable = safe_setmetatable,

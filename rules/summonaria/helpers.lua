@@ -103,9 +103,9 @@ function resource_order(p)
   return sets[state.players[p].set].resources
 end
 
---- The resource card ids, in the order the deck lists them.
+--- The resource card ids (options.resource_kinds).
 function resource_kinds()
-  return sets.resources.cards
+  return options.resource_kinds
 end
 
 --- How many of each resource a player holds: kind -> count.

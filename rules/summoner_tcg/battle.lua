@@ -1,0 +1,156 @@
+-- Summoner TCG: Gambits and the battle.
+
+-- Gambits ------------------------------------------------------------------------------
+
+local function has_window(c, window)
+  for _, w in ipairs(def_of(c).windows or {}) do
+    if w == window then return true end
+  end
+  return false
+end
+
+--- Whether Gambit c can take effect for p in this context (ctx.window names when).
+function gambit_ok(c, p, ctx)
+  if not is_gambit(c) or not has_window(c, ctx.window) then return false end
+  local can = def_of(c).abilities.can_play
+  return can == nil or can(c, p, ctx) == true
+end
+
+--- A Gambit takes effect, then goes to the graveyard. From the hand its cost is paid
+--- now; a primed one was paid for when it was primed and is revealed first.
+function resolve_gambit(c, p, ctx)
+  if on_field(c) then
+    cards.turn_face_up(c)
+    say(string.format("Player %d reveals %s", p, c.name))
+  else
+    pay(p, stat(c, "cost"))
+    say(string.format("Player %d plays %s (cost %d)", p, c.name, stat(c, "cost")))
+  end
+  local play = def_of(c).abilities.play
+  cards.to_zone(c, c.owner, "graveyard")
+  cards.turn_face_up(c)
+  if play then play(c, p, ctx) end
+end
+
+--- A window for Gambits on another player's turn: each player in `who` (seat order)
+--- who has a primed card is asked, whether or not one of them can be used now, so
+--- being asked gives nothing away; each may reveal usable Gambits one by one.
+function react(window, ctx, who)
+  ctx.window = window
+  for _, q in ipairs(who) do
+    while not is_out(q) and not state.over and zones.count(q, "field") > 0 and #field_of(q, is_primed) > 0 do
+      local opts = {}
+      for _, c in ipairs(one_of_each(field_of(q, is_primed))) do
+        if gambit_ok(c, q, ctx) then
+          opts[#opts + 1] = { label = "Reveal " .. c.name, card = c }
+        end
+      end
+      opts[#opts + 1] = { label = "Pass", pass = true }
+      local pick = choose { player = q, prompt = window == "battle" and "You are attacked: reveal a Gambit?"
+                            or "Player " .. state.active .. "'s turn ends: reveal a Gambit?",
+                            options = opts, secret = true, confirm = true }
+      if pick.pass then break end
+      resolve_gambit(pick.card, q, ctx)
+    end
+  end
+end
+
+-- The battle -------------------------------------------------------------------------------
+
+--- Summon a attacks Summon d: a's Strength above d's Defense destroys d.
+local function fight(a, d, blocked)
+  local s, df = stat(a, "strength"), stat(d, "defense")
+  local destroyed = s > df
+  say(string.format("%s (Strength %d) fights %s (Defense %d): %s", a.name, s, d.name, df,
+                    destroyed and (d.name .. " is destroyed") or "nothing happens"))
+  if destroyed then destroy(d, a) end
+  return destroyed
+end
+
+local function resolve_attack(p, at)
+  local a = at.attacker
+  if at.cancelled then
+    say(string.format("%s's attack is called off", a.name))
+    return
+  end
+  if not is_revealed(a) or a.controller ~= p then
+    say(string.format("%s is no longer there to attack", a.name))
+    return
+  end
+  if at.summon then
+    local d = at.summon
+    if not is_revealed(d) then
+      say(string.format("%s's target is gone", a.name))
+      return
+    end
+    local destroyed = fight(a, d, false)
+    emit("after_attack", { attacker = a, target = d, destroyed = destroyed, damage = 0 })
+    return
+  end
+  local q = at.player
+  if is_out(q) then return end
+  local s = stat(a, "strength")
+  local opts = {}
+  for _, b in ipairs(revealed_summons(q)) do
+    if tokens.get(b, "blocked") == 0 then
+      opts[#opts + 1] = { label = "Block with " .. label_of(b), blocker = b }
+    end
+  end
+  opts[#opts + 1] = { label = string.format("Take %d damage", s), take = true }
+  local pick = choose { player = q, prompt = string.format("%s (Strength %d) attacks you", a.name, s), options = opts }
+  if pick.blocker then
+    tokens.set(pick.blocker, "blocked", 1)
+    say(string.format("Player %d blocks with %s", q, pick.blocker.name))
+    local destroyed = fight(a, pick.blocker, true)
+    emit("after_attack", { attacker = a, target = pick.blocker, blocked_by = pick.blocker,
+                           destroyed = destroyed, damage = 0 })
+  else
+    local n = damage_player(q, s, a)
+    emit("after_attack", { attacker = a, player = q, destroyed = false, damage = n })
+  end
+end
+
+--- Target options for an attacker: each opponent still in, and their revealed Summons.
+local function target_options(p)
+  local opts = {}
+  for _, q in ipairs(opponents(p)) do
+    opts[#opts + 1] = { label = string.format("Player %d (Stamina %d)", q, stamina(q)), player = q }
+    for _, s in ipairs(revealed_summons(q)) do opts[#opts + 1] = { label = label_of(s), summon = s } end
+  end
+  return opts
+end
+
+--- The turn's battle: declare attacks one by one (each revealed Summon at most once),
+--- let the attacked players answer with Gambits, then resolve the attacks in the
+--- order declared. Starting a battle uses the turn's battle, even if called off.
+function battle(p)
+  state.vars.battled = true
+  local attacks, declared = {}, {}
+  while true do
+    local opts = {}
+    for _, c in ipairs(revealed_summons(p)) do
+      if not declared[c.id] then opts[#opts + 1] = { label = "Attack with " .. label_of(c), attacker = c } end
+    end
+    opts[#opts + 1] = { label = #attacks > 0 and string.format("Fight (%d attacks)", #attacks)
+                        or "Call off the battle", done = true }
+    local pick = choose { player = p, prompt = "Battle: which Summon attacks?", options = opts }
+    if pick.done then break end
+    local a = pick.attacker
+    local t = choose { player = p, prompt = a.name .. " attacks what?", options = target_options(p) }
+    declared[a.id] = true
+    attacks[#attacks + 1] = { attacker = a, player = t.player, summon = t.summon }
+    say(string.format("%s attacks %s", a.name, t.player and ("player " .. t.player) or label_of(t.summon)))
+  end
+  if #attacks == 0 then return end
+  local hit = {}
+  for _, at in ipairs(attacks) do hit[at.player or at.summon.controller] = true end
+  local defenders = {}
+  for _, q in ipairs(opponents(p)) do
+    if hit[q] then defenders[#defenders + 1] = q end
+  end
+  react("battle", { attacks = attacks, active = p }, defenders)
+  for _, at in ipairs(attacks) do
+    if state.over or is_out(p) then return end
+    resolve_attack(p, at)
+  end
+end

@@ -1,0 +1,276 @@
+-- Summoner TCG: the rulebook's words as functions (Stamina, the Field, priming and
+-- revealing, destroying, Equipment and Planes) that the phases and the cards share.
+
+-- Card kinds -------------------------------------------------------------------------
+
+function is_summon(c) return cards.has_tag(c, "summon") end
+function is_gambit(c) return cards.has_tag(c, "gambit") end
+function is_equipment(c) return cards.has_tag(c, "equipment") end
+function is_plane(c) return cards.has_tag(c, "plane") end
+
+function def_of(c) return cards.def(c) end
+
+-- Players ---------------------------------------------------------------------------
+
+function stamina(p) return counters.get(p, "stamina") end
+
+function is_out(p) return state.vars.out[p] == true end
+
+--- The players still in the game, in seat order from p (p first when it is in).
+function living_from(p)
+  local out = {}
+  for _, q in ipairs(players.from(p)) do
+    if not is_out(q) then out[#out + 1] = q end
+  end
+  return out
+end
+
+--- The other players still in the game, in seat order after p.
+function opponents(p)
+  local out = {}
+  for _, q in ipairs(players.from(p)) do
+    if q ~= p and not is_out(q) then out[#out + 1] = q end
+  end
+  return out
+end
+
+--- The flow's next player: the next seat still in the game.
+function next_player(p)
+  local q = players.next(p)
+  while is_out(q) and q ~= p do q = players.next(q) end
+  return q
+end
+
+-- Stamina: every change is a cost, damage or income, and each is kept in the ledger
+-- (state.vars.ledger[p]), so a test can check that nothing else moves it.
+
+local function ledger(p) return state.vars.ledger[p] end
+
+--- Whether p can pay n: a payment must leave at least 1 Stamina (paying to 0 would lose).
+function can_pay(p, n) return stamina(p) > n end
+
+function pay(p, n)
+  if n <= 0 then return end
+  if not can_pay(p, n) then error("pay: player " .. p .. " has " .. stamina(p) .. " Stamina, cannot pay " .. n) end
+  counters.add(p, "stamina", -n)
+  ledger(p).paid = ledger(p).paid + n
+end
+
+function gain_income(p, n)
+  if n <= 0 then return end
+  counters.add(p, "stamina", n)
+  ledger(p).income = ledger(p).income + n
+end
+
+--- Takes player p out of the game: their Field goes to their graveyard, their
+--- Equipment comes off other players' cards; the last player standing wins.
+function eliminate(p, why)
+  if is_out(p) then return end
+  state.vars.out[p] = true
+  say(string.format("Player %d is out (%s)", p, why))
+  for _, c in ipairs(zones.cards(p, "field")) do to_graveyard(c) end
+  local left = living_from(p)
+  if #left == 1 then win(left[1], "player " .. left[1] .. " is the last summoner standing") end
+end
+
+--- Deals damage to a player's Stamina; 0 or less puts them out.
+function damage_player(p, n, source)
+  if n <= 0 or is_out(p) then return 0 end
+  counters.add(p, "stamina", -n)
+  ledger(p).damage = ledger(p).damage + n
+  say(string.format("Player %d takes %d damage%s (Stamina %d)", p, n,
+                    source and (" from " .. source.name) or "", stamina(p)))
+  emit("after_damage", { player = p, amount = n, source = source })
+  if stamina(p) <= 0 then eliminate(p, "Stamina " .. stamina(p)) end
+  return n
+end
+
+-- The Field ---------------------------------------------------------------------------
+
+function on_field(c) return c.zone ~= nil and c.zone:sub(1, 6) == "field:" end
+
+--- A card face up on a Field: only such cards act, fight and attach.
+function is_revealed(c) return on_field(c) and not cards.is_face_down(c) end
+
+--- A primed card: face down on a Field (in play, but not usable).
+function is_primed(c) return on_field(c) and cards.is_face_down(c) end
+
+--- Cards on p's Field passing a filter (all when filter is nil).
+function field_of(p, filter)
+  local out = {}
+  for _, c in ipairs(zones.cards(p, "field")) do
+    if filter == nil or filter(c) then out[#out + 1] = c end
+  end
+  return out
+end
+
+function revealed_summons(p)
+  return field_of(p, function(c) return is_revealed(c) and is_summon(c) end)
+end
+
+--- Every revealed Summon of every player still in, in seat order from p.
+function all_revealed_summons(p)
+  local out = {}
+  for _, q in ipairs(living_from(p or state.active)) do
+    for _, c in ipairs(revealed_summons(q)) do out[#out + 1] = c end
+  end
+  return out
+end
+
+--- A card's name as the others may know it.
+function shown(c)
+  if cards.is_face_down(c) then return "a face-down card" end
+  return c.name
+end
+
+function stats_text(c)
+  return string.format("%d/%d", stat(c, "strength"), stat(c, "defense"))
+end
+
+-- Equipment: an attached Equipment stays on its owner's Field with a `host` token
+-- naming the card it is attached to (any player's revealed Summon).
+
+function host_of(eq)
+  local id = tokens.get(eq, "host")
+  if id == 0 then return nil end
+  return cards.get(id)
+end
+
+--- Whether Equipment eq is revealed and attached to card c (modifiers ask this).
+function is_attached_to(eq, c)
+  return tokens.get(eq, "host") == c.id and is_revealed(eq)
+end
+
+function equipment_on(c)
+  local out = {}
+  for _, q in ipairs(players.list()) do
+    for _, eq in ipairs(zones.cards(q, "field")) do
+      if is_equipment(eq) and tokens.get(eq, "host") == c.id then out[#out + 1] = eq end
+    end
+  end
+  return out
+end
+
+--- Equipment comes off whatever leaves play or turns face down (it stays in play itself).
+local function drop_equipment_of(c)
+  for _, eq in ipairs(equipment_on(c)) do
+    tokens.remove(eq, "host")
+    say(string.format("%s comes off %s", eq.name, c.name))
+  end
+end
+
+function attach(eq, host)
+  tokens.set(eq, "host", host.id)
+  say(string.format("Player %d attaches %s to %s (player %d's)", eq.owner, eq.name, host.name, host.controller))
+end
+
+--- Revealed Summons an Equipment may go on (its own Field or anyone's).
+function attach_targets(eq)
+  return all_revealed_summons(eq.owner)
+end
+
+-- Planes -------------------------------------------------------------------------
+
+--- The Plane in play (revealed), or nil.
+function plane_in_play()
+  for _, q in ipairs(players.list()) do
+    for _, c in ipairs(zones.cards(q, "field")) do
+      if is_plane(c) and is_revealed(c) then return c end
+    end
+  end
+  return nil
+end
+
+-- Moving cards ------------------------------------------------------------------------
+
+--- Puts a card in its owner's graveyard face up (from anywhere).
+function to_graveyard(c)
+  if on_field(c) then drop_equipment_of(c) end
+  if tokens.get(c, "host") ~= 0 then tokens.remove(c, "host") end
+  tokens.clear(c)
+  cards.to_zone(c, c.owner, "graveyard")
+  cards.turn_face_up(c)
+end
+
+--- Destroys a card in play: to its owner's graveyard; hooks hear on_destroyed.
+function destroy(c, by)
+  if not on_field(c) then return end
+  to_graveyard(c)
+  say(string.format("%s (player %d) is destroyed%s", c.name, c.owner, by and (" by " .. by.name) or ""))
+  emit("on_destroyed", { card = c, by = by })
+end
+
+--- Turns a revealed card face down again (it can be revealed at its owner's next turn).
+function flip_down(c)
+  drop_equipment_of(c)
+  tokens.clear(c)
+  cards.turn_face_down(c)
+  say(string.format("Player %d turns %s face down", c.owner, c.name))
+end
+
+--- Draws n cards for p; a player who must draw from an empty deck is out.
+function draw_cards(p, n)
+  for _ = 1, n do
+    if zones.count(p, "deck") == 0 then
+      eliminate(p, "no card left to draw")
+      return
+    end
+    zones.draw(p, "deck", "hand", 1)
+  end
+end
+
+--- A turn's marks (Consume used, boosts until end of turn) are tokens, cleared here.
+function clear_turn_marks()
+  for _, q in ipairs(players.list()) do
+    for _, c in ipairs(zones.cards(q, "field")) do
+      for _, t in ipairs({ "used", "boost", "blocked" }) do
+        if tokens.get(c, t) > 0 then tokens.remove(c, t) end
+      end
+    end
+  end
+end
+
+--- One of each card name from a list (options offer a name once).
+function one_of_each(list)
+  local seen, out = {}, {}
+  for _, c in ipairs(list) do
+    if not seen[c.def] then
+      seen[c.def] = true
+      out[#out + 1] = c
+    end
+  end
+  return out
+end
+
+--- How a card shows in an option (name, stats for a Summon).
+function label_of(c)
+  if is_summon(c) and is_revealed(c) then
+    return string.format("%s %s (P%d)", c.name, stats_text(c), c.controller)
+  end
+  return string.format("%s (P%d)", c.name, c.controller)
+end
+
+--- Asks p to pick a player among ps; returns the player.
+function pick_player(p, prompt, ps)
+  local opts = {}
+  for _, q in ipairs(ps) do opts[#opts + 1] = { label = "Player " .. q, player = q } end
+  return choose { player = p, prompt = prompt, options = opts }.player
+end
+
+--- Asks p to pick a card among cs (non-empty); returns the card.
+function pick_card(p, prompt, cs)
+  local opts = {}
+  for _, c in ipairs(cs) do opts[#opts + 1] = { label = label_of(c), card = c } end
+  return choose { player = p, prompt = prompt, options = opts }.card
+end
+
+--- The first card of a definition on p's Field, or nil (for scenarios and cards).
+function field_card(p, def_id)
+  for _, c in ipairs(zones.cards(p, "field")) do
+    if c.def == def_id then return c end
+  end
+  return nil
+end
+
+-- `boost` tokens (Rally Cry, Grove Stag) add Strength until the end of the turn.
+add_modifier("strength", function(card, value) return value + tokens.get(card, "boost") end)

@@ -1,0 +1,198 @@
+-- Summoner TCG: the five phases of a turn. Choices that name cards others cannot see
+-- (the hand, primed cards) are secret; what becomes public is said aloud.
+
+on("turn_start", function(ev)
+  state.vars.battled = false
+  clear_turn_marks()
+end)
+
+-- Revealing -------------------------------------------------------------------------------
+
+--- A Plane revealed destroys the Plane in play (anyone's): one at a time.
+local function plane_arrives(c)
+  for _, q in ipairs(players.list()) do
+    for _, o in ipairs(zones.cards(q, "field")) do
+      if o ~= c and is_plane(o) and is_revealed(o) then
+        say(string.format("%s replaces %s", c.name, o.name))
+        destroy(o, c)
+      end
+    end
+  end
+end
+
+--- Offers to attach a revealed Equipment to a revealed Summon (anyone's), or leave it.
+function offer_attach(eq, p)
+  local opts = {}
+  for _, s in ipairs(attach_targets(eq)) do opts[#opts + 1] = { label = "Attach to " .. label_of(s), host = s } end
+  if #opts == 0 then return end
+  opts[#opts + 1] = { label = "Leave " .. eq.name .. " unattached", none = true }
+  local pick = choose { player = p, prompt = eq.name .. ": attach it to which Summon?", options = opts }
+  if pick.host then attach(eq, pick.host) end
+end
+
+--- Turns a primed card face up and carries out what revealing it does.
+function reveal(c, p)
+  if is_gambit(c) then
+    resolve_gambit(c, p, { window = "reveal" })
+    return
+  end
+  cards.turn_face_up(c)
+  say(string.format("Player %d reveals %s", p, is_summon(c) and (c.name .. " " .. stats_text(c)) or c.name))
+  if is_plane(c) then plane_arrives(c) end
+  local on_reveal = def_of(c).abilities.on_reveal
+  if on_reveal then on_reveal(c, p) end
+  if is_equipment(c) and is_revealed(c) then offer_attach(c, p) end
+  emit("after_reveal", { card = c, player = p })
+end
+
+--- Whether a primed card may be revealed in its owner's reveal step (a Gambit only
+--- when it can take effect now).
+local function can_reveal(c, p)
+  if is_gambit(c) then return gambit_ok(c, p, { window = "reveal" }) end
+  return true
+end
+
+--- Before the draw, the player may reveal any of their primed cards, one at a time.
+function reveal_phase(p)
+  while not is_out(p) do
+    local opts = {}
+    for _, c in ipairs(field_of(p, is_primed)) do
+      if can_reveal(c, p) then opts[#opts + 1] = { label = "Reveal " .. c.name, card = c } end
+    end
+    if #opts == 0 then return end
+    opts[#opts + 1] = { label = "Keep the rest face down", done = true }
+    local pick = choose { player = p, prompt = "Reveal your primed cards", options = opts, secret = true }
+    if pick.done then
+      say(string.format("Player %d is done revealing", p))
+      return
+    end
+    reveal(pick.card, p)
+  end
+end
+
+-- Drawing and upkeep --------------------------------------------------------------------------
+
+function draw_phase(p)
+  if is_out(p) then return end
+  draw_cards(p, options.draw_per_turn)
+  if is_out(p) then return end
+  gain_income(p, options.income)
+  say(string.format("Player %d draws and gains %d Stamina (%d)", p, options.income, stamina(p)))
+end
+
+--- The owner of the Plane in play pays its cost again, or it is destroyed.
+function upkeep_phase(p)
+  if is_out(p) then return end
+  local plane = plane_in_play()
+  if plane == nil or plane.owner ~= p then return end
+  local cost = stat(plane, "cost")
+  if not can_pay(p, cost) then
+    say(string.format("Player %d cannot pay %d Stamina for %s", p, cost, plane.name))
+    destroy(plane, nil)
+    return
+  end
+  local pick = choose { player = p, prompt = string.format("Upkeep of %s", plane.name), options = {
+    { label = string.format("Pay %d Stamina to keep %s", cost, plane.name), pay = true },
+    { label = "Let " .. plane.name .. " go", pay = false } } }
+  if pick.pay then
+    pay(p, cost)
+    say(string.format("Player %d pays %d Stamina to keep %s", p, cost, plane.name))
+  else
+    destroy(plane, nil)
+  end
+end
+
+-- The main phase -------------------------------------------------------------------------------
+
+--- Primes a card from the hand: pay its cost, lay it face down on the Field.
+function prime(c, p)
+  pay(p, stat(c, "cost"))
+  cards.to_zone(c, p, "field")
+  cards.turn_face_down(c)
+  say(string.format("Player %d primes a card (Stamina %d)", p, stamina(p)))
+end
+
+--- Consume: sacrifice revealed Summons of the card's type, one by one, then the effect.
+function use_consume(c, p)
+  local kind = def_of(c).consume
+  local eaten = 0
+  while true do
+    local opts = {}
+    for _, s in ipairs(revealed_summons(p)) do
+      if s ~= c and cards.has_tag(s, kind) then opts[#opts + 1] = { label = "Sacrifice " .. label_of(s), card = s } end
+    end
+    if eaten > 0 or #opts == 0 then
+      opts[#opts + 1] = { label = string.format("Done (%d sacrificed)", eaten), done = true }
+    end
+    local pick = choose { player = p, prompt = c.name .. ": Consume which " .. kind .. "?", options = opts }
+    if pick.done then break end
+    destroy(pick.card, c)
+    eaten = eaten + 1
+  end
+  if eaten > 0 then def_of(c).abilities.consume(c, p, eaten) end
+end
+
+local function consumable(c, p)
+  local kind = def_of(c).consume
+  if kind == nil or def_of(c).abilities.consume == nil then return false end
+  for _, s in ipairs(revealed_summons(p)) do
+    if s ~= c and cards.has_tag(s, kind) then return true end
+  end
+  return false
+end
+
+local function main_options(p)
+  local opts = {}
+  for _, c in ipairs(one_of_each(zones.cards(p, "hand"))) do
+    local cost = stat(c, "cost")
+    if can_pay(p, cost) then
+      opts[#opts + 1] = { label = string.format("Prime %s (cost %d)", c.name, cost), prime = c }
+      if is_gambit(c) and gambit_ok(c, p, { window = "main" }) then
+        opts[#opts + 1] = { label = string.format("Play %s (cost %d)", c.name, cost), play = c }
+      end
+    end
+  end
+  if not state.vars.battled and #revealed_summons(p) > 0 then
+    opts[#opts + 1] = { label = "Battle", battle = true }
+  end
+  for _, c in ipairs(field_of(p, is_revealed)) do
+    if is_summon(c) and tokens.get(c, "used") == 0 and consumable(c, p) then
+      opts[#opts + 1] = { label = string.format("Use %s: Consume %s", c.name, def_of(c).consume), consume = c }
+    end
+    if is_equipment(c) and tokens.get(c, "host") == 0 and #attach_targets(c) > 0 then
+      opts[#opts + 1] = { label = "Attach " .. c.name, attach = c }
+    end
+    if not is_plane(c) then
+      opts[#opts + 1] = { label = "Turn " .. c.name .. " face down", flip = c }
+    end
+  end
+  opts[#opts + 1] = { label = "End turn", done = true }
+  return opts
+end
+
+--- Play cards, prime cards, battle once, use abilities, in any order, until the turn ends.
+function main_phase(p)
+  while not is_out(p) and not state.over do
+    local pick = choose { player = p, prompt = string.format("Your turn (Stamina %d)", stamina(p)),
+                          options = main_options(p), secret = true }
+    if pick.done then
+      say(string.format("Player %d ends the turn", p))
+      return
+    elseif pick.prime then prime(pick.prime, p)
+    elseif pick.play then resolve_gambit(pick.play, p, { window = "main" })
+    elseif pick.battle then battle(p)
+    elseif pick.consume then
+      tokens.set(pick.consume, "used", 1)
+      say(string.format("Player %d uses %s's Consume", p, pick.consume.name))
+      use_consume(pick.consume, p)
+    elseif pick.attach then offer_attach(pick.attach, p)
+    elseif pick.flip then flip_down(pick.flip)
+    end
+  end
+end
+
+--- The others, in seat order after the player, may spring Gambits as the turn ends.
+function end_phase(p)
+  if is_out(p) then return end
+  react("turn_end", { active = p }, opponents(p))
+end

@@ -1,0 +1,55 @@
+"""Deck lists, card pools and deck rules, on a small game of the test suite (sealed bid) made
+to give each seat a deck: engine features no shipped game's rules are needed for."""
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from conftest import ROOT, edit
+from engine.errors import DefinitionError, EngineError
+from engine.loader import load_game
+from engine.match import Match, Seat
+
+
+@pytest.fixture
+def decked(tmp_path):
+    """sealed_bid with seats taking decks: its cards become a pool, two deck lists draw on it."""
+    game = tmp_path / "sealed_bid"
+    shutil.copytree(ROOT / "tests" / "games" / "sealed_bid", game)
+    edit(game / "game.yaml", "sets: {per_seat: false}",
+         "sets: {per_seat: true, deck: {min_size: 3, max_size: 4, max_copies: 2}}")
+    edit(game / "cards" / "cards.yaml", "id: cards\n", "id: cards\nplayable: false\n")
+    (game / "cards" / "lows.yaml").write_text(
+        "id: lows\nname: Lows\ndeck:\n  - {card: low, copies: 2}\n  - {card: middle}\n")
+    (game / "cards" / "highs.yaml").write_text(
+        "id: highs\nname: Highs\ndeck:\n  - {card: high, copies: 2}\n  - {card: middle, copies: 2}\n")
+    return game
+
+
+def test_a_pool_is_no_seat_s_set_and_deck_lists_are(decked):
+    g = load_game(str(decked))
+    assert sorted(g.sets) == ["highs", "lows"] and sorted(g.cards) == ["high", "low", "middle"]
+    m = Match(g, 1, [Seat("bot"), Seat("bot")], quiet=True)
+    assert [s.set for s in m.seats] == ["highs", "lows"]
+    assert m.eval("return sets.lows.deck[1].card .. sets.lows.deck[1].copies") == ["low2"]
+    with pytest.raises(EngineError, match="no card set 'cards'"):
+        Match(g, 1, [Seat("bot", "cards"), Seat("bot")], quiet=True)
+
+
+def test_deck_rules_count_a_deck_list_its_size_and_copies(decked):
+    edit(decked / "cards" / "lows.yaml", "{card: low, copies: 2}", "{card: low, copies: 3}")
+    edit(decked / "cards" / "highs.yaml", "  - {card: middle, copies: 2}\n", "")
+    with pytest.raises(DefinitionError) as e:
+        load_game(str(decked))
+    text = str(e.value)
+    assert "lows.yaml:4:5: Low: 3 copies, but a deck may hold at most 2 of any card" in text
+    assert "lows.yaml:4:3: the deck holds" not in text                 # 4 is within 3 to 4
+    assert "highs.yaml:4:3: the deck holds 2 cards; the game's deck rules want at least 3" in text
+    assert "cards.yaml" not in text                                            # a pool keeps no deck rules
+
+
+def test_a_set_needs_cards_or_a_deck_list(decked):
+    (decked / "cards" / "empty.yaml").write_text("id: empty\nname: Empty\n")
+    with pytest.raises(DefinitionError, match="empty.yaml:1:1: needs one of the keys 'cards', 'deck'"):
+        load_game(str(decked))

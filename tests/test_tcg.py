@@ -1,0 +1,274 @@
+"""The Summoner TCG (rules/summoner_tcg): seeded bot games over 2, 3 and 4 players with the
+game's invariants checked after every answer, what each seat may see, deck lists and deck
+rules, and `summon sim` finishing every game. Rules and cards are tested by the scenario
+files in rules/summoner_tcg/tests and cards/summoner_tcg/tests."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conftest import ROOT, copy_game, edit, seed_ranges, seeds_id, summon
+from engine.errors import DefinitionError, EngineError
+from engine.loader import load_game
+from engine.match import Match, RandomBot, Seat, play
+from invariants import check_invariants
+
+GAME = "summoner_tcg"
+START = 50
+
+
+@pytest.fixture(scope="module")
+def tcg():
+    return load_game(GAME)
+
+
+def seats_for(n: int) -> list[Seat]:
+    decks = ["ember", "tide"]
+    return [Seat("bot", decks[i % 2]) for i in range(n)]
+
+
+def check_tcg(game, m: Match, seats: list[int] | None = None) -> None:
+    """The engine's invariants, and the game's: Stamina moves only by costs, damage and
+    income; at most one Plane revealed; no view of the seats given (all by default) shows
+    another seat's face-down card or hand."""
+    st = m.snapshot()
+    check_invariants(game, st)
+    n = len(st["players"])
+    ledger = st["vars"]["ledger"]
+    for p in range(1, n + 1):
+        led = ledger[p - 1]
+        want = START - led["paid"] - led["damage"] + led["income"]
+        got = st["counters"][str(p)]["stamina"]
+        assert got == want, f"player {p}: Stamina {got}, but costs, damage and income give {want} ({led})"
+    cards = st["cards"]
+    planes = [c for c in cards if c["def"] in PLANES and c["zone"].startswith("field:") and not c.get("face_down")]
+    assert len(planes) <= 1, f"{len(planes)} Planes revealed: {[c['name'] for c in planes]}"
+    down = [c for c in cards if c.get("face_down")]
+    for seat in seats or range(1, n + 1):
+        v = m.view(seat)
+        ids = {c["id"] for c in v["cards"]}
+        for c in down:
+            if c["owner"] != seat and seat not in (c.get("seen_by") or []):
+                assert c["id"] not in ids, f"seat {seat} sees face-down card {c['id']} ({c['name']}) by its id"
+        for c in v["cards"]:
+            if c.get("face_down") and isinstance(c["id"], str):
+                assert "def" not in c and "name" not in c and "tokens" not in c, f"seat {seat} sees behind {c}"
+        for key, z in v["zones"].items():
+            name, _, owner = key.partition(":")
+            if name in ("hand", "deck") and owner != str(seat):
+                assert "cards" not in z, f"seat {seat} sees the cards of {key}"
+
+
+PLANES = {"scorched_plain", "deep_mire", "thin_veil", "stone_age"}
+
+# 80 seeded games: 40 of two players, 20 of three, 20 of four (a game of four random
+# bots runs to about 900 answers). The views are read for one seat per answer, in turn.
+CASES = [(2, s) for s in seed_ranges(40, 5)] + [(3, s) for s in seed_ranges(20, 5)] + \
+        [(4, s) for s in seed_ranges(20, 5)]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players,seeds", CASES, ids=[f"{n}p-{seeds_id(s)}" for n, s in CASES])
+def test_bot_games_keep_the_invariants_after_every_answer_and_end_with_a_winner(tcg, players, seeds):
+    for seed in seeds:
+        m = Match(tcg, seed, seats_for(players), quiet=True)
+        check_tcg(tcg, m)
+        bots = {p: RandomBot(seed, p) for p in range(1, players + 1)}
+        play(m, bots, max_decisions=20000,
+             on_decision=lambda match, p, key: check_tcg(tcg, match, [match.decisions % players + 1]))
+        assert m.is_over, f"seed {seed}: no end after {m.decisions} decisions"
+        assert m.winner in range(1, players + 1), f"seed {seed}: ended without a winner"
+        out = players_out(m.snapshot())
+        assert m.winner not in out and len(out) == players - 1, f"seed {seed}: out {out}, winner {m.winner}"
+
+
+def players_out(st: dict) -> list[int]:
+    """The players out of the game (state.vars.out: a list when it runs from player 1 on)."""
+    out = st["vars"]["out"]
+    if isinstance(out, list):
+        return [i for i, v in enumerate(out, 1) if v]
+    return sorted(int(k) for k, v in out.items() if v)
+
+
+def test_the_invariant_check_can_fail(tcg):
+    """A Stamina change that is no cost, damage or income, and a second Plane, are caught."""
+    m = Match(tcg, 1, seats_for(2), quiet=True)
+    check_tcg(tcg, m)
+    m.eval("counters.add(2, 'stamina', 3)")
+    with pytest.raises(AssertionError, match="costs, damage and income"):
+        check_tcg(tcg, m)
+    m = Match(tcg, 1, seats_for(2), quiet=True)
+    m.eval("cards.create('deep_mire', 1, 1, 'field'); cards.create('thin_veil', 2, 2, 'field')")
+    with pytest.raises(AssertionError, match="2 Planes revealed"):
+        check_tcg(tcg, m)
+
+
+# -- what each seat sees -------------------------------------------------------------------
+
+def primed_match(tcg, card: str) -> Match:
+    """Player 1 to act in the main phase holding `card` and a Cinder Pup; primes `card`."""
+    lua = (f"scenario.empty(1, 'hand'); scenario.add(1, 'hand', {{'{card}', 'cinder_pup'}}); "
+           "scenario.start(1, 'main')")
+    from engine.loader import LuaSource
+    m = Match(tcg, 3, seats_for(2), quiet=True, scenario=LuaSource("scenario", lua))
+    name = tcg.cards[card].data["name"]
+    m.answer_key(next(o for o in m.options() if o.startswith(f"Prime {name}")))
+    return m
+
+
+def test_a_primed_card_shows_to_its_owner_and_only_as_face_down_to_the_other(tcg):
+    m = primed_match(tcg, "stone_sentry")
+    mine = m.view(1)
+    theirs = m.view(2)
+    field_mine, field_theirs = mine["zones"]["field:1"]["cards"], theirs["zones"]["field:1"]["cards"]
+    assert len(field_mine) == len(field_theirs) == 1
+    my_card = next(c for c in mine["cards"] if c["id"] == field_mine[0])
+    their_card = next(c for c in theirs["cards"] if c["id"] == field_theirs[0])
+    assert my_card["def"] == "stone_sentry"
+    assert their_card == {"id": field_theirs[0], "face_down": True, "owner": 1, "controller": 1, "zone": "field:1",
+                          "under": []}
+    assert isinstance(their_card["id"], str)     # a stand-in, not the real id
+
+
+def test_the_other_seat_cannot_tell_which_card_was_primed(tcg):
+    """Priming a Stone Sentry or a Moss Shell (cost 5 and 2: the Stamina differs, so compare
+    two cards of equal cost) leaves the other seat the same view and the same messages."""
+    a, b = primed_match(tcg, "stone_sentry"), primed_match(tcg, "grove_stag")
+    assert json.dumps(a.view(2), sort_keys=True) == json.dumps(b.view(2), sort_keys=True)
+    assert a.messages() == b.messages()
+    assert json.dumps(a.view(1), sort_keys=True) != json.dumps(b.view(1), sort_keys=True)
+
+
+def test_choices_that_name_hidden_cards_are_secret(tcg):
+    """The main phase (the hand), the reveal step and Gambit windows (primed cards) are secret."""
+    m = primed_match(tcg, "stone_sentry")
+    assert m.pending.player == 1 and m.pending.secret          # the main phase, again
+    m.answer_key("End turn")
+    m.answer_key("End turn")                                    # player 2's turn
+    assert m.pending.player == 1 and m.pending.secret and m.options() == ["Pass"]   # its end: a Gambit?
+    m.answer_key("Pass")
+    assert m.pending.player == 1 and m.pending.secret and "Reveal Stone Sentry" in m.options()
+
+
+# -- decks ---------------------------------------------------------------------------------
+
+def test_the_card_pool_is_no_seat_s_deck_and_the_two_decks_are(tcg):
+    assert sorted(tcg.sets) == ["ember", "tide"]
+    assert "core" not in tcg.sets and "dust_mote" in tcg.cards
+    with pytest.raises(EngineError, match="no card set 'core'"):
+        Match(tcg, 1, [Seat("bot", "core"), Seat("bot", "tide")], quiet=True)
+
+
+def test_the_set_has_thirty_or_more_cards_of_all_four_types(tcg):
+    kinds = {k: 0 for k in ("summon", "gambit", "equipment", "plane")}
+    for c in tcg.cards.values():
+        for k in kinds:
+            kinds[k] += k in (c.data.get("tags") or [])
+    assert len(tcg.cards) >= 30 and min(kinds.values()) >= 3, kinds
+
+
+def test_a_deck_that_breaks_the_deck_rules_is_reported_with_its_line(tmp_path):
+    g = copy_game(tmp_path, GAME)
+    edit(g.cards / "ember.yaml", "{card: cinder_pup, copies: 3}", "{card: cinder_pup, copies: 4}")
+    edit(g.cards / "tide.yaml", "  - {card: ambush, copies: 1}\n", "")
+    with pytest.raises(DefinitionError) as e:
+        load_game(str(g.rules))
+    text = str(e.value)
+    assert "ember.yaml:" in text and "Cinder Pup: 4 copies, but a deck may hold at most 3 of any card" in text
+    assert "tide.yaml:" in text and "the deck holds 29 cards; the game's deck rules want at least 30" in text
+
+
+def test_a_deck_naming_a_card_that_does_not_exist_is_reported(tmp_path):
+    g = copy_game(tmp_path, GAME)
+    edit(g.cards / "ember.yaml", "{card: cinder_pup,", "{card: cinder_pop,")
+    with pytest.raises(DefinitionError, match="no card called 'cinder_pop' \\(did you mean 'cinder_pup'\\?\\)"):
+        load_game(str(g.rules))
+
+
+# -- the command line ------------------------------------------------------------------------
+
+@pytest.mark.slow
+def test_sim_finishes_every_one_of_200_games():
+    r = summon("sim", GAME, "--games", "200", "--json")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["finished"] == 200 and out["games"] == 200
+    assert all(res["finished"] and res["winner"] is not None for res in out["results"])
+
+
+def test_sim_with_three_and_four_players_finishes():
+    for players in ("bot,bot,bot", "bot,bot,bot,bot"):
+        r = summon("sim", GAME, "--games", "5", "--players", players, "--json")
+        assert r.returncode == 0, r.stderr
+        assert json.loads(r.stdout)["finished"] == 5
+
+
+def test_the_screen_lists_each_field_and_hides_a_bots_options_and_face_down_cards():
+    """`summon play` with a person and a bot: both Fields are listed, the bot's face-down
+    cards only as face-down cards, and when `auto` stops at the bot's decision its options
+    (which name its hidden cards) are not shown."""
+    r = summon("play", GAME, "--players", "human,bot", "--seed", "2", stdin="auto 60\nquit\n")
+    out = r.stdout
+    assert "  field: " in out and "face-down card ?" in out
+    assert "P2 (a bot) is to answer a secret choice" in out
+    assert "P2 (a bot): Reveal your primed cards" not in out
+    assert "Reveal Brittle Charm" not in out          # one of player 2's primed cards at that point
+
+
+# -- deck files from anywhere (engine features: deck lists, card files on the command line) --
+
+def deck_file(tmp_path, name: str, change: tuple[str, str] | None = None):
+    text = (ROOT / "cards" / GAME / "ember.yaml").read_text().replace("id: ember", f"id: {name}")
+    if change:
+        assert change[0] in text
+        text = text.replace(*change)
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(text)
+    return path
+
+
+def test_a_deck_file_kept_anywhere_plays_from_the_command_line(tmp_path):
+    deck = deck_file(tmp_path, "my_deck", ("{card: cinder_pup, copies: 3}", "{card: colossus, copies: 3}"))
+    r = summon("sim", GAME, "--games", "3", "--jobs", "2", "--players", f"bot:{deck},bot:tide", "--json")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["seats"] == ["bot:my_deck", "bot:tide"] and out["finished"] == 3
+    r = summon("play", GAME, "--players", f"human:{deck},bot", "--seed", "4", stdin="quit\n")
+    assert r.returncode == 0, r.stderr
+    assert "P1 Player 1 (my_deck)" in r.stdout
+
+
+def test_a_deck_file_is_checked_against_the_deck_rules_with_its_lines(tmp_path):
+    good = deck_file(tmp_path, "good_deck")
+    r = summon("check", "--game", GAME, str(good))
+    assert r.returncode == 0 and "ok" in r.stdout, r.stdout + r.stderr
+    bad = deck_file(tmp_path, "bad_deck", ("{card: cinder_pup, copies: 3}", "{card: cinder_pup, copies: 5}"))
+    r = summon("check", "--game", GAME, str(bad))
+    assert r.returncode == 1
+    assert f"{bad}:7:5: Cinder Pup: 5 copies, but a deck may hold at most 3 of any card" in r.stdout
+
+
+def test_a_missing_deck_file_or_one_with_a_shipped_id_is_a_clear_error(tmp_path):
+    r = summon("play", GAME, "--players", f"human:{tmp_path / 'none.yaml'},bot")
+    assert r.returncode == 1 and "none.yaml:1:1: no such card or deck file" in r.stderr
+    same = deck_file(tmp_path, "ember")
+    r = summon("sim", GAME, "--games", "1", "--players", f"bot:{same},bot")
+    assert r.returncode == 1 and "card set 'ember' is defined twice" in r.stderr
+
+
+def test_hot_seat_shows_the_next_player_only_face_down_cards_and_secret_choices():
+    """Two people at one terminal (piped): after player 1 primes Spark Fox and Scorched Plain
+    and ends the turn, everything printed for player 2 names neither card."""
+    r = summon("play", GAME, "--players", "human,human", "--seed", "3", stdin="1\n1\nEnd turn\n")
+    assert r.returncode == 0, r.stderr
+    before, _, after = r.stdout.partition("-- player 2 to play --")
+    assert "Prime Spark Fox" in before and "Prime Scorched Plain" in before     # player 1 saw their own
+    assert after and "Spark Fox" not in after and "Scorched Plain" not in after
+    assert "P1 made a secret choice" in after and "face-down card ?1, face-down card ?2" in after
+
+
+def test_list_shows_the_two_decks_with_their_size():
+    r = summon("list")
+    assert "ember  Ember Pack (a deck of 30 cards)" in r.stdout and "tide  Tide Circle (a deck of 30 cards)" in r.stdout
+    assert " core " not in r.stdout
