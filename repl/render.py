@@ -23,13 +23,25 @@ def _abbrev(name: str) -> str:
     return (words[0][:2] + words[1][:1]).title()[:3]
 
 
-def _card_line(c: dict) -> str:
+def _card_line(c: dict, marks: dict | None = None) -> str:
     toks = ", ".join(f"{k} {v}" for k, v in sorted(c["tokens"].items()))
-    return f"{c['space']:>4} {c['name']} (P{c['controller']})" + (f" [{toks}]" if toks else "")
+    mark = (marks or {}).get(c["space"])
+    return (f"{c['space']:>4} {c['name']} (P{c['controller']})" + (f" [{toks}]" if toks else "")
+            + (f" on {mark}" if mark else ""))
 
 
-def render_board(view: dict, width: int, height: int, colour: bool = False, badge: str | None = None) -> list[str]:
-    """A grid board, top row first; a card shows as its abbreviated name, controller and `badge` tokens."""
+def space_marks(match: Match, view: dict) -> dict:
+    """The game's marks on spaces (display: marks names a key of the state's vars), as text."""
+    key = (match.game.data.get("display") or {}).get("marks")
+    marks = (view.get("vars") or {}).get(key) if key else None
+    return {str(s): str(t) for s, t in marks.items()} if isinstance(marks, dict) else {}
+
+
+def render_board(view: dict, width: int, height: int, colour: bool = False, badge: str | None = None,
+                 marks: dict | None = None) -> list[str]:
+    """A grid board, top row first; a card shows as its abbreviated name, controller and `badge`
+    tokens; an empty space shows its mark, if the game gives it one."""
+    marks = marks or {}
     cards = {c["id"]: c for c in view["cards"]}
     at = {s: cards[i] for s, i in view["spaces"].items() if i in cards}
     cols = [chr(97 + x) for x in range(width)]
@@ -39,7 +51,8 @@ def render_board(view: dict, width: int, height: int, colour: bool = False, badg
         for x in cols:
             c = at.get(f"{x}{y}")
             if c is None:
-                row.append("   .   ")
+                mark = marks.get(f"{x}{y}")
+                row.append(f"{mark[:6]:^7}" if mark else "   .   ")
             else:
                 n = c["tokens"].get(badge, 0) if badge else 0
                 cell = f"{_abbrev(c['name'])}{c['controller']}" + (f"*{n}" if n else "")
@@ -116,13 +129,14 @@ def render_state(match: Match, player: int | None, colour: bool = False) -> str:
     board = match.game.data["board"]
     badge = (match.game.data.get("display") or {}).get("badge")
     lines = []
+    marks = space_marks(match, view)
     if board["type"] == "grid":
-        lines += render_board(view, board["width"], board["height"], colour, badge)
+        lines += render_board(view, board["width"], board["height"], colour, badge, marks)
     elif board["type"] == "graph":
         lines += render_graph(view, board, colour)
     on_board = sorted((c for c in view["cards"] if c.get("space")), key=lambda c: (c["controller"], c["space"]))
     for c in on_board:
-        lines.append(paint(_card_line(c), c["controller"], colour))
+        lines.append(paint(_card_line(c, marks), c["controller"], colour))
     for i, pl in enumerate(view["players"], 1):
         parts = [f"{k} {v}" for k, v in sorted(view["counters"].get(str(i), {}).items())]
         for key, z in sorted(view["zones"].items()):

@@ -1,0 +1,243 @@
+-- Summonaria: the steps of a turn. Deploy (first turn only), draw, summon (with
+-- trades and transmutes), move and engage, place the summoned unit.
+
+-- Deploy -------------------------------------------------------------------------
+
+--- On a player's first turn, before anything else, they may swap their two
+--- advance-guard units between their tower and their portal.
+function deploy_phase(p)
+  if state.vars.deployed[p] or state.turn > players.count() then return end
+  state.vars.deployed[p] = true
+  local t, o = board.card_at(home_tower(p)), board.card_at(portal_of(p))
+  if not (t and o and t.controller == p and o.controller == p) then return end
+  local pick = choose {
+    player = p, prompt = "Your advance guard: which unit holds the tower?",
+    options = { { label = string.format("Keep the %s on the tower at %s", t.name, t.space) },
+                { label = string.format("Swap: the %s to the tower at %s", o.name, t.space), swap = true } },
+  }
+  if pick.swap then
+    cards.swap(t, o)
+    say(string.format("Player %d puts the %s on the tower and the %s on the portal", p, o.name, t.name))
+  end
+end
+
+-- 1. Draw ----------------------------------------------------------------------------
+
+function draw_phase(p)
+  local n = options.draw
+  if is_disrupted(p) then
+    n = options.disrupted_draw
+    say(string.format("Player %d's tower at %s is held by an enemy: focus disrupted, drawing %d", p,
+                      home_tower(p), n))
+  end
+  discard_down_to(p, math.max(0, options.hand_limit - n), "Before drawing")
+  local got = draw_resources(p, n)
+  say(string.format("Player %d draws %d resource card%s", p, got, got == 1 and "" or "s"))
+end
+
+-- 2. Summon ---------------------------------------------------------------------------
+
+--- Every way a player can pay a cost {a, b, c}: primary cards may stand in for
+--- secondary or tertiary ones, secondary for tertiary. Returns a list of
+--- {primary, secondary, tertiary} counts.
+function payments(p, cost)
+  local order, have = resource_order(p), hand_counts(p)
+  local P, S, T = have[order[1]], have[order[2]], have[order[3]]
+  local a, b, c = cost[1], cost[2], cost[3]
+  local total = a + b + c
+  local out = {}
+  for xp = a, math.min(P, total) do
+    for xs = math.max(0, a + b - xp), math.min(S, total - xp) do
+      local xt = total - xp - xs
+      if xt >= 0 and xt <= T then out[#out + 1] = { xp, xs, xt } end
+    end
+  end
+  return out
+end
+
+function cost_text(cost) return table.concat(cost, "-") end
+
+local function payment_text(p, pay)
+  local order, parts = resource_order(p), {}
+  for i = 1, 3 do
+    if pay[i] > 0 then parts[#parts + 1] = pay[i] .. " " .. defs[order[i]].name end
+  end
+  if #parts == 0 then return "nothing" end
+  return table.concat(parts, ", ")
+end
+
+--- How many units of a kind a player has on the board or being summoned.
+function fielded(p, kind)
+  local n = #cards.on_board(function(c) return c.owner == p and c.def == kind end)
+  for _, c in ipairs(zones.cards(p, "summoning")) do
+    if c.def == kind then n = n + 1 end
+  end
+  return n
+end
+
+--- The kinds of unit a player can summon now: a token left in their army, fewer on
+--- the board than its tokens, and a way to pay.
+function summon_options(p)
+  local out, seen = {}, {}
+  for _, c in ipairs(zones.cards(p, "army")) do
+    if not seen[c.def] then
+      seen[c.def] = true
+      local cost = def_of(c).cost
+      if fielded(p, c.def) < defs[c.def].copies and #payments(p, cost) > 0 then
+        out[#out + 1] = { label = string.format("Summon %s (%s)", c.name, cost_text(cost)), card = c }
+      end
+    end
+  end
+  return out
+end
+
+function summon(p, c)
+  local pays = payments(p, def_of(c).cost)
+  local opts = {}
+  for i, pay in ipairs(pays) do opts[i] = { label = "Pay " .. payment_text(p, pay), pay = pay } end
+  local pick = choose { player = p, prompt = "Pay for the " .. c.name .. " how?", options = opts }
+  local order = resource_order(p)
+  for i = 1, 3 do
+    if pick.pay[i] > 0 then spend_kind(p, order[i], pick.pay[i]) end
+  end
+  cards.to_zone(c, p, "summoning")
+  say(string.format("Player %d summons a %s, paying %s: it arrives on the portal at the end of the turn",
+                    p, c.name, payment_text(p, pick.pay)))
+end
+
+function summon_phase(p)
+  while true do
+    local opts = summon_options(p)
+    for _, o in ipairs(transmute_options(p)) do opts[#opts + 1] = o end
+    for _, o in ipairs(trade_options(p)) do opts[#opts + 1] = o end
+    opts[#opts + 1] = { label = "Summon nothing this turn", skip = true }
+    local pick = choose { player = p, options = opts,
+                          prompt = string.format("Summon a unit? (%d resource cards in hand)", zones.count(p, "hand")) }
+    if pick.skip then return end
+    if pick.card then
+      summon(p, pick.card)
+      return
+    elseif pick.transmute then
+      transmute(p, pick.transmute)
+    elseif pick.trade then
+      propose_trade(p, pick.trade)
+    end
+  end
+end
+
+-- 3. Move and engage -------------------------------------------------------------------
+
+--- Squares a unit can reach with `left` moves: through empty squares (any, when it
+--- flies), ending on an empty square that is not another player's portal.
+function move_options(c, left)
+  local p = c.controller
+  local pass = def_of(c).flying and function() return true end or board.is_empty
+  local function stop(s) return board.is_empty(s) and not is_enemy_portal(s, p) end
+  local out = {}
+  for _, r in ipairs(board.reach(c.space, left, pass, stop)) do
+    if r.space ~= c.space then out[#out + 1] = r end
+  end
+  return out
+end
+
+--- Whether a unit on a crumbled tower may rebuild it: no enemy next to it and it
+--- has not moved this turn.
+function can_rebuild(c)
+  return is_tower(c.space) and not is_standing(c.space) and #enemies_adjacent(c) == 0
+     and not state.vars.turn.moved[c.id]
+end
+
+--- One unit's movement: moves while it has squares left, then perhaps an attack
+--- (which needs a square left and ends its movement).
+local function activate(p, c)
+  local left = stat(c, "move")
+  state.vars.turn.done[c.id] = true
+  while left > 0 and c.space do
+    local opts = {}
+    for _, m in ipairs(move_options(c, left)) do
+      opts[#opts + 1] = { label = string.format("Move to %s (%d)", m.space, #m.path), move = m }
+    end
+    for _, t in ipairs(attack_targets(c)) do
+      opts[#opts + 1] = { label = "Attack " .. describe(t), target = t }
+    end
+    opts[#opts + 1] = { label = "Stop the " .. c.name .. " here", done = true }
+    local pick = choose { player = p, options = opts,
+                          prompt = string.format("%s: %d square%s of movement left", describe(c), left,
+                                                 left == 1 and "" or "s") }
+    if pick.done then return end
+    if pick.move then
+      local from = c.space
+      cards.place(c, pick.move.space)
+      state.vars.turn.moved[c.id] = true
+      left = left - #pick.move.path
+      say(string.format("%s moves %s -> %s", c.name, from, table.concat(pick.move.path, " -> ")))
+    else
+      attack(c, pick.target)
+      return
+    end
+  end
+end
+
+function move_phase(p)
+  while true do
+    local opts = {}
+    for _, c in ipairs(units_of(p)) do
+      if not state.vars.turn.done[c.id] and stat(c, "move") > 0 then
+        if #move_options(c, stat(c, "move")) > 0 or #attack_targets(c) > 0 then
+          opts[#opts + 1] = { label = "Move or attack with the " .. describe(c), card = c }
+        end
+        if can_rebuild(c) then
+          opts[#opts + 1] = { label = string.format("Rebuild the tower at %s with the %s", c.space, c.name),
+                              rebuild = c }
+        end
+      end
+    end
+    if #opts == 0 then return end
+    opts[#opts + 1] = { label = "End the move step", done = true }
+    local pick = choose { player = p, prompt = "Move and engage", options = opts }
+    if pick.done then return end
+    if pick.rebuild then
+      state.vars.turn.done[pick.rebuild.id] = true
+      state.vars.turn.rebuilding[#state.vars.turn.rebuilding + 1] = pick.rebuild.id
+      say(string.format("The %s spends its turn rebuilding the tower at %s", pick.rebuild.name, pick.rebuild.space))
+    else
+      activate(p, pick.card)
+    end
+  end
+end
+
+-- 4. Place the summoned unit; the end of the turn -------------------------------------------
+
+function place_phase(p)
+  for _, c in ipairs(zones.cards(p, "summoning")) do
+    local portal = portal_of(p)
+    if board.is_empty(portal) then
+      cards.place(c, portal)
+      say(string.format("The %s arrives on player %d's portal at %s", c.name, p, portal))
+      emit("after_summon", { card = c, player = p })
+    else
+      cards.to_zone(c, p, "army")
+      say(string.format("Player %d's portal at %s is occupied: the summoned %s is destroyed and its resources lost",
+                        p, portal, c.name))
+    end
+  end
+  for _, id in ipairs(state.vars.turn.rebuilding) do
+    local c = cards.get(id)
+    if c.space and is_tower(c.space) and #enemies_adjacent(c) == 0 then
+      state.vars.towers[c.space] = "standing"
+      refresh_marks()
+      say(string.format("The tower at %s stands again", c.space))
+    end
+  end
+  for _, c in ipairs(units_of(p)) do
+    if is_temple(c.space) and not is_blessed(c) then
+      local pick = choose { player = p, prompt = string.format("The %s ends its turn on the temple at %s", c.name, c.space),
+                            options = { { label = "Bless the " .. c.name .. " at " .. c.space, yes = true },
+                                        { label = "No blessing for the " .. c.name .. " at " .. c.space } } }
+      if pick.yes then
+        tokens.add(c, "blessing")
+        say(string.format("The %s at %s is blessed", c.name, c.space))
+      end
+    end
+  end
+end

@@ -1,0 +1,131 @@
+-- Summonaria: setting up a match, and what happens at the start and end of each turn.
+
+--- Five standing towers; the shared resource deck (options.copies_per_resource of
+--- each kind) shuffled; each player's army tokens, with the advance guard on their
+--- domain's tower and portal; options.opening_hand cards each; a random first player.
+function setup()
+  state.vars.towers = {}
+  for _, s in ipairs(tower_spaces()) do state.vars.towers[s] = "standing" end
+  state.vars.claims = {}        -- player -> true: held the towers at the end of their turn
+  state.vars.deployed = {}      -- player -> true: the advance guard's places are settled
+  for _, kind in ipairs(resource_kinds()) do
+    for _ = 1, options.copies_per_resource do cards.create(kind, 1, "deck") end
+  end
+  zones.shuffle("deck")
+  for _, p in ipairs(players.list()) do
+    local set = sets[state.players[p].set]
+    check_army(set)
+    for _, id in ipairs(set.cards) do
+      for _ = 1, defs[id].copies do cards.create(id, p, p, "army") end
+    end
+    local guard = set.advance_guard
+    cards.place(army_token(p, guard[1]), home_tower(p))
+    cards.place(army_token(p, guard[2]), portal_of(p))
+    draw_resources(p, options.opening_hand)
+    say(string.format("Player %d: %s, domain %s (portal %s, tower %s)", p, set.name, domain_of(p),
+                      portal_of(p), home_tower(p)))
+  end
+  refresh_marks()
+  state.active = rng.int(1, players.count())
+  say(string.format("Player %d goes first", state.active))
+end
+
+--- Stops with a clear message when an army's file lacks what the rules read:
+--- `resources` (three different resource cards) and `advance_guard` (two of its units).
+function check_army(set)
+  local where = "card set '" .. set.id .. "'"
+  local kinds = {}
+  for _, k in ipairs(resource_kinds()) do kinds[k] = true end
+  local order = set.resources
+  if order == nil or #order ~= 3 then
+    error(where .. " needs resources: [primary, secondary, tertiary], three resource cards", 0)
+  end
+  for i, k in ipairs(order) do
+    if not kinds[k] then error(where .. ": resources names " .. k .. ", which is not a resource card", 0) end
+    for j = 1, i - 1 do
+      if order[j] == k then error(where .. ": resources names " .. k .. " twice", 0) end
+    end
+  end
+  local own = {}
+  for _, id in ipairs(set.cards) do own[id] = true end
+  local guard = set.advance_guard
+  if guard == nil or #guard ~= 2 then error(where .. " needs advance_guard: [tower unit, portal unit]", 0) end
+  for _, id in ipairs(guard) do
+    if not own[id] then error(where .. ": advance_guard names " .. id .. ", which is not one of its units", 0) end
+  end
+  for _, id in ipairs(set.cards) do
+    if not defs[id].cost then error(where .. ": the unit " .. id .. " has no cost", 0) end
+  end
+end
+
+--- The first token of a kind in a player's army zone, or nil.
+function army_token(p, kind)
+  for _, c in ipairs(zones.cards(p, "army")) do
+    if c.def == kind then return c end
+  end
+  return nil
+end
+
+on("turn_start", function(ev)
+  local p = ev.player
+  state.vars.turn = { moved = {}, done = {}, rebuilding = {}, trades = 0 }
+  if state.vars.claims[p] then
+    state.vars.claims[p] = nil
+    if meets_goal(p) then
+      win(p, string.format("Player %d has held %s for a full turn and completes the Spell of Focusing",
+                           p, table.concat(towers_held(p), ", ")))
+    else
+      say(string.format("Player %d no longer holds the towers they claimed", p))
+    end
+  end
+  for _, c in ipairs(units_of(p)) do
+    local r = def_of(c).regenerate
+    if r and wounds(c) > 0 then
+      local n, was = math.min(r, wounds(c)), describe(c)
+      tokens.remove(c, "wound", n)
+      say(string.format("%s regenerates %d wound%s", was, n, n == 1 and "" or "s"))
+    end
+  end
+end)
+
+on("turn_end", function(ev)
+  local p = ev.player
+  if meets_goal(p) then
+    state.vars.claims[p] = true
+    say(string.format("Player %d holds %s: if they still do when their next turn begins, they win",
+                      p, table.concat(towers_held(p), ", ")))
+  end
+  if options.turn_limit > 0 and state.turn >= options.turn_limit * players.count() then
+    end_by_turn_limit()
+  end
+end)
+
+--- The tie-break after the last round: most towers held, then the most hits left on
+--- the board (hit ratings minus wounds, blessings counting one), then the most
+--- resource cards in hand; still equal, a draw.
+function end_by_turn_limit()
+  local function score(p)
+    local left = 0
+    for _, c in ipairs(units_of(p)) do left = left + stat(c, "hits") - wounds(c) + tokens.get(c, "blessing") end
+    return { #towers_held(p), left, zones.count(p, "hand") }
+  end
+  local best, winner, tied = nil, nil, false
+  for _, p in ipairs(players.list()) do
+    local s = score(p)
+    say(string.format("Player %d: towers held %d, hits left on the board %d, resource cards %d", p, s[1], s[2], s[3]))
+    local cmp = 0
+    if best then
+      for i = 1, 3 do
+        if s[i] ~= best[i] then cmp = s[i] > best[i] and 1 or -1 break end
+      end
+    end
+    if best == nil or cmp > 0 then best, winner, tied = s, p, false
+    elseif cmp == 0 then tied = true end
+  end
+  if tied then
+    end_game(nil, string.format("The turn limit (%d rounds) is reached and the leaders are tied", options.turn_limit))
+  else
+    win(winner, string.format("The turn limit (%d rounds) is reached: player %d leads on towers, then hits, then resources",
+                              options.turn_limit, winner))
+  end
+end
