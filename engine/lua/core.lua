@@ -31,32 +31,8 @@ function E.hidden_id(id)
   return string.format("?%012x", z & 0xffffffffffff)
 end
 
---- A fresh xoshiro256** generator of its own (not the match's): next(n) gives 1..n.
---- For drivers that answer choices without the host (E.rollout).
-function E.new_generator(seed)
-  local s, x = {}, seed
-  for i = 1, 4 do x, s[i] = splitmix(x) end
-  return function(n)
-    local result = rotl(s[2] * 5, 7) * 9
-    local t = s[2] << 17
-    s[3] = s[3] ~ s[1]
-    s[4] = s[4] ~ s[2]
-    s[2] = s[2] ~ s[3]
-    s[1] = s[1] ~ s[4]
-    s[3] = s[3] ~ t
-    s[4] = rotl(s[4], 45)
-    return 1 + (result >> 1) % n
-  end
-end
-
-function E.rng_seed(seed)
-  local s, x = {}, seed
-  for i = 1, 4 do x, s[i] = splitmix(x) end
-  E.state.rng = s
-end
-
-local function next64()
-  local s = E.state.rng
+-- One step of xoshiro256** on the four words in s: returns the next 64-bit output.
+local function step(s)
   local result = rotl(s[2] * 5, 7) * 9
   local t = s[2] << 17
   s[3] = s[3] ~ s[1]
@@ -67,6 +43,22 @@ local function next64()
   s[4] = rotl(s[4], 45)
   return result
 end
+
+--- A fresh xoshiro256** generator of its own (not the match's): next(n) gives 1..n.
+--- For drivers that answer choices without the host (E.rollout).
+function E.new_generator(seed)
+  local s, x = {}, seed
+  for i = 1, 4 do x, s[i] = splitmix(x) end
+  return function(n) return 1 + (step(s) >> 1) % n end
+end
+
+function E.rng_seed(seed)
+  local s, x = {}, seed
+  for i = 1, 4 do x, s[i] = splitmix(x) end
+  E.state.rng = s
+end
+
+local function next64() return step(E.state.rng) end
 
 -- Forced results (scenario tests) are taken before the generator is used.
 E.forced = {}
