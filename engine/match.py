@@ -326,6 +326,8 @@ class Match:
         }
         if self.game_options:
             out["options"] = dict(self.game_options)
+        if self.game.extra_cards:   # card or deck files from outside the game's folder
+            out["card_files"] = [str(p) for p in self.game.extra_cards]
         return out
 
     def save(self, path: Path) -> None:
@@ -443,6 +445,9 @@ def _save_problems(data: dict) -> list[str]:
         bad = next(((n, lone_surrogate(a)) for n, a in enumerate(answers, 1) if lone_surrogate(a)), None)
         if bad:
             problems.append(f"answer {bad[0]} holds {bad[1]}, which is not a character")
+    files = data.get("card_files", [])
+    if not (isinstance(files, list) and all(isinstance(f, str) and f and not lone_surrogate(f) for f in files)):
+        problems.append("'card_files' must be a list of paths to card or deck files")
     options = data.get("options", {})
     if not isinstance(options, dict):
         problems.append("'options' must be a mapping of game options")
@@ -453,11 +458,16 @@ def _save_problems(data: dict) -> list[str]:
     return problems
 
 
+def game_of_save(data: dict) -> GameDef:
+    """The game a checked save was played with, with the card or deck files it names."""
+    return load_game(data["game"], extra_cards=[Path(f) for f in data.get("card_files", [])] or None)
+
+
 def load_match(path: Path, game: GameDef | None = None, *, upto: int | None = None,
                quiet: bool = False) -> Match:
     """Loads a saved match and replays its answers (the first `upto` of them if given)."""
     data = read_save(path)
-    game = game or load_game(data["game"])
+    game = game or game_of_save(data)
     m = Match(game, data["seed"], [Seat.parse(s) for s in data["seats"]], quiet=quiet,
               options=data.get("options"))
     diverged = m.replay(data["answers"], upto=upto)

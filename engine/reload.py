@@ -7,7 +7,7 @@ from pathlib import Path
 
 from .errors import DefinitionError, EngineError, ScriptError
 from .loader import load_game
-from .match import Match, Seat, read_save
+from .match import Match, Seat, game_of_save, read_save
 
 
 @dataclass
@@ -74,7 +74,7 @@ def reload_match(match: Match, answers: list[str] | None = None) -> ReloadResult
 def load_with_report(path: Path, game=None) -> ReloadResult:
     """Loads a saved match even if the rules changed since: it stops at the first divergence."""
     data = read_save(path)
-    game = game or load_game(data["game"])
+    game = game or game_of_save(data)
     m = Match(game, data["seed"], [Seat.parse(s) for s in data["seats"]], options=data.get("options"))
     diverged = m.replay(data["answers"])
     m.messages()

@@ -9,7 +9,8 @@ from pathlib import Path
 
 from engine import loader
 from engine.errors import DefinitionError, Divergence, EngineError, SaveFileError
-from engine.match import Match, Seat, check_options, check_seats, load_match, parse_options, read_save
+from engine.match import (Match, Seat, check_options, check_seats, game_of_save, load_match, parse_options,
+                          read_save)
 
 
 def _seats(text: str | None, game) -> list[Seat]:
@@ -220,7 +221,7 @@ def cmd_play(args) -> int:
         from engine.reload import load_with_report
 
         data = read_save(Path(args.load))
-        game = loader.load_game(data["game"] if args.game is None else args.game)
+        game = game_of_save(data) if args.game is None else loader.load_game(args.game)
         try:
             result = load_with_report(Path(args.load), game)
         except EngineError as e:

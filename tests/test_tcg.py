@@ -239,6 +239,22 @@ def test_a_deck_file_kept_anywhere_plays_from_the_command_line(tmp_path):
     assert "P1 Player 1 (my_deck)" in r.stdout
 
 
+def test_a_saved_match_with_a_deck_file_loads_and_replays(tmp_path):
+    """The save names the deck file it was played with, so load and replay find the deck."""
+    deck = deck_file(tmp_path, "my_deck", ("{card: cinder_pup, copies: 3}", "{card: colossus, copies: 3}"))
+    save = tmp_path / "with_deck.json"
+    r = summon("play", GAME, "--players", f"human:{deck},bot", "--seed", "4", stdin=f"1\nsave {save}\nquit\n")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(save.read_text())["card_files"] == [str(deck.resolve())]
+    r = summon("replay", str(save))
+    assert r.returncode == 0, r.stderr
+    r = summon("play", "--load", str(save), stdin="quit\n")
+    assert r.returncode == 0 and "my_deck" in r.stdout, r.stdout + r.stderr
+    deck.unlink()
+    r = summon("replay", str(save))
+    assert r.returncode == 1 and f"{deck.resolve()}:1:1: no such card or deck file" in r.stderr, r.stderr
+
+
 def test_a_deck_file_is_checked_against_the_deck_rules_with_its_lines(tmp_path):
     good = deck_file(tmp_path, "good_deck")
     r = summon("check", "--game", GAME, str(good))
