@@ -288,3 +288,23 @@ def test_list_shows_the_two_decks_with_their_size():
     r = summon("list")
     assert "ember  Ember Pack (a deck of 30 cards)" in r.stdout and "tide  Tide Circle (a deck of 30 cards)" in r.stdout
     assert " core " not in r.stdout
+
+
+def test_in_a_terminal_a_player_sees_their_hand_and_only_face_down_cards_of_the_bot(play_screen):
+    """Through a pseudo-terminal, as a person plays: prime a card, end the turn, and after the
+    bot's turn see its Field only as face-down cards and its hand only as a count."""
+    import re
+
+    s = play_screen(GAME, "--players", "human,bot", "--seed", "3")
+    first = s.wait(r"End turn[\s\S]*P1>")
+    assert "hand: Spark Fox, Scorched Plain" in first and "stamina 55" in first
+    s.type("1")                                   # Prime Spark Fox
+    s.wait(r"Spark Fox #5 5/0 \(face down\)")      # its owner sees what lies face down
+    s.type("End turn")
+    back = s.wait(r"Player 2 ends the turn[\s\S]*P1>")   # the bot has played its turn
+    p2 = back[back.rindex("P2 Player 2"):back.rindex("turn 2")]
+    assert int(re.search(r"hand (\d+)", p2).group(1)) > 0 and "hand:" not in p2   # a count, never names
+    field = re.search(r"field: (.*)", p2).group(1).strip()
+    # the bot primed cards this turn: each is shown face down only, by a stand-in id
+    assert field != "empty" and all(re.fullmatch(r"face-down card \?\d+", f.strip()) for f in field.split(",")), field
+    assert "Player 2 primes" in back or "P2 made a secret choice" in back
