@@ -51,7 +51,7 @@ Progress = Callable[[str, dict], Any]
 def default_seats(game: GameDef) -> list[Seat]:
     """Bot seats, as many as the game's default number of players."""
     pl = game.data["players"]
-    return [Seat("bot") for _ in range(pl.get("default", pl["min"]))]
+    return [Seat("random") for _ in range(pl.get("default", pl["min"]))]
 
 
 def check_bench(games: int, seed: int, rounds: int) -> None:

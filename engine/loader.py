@@ -69,6 +69,7 @@ class GameDef:
     files: list[Path]
     options: dict[str, OptionSpec] = field(default_factory=dict)
     extra_cards: list[Path] = field(default_factory=list)   # card or deck files loaded from outside cards/<id>/
+    evaluator: LuaSource | None = None    # the bots' evaluate(view, seat), when the game has one
 
     def fingerprint(self) -> dict[str, str]:
         """A digest per card definition, to tell which cards a reload changed."""
@@ -321,6 +322,7 @@ def load_game(game: str, extra_cards: list[Path] | None = None) -> GameDef:
     options = _option_specs(gdoc, g, ld)
     g["options"] = {name: spec.default for name, spec in options.items()}
     scripts, script_texts = _read_scripts(rules_dir, gdoc, g, ld)
+    evaluator = _read_evaluator(rules_dir, gdoc, g, ld)
     set_files = sorted(cards_dir.glob("*.yaml")) if cards_dir else []
     for extra in extra_cards or []:
         if not Path(extra).exists():
@@ -331,7 +333,7 @@ def load_game(game: str, extra_cards: list[Path] | None = None) -> GameDef:
     if ld.problems:
         raise DefinitionError(ld.problems)
     return GameDef(g["id"], g["name"], rules_dir, g, scripts, sets, cards, ld.files, options,
-                   [Path(p).resolve() for p in extra_cards or []])
+                   [Path(p).resolve() for p in extra_cards or []], evaluator)
 
 
 def _read_game_yaml(rules_dir: Path, ld: _Loading) -> tuple[yamlio.Document, dict]:
@@ -444,22 +446,39 @@ def _read_scripts(rules_dir: Path, gdoc: yamlio.Document, g: dict, ld: _Loading
     scripts = []
     texts: dict[str, str] = {}
     for i, name in enumerate(g["scripts"]):
-        spath = (rules_dir / name).resolve()
-        if rules_dir.resolve() not in spath.parents:
-            ld.problems.append(gdoc.problem(("scripts", i), f"script '{name}' must be inside the game's folder"))
-            continue
-        ld.files.append(spath)
-        try:
-            text = read_bounded(spath, yamlio.MAX_BYTES).decode("utf-8")
-        except FileRefused as e:
-            ld.problems.append(gdoc.problem(("scripts", i), f"cannot read script '{name}': {e}"))
-            continue
-        except UnicodeDecodeError:
-            ld.problems.append(gdoc.problem(("scripts", i), f"cannot read script '{name}': it is not UTF-8 text"))
-            continue
-        scripts.append(LuaSource(display(spath), text))
-        texts[display(spath)] = text
+        src = _read_lua_file(rules_dir, gdoc, ("scripts", i), "script", name, ld)
+        if src is not None:
+            scripts.append(src)
+            texts[src.chunkname] = src.source
     return scripts, texts
+
+
+def _read_lua_file(rules_dir: Path, gdoc: yamlio.Document, keys: tuple, what: str, name: str,
+                   ld: _Loading) -> LuaSource | None:
+    """A Lua file game.yaml names at `keys`, which must be inside the game's folder
+    (None, with the problem noted, when it is not or cannot be read)."""
+    spath = (rules_dir / name).resolve()
+    if rules_dir.resolve() not in spath.parents:
+        ld.problems.append(gdoc.problem(keys, f"{what} '{name}' must be inside the game's folder"))
+        return None
+    ld.files.append(spath)
+    try:
+        text = read_bounded(spath, yamlio.MAX_BYTES).decode("utf-8")
+    except FileRefused as e:
+        ld.problems.append(gdoc.problem(keys, f"cannot read {what} '{name}': {e}"))
+        return None
+    except UnicodeDecodeError:
+        ld.problems.append(gdoc.problem(keys, f"cannot read {what} '{name}': it is not UTF-8 text"))
+        return None
+    return LuaSource(display(spath), text)
+
+
+def _read_evaluator(rules_dir: Path, gdoc: yamlio.Document, g: dict, ld: _Loading) -> LuaSource | None:
+    """The file that defines the bots' evaluate(view, seat), when game.yaml names one."""
+    name = (g.get("bots") or {}).get("evaluate")
+    if name is None:
+        return None
+    return _read_lua_file(rules_dir, gdoc, ("bots", "evaluate"), "evaluation file", name, ld)
 
 
 def _declared(g: dict) -> tuple[list[str], list[str], list[str]]:

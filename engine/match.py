@@ -24,7 +24,6 @@ from .yamlio import lone_surrogate
 SAVE_FORMAT = "summon-match/1"
 MAX_SEED = (1 << 63) - 1
 MAX_SAVE_BYTES = 16 * MB
-SEAT_KINDS = ("human", "bot")
 
 
 @dataclass
@@ -36,8 +35,13 @@ class Seat:
 
     @classmethod
     def parse(cls, text: str) -> "Seat":
-        kind, _, set_id = text.strip().partition(":")
-        return cls(kind or "bot", set_id or None)
+        """'human:SET', 'bot', 'mcts:200:SET' (a bot with a budget, then the set)..."""
+        kind, _, rest = text.strip().partition(":")
+        if kind == "mcts" and rest:
+            budget, _, set_id = rest.partition(":")
+            if re.fullmatch(r"[\d.]+s?", budget):
+                return cls(f"{kind}:{budget}", set_id or None)
+        return cls(kind or "bot", rest or None)
 
     def __str__(self) -> str:
         return f"{self.controller}:{self.set}" if self.set else self.controller
@@ -62,10 +66,15 @@ def check_seed(seed: Any) -> int:
 
 def check_seats(seats: list[Seat]) -> list[Seat]:
     """The seats if each is played by a human or a bot; raises EngineError otherwise."""
+    from .bots import KINDS, parse_kind
+
     for s in seats:
-        if s.controller not in SEAT_KINDS:
-            raise EngineError(f"unknown seat kind '{s.controller}': use human or bot, "
-                              f"optionally with a card set (human:SET)")
+        if s.controller == "human":
+            continue
+        if s.controller.partition(":")[0] not in KINDS:
+            raise EngineError(f"unknown seat kind '{s.controller}': use human, {', '.join(KINDS)} or mcts:N "
+                              f"(N iterations a decision), optionally with a card set (human:SET, mcts:200:SET)")
+        parse_kind(s.controller)
     return seats
 
 
@@ -116,6 +125,8 @@ class Match:
         self.answers: list[str] = []
         self.askers: list[int] = []     # who gave each answer
         self.error: str | None = None
+        self.sampled_for: int | None = None   # a sample (Match.sample): the seat whose view it was made from
+        self._before = 0                      # decisions made before `answers` begins (a sample's past is hidden)
         self._boot()
 
     # -- running --------------------------------------------------------------
@@ -150,7 +161,7 @@ class Match:
 
     @property
     def decisions(self) -> int:
-        return len(self.answers)
+        return self._before + len(self.answers)
 
     def options(self) -> list[str]:
         """Labels of the options offered now, in order."""
@@ -196,9 +207,38 @@ class Match:
         m.game, m.seed, m.seats, m.quiet = self.game, self.seed, list(self.seats), quiet
         m.scenario, m.setup, m.game_options = self.scenario, self.setup, dict(self.game_options)
         m.answers, m.askers, m.error = list(self.answers), list(self.askers), None
+        m.sampled_for, m._before = self.sampled_for, self._before
         m._rt = rt
         m._take(res)
         return m
+
+    def sample(self, seat: int, seed: int) -> "Match":
+        """One world that `seat`'s view allows, to search in: a fork in which every card
+        the seat cannot see (others' hands, deck orders, face-down cards) is dealt again
+        at random and the generator is reseeded, both from `seed`. The same view and seed
+        give the same world, whatever the hidden cards really are. The sample keeps no
+        history (its past answers include other seats' secret ones) and cannot be saved."""
+        if self.sampled_for is not None:
+            raise EngineError("a sample cannot be sampled again: sample the match itself")
+        if not isinstance(seat, int) or seat not in range(1, len(self.seats) + 1):
+            raise EngineError(f"no seat {seat!r}: seats are 1 to {len(self.seats)}")
+        m = self.fork(quiet=True)
+        m._redeal(seat, check_seed(seed))
+        m.sampled_for, m._before = seat, self.decisions
+        m.answers, m.askers = [], []
+        return m
+
+    def _redeal(self, seat: int, seed: int) -> None:
+        self._rt.redeal(seat, seed)
+
+    def evaluate(self, seat: int) -> float:
+        """How good the position is for `seat`, judged from its view by the game's
+        evaluate(view, seat) (or the generic one): -1 lost, 0 even, 1 won.
+        A finished match is 1 for its winner, -1 for the others and 0 for a draw."""
+        if self.pending is None:
+            w = self.winner
+            return 0.0 if w is None else (1.0 if w == seat else -1.0)
+        return self._rt.evaluate(seat)
 
     def keep_checkpoints(self) -> "Match":
         """Copies the state at the top of every turn from now on, so that fork() replays at
@@ -236,6 +276,9 @@ class Match:
 
     def _recover(self, message: str) -> None:
         """After a script error: rebuild the match at its last decision."""
+        if self.sampled_for is not None:   # a sample has no history to rebuild it from
+            self.error = message
+            return
         answers = list(self.answers)
         self.answers, self.askers = [], []
         self._boot()
@@ -317,6 +360,9 @@ class Match:
     # -- saving ---------------------------------------------------------------
 
     def to_json(self) -> dict:
+        if self.sampled_for is not None:
+            raise EngineError("a sample of a match (Match.sample) cannot be saved: it is one guess at what "
+                              f"seat {self.sampled_for} cannot see")
         out = {
             "format": SAVE_FORMAT,
             "game": self.game.id,
@@ -498,6 +544,10 @@ class Ask:
     def view(self) -> dict:
         """What the asked player may see now (computed when asked for)."""
         return self._match.view(self.player)
+
+    def sample(self, seed: int) -> Match:
+        """One world the asked player's view allows, to search in (Match.sample)."""
+        return self._match.sample(self.player, seed)
 
 
 Controller = Callable[[Ask], int]

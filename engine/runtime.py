@@ -129,6 +129,12 @@ class Runtime:
             r = E.run_guarded(res)
             if not (r[0] if isinstance(r, tuple) else r):
                 problems.append(problem_from_lua(str(r[1]), src.chunkname))
+        if game.evaluator is not None:
+            src = game.evaluator
+            ok, res = compile_lua(src.source, src.chunkname)
+            err = E.load_evaluator(res, src.chunkname) if ok else res
+            if err is not None:
+                problems.append(problem_from_lua(str(err), src.chunkname))
         if scenario is not None:
             ok, res = compile_lua(scenario.source, scenario.chunkname)
             if ok:
@@ -251,6 +257,14 @@ class Runtime:
     def force(self, values: list[int]) -> None:
         """Results the generator gives next, in order (scenario tests)."""
         self._call(self._E.scenario_api.force, self._lua.table_from(list(values)))
+
+    def redeal(self, player: int, seed: int) -> None:
+        """Deals again what `player` cannot see and reseeds the generator (see E.redeal)."""
+        self._call(self._E.redeal, player, seed)
+
+    def evaluate(self, player: int) -> float:
+        """The game's evaluation of the position from `player`'s view, -1 to 1."""
+        return float(self._call(self._E.evaluate, player)[0])
 
     # -- reading ---------------------------------------------------------------
 

@@ -7,7 +7,8 @@ from concurrent.futures import ProcessPoolExecutor
 
 from .errors import EngineError
 from .loader import GameDef, load_game
-from .match import MAX_SEED, Match, RandomBot, Seat, check_seed, play
+from .bots import bots_for
+from .match import MAX_SEED, Match, Seat, check_seed, play
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -29,59 +30,127 @@ def check_run(games: int, seed: int, jobs: int, max_decisions: int) -> None:
 
 def run_one(game: GameDef, seats: list[Seat], seed: int, max_decisions: int, options: dict | None = None) -> dict:
     m = Match(game, seed, seats, quiet=True, options=options)
-    bots = {i + 1: RandomBot(seed, i + 1) for i in range(len(seats))}
-    play(m, bots, max_decisions=max_decisions)
+    bots = bots_for(m)
+    thinking = [0.0] * len(seats)
+    answered = [0] * len(seats)
+
+    def timed(seat: int):
+        bot = bots[seat]
+
+        def answer(ask):
+            start = time.perf_counter()
+            try:
+                return bot(ask)
+            finally:
+                thinking[seat - 1] += time.perf_counter() - start
+                answered[seat - 1] += 1
+        return answer
+
+    play(m, {i: timed(i) for i in bots}, max_decisions=max_decisions)
     return {"seed": seed, "winner": m.winner if m.is_over else None, "finished": m.is_over,
-            "decisions": m.decisions, "hash": m.state_hash()}
+            "decisions": m.decisions, "hash": m.state_hash(),
+            "answered": answered, "thinking": [round(t, 6) for t in thinking]}
+
+
+def seating(n: int, index: int, swap: bool) -> list[int]:
+    """Which entrant (0-based, in the order given) sits in each seat in the index-th game:
+    the given order, or with swap each game moves everyone one seat on (two players: the
+    seats are swapped every other game)."""
+    k = index % n if swap else 0
+    return [(j + k) % n for j in range(n)]
 
 
 def _run_chunk(args) -> list[dict]:
-    game_id, root, extra, seats, seeds, max_decisions, options = args
+    game_id, root, extra, entrants, jobs, max_decisions, options = args
     game = load_game(str(root), extra)
-    return [run_one(game, seats, s, max_decisions, options) for s in seeds]
+    return [_run_seated(game, entrants, i, s, swap, max_decisions, options) for i, s, swap in jobs]
+
+
+def _run_seated(game: GameDef, entrants: list[Seat], index: int, seed: int, swap: bool, max_decisions: int,
+                options: dict | None) -> dict:
+    order = seating(len(entrants), index, swap)
+    r = run_one(game, [entrants[e] for e in order], seed, max_decisions, options)
+    r["seating"] = order
+    return r
+
+
+def entrant_names(seats: list[Seat]) -> list[str]:
+    """Names for the entrants of a run: their card sets, or their bots, or both; unique."""
+    sets = [s.set for s in seats]
+    kinds = [s.controller for s in seats]
+    if all(sets) and len(set(sets)) == len(sets) and len(set(kinds)) == 1:
+        names = list(sets)
+    elif len(set(kinds)) == len(kinds) and len(set(sets)) <= 1:
+        names = list(kinds)
+    else:
+        names = [k + (f" ({st})" if st else "") for k, st in zip(kinds, sets)]
+    if len(set(names)) < len(names):
+        names = [f"seat {i + 1}: {n}" for i, n in enumerate(names)]
+    return names
 
 
 def simulate(game: GameDef, seats: list[Seat], games: int, seed: int, *, jobs: int = 1,
-             max_decisions: int = 20000, options: dict | None = None) -> dict:
-    """Plays `games` bot games; returns the report `summon sim --json` prints."""
+             max_decisions: int = 20000, options: dict | None = None, swap: bool = False) -> dict:
+    """Plays `games` bot games; returns the report `summon sim --json` prints.
+
+    seats are the entrants in order; with swap they change seats from game to game
+    (see seating), and wins are counted for each entrant wherever it sat. An entrant
+    that names a card set takes it along; one that does not plays the set of the seat
+    it sits in (so two bots swapping seats also play each other's sets)."""
     from .match import assign_sets, check_seats
 
     check_run(games, seed, jobs, max_decisions)
-    seats = assign_sets(game, check_seats(list(seats)))
+    entrants = check_seats(list(seats))
+    seated = assign_sets(game, entrants)   # (refuses a set the game does not have)
+    if not swap:
+        entrants = seated
     if jobs <= 0:
         jobs = (os.cpu_count() or 1) if games >= 20 else 1
-    seeds = [game_seed(seed, i) for i in range(games)]
+    todo = [(i, game_seed(seed, i), swap) for i in range(games)]
     start = time.perf_counter()
     if jobs <= 1 or games < 2:
-        results = [run_one(game, seats, s, max_decisions, options) for s in seeds]
+        results = [_run_seated(game, entrants, i, s, sw, max_decisions, options) for i, s, sw in todo]
     else:
-        chunks = [seeds[i::jobs] for i in range(jobs)]
+        chunks = [todo[i::jobs] for i in range(jobs)]
         with ProcessPoolExecutor(max_workers=jobs) as ex:
-            parts = list(ex.map(_run_chunk, [(game.id, game.root, game.extra_cards, seats, c, max_decisions, options)
-                                             for c in chunks]))
+            parts = list(ex.map(_run_chunk, [(game.id, game.root, game.extra_cards, entrants, c, max_decisions,
+                                              options) for c in chunks]))
         by_seed = {r["seed"]: r for part in parts for r in part}
-        results = [by_seed[s] for s in seeds]
+        results = [by_seed[s] for _, s, _ in todo]
     seconds = time.perf_counter() - start
-    names = [s.set or f"seat {i + 1}" for i, s in enumerate(seats)]
-    if len(set(names)) < len(names):
-        names = [f"seat {i + 1}" + (f" ({s.set})" if s.set else "") for i, s in enumerate(seats)]
+    names = entrant_names(entrants)
     wins = {n: 0 for n in names}
-    draws = 0
+    first_seat_wins = draws = 0
+    thinking = [0.0] * len(entrants)
+    answered = [0] * len(entrants)
     for r in results:
+        order = r["seating"]
         if r["finished"] and r["winner"] is not None:
-            wins[names[r["winner"] - 1]] += 1
+            wins[names[order[r["winner"] - 1]]] += 1
+            first_seat_wins += r["winner"] == 1
         elif r["finished"]:
             draws += 1
+        for seat, e in enumerate(order):
+            thinking[e] += r["thinking"][seat]
+            answered[e] += r["answered"][seat]
+    bots = []
+    for e, s in enumerate(entrants):
+        n, t = answered[e], thinking[e]
+        bots.append({"entrant": names[e], "bot": s.controller, "decisions": n, "seconds": round(t, 3),
+                     "ms_per_decision": round(1000 * t / n, 3) if n else None})
     return {
         "game": game.id,
         "seed": seed,
         "games": games,
-        "seats": [str(s) for s in seats],
+        "seats": [str(s) for s in entrants],
+        "swap": swap,
         "options": options or {},
         "finished": sum(r["finished"] for r in results),
         "wins": wins,
+        "first_seat_wins": first_seat_wins,
         "draws": draws,
         "decisions": sum(r["decisions"] for r in results),
         "seconds": round(seconds, 3),
+        "bots": bots,
         "results": results,
     }

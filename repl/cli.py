@@ -13,12 +13,12 @@ from engine.match import (Match, Seat, check_options, check_seats, game_of_save,
                           read_save)
 
 
-def _seats(text: str | None, game) -> list[Seat]:
+def _seats(text: str | None, game, default: str = "bot") -> list[Seat]:
     if text:
         seats = [Seat.parse(s) for s in text.split(",") if s.strip()]
         return [Seat(s.controller, loader.set_of_file(game, Path(s.set))) if _is_file(s.set) else s for s in seats]
     n = game.data["players"].get("default", game.data["players"]["min"])
-    return [Seat("bot") for _ in range(n)]
+    return [Seat(default) for _ in range(n)]
 
 
 def _is_file(set_id: str | None) -> bool:
@@ -30,7 +30,7 @@ def _load_for_seats(game_id: str, players: str | None):
     """The game, with the card or deck files the seats name (human:my_deck.yaml) loaded too."""
     files: list[Path] = []
     for spec in (players or "").split(","):
-        set_id = spec.strip().partition(":")[2]
+        set_id = Seat.parse(spec).set if spec.strip() else None
         if _is_file(set_id) and Path(set_id).resolve() not in [f.resolve() for f in files]:
             files.append(Path(set_id))
     return loader.load_game(game_id, extra_cards=files)
@@ -119,20 +119,27 @@ def cmd_sim(args) -> int:
     from engine.sim import simulate
 
     game = _load_for_seats(args.game, args.players)
-    seats = check_seats(_seats(args.players, game))
+    seats = check_seats(_seats(args.players, game, "random"))
     options = check_options(game, parse_options(args.option))
     out = simulate(game, seats, args.games, args.seed, jobs=args.jobs, max_decisions=args.max_decisions,
-                   options=options)
+                   options=options, swap=args.swap)
     if args.json:
         print(json.dumps(out, sort_keys=True))
     else:
-        print(f"{out['game']}: {out['finished']}/{out['games']} games finished, seed {out['seed']}")
-        for k, v in sorted(out["wins"].items()):
+        swapped = ", seats swapped from game to game" if out["swap"] else ""
+        print(f"{out['game']}: {out['finished']}/{out['games']} games finished, seed {out['seed']}{swapped}")
+        for k, v in out["wins"].items():
             print(f"  {k}: {v} wins")
         if out["draws"]:
             print(f"  draws: {out['draws']}")
+        if out["finished"]:
+            print(f"  the first seat won {out['first_seat_wins']} of {out['finished']}")
         rate = out["decisions"] / out["seconds"] if out["seconds"] else 0
         print(f"  {out['decisions']} decisions in {out['seconds']:.2f} s ({rate:,.0f} per second)")
+        for b in out["bots"]:
+            if b["bot"] != "random" and b["decisions"]:
+                print(f"  {b['entrant']}: {b['bot']} took {b['ms_per_decision']:,.1f} ms a decision "
+                      f"({b['decisions']} decisions)")
     return 0
 
 
@@ -354,7 +361,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game", nargs="?")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--players", help="seats, e.g. human:polar_dwarves,bot:fallen_kingdom, or a deck file: "
-                                     "human:my_deck.yaml")
+                                     "human:my_deck.yaml; bots: bot (the strongest that answers in about a "
+                                     "second), random, greedy, mcts or mcts:N")
     p.add_argument("--load", help="a saved match to continue")
     p.add_argument("--option", action="append", metavar="KEY=VALUE",
                    help="set one of the game's options (game.yaml `options:`), e.g. extra_round=true")
@@ -368,7 +376,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game")
     p.add_argument("--games", type=int, default=100)
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--players", help="seats, e.g. bot:polar_dwarves,bot:fallen_kingdom")
+    p.add_argument("--players", help="seats and their bots: random (the default), greedy, mcts, mcts:N "
+                                     "(N iterations a decision), mcts:Ns (N seconds, not reproducible) or bot; "
+                                     "e.g. mcts:polar_dwarves,greedy:fallen_kingdom")
+    p.add_argument("--swap", action="store_true",
+                   help="move the players one seat on from game to game (two players: swap seats every other "
+                        "game); wins are counted per player wherever it sat")
     p.add_argument("--jobs", type=int, default=0,
                    help="processes to run games in (default 0: every core, for 20 games or more)")
     p.add_argument("--max-decisions", type=int, default=20000, help="stop a game that runs longer")

@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import Callable
 
 from engine.errors import EngineError, IllegalAnswer, SaveFileError, ScriptError
-from engine.match import Ask, Match, RandomBot, Seat, read_save
+from engine.bots import bots_for
+from engine.match import Ask, Match, Seat, read_save
 from engine.names import nearest
 
 from .render import private_zones, render_state
@@ -82,7 +83,7 @@ class Session:
         self.log: list[Entry] = []
         self.redo_stack: list[str] = []
         self.kept_log: list[str] = []          # the full log from before a reload diverged
-        self.bots = {i + 1: RandomBot(match.seed, i + 1) for i in range(len(match.seats))}
+        self.bots = bots_for(match, humans_too=True)
         humans = self.humans()
         # the human seat at the keyboard: whose eyes every screen is for (in hot seat the
         # front end hands the keyboard over with pass_to before another human answers)
@@ -414,7 +415,7 @@ def _load(s: Session, arg: str) -> str:
         s.kept_log = list(m.answers) + result.kept
     s.match = m
     s.redo_stack = []
-    s.bots = {i + 1: RandomBot(m.seed, i + 1) for i in range(len(m.seats))}
+    s.bots = bots_for(m, humans_too=True)
     s._take_messages()
     note = f"\n{result.report}" if result.report else ""
     return f"loaded {arg}: {data['game']}, {m.decisions} decisions{note}\n" + s.screen()

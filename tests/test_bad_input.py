@@ -319,7 +319,7 @@ def test_a_date_given_as_an_option_stays_text_and_saves(tiny, tmp_path):
     assert m.eval("options.note") == ["2024-01-01"]
     m.save(tmp_path / "m.json")
     assert read_save(tmp_path / "m.json")["options"] == opts
-    r = run("play", str(tiny), "--players", "human,bot", "--option", "note=2024-01-01",
+    r = run("play", str(tiny), "--players", "human,random", "--option", "note=2024-01-01",
             stdin=f"save {tmp_path / 'p.json'}\nquit\n")
     assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
     assert read_save(tmp_path / "p.json")["options"] == {"note": "2024-01-01"}
@@ -398,7 +398,7 @@ def test_a_bad_save_is_refused_naming_the_file(tmp_path, good_save, case, comman
 def test_the_repl_keeps_its_match_when_a_load_fails(tmp_path, good_save):
     cases = bad_saves(tmp_path, good_save)
     lines = ["1"] + [f"load {path}" for path, _ in cases.values()] + [f"save {tmp_path / 'kept.json'}", "quit"]
-    r = run("play", "summoner_wars", "--players", "human,bot", "--seed", "2", stdin="\n".join(lines) + "\n")
+    r = run("play", "summoner_wars", "--players", "human,random", "--seed", "2", stdin="\n".join(lines) + "\n")
     assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
     for case, (path, needles) in cases.items():
         said = [line for line in r.stdout.splitlines() if f"cannot load {path}:" in line]

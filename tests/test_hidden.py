@@ -206,7 +206,7 @@ def test_in_hot_seat_player_2_bids_without_seeing_player_1s_bid(play_screen):
 
 
 def test_a_bots_secret_choice_shows_only_that_it_was_made(play_screen):
-    s = play_screen(BID, "--players", "human,bot", "--seed", "3")
+    s = play_screen(BID, "--players", "human,random", "--seed", "3")
     s.wait(r"Your sealed bid[\s\S]*P1>")
     s.type("Bid 2")
     text = s.wait(r"Bids revealed: player 1 bid 2, player 2 bid \d[\s\S]*P1>")

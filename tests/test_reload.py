@@ -27,7 +27,7 @@ def set_frost_cost(card_file, cost: int) -> None:
 
 def session_after_a_summon(rules) -> Session:
     """Player 1 (human) has summoned a Frost Mage at the first space offered."""
-    s = Session(Match(load_game(str(rules)), 4, [Seat("human", "polar_dwarves"), Seat("bot", "fallen_kingdom")]))
+    s = Session(Match(load_game(str(rules)), 4, [Seat("human", "polar_dwarves"), Seat("random", "fallen_kingdom")]))
     s.play_bots()
     s.handle("Summon Frost Mage (cost 1)")
     s.handle("1")
@@ -38,7 +38,7 @@ def session_after_a_summon(rules) -> Session:
 
 def test_reload_reports_changed_cards_and_a_changed_state(sw_files):
     rules, pd = sw_files
-    m = Match(load_game(str(rules)), 4, [Seat("human", "polar_dwarves"), Seat("bot", "fallen_kingdom")])
+    m = Match(load_game(str(rules)), 4, [Seat("human", "polar_dwarves"), Seat("random", "fallen_kingdom")])
     play(m, {1: RandomBot(4, 1), 2: RandomBot(4, 2)}, max_decisions=60)
     before = m.state_hash()
     set_frost_cost(pd, 0)
@@ -97,7 +97,7 @@ def test_a_match_saved_before_a_rule_change_loads_with_the_divergence_report(sw_
 @pytest.fixture
 def watched(sw_files, play_screen):
     rules, pd = sw_files
-    s = play_screen(str(rules), "--watch", "--players", "human:polar_dwarves,bot:fallen_kingdom", "--seed", "4")
+    s = play_screen(str(rules), "--watch", "--players", "human:polar_dwarves,random:fallen_kingdom", "--seed", "4")
     s.wait(r"watching [\s\S]*P1>")
     return s, pd
 

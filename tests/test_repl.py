@@ -14,7 +14,7 @@ from engine.loader import load_game
 from engine.match import Match, Seat
 from repl.session import COMMANDS, Session, completions, parse_answer
 
-GAME = ["summoner_wars", "--players", "human:polar_dwarves,bot:fallen_kingdom", "--seed", "4"]
+GAME = ["summoner_wars", "--players", "human:polar_dwarves,random:fallen_kingdom", "--seed", "4"]
 
 
 @pytest.fixture
@@ -145,7 +145,7 @@ def test_quit_leaves_with_status_0(screen):
 
 @pytest.fixture
 def session(sw):
-    return Session(Match(sw, 4, [Seat("human", "polar_dwarves"), Seat("bot", "fallen_kingdom")], quiet=False))
+    return Session(Match(sw, 4, [Seat("human", "polar_dwarves"), Seat("random", "fallen_kingdom")], quiet=False))
 
 
 def test_help_is_built_from_the_registry(session):
@@ -187,7 +187,7 @@ def test_a_script_error_during_play_is_shown_and_the_match_stays(game_copy):
     g = game_copy()
     edit(g.cards / "polar_dwarves.yaml", "if card ~= self or not self.space then return value end",
          "if card ~= self or not self.space then return value end\n          error('the frost broke')")
-    s = Session(Match(load_game(str(g.rules)), 4, [Seat("human", "polar_dwarves"), Seat("bot", "fallen_kingdom")]))
+    s = Session(Match(load_game(str(g.rules)), 4, [Seat("human", "polar_dwarves"), Seat("random", "fallen_kingdom")]))
     s.play_bots()
     for line in ("End summon phase", "End move phase", "End build phase", "Attack with Frost Mage at c3"):
         assert "script error" not in s.handle(line)

@@ -157,7 +157,7 @@ def test_a_trade_offer_is_secret_until_the_cards_change_hands(smn):
 
 @pytest.mark.slow
 def test_sim_of_four_bots_finishes_every_game():
-    r = summon("sim", "summonaria", "--players", "bot,bot,bot,bot", "--games", "100", "--json")
+    r = summon("sim", "summonaria", "--players", "random,random,random,random", "--games", "100", "--json")
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     assert out["finished"] == 100 and len(out["results"]) == 100

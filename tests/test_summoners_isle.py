@@ -644,10 +644,10 @@ def test_random_playouts_with_the_seventh_round(n):
 # -- the command line -----------------------------------------------------------------------------------------
 
 def test_play_and_sim_from_the_command_line():
-    r = summon("play", GAME_ID, "--players", "bot,bot,bot", "--seed", "3")
+    r = summon("play", GAME_ID, "--players", "random,random,random", "--seed", "3")
     assert r.returncode == 0, r.stderr
     assert "wins" in r.stdout.splitlines()[-1] and "heart_ne:" in r.stdout
-    r = summon("sim", GAME_ID, "--players", "bot,bot,bot,bot", "--games", "8", "--json", "--jobs", "1")
+    r = summon("sim", GAME_ID, "--players", "random,random,random,random", "--games", "8", "--json", "--jobs", "1")
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     assert out["finished"] == 8 and sum(out["wins"].values()) == 8 and out["draws"] == 0
@@ -655,7 +655,7 @@ def test_play_and_sim_from_the_command_line():
 
 def test_a_human_sees_the_isle_and_the_turn_order_track_from_the_first_decision(tmp_path):
     save = tmp_path / "isle.json"
-    r = summon("play", GAME_ID, "--players", "human,bot", "--seed", "2",
+    r = summon("play", GAME_ID, "--players", "human,random", "--seed", "2",
                stdin=f"Summon a Wyrm\nheart_ne\nsave {save}\nquit\n")
     assert r.returncode == 0, r.stderr
     assert "Turn order:\n  turn_1: Turn Order counter (P1)" in r.stdout

@@ -198,7 +198,7 @@ def test_sim_finishes_every_one_of_200_games():
 
 
 def test_sim_with_three_and_four_players_finishes():
-    for players in ("bot,bot,bot", "bot,bot,bot,bot"):
+    for players in ("random,random,random", "random,random,random,random"):
         r = summon("sim", GAME, "--games", "5", "--players", players, "--json")
         assert r.returncode == 0, r.stderr
         assert json.loads(r.stdout)["finished"] == 5
@@ -208,7 +208,7 @@ def test_the_screen_lists_each_field_and_hides_a_bots_options_and_face_down_card
     """`summon play` with a person and a bot: both Fields are listed, the bot's face-down
     cards only as face-down cards, and when `auto` stops at the bot's decision its options
     (which name its hidden cards) are not shown."""
-    r = summon("play", GAME, "--players", "human,bot", "--seed", "2", stdin="auto 60\nquit\n")
+    r = summon("play", GAME, "--players", "human,random", "--seed", "2", stdin="auto 60\nquit\n")
     out = r.stdout
     assert "  field: " in out and "face-down card ?" in out
     assert "P2 (a bot) is to answer a secret choice" in out
@@ -230,11 +230,11 @@ def deck_file(tmp_path, name: str, change: tuple[str, str] | None = None):
 
 def test_a_deck_file_kept_anywhere_plays_from_the_command_line(tmp_path):
     deck = deck_file(tmp_path, "my_deck", ("{card: cinder_pup, copies: 3}", "{card: colossus, copies: 3}"))
-    r = summon("sim", GAME, "--games", "3", "--jobs", "2", "--players", f"bot:{deck},bot:tide", "--json")
+    r = summon("sim", GAME, "--games", "3", "--jobs", "2", "--players", f"random:{deck},random:tide", "--json")
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
-    assert out["seats"] == ["bot:my_deck", "bot:tide"] and out["finished"] == 3
-    r = summon("play", GAME, "--players", f"human:{deck},bot", "--seed", "4", stdin="quit\n")
+    assert out["seats"] == ["random:my_deck", "random:tide"] and out["finished"] == 3
+    r = summon("play", GAME, "--players", f"human:{deck},random", "--seed", "4", stdin="quit\n")
     assert r.returncode == 0, r.stderr
     assert "P1 Player 1 (my_deck)" in r.stdout
 
@@ -243,7 +243,7 @@ def test_a_saved_match_with_a_deck_file_loads_and_replays(tmp_path):
     """The save names the deck file it was played with, so load and replay find the deck."""
     deck = deck_file(tmp_path, "my_deck", ("{card: cinder_pup, copies: 3}", "{card: colossus, copies: 3}"))
     save = tmp_path / "with_deck.json"
-    r = summon("play", GAME, "--players", f"human:{deck},bot", "--seed", "4", stdin=f"1\nsave {save}\nquit\n")
+    r = summon("play", GAME, "--players", f"human:{deck},random", "--seed", "4", stdin=f"1\nsave {save}\nquit\n")
     assert r.returncode == 0, r.stderr
     assert json.loads(save.read_text())["card_files"] == [str(deck.resolve())]
     r = summon("replay", str(save))
@@ -266,10 +266,10 @@ def test_a_deck_file_is_checked_against_the_deck_rules_with_its_lines(tmp_path):
 
 
 def test_a_missing_deck_file_or_one_with_a_shipped_id_is_a_clear_error(tmp_path):
-    r = summon("play", GAME, "--players", f"human:{tmp_path / 'none.yaml'},bot")
+    r = summon("play", GAME, "--players", f"human:{tmp_path / 'none.yaml'},random")
     assert r.returncode == 1 and "none.yaml:1:1: no such card or deck file" in r.stderr
     same = deck_file(tmp_path, "ember")
-    r = summon("sim", GAME, "--games", "1", "--players", f"bot:{same},bot")
+    r = summon("sim", GAME, "--games", "1", "--players", f"bot:{same},random")
     assert r.returncode == 1 and "card set 'ember' is defined twice" in r.stderr
 
 
@@ -295,7 +295,7 @@ def test_in_a_terminal_a_player_sees_their_hand_and_only_face_down_cards_of_the_
     bot's turn see its Field only as face-down cards and its hand only as a count."""
     import re
 
-    s = play_screen(GAME, "--players", "human,bot", "--seed", "3")
+    s = play_screen(GAME, "--players", "human,random", "--seed", "3")
     first = s.wait(r"End turn[\s\S]*P1>")
     assert "hand: Spark Fox, Scorched Plain" in first and "stamina 55" in first
     s.type("1")                                   # Prime Spark Fox

@@ -65,7 +65,7 @@ def test_escape_sequences_never_reach_the_terminal():
 
 
 def test_a_message_with_escapes_is_printed_clean():
-    r = summon("play", "summoner_wars", "--players", "human,bot", "--seed", "2", "--designer",
+    r = summon("play", "summoner_wars", "--players", "human,random", "--seed", "2", "--designer",
                stdin="lua say('\\27]0;retitled\\7hello \\27[2Jthere')\nEnd summon phase\nquit\n")
     assert r.returncode == 0, r.stderr
     assert "hello there" in r.stdout
@@ -79,7 +79,7 @@ from engine.loader import load_game
 from engine.match import Match, Seat
 setup = {{"zones": {{"hand": {{"1": ["frost_mage", "ice_golem"], "2": ["hellfire_cultist"]}},
                    "discard": {{"2": ["blood_summon"], "1": ["ice_repair"]}}}}}}
-m = Match(load_game("summoner_wars"), 1, [Seat("bot", "polar_dwarves"), Seat("bot", "fallen_kingdom")],
+m = Match(load_game("summoner_wars"), 1, [Seat("bot", "polar_dwarves"), Seat("random", "fallen_kingdom")],
           setup=setup, quiet=True)
 print(m.state_hash())
 """

@@ -234,3 +234,153 @@ function E.eval_view(bc, chunkname, p, line)
   env._G = env
   return E.eval(bc, chunkname, env, line)
 end
+
+-------------------------------------------------------------------------------
+-- For bots: the evaluation of a position from one seat's view, and a redeal of
+-- what a seat cannot see, so that a bot searches worlds its view allows.
+-------------------------------------------------------------------------------
+
+E.evaluator = nil   -- the game's evaluate(view, seat), when game.yaml names a file for it
+
+-- What an evaluation may use besides the view: the safe libraries, card
+-- definitions (read-only), the game's options and the board's shape.
+local function evaluation_env()
+  local env = E.new_env()
+  local keep = { string = true, table = true, math = true, utf8 = true }
+  for k, v in next, env do
+    if type(v) == "table" and not keep[k] then env[k] = nil end
+  end
+  for _, k in ipairs({ "choose", "emit", "on", "stat", "add_modifier", "win", "end_game", "say", "describe", "print" }) do
+    env[k] = nil
+  end
+  local board = {}
+  for k, fn in next, E.board do
+    if SHAPE_ONLY[k] == nil and type(fn) == "function" then board[k] = fn end
+  end
+  env.board = E.freeze(board, "the board's shape")
+  env.defs = E.defs
+  env.options = E.freeze(copy_of(E.game.options), "the game's options")
+  env._G = env
+  return env
+end
+
+--- Loads the file that defines evaluate(view, seat) (compiled by the host);
+--- returns nil, or the problem as "file:line: message".
+function E.load_evaluator(bc, chunkname)
+  local env = evaluation_env()
+  local fn, err = load(bc, "@" .. chunkname, "b", env)
+  if not fn then return err end
+  local ok, res = E.run_guarded(fn)
+  if not ok then return res end
+  if type(rawget(env, "evaluate")) ~= "function" then
+    return chunkname .. ":1: this file must define a function evaluate(view, seat)"
+  end
+  E.evaluator = rawget(env, "evaluate")
+  return nil
+end
+
+-- Without a game's own evaluation: the seat's share of the cards in play, against
+-- an even share (0), scaled so that holding every card in play is 1.
+local function generic_evaluate(view, seat)
+  local mine, all = 0, 0
+  for _, c in ipairs(view.cards) do
+    if c.zone == "board" or E.in_play_keys[c.zone] then
+      all = all + 1
+      if c.controller == seat then mine = mine + 1 end
+    end
+  end
+  local n = #view.players
+  if all == 0 or n < 2 then return 0 end
+  return (mine / all - 1 / n) / (1 - 1 / n)
+end
+
+--- How good the position is for seat p, as p sees it: from -1 (lost) to 1 (won).
+--- The game's evaluate gets a copy of p's view; a result past -1..1 is cut to it.
+function E.evaluate(p)
+  local fn = E.evaluator or generic_evaluate
+  local ok, res = E.run_guarded(fn, copy_of(view_table(p)), p)
+  if not ok then error(res, 0) end
+  if math.type(res) == nil or res ~= res then
+    error("evaluate(view, seat) must return a number from -1 to 1, not " .. E.show(res), 0)
+  end
+  if res > 1 then return 1.0 elseif res < -1 then return -1.0 end
+  return res + 0.0
+end
+
+--- Deals again, at random from `seed`, every card whose face seat p cannot see, and
+--- reseeds the match's generator from `seed`: the result is one world p's view allows.
+--- A hidden card keeps its place (zone, space, host, face-down state, who has seen
+--- it) and takes the identity (definition, name, other fields) of a hidden card of
+--- the same owner. The places are taken in an order p can tell from its view and the
+--- identities are sorted before the shuffle, so the world depends on p's view and the
+--- seed only: what p cannot see (which hidden card is where) makes no difference.
+local PLACE = { id = true, owner = true, controller = true, zone = true, space = true, host = true,
+                under = true, face_down = true, seen_by = true, down_ref = true }
+
+function E.redeal(p, seed)
+  local st = E.state
+  local cards = st.cards
+  local groups, owners = {}, {}   -- owner -> hidden cards in the view's order
+  local function consider(c, shown)
+    local hidden
+    if c.face_down then hidden = not E.seen_by(c, p)
+    else hidden = not shown and not E.seen_by(c, p) end
+    if hidden then
+      local g = groups[c.owner]
+      if not g then
+        g = {}
+        groups[c.owner] = g
+        owners[#owners + 1] = c.owner
+      end
+      g[#g + 1] = c
+    end
+  end
+  local function with_under(c, shown)
+    consider(c, shown)
+    for _, id in ipairs(c.under or {}) do with_under(cards[id], true) end
+  end
+  local keys = {}
+  for key in next, st.zones do keys[#keys + 1] = key end
+  table.sort(keys)
+  for _, key in ipairs(keys) do
+    local name, owner = key:match("^([^:]+):?(%d*)$")
+    local shown = zone_shown(E.game.zones[name], tonumber(owner), p)
+    for _, id in ipairs(st.zones[key]) do with_under(cards[id], shown) end
+  end
+  for _, s in ipairs(E.board_order) do
+    local id = st.spaces[s]
+    if id then with_under(cards[id], true) end
+  end
+  table.sort(owners)
+  local pick = E.new_generator(seed)
+  for _, owner in ipairs(owners) do
+    local g = groups[owner]
+    local ids, sort_key = {}, {}
+    for i, c in ipairs(g) do
+      local id = {}
+      for k, v in next, c do
+        if not PLACE[k] then id[k] = v end
+      end
+      ids[i] = id
+      local plain = next(c.tokens or {}) == nil
+      for k in next, id do
+        if k ~= "def" and k ~= "name" and k ~= "tokens" then plain = false end
+      end
+      sort_key[id] = plain and id.def or (id.def .. "\0" .. E.to_json(id))
+    end
+    table.sort(ids, function(a, b) return sort_key[a] < sort_key[b] end)
+    for i = #ids, 2, -1 do
+      local j = pick(i)
+      ids[i], ids[j] = ids[j], ids[i]
+    end
+    for i, c in ipairs(g) do
+      for k in next, c do
+        if not PLACE[k] then c[k] = nil end
+      end
+      for k, v in next, ids[i] do c[k] = v end
+    end
+  end
+  E.rng_seed(seed ~ 0x5EED5EED5EED)
+  E.version = E.version + 1
+  E.forget_caches()
+end

@@ -1,0 +1,211 @@
+"""Bots: controllers that answer a seat's decisions from what that seat may see.
+
+random  uniformly among the options.
+greedy  one ply: each option is tried in a few worlds the seat's view allows
+        (Match.sample) and scored by the game's evaluation; the best average wins.
+mcts    information-set Monte Carlo tree search (single observer): every iteration
+        samples a world from the seat's view, walks one tree shared by all worlds
+        with UCT (counting only the options each world offers), adds a node, plays
+        `rollout` random decisions and scores the end with the game's evaluation.
+        It answers with the most visited option.
+
+A bot never reads the match itself: only its Ask (options, view) and the samples the
+Ask makes for its seat, which depend on the seat's view and the bot's seed alone.
+Every random choice comes from the bot's own generator, seeded from the match seed
+and the seat, so the same seed gives the same game.
+"""
+from __future__ import annotations
+
+import math
+import random
+import re
+import time
+from dataclasses import dataclass, field
+
+from .errors import EngineError
+from .match import Ask, Match, RandomBot, Seat
+
+KINDS = ("random", "greedy", "mcts", "bot")
+BUDGET = re.compile(r"(\d{1,7})|(\d{1,4}(?:\.\d{1,3})?)s")
+
+# What `bot` means: the strongest bot that answers in about a second a decision on a
+# two-core laptop (see the README's "Bots"). A count, not a time, so games replay.
+BOT_ITERATIONS = 300
+MCTS_ITERATIONS = 300
+GREEDY_SAMPLES = 2
+EXPLORATION = 0.7
+
+
+def parse_kind(text: str) -> tuple[str, int | None, float | None]:
+    """'mcts:200' -> ('mcts', 200, None); 'mcts:1.5s' -> ('mcts', None, 1.5); others as they are.
+
+    Raises EngineError for an unknown kind or a bad budget."""
+    kind, _, budget = text.partition(":")
+    if kind not in KINDS:
+        raise EngineError(f"unknown bot '{kind}': use {', '.join(KINDS)} (mcts:N for N iterations a "
+                          f"decision, mcts:2s for a time budget)")
+    if not budget:
+        return kind, None, None
+    if kind != "mcts":
+        raise EngineError(f"'{text}': only mcts takes a budget (mcts:N or mcts:Ns)")
+    m = BUDGET.fullmatch(budget)
+    if not m or (m.group(1) and int(m.group(1)) < 1) or (m.group(2) and float(m.group(2)) <= 0):
+        raise EngineError(f"'{text}': the budget is a number of iterations (mcts:200) or of seconds (mcts:1.5s)")
+    return (kind, int(m.group(1)), None) if m.group(1) else (kind, None, float(m.group(2)))
+
+
+class Bot:
+    """A controller with its own generator (from the match seed, its kind and its seat)."""
+
+    name = "bot"
+
+    def __init__(self, seed: int, seat: int):
+        self.rng = random.Random(f"{self.name}:{seed}:{seat}")
+
+    def __call__(self, ask: Ask) -> int:
+        return self.decide(ask) if ask.count > 1 else 0
+
+    def decide(self, ask: Ask) -> int:
+        raise NotImplementedError
+
+    def seed(self) -> int:
+        return self.rng.getrandbits(62)
+
+
+class GreedyBot(Bot):
+    """One ply: each option scored by the evaluation, averaged over a few sampled worlds."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int, seat: int, samples: int = GREEDY_SAMPLES):
+        super().__init__(seed, seat)
+        self.samples = samples
+
+    def decide(self, ask: Ask) -> int:
+        seat = ask.player
+        seeds = [self.seed() for _ in range(self.samples)]
+        best, best_score = [], -math.inf
+        for i in range(ask.count):
+            score = 0.0
+            for s in seeds:
+                world = ask.sample(s)
+                world.answer(i)
+                score += world.evaluate(seat)
+            if score > best_score + 1e-9:
+                best, best_score = [i], score
+            elif score > best_score - 1e-9:
+                best.append(i)
+        return best[self.rng.randrange(len(best))]
+
+
+@dataclass
+class Node:
+    """A node of the search tree: the options tried from here, by label."""
+
+    visits: int = 0
+    reward: float = 0.0       # summed over visits, for the player who chose the option leading here
+    available: int = 0        # iterations in which this option was offered
+    children: dict = field(default_factory=dict)
+
+
+class MctsBot(Bot):
+    """Information-set MCTS on worlds sampled from the bot's view."""
+
+    name = "mcts"
+
+    def __init__(self, seed: int, seat: int, iterations: int | None = MCTS_ITERATIONS,
+                 seconds: float | None = None, rollout: int = 0, exploration: float = EXPLORATION):
+        super().__init__(seed, seat)
+        self.iterations, self.seconds = iterations, seconds
+        self.rollout, self.c = rollout, exploration
+        self.last_iterations = 0
+
+    def decide(self, ask: Ask) -> int:
+        seat = ask.player
+        root = Node()
+        labels = ask.options
+        deadline = time.perf_counter() + self.seconds if self.seconds else None
+        n = 0
+        while True:
+            if deadline is not None:
+                if time.perf_counter() >= deadline and n > 0:
+                    break
+            elif n >= self.iterations:
+                break
+            self._iterate(ask.sample(self.seed()), root, seat)
+            n += 1
+        self.last_iterations = n
+        best = max(range(len(labels)), key=lambda i: self._rank(root.children.get(labels[i])))
+        return best
+
+    @staticmethod
+    def _rank(node: Node | None) -> tuple:
+        if node is None:
+            return (0, 0.0)
+        return (node.visits, node.reward / node.visits if node.visits else 0.0)
+
+    def _iterate(self, world: Match, root: Node, seat: int) -> None:
+        node, path = root, []
+        while world.pending is not None:
+            player = world.pending.player
+            labels = world.options()
+            untried = [i for i, lab in enumerate(labels) if lab not in node.children]
+            for lab in labels:
+                child = node.children.get(lab)
+                if child is not None:
+                    child.available += 1
+            if untried:
+                i = untried[self.rng.randrange(len(untried))]
+                child = node.children[labels[i]] = Node(available=1)
+                path.append((child, player))
+                world.answer(i)
+                break
+            log_c = self.c
+            best_i, best_u = 0, -math.inf
+            for i, lab in enumerate(labels):
+                child = node.children[lab]
+                u = child.reward / child.visits + log_c * math.sqrt(math.log(child.available) / child.visits)
+                if u > best_u:
+                    best_i, best_u = i, u
+            node = node.children[labels[best_i]]
+            path.append((node, player))
+            world.answer(best_i)
+        if self.rollout and world.pending is not None:
+            world.rollout(self.seed(), self.rollout)
+        value = (world.evaluate(seat) + 1.0) / 2.0      # 0 lost .. 1 won, for the bot's seat
+        for node, player in path:
+            node.visits += 1
+            node.reward += value if player == seat else 1.0 - value
+        root.visits += 1
+
+
+def make_bot(kind: str, seed: int, seat: int, rollout: int = 0):
+    """The controller for a seat kind (random, greedy, mcts[:N|:Ns], bot)."""
+    name, iterations, seconds = parse_kind(kind)
+    if name == "random":
+        return RandomBot(seed, seat)
+    if name == "greedy":
+        return GreedyBot(seed, seat)
+    if name == "bot":
+        return MctsBot(seed, seat, BOT_ITERATIONS, rollout=rollout)
+    return MctsBot(seed, seat, iterations if seconds is None else None, seconds, rollout=rollout)
+
+
+def searches(seats: list[Seat]) -> bool:
+    """Whether any seat is played by a bot that searches (and so forks the match)."""
+    return any(s.controller != "human" and parse_kind(s.controller)[0] != "random" for s in seats)
+
+
+def bots_for(match: Match, *, humans_too: bool = False) -> dict:
+    """A controller for every bot seat of a match (and `bot` for human seats when
+    humans_too: the REPL's `bot` command), each seeded from the match seed and its seat."""
+    rollout = int((match.game.data.get("bots") or {}).get("rollout", 0))
+    out = {}
+    for i, s in enumerate(match.seats, 1):
+        if s.controller != "human":
+            out[i] = make_bot(s.controller, match.seed, i, rollout)
+        elif humans_too:
+            out[i] = make_bot("bot", match.seed, i, rollout)
+    if searches(match.seats):
+        match.keep_checkpoints()
+    return out
