@@ -5,9 +5,9 @@ import json
 from pathlib import Path
 
 from . import loader, yamlio
-from .errors import DefinitionError, EngineError, Problem
+from .errors import DefinitionError, EngineError, Problem, ScriptError
 from .files import read_bounded
-from .lint import old_call_problems
+from .lint import old_call_problems, problem_from_lua
 
 
 def _target_game(target: str) -> str:
@@ -45,12 +45,31 @@ def check(target: str, game_id: str | None = None) -> list[Problem]:
         return old   # the match would stop at the first of them
     pl = game.data["players"]
     try:
-        Match(game, 1, [Seat("bot") for _ in range(pl["min"])], quiet=True)
+        m = Match(game, 1, [Seat("random") for _ in range(pl["min"])], quiet=True)
     except DefinitionError as e:
         return e.problems
     except EngineError as e:
         where = str(game.root / "game.yaml")
         return [Problem(loader.display(Path(where)), 1, 1, f"a match cannot start: {str(e).splitlines()[0]}")]
+    if game.evaluator is not None and m.pending is not None:
+        for seat in range(1, pl["min"] + 1):   # the bots' evaluation runs on the first position
+            try:
+                m.evaluate(seat)
+            except ScriptError as e:
+                return [problem_from_lua(str(e), game.evaluator.chunkname)]
+    return []
+
+
+def notes(target: str, game_id: str | None = None) -> list[str]:
+    """What `summon check` mentions about a sound game without calling it a problem."""
+    try:
+        game = loader.load_game(game_id or _target_game(target))
+    except (DefinitionError, EngineError):
+        return []
+    if game.evaluator is None:
+        where = loader.display(game.root / "game.yaml")
+        return [f"{where}: note: no `bots: evaluate:` file, so the greedy and mcts bots judge "
+                f"{game.id} by a generic evaluation (each seat's share of the cards in play)"]
     return []
 
 

@@ -126,6 +126,7 @@ class Match:
         self.askers: list[int] = []     # who gave each answer
         self.error: str | None = None
         self.sampled_for: int | None = None   # a sample (Match.sample): the seat whose view it was made from
+        self._redeals: list[tuple[int, int]] = []   # a sample's (seat, seed) redeals, in order
         self._before = 0                      # decisions made before `answers` begins (a sample's past is hidden)
         self._boot()
 
@@ -201,15 +202,19 @@ class Match:
         """
         if self.pending is None:
             raise IllegalAnswer("the match is over; there is nothing to fork")
+        if self._redeals and self.answers:
+            raise EngineError("a sample can be forked or sampled only before it is played on")
         rt, res = self._rt.fork(quiet=quiet)
         self._rt.keep_checkpoints()
         m = object.__new__(Match)
         m.game, m.seed, m.seats, m.quiet = self.game, self.seed, list(self.seats), quiet
         m.scenario, m.setup, m.game_options = self.scenario, self.setup, dict(self.game_options)
         m.answers, m.askers, m.error = list(self.answers), list(self.askers), None
-        m.sampled_for, m._before = self.sampled_for, self._before
+        m.sampled_for, m._before, m._redeals = self.sampled_for, self._before, list(self._redeals)
         m._rt = rt
         m._take(res)
+        for seat, seed in self._redeals:   # a sample's fork: the match's, dealt again the same way
+            m._redeal(seat, seed)
         return m
 
     def sample(self, seat: int, seed: int) -> "Match":
@@ -217,13 +222,15 @@ class Match:
         the seat cannot see (others' hands, deck orders, face-down cards) is dealt again
         at random and the generator is reseeded, both from `seed`. The same view and seed
         give the same world, whatever the hidden cards really are. The sample keeps no
-        history (its past answers include other seats' secret ones) and cannot be saved."""
-        if self.sampled_for is not None:
-            raise EngineError("a sample cannot be sampled again: sample the match itself")
-        if not isinstance(seat, int) or seat not in range(1, len(self.seats) + 1):
+        history (its past answers include other seats' secret ones) and cannot be saved.
+        A sample not yet played on may itself be forked or sampled (a world another
+        seat's view allows, tests of fairness)."""
+        if not isinstance(seat, int) or isinstance(seat, bool) or seat not in range(1, len(self.seats) + 1):
             raise EngineError(f"no seat {seat!r}: seats are 1 to {len(self.seats)}")
+        check_seed(seed)
         m = self.fork(quiet=True)
-        m._redeal(seat, check_seed(seed))
+        m._redeal(seat, seed)
+        m._redeals.append((seat, seed))
         m.sampled_for, m._before = seat, self.decisions
         m.answers, m.askers = [], []
         return m

@@ -46,7 +46,10 @@ def run_one(game: GameDef, seats: list[Seat], seed: int, max_decisions: int, opt
                 answered[seat - 1] += 1
         return answer
 
-    play(m, {i: timed(i) for i in bots}, max_decisions=max_decisions)
+    try:
+        play(m, {i: timed(i) for i in bots}, max_decisions=max_decisions)
+    except EngineError as e:
+        raise EngineError(f"{e}\n  in the game of seed {seed}, at decision {m.decisions + 1}") from None
     return {"seed": seed, "winner": m.winner if m.is_over else None, "finished": m.is_over,
             "decisions": m.decisions, "hash": m.state_hash(),
             "answered": answered, "thinking": [round(t, 6) for t in thinking]}

@@ -86,12 +86,16 @@ def cmd_list(args) -> int:
 
 
 def cmd_check(args) -> int:
-    from engine.check import check
+    from engine.check import check, notes
 
     targets = args.paths or list(loader.list_games())
     problems = []
     for t in targets:
-        problems += check(t, args.game)
+        found = check(t, args.game)
+        problems += found
+        if not found:
+            for n in notes(t, args.game):
+                print(n)
     for p in sorted(set(problems)):
         print(p)
     if problems:
