@@ -28,9 +28,9 @@ from .match import Ask, Match, RandomBot, Seat
 KINDS = ("random", "greedy", "mcts", "bot")
 BUDGET = re.compile(r"(\d{1,7})|(\d{1,4}(?:\.\d{1,3})?)s")
 
-# What `bot` means: the strongest bot that answers in about a second a decision on a
-# two-core laptop (see the README's "Bots"). A count, not a time, so games replay.
-BOT_ITERATIONS = 300
+# What `bot` and `mcts` mean unless the game says (bots: iterations): the strongest
+# search that answers in about a second a decision on a two-core laptop (see the
+# README's "Bots"). A count, not a time, so that games replay.
 MCTS_ITERATIONS = 300
 GREEDY_SAMPLES = 2
 EXPLORATION = 0.7
@@ -90,7 +90,7 @@ class GreedyBot(Bot):
             for s in seeds:
                 world = ask.sample(s)
                 world.answer(i)
-                score += world.evaluate(seat)
+                score += world.evaluate(seat, last_use=True)
             if score > best_score + 1e-9:
                 best, best_score = [i], score
             elif score > best_score - 1e-9:
@@ -172,23 +172,24 @@ class MctsBot(Bot):
             world.answer(best_i)
         if self.rollout and world.pending is not None:
             world.rollout(self.seed(), self.rollout)
-        value = (world.evaluate(seat) + 1.0) / 2.0      # 0 lost .. 1 won, for the bot's seat
+        value = (world.evaluate(seat, last_use=True) + 1.0) / 2.0      # 0 lost .. 1 won, for the bot's seat
         for node, player in path:
             node.visits += 1
             node.reward += value if player == seat else 1.0 - value
         root.visits += 1
 
 
-def make_bot(kind: str, seed: int, seat: int, rollout: int = 0):
-    """The controller for a seat kind (random, greedy, mcts[:N|:Ns], bot)."""
-    name, iterations, seconds = parse_kind(kind)
+def make_bot(kind: str, seed: int, seat: int, rollout: int = 0, iterations: int = MCTS_ITERATIONS):
+    """The controller for a seat kind (random, greedy, mcts[:N|:Ns], bot); `iterations`
+    is what mcts without a budget and bot run (the game's `bots: iterations`)."""
+    name, budget, seconds = parse_kind(kind)
     if name == "random":
         return RandomBot(seed, seat)
     if name == "greedy":
         return GreedyBot(seed, seat)
-    if name == "bot":
-        return MctsBot(seed, seat, BOT_ITERATIONS, rollout=rollout)
-    return MctsBot(seed, seat, iterations if seconds is None else None, seconds, rollout=rollout)
+    if name == "bot" or (budget is None and seconds is None):
+        return MctsBot(seed, seat, iterations, rollout=rollout)
+    return MctsBot(seed, seat, budget if seconds is None else None, seconds, rollout=rollout)
 
 
 def searches(seats: list[Seat]) -> bool:
@@ -199,13 +200,14 @@ def searches(seats: list[Seat]) -> bool:
 def bots_for(match: Match, *, humans_too: bool = False) -> dict:
     """A controller for every bot seat of a match (and `bot` for human seats when
     humans_too: the REPL's `bot` command), each seeded from the match seed and its seat."""
-    rollout = int((match.game.data.get("bots") or {}).get("rollout", 0))
+    spec = match.game.data.get("bots") or {}
+    rollout, iterations = int(spec.get("rollout", 0)), int(spec.get("iterations", MCTS_ITERATIONS))
     out = {}
     for i, s in enumerate(match.seats, 1):
         if s.controller != "human":
-            out[i] = make_bot(s.controller, match.seed, i, rollout)
+            out[i] = make_bot(s.controller, match.seed, i, rollout, iterations)
         elif humans_too:
-            out[i] = make_bot("bot", match.seed, i, rollout)
+            out[i] = make_bot("bot", match.seed, i, rollout, iterations)
     if searches(match.seats):
         match.keep_checkpoints()
     return out

@@ -238,14 +238,15 @@ class Match:
     def _redeal(self, seat: int, seed: int) -> None:
         self._rt.redeal(seat, seed)
 
-    def evaluate(self, seat: int) -> float:
+    def evaluate(self, seat: int, *, last_use: bool = False) -> float:
         """How good the position is for `seat`, judged from its view by the game's
         evaluate(view, seat) (or the generic one): -1 lost, 0 even, 1 won.
-        A finished match is 1 for its winner, -1 for the others and 0 for a draw."""
+        A finished match is 1 for its winner, -1 for the others and 0 for a draw.
+        last_use: a sample that is dropped right after (a bot's) skips copying the view."""
         if self.pending is None:
             w = self.winner
             return 0.0 if w is None else (1.0 if w == seat else -1.0)
-        return self._rt.evaluate(seat)
+        return self._rt.evaluate(seat, last_use and self.sampled_for is not None)
 
     def keep_checkpoints(self) -> "Match":
         """Copies the state at the top of every turn from now on, so that fork() replays at

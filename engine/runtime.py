@@ -262,9 +262,10 @@ class Runtime:
         """Deals again what `player` cannot see and reseeds the generator (see E.redeal)."""
         self._call(self._E.redeal, player, seed)
 
-    def evaluate(self, player: int) -> float:
-        """The game's evaluation of the position from `player`'s view, -1 to 1."""
-        return float(self._call(self._E.evaluate, player)[0])
+    def evaluate(self, player: int, throwaway: bool = False) -> float:
+        """The game's evaluation of the position from `player`'s view, -1 to 1 (throwaway:
+        the match is dropped next, so the evaluation may be handed its tables uncopied)."""
+        return float(self._call(self._E.evaluate, player, throwaway)[0])
 
     # -- reading ---------------------------------------------------------------
 

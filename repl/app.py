@@ -130,5 +130,8 @@ def play_interactive(match: Match, *, designer: bool = False, watch: bool = Fals
             show(s.handle(line))
         except Quit:
             return _done(stop)
+        except KeyboardInterrupt:   # Ctrl-C while bots think: they stop between decisions
+            show(f"interrupted: the match stays at decision {s.match.decisions} "
+                 f"(`bot` or `auto N` lets the bots go on)")
         except Exception as e:  # nothing typed may crash the session
             show(f"error: {type(e).__name__}: {e}")

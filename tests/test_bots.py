@@ -294,3 +294,20 @@ def test_make_bot_gives_each_kind():
     b = make_bot("mcts:7", 1, 1)
     assert isinstance(b, MctsBot) and b.iterations == 7
     assert make_bot("mcts:0.5s", 1, 1).seconds == 0.5
+
+
+def test_an_evaluate_that_writes_to_its_view_changes_nothing_of_the_match(tmp_path):
+    rules = evaluating_game(tmp_path, """
+function evaluate(view, seat)
+  view.cards[1].def = "nothing"
+  view.counters[seat].magic = 99
+  view.vars.x = 1
+  return 0.5
+end
+""")
+    m = Match(load_game(str(rules)), 2, [Seat("random"), Seat("random")], quiet=True)
+    before = m.state_hash()
+    assert m.evaluate(1) == 0.5 and m.evaluate(2) == 0.5
+    assert m.state_hash() == before
+    s = m.sample(1, 3)
+    assert s.evaluate(1, last_use=True) == 0.5 and m.state_hash() == before

@@ -296,10 +296,13 @@ local function generic_evaluate(view, seat)
 end
 
 --- How good the position is for seat p, as p sees it: from -1 (lost) to 1 (won).
---- The game's evaluate gets a copy of p's view; a result past -1..1 is cut to it.
-function E.evaluate(p)
+--- The game's evaluate gets a copy of p's view (throwaway: the view itself, which
+--- shares tables with the state, for a match about to be dropped: a bot's sample);
+--- a result past -1..1 is cut to it.
+function E.evaluate(p, throwaway)
   local fn = E.evaluator or generic_evaluate
-  local ok, res = E.run_guarded(fn, copy_of(view_table(p)), p)
+  local view = view_table(p)
+  local ok, res = E.run_guarded(fn, throwaway and view or copy_of(view), p)
   if not ok then error(res, 0) end
   if math.type(res) == nil or res ~= res then
     error("evaluate(view, seat) must return a number from -1 to 1, not " .. E.show(res), 0)
@@ -315,6 +318,7 @@ end
 --- the same owner. The places are taken in an order p can tell from its view and the
 --- identities are sorted before the shuffle, so the world depends on p's view and the
 --- seed only: what p cannot see (which hidden card is where) makes no difference.
+local EMPTY = {}
 local PLACE = { id = true, owner = true, controller = true, zone = true, space = true, host = true,
                 under = true, face_down = true, seen_by = true, down_ref = true }
 
@@ -356,29 +360,49 @@ function E.redeal(p, seed)
   local pick = E.new_generator(seed)
   for _, owner in ipairs(owners) do
     local g = groups[owner]
-    local ids, sort_key = {}, {}
-    for i, c in ipairs(g) do
-      local id = {}
-      for k, v in next, c do
-        if not PLACE[k] then id[k] = v end
-      end
-      ids[i] = id
-      local plain = next(c.tokens or {}) == nil
-      for k in next, id do
-        if k ~= "def" and k ~= "name" and k ~= "tokens" then plain = false end
-      end
-      sort_key[id] = plain and id.def or (id.def .. "\0" .. E.to_json(id))
-    end
-    table.sort(ids, function(a, b) return sort_key[a] < sort_key[b] end)
-    for i = #ids, 2, -1 do
-      local j = pick(i)
-      ids[i], ids[j] = ids[j], ids[i]
-    end
-    for i, c in ipairs(g) do
+    -- a plain card's identity is its definition and name (the usual case, and fast);
+    -- any other field outside its place travels with it too
+    local plain = true
+    for _, c in ipairs(g) do
+      if next(c.tokens or EMPTY) ~= nil then plain = false break end
       for k in next, c do
-        if not PLACE[k] then c[k] = nil end
+        if not PLACE[k] and k ~= "def" and k ~= "name" and k ~= "tokens" then plain = false break end
       end
-      for k, v in next, ids[i] do c[k] = v end
+      if not plain then break end
+    end
+    if plain then
+      local keys = {}
+      for i, c in ipairs(g) do keys[i] = c.def .. "\0" .. c.name end
+      table.sort(keys)
+      for i = #keys, 2, -1 do
+        local j = pick(i)
+        keys[i], keys[j] = keys[j], keys[i]
+      end
+      for i, c in ipairs(g) do
+        local def, name = keys[i]:match("^(.-)%z(.*)$")
+        c.def, c.name = def, name
+      end
+    else
+      local ids, sort_key = {}, {}
+      for i, c in ipairs(g) do
+        local id = {}
+        for k, v in next, c do
+          if not PLACE[k] then id[k] = v end
+        end
+        ids[i] = id
+        sort_key[id] = E.to_json(id)
+      end
+      table.sort(ids, function(a, b) return sort_key[a] < sort_key[b] end)
+      for i = #ids, 2, -1 do
+        local j = pick(i)
+        ids[i], ids[j] = ids[j], ids[i]
+      end
+      for i, c in ipairs(g) do
+        for k in next, c do
+          if not PLACE[k] then c[k] = nil end
+        end
+        for k, v in next, ids[i] do c[k] = v end
+      end
     end
   end
   E.rng_seed(seed ~ 0x5EED5EED5EED)
