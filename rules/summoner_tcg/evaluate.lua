@@ -13,7 +13,7 @@
 -- The seat's score minus its strongest opponent's, squashed to -1..1 by x/(K+|x|).
 -- Out (Stamina 0 or an empty deck) is -1; the last one standing is 1.
 
-local SCALE = 45          -- a lead of SCALE points is worth 0.5
+local SCALE = 20          -- a lead of SCALE points is worth 0.5
 
 local STR, DEF, BODY = 0.9, 0.45, 2.0    -- a revealed Summon: STR*S + DEF*D + BODY
 local PRIMED_OWN = 0.75   -- a primed card of our own: this share of its revealed worth
