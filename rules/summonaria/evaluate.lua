@@ -14,7 +14,7 @@
 --   hand     resource cards, a little each (the others' hands are only a count).
 -- The seat's score minus its strongest opponent's, squashed to -1..1 by x/(K+|x|).
 
-local SCALE = 30           -- a lead of SCALE points is worth 0.5
+local SCALE = 12           -- a lead of SCALE points is worth 0.5
 
 local TOWER = 3            -- a tower held
 local HOME = 4             -- the own domain tower held
@@ -145,21 +145,24 @@ function evaluate(view, seat)
   end
 
   for p = 1, n do
-    -- the unit being summoned
+    -- the unit being summoned: it arrives at the end of the turn unless the portal is
+    -- taken then (so in the move step a unit still on the portal puts it at risk)
     local z = zones["summoning:" .. p]
-    if z and z.cards then
-      local taken = spaces[portal[p]] ~= nil
+    if z and z.cards and z.cards[1] then
+      local taken = spaces[portal[p]] ~= nil and view.phase == "move"
       for _, id in ipairs(z.cards) do
         for _, c in ipairs(view.cards) do
           if c.id == id then
-            if not taken then score[p] = score[p] + SUMMONING * unit_worth(c) end
+            score[p] = score[p] + (taken and SUMMONING - 0.6 or SUMMONING) * unit_worth(c)
             break
           end
         end
       end
     end
     local hand = zones["hand:" .. p]
-    score[p] = score[p] + CARD * (hand and hand.count or 0)
+    -- the hand limit makes cards past a few worth less (they would be discarded)
+    local h = hand and hand.count or 0
+    score[p] = score[p] + CARD * (h < 5 and h or 5 + 0.4 * (h - 5))
     -- towers and the goal
     score[p] = score[p] + TOWER * held[p]
     if own_home[p] then
