@@ -21,6 +21,7 @@ local PRIMED_OTHER = 7    -- someone else's primed card, unseen
 local HAND = 3            -- a card in hand
 local INCOME = 0.6        -- what a point of income is worth (taken off again: see below)
 local LOOSE_EQUIPMENT = 2 -- a revealed Equipment not attached (it can be later)
+local DANGER = 14         -- the others' Summons could bring the player to 0 next turn
 local PLANE_HELD = 1      -- owning the Plane in play (its effect is in the stats)
 
 -- What a Gambit is worth primed, waiting for its window (a share of its effect).
@@ -112,8 +113,8 @@ function evaluate(view, seat)
     return s, df
   end
 
-  local score = {}
-  for q = 1, nplayers do score[q] = 0 end
+  local score, strengths = {}, {}
+  for q = 1, nplayers do score[q], strengths[q] = 0, {} end
 
   for _, c in ipairs(cards) do
     local z = c.zone
@@ -139,6 +140,8 @@ function evaluate(view, seat)
           if has(d, "summon") then
             local s, df = stats(c, d, p, true)
             score[p] = score[p] + STR * s + DEF * df + BODY
+            local list = strengths[p]
+            list[#list + 1] = s
           elseif has(d, "equipment") then
             local host = c.tokens and c.tokens.host
             if not host or host == 0 then score[p] = score[p] + LOOSE_EQUIPMENT end
@@ -171,6 +174,21 @@ function evaluate(view, seat)
       local got = led and led.income or 0
       total = total - INCOME * got
       if income > 0 then total = total - HAND * draw * got / income end
+      -- Danger: what the others' revealed Summons could deal next turn, the largest
+      -- attacks taken by as many blockers as q has, against q's Stamina.
+      local threat, blockers = 0, #strengths[q]
+      for o = 1, nplayers do
+        if o ~= q and not (out[o] == true) then
+          local list = strengths[o]
+          table.sort(list)
+          for i = #list - blockers, 1, -1 do threat = threat + list[i] end
+        end
+      end
+      if threat > 0 then
+        local r = threat / st
+        if r > 1 then r = 1 end
+        total = total - DANGER * r * r
+      end
       local deck = zones["deck:" .. q]
       if deck and deck.count < 3 then total = total - 6 * (3 - deck.count) end
       if q == seat then mine = total
