@@ -21,6 +21,7 @@ local PRIMED_OTHER = 7    -- someone else's primed card, unseen
 local HAND = 3            -- a card in hand
 local INCOME = 0.6        -- what a point of income is worth (taken off again: see below)
 local LOOSE_EQUIPMENT = 2 -- a revealed Equipment not attached (it can be later)
+local UNSEEN_THREAT = 4   -- the Strength an unseen primed card may bring to the next battle
 local DANGER = 14         -- the others' Summons could bring the player to 0 next turn
 local PLANE_HELD = 1      -- owning the Plane in play (its effect is in the stats)
 
@@ -113,8 +114,8 @@ function evaluate(view, seat)
     return s, df
   end
 
-  local score, strengths = {}, {}
-  for q = 1, nplayers do score[q], strengths[q] = 0, {} end
+  local score, strengths, blockers = {}, {}, {}
+  for q = 1, nplayers do score[q], strengths[q], blockers[q] = 0, {}, 0 end
 
   for _, c in ipairs(cards) do
     local z = c.zone
@@ -122,11 +123,14 @@ function evaluate(view, seat)
     if p and score[p] and z and z:sub(1, 6) == "field:" then
       if c.face_down then
         local d = c.def and defs[c.def]
+        local list = strengths[p]
         if not d then
           score[p] = score[p] + PRIMED_OTHER
+          list[#list + 1] = UNSEEN_THREAT       -- it may be a Summon, revealed next turn
         elseif has(d, "summon") then
           local s, df = stats(c, d, p, false)
           score[p] = score[p] + PRIMED_OWN * (STR * s + DEF * df + BODY)
+          list[#list + 1] = s
         elseif has(d, "gambit") then
           score[p] = score[p] + (GAMBIT[c.def] or (d.cost or 2))
         elseif has(d, "equipment") then
@@ -142,6 +146,7 @@ function evaluate(view, seat)
             score[p] = score[p] + STR * s + DEF * df + BODY
             local list = strengths[p]
             list[#list + 1] = s
+            blockers[p] = blockers[p] + 1
           elseif has(d, "equipment") then
             local host = c.tokens and c.tokens.host
             if not host or host == 0 then score[p] = score[p] + LOOSE_EQUIPMENT end
@@ -174,14 +179,15 @@ function evaluate(view, seat)
       local got = led and led.income or 0
       total = total - INCOME * got
       if income > 0 then total = total - HAND * draw * got / income end
-      -- Danger: what the others' revealed Summons could deal next turn, the largest
-      -- attacks taken by as many blockers as q has, against q's Stamina.
-      local threat, blockers = 0, #strengths[q]
+      -- Danger: what the others' Summons could deal next turn (revealed ones, primed
+      -- ones that can be revealed first, an unseen primed card as a little), the
+      -- largest attacks taken by as many blockers as q has, against q's Stamina.
+      local threat, nblock = 0, blockers[q]
       for o = 1, nplayers do
         if o ~= q and not (out[o] == true) then
           local list = strengths[o]
           table.sort(list)
-          for i = #list - blockers, 1, -1 do threat = threat + list[i] end
+          for i = #list - nblock, 1, -1 do threat = threat + list[i] end
         end
       end
       if threat > 0 then
