@@ -208,7 +208,9 @@ def test_the_screen_lists_each_field_and_hides_a_bots_options_and_face_down_card
     """`summon play` with a person and a bot: both Fields are listed, the bot's face-down
     cards only as face-down cards, and when `auto` stops at the bot's decision its options
     (which name its hidden cards) are not shown."""
-    r = summon("play", GAME, "--players", "human,random", "--seed", "2", stdin="auto 60\nquit\n")
+    # `auto` plays the person's seat with the `bot` (and so the game's evaluation): a
+    # short run, so that the match is still on when it stops at the bot's decision.
+    r = summon("play", GAME, "--players", "human,random", "--seed", "2", stdin="auto 10\nquit\n")
     out = r.stdout
     assert "  field: " in out and "face-down card ?" in out
     assert "P2 (a bot) is to answer a secret choice" in out

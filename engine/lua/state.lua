@@ -1,5 +1,6 @@
 -- A new match's state, card definitions, and views of the state for the host.
 local E = ...
+local load = load   -- the host removes the global load once the engine files have run
 
 E.sets = {}
 

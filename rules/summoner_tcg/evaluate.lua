@@ -1,0 +1,210 @@
+-- Summoner TCG: how good a position is for a seat, from what that seat may see.
+--
+-- Each player still in gets a score in "Stamina points":
+--   life   Stamina through a concave curve: the last points before 0 weigh more
+--          than the fiftieth, so spending from a high total is cheap and damage to
+--          a player near 0 is dear;
+--   field  revealed Summons by their Strength and Defense as they stand (base
+--          stats from the definitions, plus the Plane in play, attached Equipment,
+--          Pack Howler, Iron Drummer, Tide Wisp and this turn's boosts), unattached
+--          Equipment and a Plane in play a little, primed cards at what they will
+--          be once revealed (our own, which we see) or at an average (the others');
+--   hand   a flat amount a card (others' hands are only a count).
+-- The seat's score minus its strongest opponent's, squashed to -1..1 by x/(K+|x|).
+-- Out (Stamina 0 or an empty deck) is -1; the last one standing is 1.
+
+local SCALE = 20          -- a lead of SCALE points is worth 0.5
+
+local STR, DEF, BODY = 0.9, 0.45, 2.0    -- a revealed Summon: STR*S + DEF*D + BODY
+local PRIMED_OWN = 0.75   -- a primed card of our own: this share of its revealed worth
+local PRIMED_OTHER = 7    -- someone else's primed card, unseen
+local HAND = 3            -- a card in hand
+local INCOME = 0.6        -- what a point of income is worth (taken off again: see below)
+local LOOSE_EQUIPMENT = 2 -- a revealed Equipment not attached (it can be later)
+local UNSEEN_THREAT = 4   -- the Strength an unseen primed card may bring to the next battle
+local DANGER = 14         -- the others' Summons could bring the player to 0 next turn
+local PLANE_HELD = 1      -- owning the Plane in play (its effect is in the stats)
+
+-- What a Gambit is worth primed, waiting for its window (a share of its effect).
+local GAMBIT = {
+  quick_strike = 4.5, ambush = 5, fog_wall = 4, parting_curse = 3.5, rally_cry = 2.5,
+  feeding_frenzy = 2, shatter = 2, unmask = 0.5, recall = 1,
+}
+-- Equipment and Planes, primed: roughly what they add once revealed.
+local EQUIPMENT = { flame_blade = 5, stone_plating = 4, war_banner = 4.5, rusted_shackles = 3.5,
+                    brittle_charm = 3 }
+local PLANE = 2
+
+local abs = math.abs
+
+local log = math.log
+local function life(s)
+  if s <= 0 then return -1000 end
+  return 30 * log(1 + s / 10)
+end
+
+local function has(def, tag)
+  local tags = def and def.tags
+  if not tags then return false end
+  for i = 1, #tags do
+    if tags[i] == tag then return true end
+  end
+  return false
+end
+
+local function controller_of(c)
+  return c.controller or c.owner
+end
+
+function evaluate(view, seat)
+  local cards = view.cards
+  local vars = view.vars or {}
+  local out = vars.out or {}
+  local nplayers = #view.players
+
+  -- first pass: the Plane in play, Equipment on hosts, Beasts and Drummers by player
+  local plane, plane_owner = nil, nil
+  local eq_s, eq_d = {}, {}          -- host id -> Strength, Defense from Equipment
+  local beasts, drummers = {}, {}    -- player -> revealed Beasts, revealed Iron Drummers
+  for _, c in ipairs(cards) do
+    local z = c.zone
+    if not c.face_down and z and z:sub(1, 6) == "field:" then
+      local d = defs[c.def]
+      if d then
+        local p = controller_of(c)
+        if has(d, "plane") then
+          plane, plane_owner = c.def, c.owner
+        elseif has(d, "equipment") then
+          local host = c.tokens and c.tokens.host
+          if host and host ~= 0 then
+            local s, df = 0, 0
+            if c.def == "flame_blade" then s = 10
+            elseif c.def == "stone_plating" then df = 10
+            elseif c.def == "rusted_shackles" then s = -10
+            elseif c.def == "brittle_charm" then df = -10
+            elseif c.def == "war_banner" then s, df = 5, 5 end
+            eq_s[host] = (eq_s[host] or 0) + s
+            eq_d[host] = (eq_d[host] or 0) + df
+          end
+        elseif has(d, "summon") then
+          if has(d, "beast") then beasts[p] = (beasts[p] or 0) + 1 end
+          if c.def == "iron_drummer" then drummers[p] = (drummers[p] or 0) + 1 end
+        end
+      end
+    end
+  end
+
+  -- a Summon's Strength and Defense as it stands (or would, once revealed)
+  local function stats(c, d, p, revealed)
+    local s, df = d.strength or 0, d.defense or 0
+    if revealed then
+      local tk = c.tokens
+      if tk and tk.boost then s = s + 0.5 * tk.boost end   -- this turn only
+      s = s + (eq_s[c.id] or 0)
+      df = df + (eq_d[c.id] or 0)
+    end
+    if c.def == "pack_howler" and (beasts[p] or 0) >= (revealed and 2 or 1) then s = s + 5 end
+    if c.def == "tide_wisp" and plane then df = df + 5 end
+    if has(d, "golem") and (drummers[p] or 0) > 0 and c.def ~= "iron_drummer" then df = df + 5 end
+    if plane == "scorched_plain" then s = s + 5
+    elseif plane == "deep_mire" then df = df + 5
+    elseif plane == "thin_veil" and has(d, "spirit") then s = s + 10 end
+    if s < 0 then s = 0 end
+    if df < 0 then df = 0 end
+    return s, df
+  end
+
+  local score, strengths, blockers = {}, {}, {}
+  for q = 1, nplayers do score[q], strengths[q], blockers[q] = 0, {}, 0 end
+
+  for _, c in ipairs(cards) do
+    local z = c.zone
+    local p = controller_of(c)
+    if p and score[p] and z and z:sub(1, 6) == "field:" then
+      if c.face_down then
+        local d = c.def and defs[c.def]
+        local list = strengths[p]
+        if not d then
+          score[p] = score[p] + PRIMED_OTHER
+          list[#list + 1] = UNSEEN_THREAT       -- it may be a Summon, revealed next turn
+        elseif has(d, "summon") then
+          local s, df = stats(c, d, p, false)
+          score[p] = score[p] + PRIMED_OWN * (STR * s + DEF * df + BODY)
+          list[#list + 1] = s
+        elseif has(d, "gambit") then
+          score[p] = score[p] + (GAMBIT[c.def] or (d.cost or 2))
+        elseif has(d, "equipment") then
+          score[p] = score[p] + (EQUIPMENT[c.def] or 3)
+        else
+          score[p] = score[p] + PLANE
+        end
+      else
+        local d = defs[c.def]
+        if d then
+          if has(d, "summon") then
+            local s, df = stats(c, d, p, true)
+            score[p] = score[p] + STR * s + DEF * df + BODY
+            local list = strengths[p]
+            list[#list + 1] = s
+            blockers[p] = blockers[p] + 1
+          elseif has(d, "equipment") then
+            local host = c.tokens and c.tokens.host
+            if not host or host == 0 then score[p] = score[p] + LOOSE_EQUIPMENT end
+          elseif has(d, "plane") then
+            score[p] = score[p] + PLANE_HELD
+          end
+        end
+      end
+    end
+  end
+
+  local zones, counters = view.zones or {}, view.counters or {}
+  local ledger = vars.ledger or {}
+  local income, draw = options.income or 0, options.draw_per_turn or 0
+  local best_other, alive_others = nil, 0
+  local mine
+  for q = 1, nplayers do
+    local st = counters[q] and counters[q].stamina or 0
+    local gone = out[q] == true or st <= 0
+    if q == seat then
+      if gone then return -1 end
+    end
+    if not gone then
+      local hand = zones["hand:" .. q]
+      local total = score[q] + life(st) + HAND * (hand and hand.count or 0)
+      -- Each turn's draw and income come to everyone in turn: taking them off again
+      -- keeps a position from looking better just because its player's turn began
+      -- (one-ply search compares positions before and after the draw).
+      local led = ledger[q]
+      local got = led and led.income or 0
+      total = total - INCOME * got
+      if income > 0 then total = total - HAND * draw * got / income end
+      -- Danger: what the others' Summons could deal next turn (revealed ones, primed
+      -- ones that can be revealed first, an unseen primed card as a little), the
+      -- largest attacks taken by as many blockers as q has, against q's Stamina.
+      local threat, nblock = 0, blockers[q]
+      for o = 1, nplayers do
+        if o ~= q and not (out[o] == true) then
+          local list = strengths[o]
+          table.sort(list)
+          for i = #list - nblock, 1, -1 do threat = threat + list[i] end
+        end
+      end
+      if threat > 0 then
+        local r = threat / st
+        if r > 1 then r = 1 end
+        total = total - DANGER * r * r
+      end
+      local deck = zones["deck:" .. q]
+      if deck and deck.count < 3 then total = total - 6 * (3 - deck.count) end
+      if q == seat then mine = total
+      else
+        alive_others = alive_others + 1
+        if best_other == nil or total > best_other then best_other = total end
+      end
+    end
+  end
+  if alive_others == 0 then return 1 end
+  local x = mine - best_other
+  return x / (SCALE + abs(x))
+end
