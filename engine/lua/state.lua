@@ -242,7 +242,6 @@ end
 -------------------------------------------------------------------------------
 
 E.evaluator = nil   -- the game's evaluate(view, seat), when game.yaml names a file for it
-local load = load   -- (taken before the host removes it from the globals)
 
 -- What an evaluation may use besides the view: the safe libraries, card
 -- definitions (read-only), the game's options and the board's shape.
