@@ -1,5 +1,6 @@
 -- A new match's state, card definitions, and views of the state for the host.
 local E = ...
+local load = load   -- kept: the host removes the global once the engine is loaded
 
 E.sets = {}
 
