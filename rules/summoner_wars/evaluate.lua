@@ -12,6 +12,9 @@
 --              summoner: in reach now, after a move, or farther (decaying)
 --   inaction   the active player who has not yet targeted an enemy card this
 --              turn is about to take the cost of inaction
+--   attacks    until its attack phase is over, the active player's units that have
+--              not attacked yet and have an enemy card in reach are about to: the
+--              expected damage on their best target, valued as the target is
 -- The view is all it reads: base stats from defs, damage and boosts from tokens.
 
 local LIFE = 1.6            -- a point of the summoner's life
@@ -22,8 +25,9 @@ local UNIT_LIFE = 0.4
 local GATE_BASE = 1.5
 local GATE_LIFE = 0.25
 local MAGIC = 1.0
-local HAND = 0.5
+local HAND = 0.2
 local THREAT = 0.8          -- per expected hit on the enemy summoner
+local IMMINENT = 0.7        -- share of the active player's attacks still to come this turn
 local SCALE = 20.0          -- a side's advantage of SCALE magic gives 0.5
 
 local P_HIT = { melee = 5 / 6, ranged = 4 / 6 }   -- the battle die's faces
@@ -36,6 +40,7 @@ end
 
 local REACH = opt("ranged_reach", 3)
 local INACTION = opt("inaction_damage", 1)
+local ATTACKERS = opt("attackers", 3)
 
 -- What a definition is, read once per definition.
 local info = {}
@@ -81,6 +86,58 @@ local function reach_factor(i, from, to)
   return 0.5 * (range + i.move) / d
 end
 
+
+-- What one point of damage on a card is worth to its controller's opponent.
+local function damage_worth(i, left)
+  if left < 1 then left = 1 end
+  if i.summoner then
+    if left <= LOW_LIFE then return 2 * LIFE end
+    return LIFE
+  elseif i.unit then
+    return (UNIT_BASE + UNIT_STRENGTH * i.strength + UNIT_LIFE * left) / left
+  elseif i.structure then
+    return (GATE_BASE + GATE_LIFE * left) / left
+  end
+  return 0
+end
+
+local DIRS = { { 1, 0 }, { -1, 0 }, { 0, 1 }, { 0, -1 } }
+
+-- The best expected gain of an attack by unit c (info i) now, for its controller p.
+local function best_attack(c, i, p, at)
+  local hits = (i.strength + ((c.tokens or {}).boost or 0)) * i.p_hit
+  if hits <= 0 then return 0 end
+  local best = 0
+  local function consider(t)
+    if t and t.controller ~= p then
+      local j = info_of(t.def)
+      local left = j.life - ((t.tokens or {}).damage or 0)
+      local h = hits
+      if h > left then h = left end
+      local g = h * damage_worth(j, left)
+      if h >= left and not j.summoner then g = g + 1 end   -- the magic for the kill
+      if g > best then best = g end
+    end
+  end
+  local x, y = board.xy(c.space)
+  if i.attack == "ranged" then
+    for _, d in ipairs(DIRS) do
+      for k = 1, REACH do
+        local s = board.space_at(x + d[1] * k, y + d[2] * k)
+        if not s then break end
+        local t = at[s]
+        if t then consider(t); break end
+      end
+    end
+  else
+    for _, d in ipairs(DIRS) do
+      local s = board.space_at(x + d[1], y + d[2])
+      if s then consider(at[s]) end
+    end
+  end
+  return best
+end
+
 function evaluate(view, seat)
   if view.over then
     if view.winner == seat then return 1 end
@@ -94,6 +151,7 @@ function evaluate(view, seat)
 
   local score = { [seat] = 0.0, [other] = 0.0 }
   local summoner_at = {}
+  local at = {}               -- space -> card on it
   local cards = view.cards
   -- material and life
   for _, c in ipairs(cards) do
@@ -101,6 +159,7 @@ function evaluate(view, seat)
       local i = info_of(c.def)
       local p = c.controller
       local tk = c.tokens or {}
+      at[c.space] = c
       local left = i.life - (tk.damage or 0)
       if i.summoner then
         summoner_at[p] = c.space
@@ -142,6 +201,34 @@ function evaluate(view, seat)
   if view.phase == "attack" and INACTION > 0 and (a == seat or a == other) then
     local vars = view.vars or {}
     if not vars.targeted_enemy then score[a] = score[a] - LIFE * INACTION end
+  end
+
+  -- attacks still to come this turn for the active player
+  local ph = view.phase
+  if (ph == "summon" or ph == "move" or ph == "build" or ph == "attack") and (a == seat or a == other) then
+    local vars = view.vars or {}
+    local attacked = vars.attacked or {}
+    local used = 0
+    if ph == "attack" then for _ in pairs(attacked) do used = used + 1 end end
+    local left = ATTACKERS - used
+    if left > 0 then
+      local g1, g2, g3 = 0, 0, 0     -- the best three gains
+      for _, c in ipairs(cards) do
+        if c.zone == "board" and c.space and c.controller == a and not (ph == "attack" and attacked[c.id]) then
+          local i = info_of(c.def)
+          if i.unit and i.p_hit > 0 then
+            local g = best_attack(c, i, a, at)
+            if g > g1 then g1, g2, g3 = g, g1, g2
+            elseif g > g2 then g2, g3 = g, g2
+            elseif g > g3 then g3 = g end
+          end
+        end
+      end
+      local sum = g1
+      if left >= 2 then sum = sum + g2 end
+      if left >= 3 then sum = sum + g3 end
+      score[a] = score[a] + IMMINENT * sum
+    end
   end
 
   local x = (score[seat] - score[other]) / SCALE
