@@ -28,7 +28,7 @@ local MAGIC = 1.0
 local HAND = 0.2
 local THREAT = 0.8          -- per expected hit on the enemy summoner
 local IMMINENT = 0.7        -- share of the active player's attacks still to come this turn
-local SCALE = 20.0          -- a side's advantage of SCALE magic gives 0.5
+local SCALE = 14.0          -- a side's advantage of SCALE magic gives 0.5
 
 local P_HIT = { melee = 5 / 6, ranged = 4 / 6 }   -- the battle die's faces
 
