@@ -21,8 +21,8 @@ local INCOME_EARLY = 0.8    -- share of the promised income counted before the a
 local THREAT = 0.6          -- weight of the expected gain from attacks still to come
 local NEAR_WIN = 0.5        -- per energy above NEAR_FROM in the middle of a round
 local NEAR_FROM = 29
-local SCALE_START = 12.0    -- energy gap that gives 0.5 in round 1 ...
-local SCALE_END = 6.0       -- ... and after the last round
+local SCALE_START = 7.0     -- energy gap that gives 0.5 in round 1 ...
+local SCALE_END = 4.0       -- ... and after the last round
 
 local function opt(name, fallback)
   local v = options and options[name]
