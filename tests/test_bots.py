@@ -159,7 +159,7 @@ def evaluating_game(tmp_path: Path, lua: str | None, *, file: str = "evaluate.lu
     shutil.copytree(ROOT / "cards" / "summoner_wars", tmp_path / "cards" / "summoner_wars")
     text = (rules / "game.yaml").read_text()
     import re
-    text = re.sub(r"(?ms)^bots:\n(?:  .*\n)*", "", text)
+    text = re.sub(r"(?m)^bots:\n(?:  .*\n)*", "", text)
     (rules / "game.yaml").write_text(text + f"\nbots:\n  evaluate: {file}\n")
     if lua is not None:
         (rules / file).write_text(lua)
@@ -217,7 +217,7 @@ def test_check_names_a_broken_evaluate_and_notes_a_missing_one(tmp_path):
     shutil.copytree(ROOT / "cards" / "summoners_isle", plain / "cards" / "summoners_isle")
     gy = plain / "rules" / "summoners_isle" / "game.yaml"
     import re
-    gy.write_text(re.sub(r"(?ms)^bots:\n(?:  .*\n)*", "", gy.read_text()))
+    gy.write_text(re.sub(r"(?m)^bots:\n(?:  .*\n)*", "", gy.read_text()))
     r = summon("check", str(plain / "rules" / "summoners_isle"))
     assert r.returncode == 0 and "note: no `bots: evaluate:` file" in r.stdout, r.stdout + r.stderr
 

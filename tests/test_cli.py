@@ -91,9 +91,7 @@ def test_bad_save_file_is_a_message(tmp_path):
 def test_check_passes_on_the_shipped_games():
     r = summon("check")
     assert r.returncode == 0, r.stdout + r.stderr
-    lines = r.stdout.strip().splitlines()
-    assert lines[-1] == "ok: " + ", ".join(sorted(list_games(ROOT)))
-    assert all(": note: " in line for line in lines[:-1]), lines
+    assert r.stdout.strip() == "ok: " + ", ".join(sorted(list_games(ROOT)))   # no notes either: each has its evaluation
 
 
 # `summon eval GAME EXPR` runs `return EXPR`: a tail call, after which Lua keeps no line for
