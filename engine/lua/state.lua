@@ -216,9 +216,11 @@ local SHAPE_ONLY = { card_at = false, is_empty = false, line_of_sight = false, p
 --- may see: `view` (that copy), `defs` (card definitions as data), the board's
 --- shape, and the safe libraries. No engine function that reads hidden state or
 --- draws a random number is there, and nothing it does reaches the match.
-function E.eval_view(bc, chunkname, p, line)
+-- An environment with the safe libraries (and `keep`'s engine tables), the board's
+-- shape, and no engine function that reads hidden state, draws a random number or
+-- changes the match.
+local function view_only_env(keep)
   local env = E.new_env()
-  local keep = { string = true, table = true, math = true, utf8 = true, sets = true }
   for k, v in next, env do
     if type(v) == "table" and not keep[k] then env[k] = nil end
   end
@@ -230,9 +232,14 @@ function E.eval_view(bc, chunkname, p, line)
     if SHAPE_ONLY[k] == nil and type(fn) == "function" then board[k] = fn end
   end
   env.board = board
+  env._G = env
+  return env
+end
+
+function E.eval_view(bc, chunkname, p, line)
+  local env = view_only_env({ string = true, table = true, math = true, utf8 = true, sets = true })
   env.view = copy_of(view_table(p))
   env.defs = copy_of(E.plain_defs)
-  env._G = env
   return E.eval(bc, chunkname, env, line)
 end
 
@@ -246,22 +253,10 @@ E.evaluator = nil   -- the game's evaluate(view, seat), when game.yaml names a f
 -- What an evaluation may use besides the view: the safe libraries, card
 -- definitions (read-only), the game's options and the board's shape.
 local function evaluation_env()
-  local env = E.new_env()
-  local keep = { string = true, table = true, math = true, utf8 = true }
-  for k, v in next, env do
-    if type(v) == "table" and not keep[k] then env[k] = nil end
-  end
-  for _, k in ipairs({ "choose", "emit", "on", "stat", "add_modifier", "win", "end_game", "say", "describe", "print" }) do
-    env[k] = nil
-  end
-  local board = {}
-  for k, fn in next, E.board do
-    if SHAPE_ONLY[k] == nil and type(fn) == "function" then board[k] = fn end
-  end
-  env.board = E.freeze(board, "the board's shape")
+  local env = view_only_env({ string = true, table = true, math = true, utf8 = true })
+  env.board = E.freeze(env.board, "the board's shape")
   env.defs = E.defs
   env.options = E.freeze(copy_of(E.game.options), "the game's options")
-  env._G = env
   return env
 end
 
