@@ -37,7 +37,7 @@ class Seat:
     def parse(cls, text: str) -> "Seat":
         """'human:SET', 'bot', 'mcts:200:SET' (a bot with a budget, then the set)..."""
         kind, _, rest = text.strip().partition(":")
-        if kind == "mcts" and rest:
+        if kind != "human" and rest:   # a budget (mcts:200; check_seats refuses one on other bots)
             budget, _, set_id = rest.partition(":")
             if re.fullmatch(r"[\d.]+s?", budget):
                 return cls(f"{kind}:{budget}", set_id or None)

@@ -69,6 +69,8 @@ def test_a_seat_names_its_bot_budget_and_set():
     assert (Seat.parse("greedy:tide").controller, Seat.parse("greedy:tide").set) == ("greedy", "tide")
     with pytest.raises(EngineError, match="unknown seat kind 'robot'"):
         check_seats([Seat.parse("robot")])
+    with pytest.raises(EngineError, match="only mcts takes a budget"):
+        check_seats([Seat.parse("greedy:5:polar_dwarves")])
 
 
 # -- samples -------------------------------------------------------------------------
