@@ -118,11 +118,12 @@ class MctsBot(Bot):
         super().__init__(seed, seat)
         self.iterations, self.seconds = iterations, seconds
         self.rollout, self.c = rollout, exploration
-        self.last_iterations = 0
+        self.last_iterations, self.last_root = 0, None     # (for tests and explaining a choice)
 
     def decide(self, ask: Ask) -> int:
         seat = ask.player
         root = Node()
+        self.bounds = (math.inf, -math.inf)
         labels = ask.options
         deadline = time.perf_counter() + self.seconds if self.seconds else None
         n = 0
@@ -134,7 +135,7 @@ class MctsBot(Bot):
                 break
             self._iterate(ask.sample(self.seed()), root, seat)
             n += 1
-        self.last_iterations = n
+        self.last_iterations, self.last_root = n, root
         best = max(range(len(labels)), key=lambda i: self._rank(root.children.get(labels[i])))
         return best
 
@@ -160,11 +161,17 @@ class MctsBot(Bot):
                 path.append((child, player))
                 world.answer(i)
                 break
-            log_c = self.c
+            # Values are compared on the spread seen so far in this tree (as MuZero
+            # does): an evaluation whose options differ by a few hundredths would
+            # otherwise leave the search exploring almost uniformly.
+            lo, hi = self.bounds
+            spread = hi - lo if hi - lo > 1e-9 else 1.0
+            base = lo if player == seat else 1.0 - hi
             best_i, best_u = 0, -math.inf
             for i, lab in enumerate(labels):
                 child = node.children[lab]
-                u = child.reward / child.visits + log_c * math.sqrt(math.log(child.available) / child.visits)
+                q = (child.reward / child.visits - base) / spread
+                u = q + self.c * math.sqrt(math.log(child.available) / child.visits)
                 if u > best_u:
                     best_i, best_u = i, u
             node = node.children[labels[best_i]]
@@ -173,6 +180,8 @@ class MctsBot(Bot):
         if self.rollout and world.pending is not None:
             world.rollout(self.seed(), self.rollout)
         value = (world.evaluate(seat, last_use=True) + 1.0) / 2.0      # 0 lost .. 1 won, for the bot's seat
+        lo, hi = self.bounds
+        self.bounds = (min(lo, value), max(hi, value))
         for node, player in path:
             node.visits += 1
             node.reward += value if player == seat else 1.0 - value

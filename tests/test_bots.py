@@ -8,6 +8,7 @@ match is caught by the same test (the control below), so the test can fail.
 from __future__ import annotations
 
 import json
+import random
 import shutil
 import subprocess
 import sys
@@ -313,3 +314,45 @@ end
     assert m.state_hash() == before
     s = m.sample(1, 3)
     assert s.evaluate(1, last_use=True) == 0.5 and m.state_hash() == before
+
+
+class OneChoice:
+    """A stand-in for a match: one decision of seat 1 among options whose values (for
+    seat 1, 0..1) differ by a few hundredths, as evaluations often do."""
+
+    def __init__(self, values, noise=0.0):
+        self.values, self.noise, self.chosen = values, noise, None
+
+    @property
+    def pending(self):
+        return self if self.chosen is None else None
+
+    player = 1
+
+    def options(self):
+        return [f"option {i}" for i in range(len(self.values))]
+
+    def answer(self, i):
+        self.chosen = i
+
+    def evaluate(self, seat, last_use=False):
+        return 2 * (self.values[self.chosen] + self.noise) - 1
+
+
+class OneChoiceAsk:
+    def __init__(self, values):
+        self.values, self.player, self.count = values, 1, len(values)
+        self.options = OneChoice(values).options()
+
+    def sample(self, seed):     # each world is a little better or worse for every option
+        return OneChoice(self.values, random.Random(seed).uniform(-0.05, 0.05))
+
+
+def test_search_spends_its_visits_on_options_better_by_hundredths():
+    values = [0.50, 0.51, 0.53, 0.50, 0.52, 0.49]
+    for seed in range(5):
+        bot = MctsBot(seed=seed, seat=1, iterations=120)
+        assert bot.decide(OneChoiceAsk(values)) == 2
+        visits = {label: node.visits for label, node in bot.last_root.children.items()}
+        worst_three = visits["option 0"] + visits["option 3"] + visits["option 5"]
+        assert visits["option 2"] > worst_three, visits
