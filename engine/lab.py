@@ -160,7 +160,7 @@ def parse_vary(pairs: list[str] | None) -> list[tuple[str, list]]:
         key, sep, text = pair.partition("=")
         key = key.strip()
         if not sep or not key or not text.strip():
-            raise EngineError(f"--vary takes KEY=V1,V2,... (e.g. movers=2,3 or card.frost_mage.cost=1,2), "
+            raise EngineError(f"--vary takes KEY=V1,V2,... (KEY: a game option, or card.CARD_ID.STAT), "
                               f"not {pair!r}")
         if key in (k for k, _ in out):
             raise EngineError(f"--vary {key} is given twice: list all its values in one --vary")
@@ -210,7 +210,7 @@ def card_key(game: GameDef, key: str) -> tuple[str, str]:
     """card.ID.STAT -> (ID, STAT), when the game has that card and the card has that stat."""
     parts = key.split(".")
     if len(parts) != 3 or not all(parts):
-        raise EngineError(f"--vary {key}: a card stat is card.CARD_ID.STAT, e.g. card.frost_mage.cost")
+        raise EngineError(f"--vary {key}: a card stat is card.CARD_ID.STAT{_example(game)}")
     _, card_id, stat = parts
     if card_id not in game.cards:
         raise EngineError(f"--vary {key}: {game.id} has no card '{card_id}'{did_you_mean(card_id, game.cards)}")
@@ -220,6 +220,15 @@ def card_key(game: GameDef, key: str) -> tuple[str, str]:
         raise EngineError(f"--vary {key}: card '{card_id}' has no stat '{stat}'{did_you_mean(stat, fields)}; "
                           f"its stats: {', '.join(fields) or 'none'}")
     return card_id, stat
+
+
+def _example(game: GameDef) -> str:
+    """", e.g. card.ID.STAT" for the game's first card that has a number, or ""."""
+    for card_id, c in game.cards.items():
+        for stat, value in c.data.items():
+            if _is_stat_value(value) and not isinstance(value, bool) and stat != "copies":
+                return f", e.g. card.{card_id}.{stat}"
+    return ""
 
 
 def _is_stat_value(value: Any) -> bool:

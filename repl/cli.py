@@ -165,7 +165,8 @@ def cmd_sim(args) -> int:
     else:
         first = runs[0]
         swapped = ", seats swapped from game to game" if first["swap"] else ""
-        print(f"{first['game']}: {len(runs)} runs from seed {first['seed']}{swapped}, the same seeds in each")
+        print(f"{first['game']}: {_count(len(runs), 'run')} from seed {first['seed']}{swapped}, "
+              f"the same seeds in each")
     print()
     for line in report.table_lines(runs):
         print(line)

@@ -16,7 +16,7 @@ CHARTS = ("win_rates.png", "length.png", "cards.png")
 # -- rows: what both the terminal and report.md show -------------------------------------
 
 def label(run: dict) -> str:
-    """A run's variation in the designer's words ("movers=2, card.frost_mage.cost=3"), or "as printed"."""
+    """A run's variation in the designer's words ("rounds=7, card.imp.cost=3"), or "as printed"."""
     v = run.get("variation") or {}
     return ", ".join(f"{k}={_text(x)}" for k, x in v.items()) or "as printed"
 
@@ -203,7 +203,8 @@ def _win_rates_chart(plt, path: Path, runs: list[dict]) -> None:
     ax.invert_yaxis()
     ax.set_xlim(0, 1)
     ax.set_xlabel("win rate of decided games, with 95% interval")
-    ax.set_title(f"{runs[0]['game']}: {runs[0]['games']} games a run")
+    each = " a run" if len(runs) > 1 else ""
+    ax.set_title(f"{runs[0]['game']}: {runs[0]['games']} games{each}")
     ax.legend(loc="lower right", fontsize="small")
     fig.tight_layout()
     fig.savefig(path, dpi=100)

@@ -291,3 +291,20 @@ def test_ray_and_local_give_the_same_results_for_20_games():
     a, b = json.loads(ray_run.stdout), json.loads(local.stdout)
     assert [r["seed"] for r in a["results"]] == list(range(11, 31))
     assert _same_games(a) == _same_games(b)
+
+
+def test_a_long_run_at_a_terminal_shows_the_bar_on_stderr():
+    import os
+
+    import pexpect
+
+    from conftest import DEADLINE
+    env = dict(os.environ, PYTHONPATH=str(ROOT), TERM="xterm")
+    p = pexpect.spawn(sys.executable, ["-m", "repl", "sim", "summoner_wars", "--games", "400", "--jobs", "1"],
+                      cwd=str(ROOT), env=env, encoding="utf-8", timeout=DEADLINE)
+    try:
+        p.expect(r"\] (\d+)/400 games +[\d.]+ games/s +\d+:\d\d left")
+        assert 0 < int(p.match.group(1)) < 400
+    finally:   # the bar is what this test is about: no need to wait for the rest
+
+        p.close(force=True)
