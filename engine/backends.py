@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import os
 import socket
+import sys
+import tempfile
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
@@ -19,6 +22,8 @@ from .match import Seat
 
 BACKENDS = ("local", "ray")
 CLUSTER_EXTRA = "pip install -e '.[cluster]'"
+# A local Ray instance's shared memory: results are small, so Ray's least (75 MB) and a margin.
+LOCAL_OBJECT_STORE = 128 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -120,16 +125,25 @@ class RayCluster:
         if self._started:
             if address:
                 check_reachable(address)
-            try:
-                if address:
-                    ray.init(address=address, logging_level="ERROR", log_to_driver=False)
-                else:
-                    ray.init(num_cpus=jobs or os.cpu_count() or 1, include_dashboard=False,
-                             logging_level="ERROR", log_to_driver=False)
-            except Exception as e:   # ConnectionError, RuntimeError, ValueError...: one line, no traceback
+            with tempfile.TemporaryFile(mode="w+b") as said, _fd2_into(said):
+                try:
+                    if address:
+                        ray.init(address=address, logging_level="ERROR", log_to_driver=False)
+                    else:
+                        ray.init(address="local", num_cpus=jobs or os.cpu_count() or 1, include_dashboard=False,
+                                 object_store_memory=LOCAL_OBJECT_STORE, logging_level="ERROR",
+                                 log_to_driver=False)
+                    failure = None
+                except Exception as e:   # ConnectionError, RuntimeError, ValueError...: one line, no traceback
+                    failure = (str(e).strip().splitlines() or [type(e).__name__])[0]
+                said.seek(0)
+                log = said.read().decode("utf-8", "replace")
+            if failure is not None:
                 where = f"join the Ray cluster at {address}" if address else "start a local Ray instance"
-                first = (str(e).strip().splitlines() or [type(e).__name__])[0]
-                raise EngineError(f"cannot {where}: {first}") from None
+                if "Authentication token" in log:
+                    failure += (" (the cluster asks for an authentication token: see "
+                                "https://docs.ray.io/en/latest/ray-security/token-auth.html)")
+                raise EngineError(f"cannot {where}: {failure}")
         self.workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
         self._remote = ray.remote(run_batch)
 
@@ -154,6 +168,24 @@ class RayCluster:
     def close(self) -> None:
         if self._started:
             self._ray.shutdown()
+
+
+@contextmanager
+def _fd2_into(file) -> Iterator[None]:
+    """Sends what is written to file descriptor 2 (stderr) into file for a while: Ray's C++
+    core logs retries there while it connects, and a refusal should be one line of ours."""
+    try:
+        sys.stderr.flush()
+        saved = os.dup(2)
+    except (OSError, ValueError):
+        yield
+        return
+    os.dup2(file.fileno(), 2)
+    try:
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
 
 
 def check_reachable(address: str, seconds: float = 5.0) -> None:

@@ -10,7 +10,6 @@ import sys
 import pytest
 
 from conftest import ROOT, summon
-from engine.errors import EngineError
 from engine.lab import card_rates, parse_vary, summarise, variations, widest, with_card_stats
 from engine.loader import load_game
 from engine.match import Match, RandomBot, Seat, play
@@ -24,8 +23,12 @@ from repl import progress
     (5, 10, 0.2366, 0.7634),      # the textbook 50% of ten
     (0, 10, 0.0, 0.2775),         # none: the interval still reaches 28%
     (10, 10, 0.7225, 1.0),
-    (81, 263, 0.2553, 0.3662),    # Newcombe (1998), example (c)
-    (1, 29, 0.0061, 0.1718),      # Newcombe (1998), example (e)
+    # Newcombe (1998), "Two-sided confidence intervals for the single proportion", Table I, method 3
+    (81, 263, 0.2553, 0.3662),
+    (15, 148, 0.0624, 0.1605),
+    (0, 20, 0.0, 0.1611),
+    (1, 29, 0.0061, 0.1718),
+    (29, 29, 0.8830, 1.0),
 ])
 def test_wilson_gives_the_published_intervals(wins, games, low, high):
     lo, hi = wilson(wins, games)
@@ -125,11 +128,14 @@ def test_a_card_stat_change_reaches_the_match_and_leaves_the_game_as_it_was(sw):
     assert sw.cards["frost_mage"].data["cost"] == 1
 
 
-def test_a_sweep_of_two_values_gives_two_result_sets_with_the_same_seeds():
+def test_a_sweep_of_two_values_gives_two_result_sets_with_the_same_seeds(tmp_path):
     r = summon("sim", "summoner_wars", "--games", "4", "--seed", "9", "--jobs", "1", "--json",
-               "--vary", "card.frost_mage.cost=1,4")
+               "--vary", "card.frost_mage.cost=1,4", "--report", str(tmp_path))
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
+    report = json.loads((tmp_path / "report.json").read_text())
+    assert [run["label"] for run in report["runs"]] == ["card.frost_mage.cost=1", "card.frost_mage.cost=4"]
+    assert [run["summary"] for run in report["runs"]] == [run["summary"] for run in out["runs"]]
     assert out["vary"] == {"card.frost_mage.cost": [1, 4]}
     runs = out["runs"]
     assert [run["variation"] for run in runs] == [{"card.frost_mage.cost": 1}, {"card.frost_mage.cost": 4}]
