@@ -112,7 +112,8 @@ def summarise(results: list[dict], names: list[str], seats: int, card_sets: dict
         "seats": [rate.to_json(fair) for rate in by_seat],
         "first_seat": by_seat[0].to_json(fair),
         "length": {"decisions": spread([r["decisions"] for r in results]),
-                   "turns": spread([r["turns"] for r in results if "turns" in r])},
+                   "turns": spread([r["turns"] for r in results if "turns" in r]),
+                   "rounds": spread([r["rounds"] for r in results if "rounds" in r])},
         "cards": card_rates(results, card_sets),
     }
 

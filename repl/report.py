@@ -35,6 +35,12 @@ def sides(summary: dict) -> list[tuple[str, dict]]:
     return rows
 
 
+def length_unit(summary: dict) -> str:
+    """How the game counts its course: "turns", or "rounds" for a game whose flow has rounds only."""
+    turns = summary["length"]["turns"]
+    return "turns" if turns["max"] or not summary["length"].get("rounds", {}).get("max") else "rounds"
+
+
 def cell(r: dict) -> str:
     """A win rate and its interval, as "62% (58-66)"; "-" with no decided game."""
     if r["rate"] is None:
@@ -72,10 +78,11 @@ def table_lines(runs: list[dict]) -> list[str]:
     for r in runs:
         ln = r["summary"]["length"]
         head = f"{label(r)}: " if len(runs) > 1 else ""
+        unit = length_unit(r["summary"])
         if ln["decisions"]["median"] is not None:
             lines.append(f"{head}game length: median {ln['decisions']['median']:g} decisions "
                          f"({ln['decisions']['min']}-{ln['decisions']['max']}), median "
-                         f"{ln['turns']['median']:g} turns ({ln['turns']['min']}-{ln['turns']['max']})")
+                         f"{ln[unit]['median']:g} {unit} ({ln[unit]['min']}-{ln[unit]['max']})")
     if len(runs) > 1:
         for r in runs:
             words = [f"{n} {b['verdict']}" for n, b in sides(r["summary"]) if not b["verdict"].startswith("no ")]
@@ -178,7 +185,7 @@ def report_md(runs: list[dict]) -> list[str]:
 
 def draw_charts(folder: Path, runs: list[dict]) -> None:
     """win_rates.png (each side's win rate and interval, per run), length.png (histograms of
-    decisions and turns), cards.png (the most played cards' win rates)."""
+    decisions and turns, or rounds), cards.png (the most played cards' win rates)."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -213,7 +220,7 @@ def _win_rates_chart(plt, path: Path, runs: list[dict]) -> None:
 
 def _length_chart(plt, path: Path, runs: list[dict]) -> None:
     fig, axes = plt.subplots(1, 2, figsize=(9, 3.2))
-    for ax, key in zip(axes, ("decisions", "turns")):
+    for ax, key in zip(axes, ("decisions", length_unit(runs[0]["summary"]))):
         for r in runs:
             h = r["summary"]["length"][key]
             if h["counts"]:
@@ -241,10 +248,10 @@ def _cards_chart(plt, path: Path, run: dict, most: int = 30) -> None:
         for s in sets:
             ax.plot([], [], "o", color=colours[s], label=s or "no set")
         ax.legend(loc="lower right", fontsize="small")
+        ax.axvline(run["summary"]["fair_share"], color="black", linestyle="--", linewidth=1)
     else:
         ax.text(0.5, 0.5, "no plays counted (game.yaml: balance: played)", ha="center", va="center")
         ax.set_yticks([])
-    ax.axvline(run["summary"]["fair_share"], color="black", linestyle="--", linewidth=1)
     ax.invert_yaxis()
     ax.set_xlim(0, 1)
     ax.set_xlabel("win rate of the side that played the card, with 95% interval")

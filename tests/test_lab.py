@@ -53,9 +53,21 @@ def test_a_verdict_says_whether_the_interval_leaves_out_a_fair_share(wins, games
 
 # -- what results say -----------------------------------------------------------------------
 
-def result(seed, winner, finished=True, seating=(0, 1), sets=("a", "b"), plays=None, decisions=10, turns=2):
+def result(seed, winner, finished=True, seating=(0, 1), sets=("a", "b"), plays=None, decisions=10, turns=2,
+           rounds=0):
     return {"seed": seed, "winner": winner, "finished": finished, "seating": list(seating), "sets": list(sets),
-            "plays": plays or {}, "decisions": decisions, "turns": turns}
+            "plays": plays or {}, "decisions": decisions, "turns": turns, "rounds": rounds}
+
+
+def test_game_length_is_told_in_turns_or_for_a_game_of_rounds_in_rounds():
+    from repl.report import length_unit, table_lines
+
+    by_turns = summarise([result(1, 1, turns=7), result(2, 2, turns=9)], ["x", "y"], 2)
+    by_rounds = summarise([result(1, 1, turns=0, rounds=5), result(2, 2, turns=0, rounds=6)], ["x", "y"], 2)
+    assert length_unit(by_turns) == "turns" and length_unit(by_rounds) == "rounds"
+    assert by_rounds["length"]["rounds"]["median"] == 5.5
+    run = {"summary": by_rounds, "games": 2}
+    assert "median 5.5 rounds (5-6)" in "\n".join(table_lines([run]))
 
 
 def test_draws_and_cut_off_games_are_counted_apart_never_as_wins():
