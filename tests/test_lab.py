@@ -141,8 +141,8 @@ def test_a_card_stat_change_reaches_the_match_and_leaves_the_game_as_it_was(sw):
 
 
 def test_a_sweep_of_two_values_gives_two_result_sets_with_the_same_seeds(tmp_path):
-    r = summon("sim", "summoner_wars", "--games", "4", "--seed", "9", "--jobs", "1", "--json",
-               "--vary", "card.frost_mage.cost=1,4", "--report", str(tmp_path))
+    r = summon("sim", "summoner_wars", "--games", "4", "--seed", "9", "--jobs", "2", "--json",
+               "--vary", "card.frost_mage.cost=1,4", "--report", str(tmp_path))   # changes reach the workers
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     report = json.loads((tmp_path / "report.json").read_text())
