@@ -381,6 +381,10 @@ def _game_references(gdoc: yamlio.Document, g: dict) -> list[Problem]:
     for i, z in enumerate(g.get("in_play") or []):
         if z not in zones:
             problems.append(gdoc.problem(("in_play", i), f"no zone called '{z}'{did_you_mean(z, zones)}"))
+    hooks = list(ENGINE_EVENTS) + list(g.get("hooks") or [])
+    for i, h in enumerate((g.get("balance") or {}).get("played") or []):
+        if h not in hooks:
+            problems.append(gdoc.problem(("balance", "played", i), f"no event called '{h}'{did_you_mean(h, hooks)}"))
     for name in (g.get("card_fields") or {}):
         if name in CORE_CARD_KEYS:
             problems.append(gdoc.problem(("card_fields", name), f"'{name}' is a core card key; it cannot be redefined"))
@@ -625,6 +629,7 @@ def lua_game_table(gd: GameDef) -> dict:
         stat_defaults=g.get("stats") or {},
         in_play=g.get("in_play") or [],
         in_play_set={z: True for z in g.get("in_play") or []},
+        played_set={h: True for h in (g.get("balance") or {}).get("played") or []},
         options=g.get("options") or {},
     )
     return g

@@ -346,6 +346,16 @@ class Match:
 
     # -- reading --------------------------------------------------------------
 
+    def plays(self) -> dict[str, list[int]]:
+        """Times each card definition was played, per seat (list index 0 is seat 1): the cards
+        of the events game.yaml names under `balance: played`, since the match began (a fork
+        or sample counts from its checkpoint). Empty when the game names none."""
+        out: dict[str, list[int]] = {}
+        for def_id, seat, n in self._rt.plays():
+            if 1 <= seat <= len(self.seats):
+                out.setdefault(def_id, [0] * len(self.seats))[seat - 1] += n
+        return out
+
     def messages(self) -> list[str]:
         """What happened since the last call (moves, rolls, damage...)."""
         return self._rt.drain_messages()

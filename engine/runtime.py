@@ -283,6 +283,11 @@ class Runtime:
         w = self._E.state.winner
         return int(w) if w is not None else None
 
+    def plays(self) -> list[tuple[str, int, int]]:
+        """(card definition, seat, times) of the plays tallied so far (game.yaml `balance: played`)."""
+        self._activate()
+        return [(str(p["def"]), int(p["seat"]), int(p["n"])) for p in _list(self._E.plays_list())]
+
     def drain_messages(self) -> list[str]:
         """What the match said since the last call."""
         self._activate()

@@ -1,13 +1,14 @@
 """Batch simulation: bot games in parallel processes, with a report that is the same for the same arguments."""
 from __future__ import annotations
 
-import os
 import time
-from concurrent.futures import ProcessPoolExecutor
+from typing import Callable
 
-from .errors import EngineError
-from .loader import GameDef, load_game
+from .backends import Batch, open_backend
 from .bots import bots_for
+from .errors import EngineError
+from .lab import summarise, widest
+from .loader import GameDef
 from .match import MAX_SEED, Match, Seat, check_seed, play
 
 
@@ -29,6 +30,8 @@ def check_run(games: int, seed: int, jobs: int, max_decisions: int) -> None:
 
 
 def run_one(game: GameDef, seats: list[Seat], seed: int, max_decisions: int, options: dict | None = None) -> dict:
+    """Plays one bot game; returns its result (seed, winner, decisions, hash, the bots' time,
+    and for the balance lab its turns and rounds, each seat's card set and the cards played)."""
     m = Match(game, seed, seats, quiet=True, options=options)
     bots = bots_for(m)
     thinking = [0.0] * len(seats)
@@ -50,9 +53,12 @@ def run_one(game: GameDef, seats: list[Seat], seed: int, max_decisions: int, opt
         play(m, {i: timed(i) for i in bots}, max_decisions=max_decisions)
     except EngineError as e:
         raise EngineError(f"{e}\n  in the game of seed {seed}, at decision {m.decisions + 1}") from None
+    state = m.snapshot()
     return {"seed": seed, "winner": m.winner if m.is_over else None, "finished": m.is_over,
             "decisions": m.decisions, "hash": m.state_hash(),
-            "answered": answered, "thinking": [round(t, 6) for t in thinking]}
+            "answered": answered, "thinking": [round(t, 6) for t in thinking],
+            "turns": state["turn"], "rounds": state["round"], "sets": [s.set for s in m.seats],
+            "plays": m.plays()}
 
 
 def seating(n: int, index: int, swap: bool) -> list[int]:
@@ -63,14 +69,9 @@ def seating(n: int, index: int, swap: bool) -> list[int]:
     return [(j + k) % n for j in range(n)]
 
 
-def _run_chunk(args) -> list[dict]:
-    game_id, root, extra, entrants, jobs, max_decisions, options = args
-    game = load_game(str(root), extra)
-    return [_run_seated(game, entrants, i, s, swap, max_decisions, options) for i, s, swap in jobs]
-
-
-def _run_seated(game: GameDef, entrants: list[Seat], index: int, seed: int, swap: bool, max_decisions: int,
-                options: dict | None) -> dict:
+def run_seated(game: GameDef, entrants: list[Seat], index: int, seed: int, swap: bool, max_decisions: int,
+               options: dict | None) -> dict:
+    """Plays the index-th game of a run, with the entrants seated for it (see seating)."""
     order = seating(len(entrants), index, swap)
     r = run_one(game, [entrants[e] for e in order], seed, max_decisions, options)
     r["seating"] = order
@@ -92,36 +93,94 @@ def entrant_names(seats: list[Seat]) -> list[str]:
     return names
 
 
+PRECISION_BATCH = 40   # games per --precision batch, rounded up to a multiple of the entrants
+
+
+def check_precision(precision: float | None) -> None:
+    """Raises EngineError unless precision is None or a ± between 0 and 0.5 (0.03: 3 points)."""
+    if precision is None:
+        return
+    if isinstance(precision, bool) or not isinstance(precision, (int, float)) or not 0 < precision < 0.5:
+        raise EngineError(f"--precision is the ± a win rate's 95% interval may have, more than 0 and less "
+                          f"than 0.5 (0.03 for 3 points), not {precision!r}")
+
+
+def batch_size(entrants: int) -> int:
+    """Games a --precision batch plays: a multiple of the entrants, so that every seating is
+    played equally often by the end of each batch."""
+    return -(-PRECISION_BATCH // entrants) * entrants
+
+
+def _batches(game: GameDef, entrants: list[Seat], todo: list[tuple[int, int, bool]], workers: int,
+             max_decisions: int, options: dict | None, cards: dict | None) -> list[Batch]:
+    """The games to do, cut into batches small enough for the workers to share them and the
+    progress bar to move (the cut changes nothing in the results)."""
+    size = max(1, min(10, -(-len(todo) // (4 * workers))))
+    return [Batch(str(game.root), tuple(str(p) for p in game.extra_cards), tuple(entrants),
+                  tuple(todo[i:i + size]), max_decisions, dict(options or {}), dict(cards or {}))
+            for i in range(0, len(todo), size)]
+
+
 def simulate(game: GameDef, seats: list[Seat], games: int, seed: int, *, jobs: int = 1,
-             max_decisions: int = 20000, options: dict | None = None, swap: bool = False) -> dict:
+             max_decisions: int = 20000, options: dict | None = None, swap: bool = False,
+             cards: dict | None = None, precision: float | None = None, backend=None,
+             progress: Callable[[int, int], None] | None = None) -> dict:
     """Plays `games` bot games; returns the report `summon sim --json` prints.
 
     seats are the entrants in order; with swap they change seats from game to game
     (see seating), and wins are counted for each entrant wherever it sat. An entrant
     that names a card set takes it along; one that does not plays the set of the seat
-    it sits in (so two bots swapping seats also play each other's sets)."""
+    it sits in (so two bots swapping seats also play each other's sets).
+
+    cards: card stat changes (card id -> stat -> value) played instead of the printed ones.
+    precision: play in batches with seats swapped until every win rate's 95% interval is
+    within ±precision, or `games` are played. backend: where games run (backends.open_backend;
+    by default this process or a local pool, by jobs). progress(done, total) is called as
+    games finish."""
     from .match import assign_sets, check_seats
 
     check_run(games, seed, jobs, max_decisions)
+    check_precision(precision)
     entrants = check_seats(list(seats))
     seated = assign_sets(game, entrants)   # (refuses a set the game does not have)
+    swap = swap or precision is not None
     if not swap:
         entrants = seated
-    if jobs <= 0:
-        jobs = (os.cpu_count() or 1) if games >= 20 else 1
-    todo = [(i, game_seed(seed, i), swap) for i in range(games)]
-    start = time.perf_counter()
-    if jobs <= 1 or games < 2:
-        results = [_run_seated(game, entrants, i, s, sw, max_decisions, options) for i, s, sw in todo]
-    else:
-        chunks = [todo[i::jobs] for i in range(jobs)]
-        with ProcessPoolExecutor(max_workers=jobs) as ex:
-            parts = list(ex.map(_run_chunk, [(game.id, game.root, game.extra_cards, entrants, c, max_decisions,
-                                              options) for c in chunks]))
-        by_seed = {r["seed"]: r for part in parts for r in part}
-        results = [by_seed[s] for _, s, _ in todo]
-    seconds = time.perf_counter() - start
     names = entrant_names(entrants)
+    own = backend is None
+    if own:
+        backend = open_backend("local", game, jobs, games)
+    start = time.perf_counter()
+    results: list[dict] = []
+    try:
+        step = games if precision is None else batch_size(len(entrants))
+        while len(results) < games:
+            first = len(results)
+            todo = [(i, game_seed(seed, i), swap) for i in range(first, min(games, first + step))]
+            for part in backend.run(_batches(game, entrants, todo, backend.workers, max_decisions, options, cards)):
+                results += part
+                if progress:
+                    progress(len(results), games)
+            if precision is not None and widest(results, names, len(entrants)) <= precision:
+                break
+    finally:
+        if own:
+            backend.close()
+    results.sort(key=lambda r: r["seed"])
+    out = report(game, entrants, names, results, seed, swap, options, time.perf_counter() - start)
+    if precision is not None:
+        w = widest(results, names, len(entrants))
+        out["precision"] = {"target": precision, "met": w <= precision, "widest": round(w, 4),
+                            "batch": batch_size(len(entrants)), "most_games": games}
+    if cards:
+        out["cards"] = cards
+    return out
+
+
+def report(game: GameDef, entrants: list[Seat], names: list[str], results: list[dict], seed: int, swap: bool,
+           options: dict | None, seconds: float) -> dict:
+    """The report of a run from its results in game order: the fields `summon sim --json`
+    has always had, then the balance lab's summary."""
     wins = {n: 0 for n in names}
     first_seat_wins = draws = 0
     thinking = [0.0] * len(entrants)
@@ -144,7 +203,7 @@ def simulate(game: GameDef, seats: list[Seat], games: int, seed: int, *, jobs: i
     return {
         "game": game.id,
         "seed": seed,
-        "games": games,
+        "games": len(results),
         "seats": [str(s) for s in entrants],
         "swap": swap,
         "options": options or {},
@@ -152,8 +211,10 @@ def simulate(game: GameDef, seats: list[Seat], games: int, seed: int, *, jobs: i
         "wins": wins,
         "first_seat_wins": first_seat_wins,
         "draws": draws,
+        "cut_off": sum(not r["finished"] for r in results),
         "decisions": sum(r["decisions"] for r in results),
         "seconds": round(seconds, 3),
         "bots": bots,
         "results": results,
+        "summary": summarise(results, names, len(entrants), {c: d.set_id for c, d in game.cards.items()}),
     }

@@ -120,31 +120,85 @@ def cmd_schema(args) -> int:
 
 
 def cmd_sim(args) -> int:
-    from engine.sim import simulate
+    from engine.backends import open_backend
+    from engine.lab import parse_vary, variations
+    from engine.match import assign_sets
+    from engine.sim import check_precision, check_run, simulate
+    from repl import report
+    from repl.progress import ProgressBar
 
     game = _load_for_seats(args.game, args.players)
     seats = check_seats(_seats(args.players, game, "random"))
     options = check_options(game, parse_options(args.option))
-    out = simulate(game, seats, args.games, args.seed, jobs=args.jobs, max_decisions=args.max_decisions,
-                   options=options, swap=args.swap)
+    check_run(args.games, args.seed, args.jobs, args.max_decisions)
+    check_precision(args.precision)
+    assign_sets(game, seats)
+    vary = parse_vary(args.vary)
+    plans = variations(game, options, vary)
+    if args.report:
+        report.check_charts_available()
+    runs = []
+    backend = open_backend(args.backend, game, args.jobs, args.games, args.address)
+    try:
+        for k, plan in enumerate(plans):
+            bar = ProgressBar(quiet=args.quiet, label=f"{plan.label()} ({k + 1}/{len(plans)})" if vary else "")
+            try:
+                out = simulate(game, seats, args.games, args.seed, jobs=args.jobs, max_decisions=args.max_decisions,
+                               options=plan.options, swap=args.swap, cards=plan.cards, precision=args.precision,
+                               backend=backend, progress=bar)
+            finally:
+                bar.close()
+            if vary:
+                out["variation"] = plan.to_json()
+            runs.append(out)
+    finally:
+        backend.close()
+    files = report.write_report(Path(args.report), runs) if args.report else []
     if args.json:
-        print(json.dumps(out, sort_keys=True))
+        if vary:
+            print(json.dumps({"game": game.id, "seed": args.seed, "vary": dict(vary), "runs": runs}, sort_keys=True))
+        else:
+            print(json.dumps(runs[0], sort_keys=True))
+        return 0
+    if not vary:
+        _print_run(runs[0])
     else:
-        swapped = ", seats swapped from game to game" if out["swap"] else ""
-        print(f"{out['game']}: {out['finished']}/{out['games']} games finished, seed {out['seed']}{swapped}")
-        for k, v in out["wins"].items():
-            print(f"  {k}: {v} wins")
-        if out["draws"]:
-            print(f"  draws: {out['draws']}")
-        if out["finished"]:
-            print(f"  the first seat won {out['first_seat_wins']} of {out['finished']}")
-        rate = out["decisions"] / out["seconds"] if out["seconds"] else 0
-        print(f"  {out['decisions']} decisions in {out['seconds']:.2f} s ({rate:,.0f} per second)")
-        for b in out["bots"]:
-            if b["bot"] != "random" and b["decisions"]:
-                print(f"  {b['entrant']}: {b['bot']} took {b['ms_per_decision']:,.1f} ms a decision "
-                      f"({b['decisions']} decisions)")
+        first = runs[0]
+        swapped = ", seats swapped from game to game" if first["swap"] else ""
+        print(f"{first['game']}: {_count(len(runs), 'run')} from seed {first['seed']}{swapped}, "
+              f"the same seeds in each")
+    print()
+    for line in report.table_lines(runs):
+        print(line)
+    if files:
+        print(f"\nreport: {', '.join(str(f) for f in files)}")
     return 0
+
+
+def _print_run(out: dict) -> None:
+    """The lines `summon sim` has always printed for a run: wins, draws, first seat, speed, bots."""
+    swapped = ", seats swapped from game to game" if out["swap"] else ""
+    print(f"{out['game']}: {out['finished']}/{out['games']} games finished, seed {out['seed']}{swapped}")
+    for k, v in out["wins"].items():
+        print(f"  {k}: {v} wins")
+    if out["draws"]:
+        print(f"  draws: {out['draws']}")
+    if out["finished"]:
+        print(f"  the first seat won {out['first_seat_wins']} of {out['finished']}")
+    rate = out["decisions"] / out["seconds"] if out["seconds"] else 0
+    print(f"  {out['decisions']} decisions in {out['seconds']:.2f} s ({rate:,.0f} per second)")
+    for b in out["bots"]:
+        if b["bot"] != "random" and b["decisions"]:
+            print(f"  {b['entrant']}: {b['bot']} took {b['ms_per_decision']:,.1f} ms a decision "
+                  f"({b['decisions']} decisions)")
+
+
+def _precision(text: str) -> float:
+    """--precision's value: a number (the range is checked with the other arguments)."""
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a number such as 0.03, not {text!r}") from None
 
 
 def _count(n: int, word: str) -> str:
@@ -391,7 +445,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-decisions", type=int, default=20000, help="stop a game that runs longer")
     p.add_argument("--option", action="append", metavar="KEY=VALUE",
                    help="set one of the game's options (game.yaml `options:`), e.g. extra_round=true")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="one JSON object (with --vary: one run per variation)")
+    p.add_argument("--backend", default="local", metavar="{local,ray}",
+                   help="where games run: local (processes on this machine, the default) or ray (a Ray "
+                        "cluster; pip install -e '.[cluster]')")
+    p.add_argument("--address", help="with --backend ray: the running Ray cluster to join (e.g. 10.0.0.5:6379); "
+                                     "without it a local Ray instance is started")
+    p.add_argument("--quiet", action="store_true", help="no progress bar (there is none when stderr is not a "
+                                                        "terminal)")
+    p.add_argument("--report", metavar="DIR", help="write report.json, report.md and PNG charts into DIR "
+                                                   "(needs matplotlib: pip install -e '.[report]')")
+    p.add_argument("--vary", action="append", metavar="KEY=V1,V2,...",
+                   help="play the tournament once per value, with the same seeds: a game option (movers=2,3) "
+                        "or a card stat (card.frost_mage.cost=1,2); repeat for every combination")
+    p.add_argument("--precision", type=_precision, metavar="P",
+                   help="play in batches, seats swapped, until every win rate's 95%% interval is within ±P "
+                        "(0.03: 3 points) or --games are played")
     p.set_defaults(fn=cmd_sim)
 
     p = sub.add_parser("bench", help="speed, fork cost, memory per match, host against pure Lua")

@@ -29,10 +29,43 @@ end
 local depth = 0
 local chain = {}
 
+-- Plays, for the balance lab (summon sim --report): the card of every event that
+-- game.yaml names under `balance: played`, tallied per definition and seat (the event's
+-- player, else the card's controller). Kept beside the state, never in it, so a game's
+-- states and their hashes are the same whether or not it declares such events.
+E.plays = {}
+
+local function tally_play(ev)
+  local c = ev.card
+  if type(c) ~= "table" or type(c.def) ~= "string" then return end
+  local seat = ev.player
+  if math.type(seat) ~= "integer" then seat = c.controller end
+  if math.type(seat) ~= "integer" then return end
+  local by_seat = E.plays[c.def]
+  if not by_seat then
+    by_seat = {}
+    E.plays[c.def] = by_seat
+  end
+  by_seat[seat] = (by_seat[seat] or 0) + 1
+end
+
+--- The plays tallied so far as a list of {def, seat, n}, sorted by def then seat.
+function E.plays_list()
+  local out = {}
+  for def, by_seat in pairs(E.plays) do
+    for seat, n in pairs(by_seat) do out[#out + 1] = { def = def, seat = seat, n = n } end
+  end
+  table.sort(out, function(a, b)
+    if a.def ~= b.def then return a.def < b.def end
+    return a.seat < b.seat
+  end)
+  return out
+end
+
 E.match_part(function(m)
-  m.chance_log, m.depth, m.chain = E.chance_log, depth, chain
+  m.chance_log, m.depth, m.chain, m.plays = E.chance_log, depth, chain, E.plays
 end, function(m)
-  E.chance_log, depth, chain = m.chance_log, m.depth, m.chain
+  E.chance_log, depth, chain, E.plays = m.chance_log, m.depth, m.chain, m.plays or {}
 end)
 
 local function describe(c)
@@ -81,6 +114,7 @@ function E.emit(name, ev)
   end
   ev = ev or {}
   ev.event = name
+  if E.game.played_set[name] then tally_play(ev) end
   depth = depth + 1
   chain[depth] = name
   if depth > E.limits.trigger_depth then

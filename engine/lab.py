@@ -1,0 +1,262 @@
+"""The balance lab: what a tournament's results say (win rates with intervals, first-seat
+advantage, game length, cards played), and the variations a sweep plays (--vary)."""
+from __future__ import annotations
+
+import copy
+import dataclasses
+import itertools
+import statistics
+from typing import Any
+
+import jsonschema
+
+from .errors import EngineError
+from .loader import GameDef
+from .names import did_you_mean, kind_of
+from .options import _option_value, check_options, plain_value_problem, shown
+from .stats import Rate
+
+# -- what the results say ----------------------------------------------------------------
+
+
+def fair_share(seats: int) -> float:
+    """The win rate every side would have in a balanced game of this many seats."""
+    return 1 / seats
+
+
+def decided(results: list[dict]) -> list[dict]:
+    """The games someone won: draws and games cut off by the decision limit are apart."""
+    return [r for r in results if r["finished"] and r["winner"] is not None]
+
+
+def entrant_rates(results: list[dict], names: list[str]) -> dict[str, Rate]:
+    """Each entrant's wins out of the games someone won, wherever it sat."""
+    won = decided(results)
+    wins = {n: 0 for n in names}
+    for r in won:
+        wins[names[r["seating"][r["winner"] - 1]]] += 1
+    return {n: Rate(wins[n], len(won)) for n in names}
+
+
+def seat_rates(results: list[dict], seats: int) -> list[Rate]:
+    """Each seat's wins (seat 1 moves first) out of the games someone won, whoever sat there."""
+    won = decided(results)
+    return [Rate(sum(r["winner"] == s for r in won), len(won)) for s in range(1, seats + 1)]
+
+
+def set_rates(results: list[dict]) -> dict[str, Rate]:
+    """Each card set's wins out of the decided games it took part in (once per seat that
+    played it, so a mirror match counts twice and a set's rate stays comparable)."""
+    wins: dict[str, int] = {}
+    games: dict[str, int] = {}
+    for r in decided(results):
+        for seat, set_id in enumerate(r.get("sets") or [], 1):
+            if set_id is None:
+                continue
+            games[set_id] = games.get(set_id, 0) + 1
+            wins[set_id] = wins.get(set_id, 0) + (r["winner"] == seat)
+    return {s: Rate(wins[s], games[s]) for s in sorted(games)}
+
+
+def card_rates(results: list[dict], card_sets: dict[str, str] | None = None) -> list[dict]:
+    """Per card: times played, decided games in which a side played it, and that side's win
+    rate with its interval; most played first. A side that played a card twice in a game
+    counts once for the rate. card_sets names each card's set (card id -> set id)."""
+    played: dict[str, int] = {}
+    sides: dict[str, int] = {}
+    wins: dict[str, int] = {}
+    for r in results:
+        for card, per_seat in (r.get("plays") or {}).items():
+            played[card] = played.get(card, 0) + sum(per_seat)
+            if not (r["finished"] and r["winner"] is not None):
+                continue
+            for seat, n in enumerate(per_seat, 1):
+                if n:
+                    sides[card] = sides.get(card, 0) + 1
+                    wins[card] = wins.get(card, 0) + (r["winner"] == seat)
+    out = []
+    for card in sorted(played, key=lambda c: (-played[c], c)):
+        rate = Rate(wins.get(card, 0), sides.get(card, 0))
+        out.append({"card": card, "set": (card_sets or {}).get(card), "played": played[card], **rate.to_json()})
+    return out
+
+
+def spread(values: list[int], bins: int = 20) -> dict:
+    """Least, median, mean and most of some counts, and a histogram of them (edges, counts)."""
+    if not values:
+        return {"min": None, "median": None, "mean": None, "max": None, "edges": [], "counts": []}
+    lo, hi = min(values), max(values)
+    width = max(1, -(-(hi - lo + 1) // bins))
+    edges = list(range(lo, hi + width + 1, width))
+    counts = [0] * (len(edges) - 1)
+    for v in values:
+        counts[(v - lo) // width] += 1
+    return {"min": lo, "median": statistics.median(values), "mean": round(statistics.fmean(values), 2),
+            "max": hi, "edges": edges, "counts": counts}
+
+
+def summarise(results: list[dict], names: list[str], seats: int, card_sets: dict[str, str] | None = None) -> dict:
+    """What a tournament's results say, as report.json holds it: win rates per entrant, per
+    card set and per seat with 95% Wilson intervals and a verdict against a fair share,
+    first-seat advantage, draws and games cut off, game length, and per-card figures."""
+    fair = fair_share(seats)
+    won = decided(results)
+    by_seat = seat_rates(results, seats)
+    return {
+        "fair_share": round(fair, 4),
+        "decided": len(won),
+        "draws": sum(r["finished"] and r["winner"] is None for r in results),
+        "cut_off": sum(not r["finished"] for r in results),
+        "entrants": {n: rate.to_json(fair) for n, rate in entrant_rates(results, names).items()},
+        "sets": {s: rate.to_json(fair) for s, rate in set_rates(results).items()},
+        "seats": [rate.to_json(fair) for rate in by_seat],
+        "first_seat": by_seat[0].to_json(fair),
+        "length": {"decisions": spread([r["decisions"] for r in results]),
+                   "turns": spread([r["turns"] for r in results if "turns" in r]),
+                   "rounds": spread([r["rounds"] for r in results if "rounds" in r])},
+        "cards": card_rates(results, card_sets),
+    }
+
+
+def widest(results: list[dict], names: list[str], seats: int) -> float:
+    """The largest ± (half the 95% interval) among the win rates of entrants, card sets and
+    seats: what --precision waits on. 0.5 when no game is decided yet."""
+    rates = list(entrant_rates(results, names).values()) + list(set_rates(results).values()) \
+        + seat_rates(results, seats)
+    return max((r.half_width for r in rates), default=0.5)
+
+
+# -- sweeps: --vary KEY=V1,V2,... ----------------------------------------------------------
+
+CARD_PREFIX = "card."
+
+
+@dataclasses.dataclass(frozen=True)
+class Variation:
+    """One value of each varied key: game options, and card stats (card id -> stat -> value)."""
+
+    options: dict
+    cards: dict
+
+    def label(self) -> str:
+        """KEY=VALUE, ... as a designer wrote it."""
+        parts = [f"{k}={_text(v)}" for k, v in self.options.items()]
+        parts += [f"card.{c}.{s}={_text(v)}" for c, stats in self.cards.items() for s, v in stats.items()]
+        return ", ".join(parts)
+
+    def to_json(self) -> dict:
+        out = dict(self.options)
+        out.update({f"card.{c}.{s}": v for c, stats in self.cards.items() for s, v in stats.items()})
+        return out
+
+
+def _text(value: Any) -> str:
+    return {True: "true", False: "false"}.get(value, str(value)) if isinstance(value, bool) else str(value)
+
+
+def parse_vary(pairs: list[str] | None) -> list[tuple[str, list]]:
+    """--vary KEY=V1,V2,... (each repeatable) -> [(key, [values])]; values read as YAML like --option."""
+    out: list[tuple[str, list]] = []
+    for pair in pairs or []:
+        key, sep, text = pair.partition("=")
+        key = key.strip()
+        if not sep or not key or not text.strip():
+            raise EngineError(f"--vary takes KEY=V1,V2,... (KEY: a game option, or card.CARD_ID.STAT), "
+                              f"not {pair!r}")
+        if key in (k for k, _ in out):
+            raise EngineError(f"--vary {key} is given twice: list all its values in one --vary")
+        values = []
+        for part in text.split(","):
+            if not part.strip():
+                raise EngineError(f"--vary {key}: an empty value in {text!r}")
+            value = _option_value(key, part.strip())
+            problem = plain_value_problem(value)
+            if problem:
+                raise EngineError(f"--vary {key}: {problem}")
+            if value in values:
+                raise EngineError(f"--vary {key}: the value {shown(value)} is given twice")
+            values.append(value)
+        out.append((key, values))
+    return out
+
+
+def variations(game: GameDef, base_options: dict, vary: list[tuple[str, list]]) -> list[Variation]:
+    """Every combination of the varied values (the first key changing slowest), each checked
+    against the game: options by their declared kinds and bounds, card stats by the card's
+    own fields. Raises EngineError naming the first key or value that does not fit."""
+    for key, values in vary:
+        if key.startswith(CARD_PREFIX):
+            card_id, stat = card_key(game, key)
+            for v in values:
+                check_card_value(game, card_id, stat, v)
+        else:
+            if key in base_options:
+                raise EngineError(f"option {key} is both set (--option) and varied (--vary): give one")
+            for v in values:
+                check_options(game, {key: v})
+    out = []
+    for combo in itertools.product(*[values for _, values in vary]):
+        options, cards = dict(base_options), {}
+        for (key, _), value in zip(vary, combo):
+            if key.startswith(CARD_PREFIX):
+                card_id, stat = card_key(game, key)
+                cards.setdefault(card_id, {})[stat] = value
+            else:
+                options[key] = value
+        out.append(Variation(options, cards))
+    return out
+
+
+def card_key(game: GameDef, key: str) -> tuple[str, str]:
+    """card.ID.STAT -> (ID, STAT), when the game has that card and the card has that stat."""
+    parts = key.split(".")
+    if len(parts) != 3 or not all(parts):
+        raise EngineError(f"--vary {key}: a card stat is card.CARD_ID.STAT{_example(game)}")
+    _, card_id, stat = parts
+    if card_id not in game.cards:
+        raise EngineError(f"--vary {key}: {game.id} has no card '{card_id}'{did_you_mean(card_id, game.cards)}")
+    data = game.cards[card_id].data
+    fields = [k for k, v in data.items() if _is_stat_value(v) and k not in ("id", "name", "text")]
+    if stat not in data or stat not in fields:
+        raise EngineError(f"--vary {key}: card '{card_id}' has no stat '{stat}'{did_you_mean(stat, fields)}; "
+                          f"its stats: {', '.join(fields) or 'none'}")
+    return card_id, stat
+
+
+def _example(game: GameDef) -> str:
+    """", e.g. card.ID.STAT" for the game's first card that has a number, or ""."""
+    for card_id, c in game.cards.items():
+        for stat, value in c.data.items():
+            if _is_stat_value(value) and not isinstance(value, bool) and stat != "copies":
+                return f", e.g. card.{card_id}.{stat}"
+    return ""
+
+
+def _is_stat_value(value: Any) -> bool:
+    return isinstance(value, (int, float, bool))
+
+
+def check_card_value(game: GameDef, card_id: str, stat: str, value: Any) -> None:
+    """A new value for a card's stat must be of the kind it has, and fit the game's card_fields."""
+    old = game.cards[card_id].data[stat]
+    if type(value) is not type(old) and not (isinstance(old, float) and type(value) is int):
+        raise EngineError(f"--vary card.{card_id}.{stat} takes {kind_of(old)} like {old!r}, not {shown(value)}")
+    schema = (game.data.get("card_fields") or {}).get(stat)
+    if schema:
+        try:
+            jsonschema.validate(value, schema)
+        except jsonschema.ValidationError as e:
+            raise EngineError(f"--vary card.{card_id}.{stat}={shown(value)}: {e.message}") from None
+
+
+def with_card_stats(game: GameDef, cards: dict) -> GameDef:
+    """The game with some cards' stats changed (card id -> stat -> value), the rest shared.
+
+    The game passed in is left as it was; no file is touched."""
+    if not cards:
+        return game
+    defs = dict(game.cards)
+    for card_id, stats in cards.items():
+        old = defs[card_id]
+        defs[card_id] = dataclasses.replace(old, data={**copy.deepcopy(old.data), **stats})
+    return dataclasses.replace(game, cards=defs)

@@ -1,0 +1,73 @@
+"""Small statistics for balance reports: rates with 95% Wilson score intervals, and their verdicts."""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+Z95 = 1.959963984540054   # the normal quantile for a two-sided 95% interval
+
+
+def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval (low, high) of a proportion: successes out of trials.
+
+    Unlike the normal approximation it stays inside 0..1 and is sound for small samples
+    and rates near 0 or 1, which bot tournaments often give. No trials: (0, 1), nothing known.
+    """
+    if trials <= 0:
+        return 0.0, 1.0
+    if not 0 <= successes <= trials:
+        raise ValueError(f"{successes} successes out of {trials} trials")
+    p = successes / trials
+    z2 = z * z
+    centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
+    half = z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / (1 + z2 / trials)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass(frozen=True)
+class Rate:
+    """A win rate: wins out of games, with its 95% interval."""
+
+    wins: int
+    games: int
+
+    @property
+    def rate(self) -> float | None:
+        return self.wins / self.games if self.games else None
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson(self.wins, self.games)
+
+    @property
+    def half_width(self) -> float:
+        """Half the interval's width: the "±" a designer reads."""
+        low, high = self.interval
+        return (high - low) / 2
+
+    def verdict(self, fair: float) -> str:
+        """In plain words, whether the rate differs from a fair share (its interval leaves it out)."""
+        if not self.games:
+            return "no games decided"
+        low, high = (round(x, 4) for x in self.interval)   # as report.json gives them
+        ci = f"95% CI {pct(low)}-{pct(high)}%"
+        if low > fair:
+            return f"favoured, {ci}"
+        if high < fair:
+            return f"disfavoured, {ci}"
+        return "no evidence of imbalance at this sample size"
+
+    def to_json(self, fair: float | None = None) -> dict:
+        """The rate as report.json holds it (rates rounded to 4 places)."""
+        low, high = self.interval
+        out = {"wins": self.wins, "games": self.games,
+               "rate": None if self.rate is None else round(self.rate, 4),
+               "low": round(low, 4), "high": round(high, 4)}
+        if fair is not None:
+            out["verdict"] = self.verdict(fair)
+        return out
+
+
+def pct(x: float) -> str:
+    """A proportion as whole percentage points ("58")."""
+    return f"{100 * x:.0f}"

@@ -1,0 +1,328 @@
+"""The balance lab: Wilson intervals, what a tournament's results say, the report's files,
+sweeps (--vary), --precision, progress, plays counted per card, and the Ray backend."""
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT, summon
+from engine.lab import card_rates, parse_vary, summarise, variations, widest, with_card_stats
+from engine.loader import load_game
+from engine.match import Match, RandomBot, Seat, play
+from engine.stats import Rate, wilson
+from repl import progress
+
+# -- the Wilson interval ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("wins, games, low, high", [
+    (5, 10, 0.2366, 0.7634),      # the textbook 50% of ten
+    (0, 10, 0.0, 0.2775),         # none: the interval still reaches 28%
+    (10, 10, 0.7225, 1.0),
+    # Newcombe (1998), "Two-sided confidence intervals for the single proportion", Table I, method 3
+    (81, 263, 0.2553, 0.3662),
+    (15, 148, 0.0624, 0.1605),
+    (0, 20, 0.0, 0.1611),
+    (1, 29, 0.0061, 0.1718),
+    (29, 29, 0.8830, 1.0),
+])
+def test_wilson_gives_the_published_intervals(wins, games, low, high):
+    lo, hi = wilson(wins, games)
+    assert lo == pytest.approx(low, abs=5e-5) and hi == pytest.approx(high, abs=5e-5)
+
+
+def test_wilson_knows_nothing_without_trials_and_refuses_impossible_counts():
+    assert wilson(0, 0) == (0.0, 1.0)
+    with pytest.raises(ValueError):
+        wilson(11, 10)
+
+
+@pytest.mark.parametrize("wins, games, words", [
+    (62, 100, "favoured, 95% CI 52-71%"),
+    (38, 100, "disfavoured, 95% CI 29-48%"),
+    (55, 100, "no evidence of imbalance at this sample size"),
+    (0, 0, "no games decided"),
+])
+def test_a_verdict_says_whether_the_interval_leaves_out_a_fair_share(wins, games, words):
+    assert Rate(wins, games).verdict(0.5) == words
+
+
+# -- what results say -----------------------------------------------------------------------
+
+def result(seed, winner, finished=True, seating=(0, 1), sets=("a", "b"), plays=None, decisions=10, turns=2,
+           rounds=0):
+    return {"seed": seed, "winner": winner, "finished": finished, "seating": list(seating), "sets": list(sets),
+            "plays": plays or {}, "decisions": decisions, "turns": turns, "rounds": rounds}
+
+
+def test_game_length_is_told_in_turns_or_for_a_game_of_rounds_in_rounds():
+    from repl.report import length_unit, table_lines
+
+    by_turns = summarise([result(1, 1, turns=7), result(2, 2, turns=9)], ["x", "y"], 2)
+    by_rounds = summarise([result(1, 1, turns=0, rounds=5), result(2, 2, turns=0, rounds=6)], ["x", "y"], 2)
+    assert length_unit(by_turns) == "turns" and length_unit(by_rounds) == "rounds"
+    assert by_rounds["length"]["rounds"]["median"] == 5.5
+    run = {"summary": by_rounds, "games": 2}
+    assert "median 5.5 rounds (5-6)" in "\n".join(table_lines([run]))
+
+
+def test_draws_and_cut_off_games_are_counted_apart_never_as_wins():
+    results = [result(1, 1), result(2, 2, seating=(1, 0), sets=("b", "a")), result(3, None),
+               result(4, None, finished=False), result(5, 1, seating=(1, 0), sets=("b", "a"))]
+    s = summarise(results, ["x", "y"], 2)
+    assert (s["decided"], s["draws"], s["cut_off"]) == (3, 1, 1)
+    # x won game 1 in seat 1 and game 2 in seat 2; y won game 5 in seat 1
+    assert s["entrants"]["x"]["wins"] == 2 and s["entrants"]["y"]["wins"] == 1
+    assert s["entrants"]["x"]["games"] == 3
+    assert [seat["wins"] for seat in s["seats"]] == [2, 1] and s["first_seat"]["wins"] == 2
+    # set a sat in seat 1, then 2, then 2 and won games 1 and 2
+    assert s["sets"]["a"] == {**Rate(2, 3).to_json(0.5)}
+    assert s["length"]["decisions"]["counts"] and sum(s["length"]["decisions"]["counts"]) == 5
+
+
+def test_a_card_is_credited_to_the_side_that_played_it():
+    results = [result(1, 1, plays={"imp": [2, 0], "ogre": [1, 1]}),
+               result(2, 2, plays={"imp": [1, 0]}),
+               result(3, None, plays={"imp": [0, 4]})]       # a draw: played, but no rate
+    cards = {c["card"]: c for c in card_rates(results, {"imp": "a", "ogre": "b"})}
+    assert cards["imp"]["played"] == 7 and cards["imp"]["set"] == "a"
+    assert (cards["imp"]["wins"], cards["imp"]["games"]) == (1, 2)
+    assert (cards["ogre"]["wins"], cards["ogre"]["games"]) == (1, 2)
+    assert [c["card"] for c in card_rates(results)] == ["imp", "ogre"]   # most played first
+
+
+def test_match_counts_the_cards_of_the_events_the_game_names_as_played(sw):
+    m = play(Match(sw, 3, [Seat("random"), Seat("random")], quiet=True), {1: RandomBot(3, 1), 2: RandomBot(3, 2)})
+    plays = m.plays()
+    assert plays and all(len(v) == 2 for v in plays.values())
+    for card, per_seat in plays.items():   # a faction's cards are played by the seat that has the faction
+        owner = [i for i, s in enumerate(m.seats) if s.set == sw.cards[card].set_id]
+        assert [i for i, n in enumerate(per_seat) if n] == owner, card
+    assert sum(plays["frost_mage"]) <= sw.cards["frost_mage"].data["copies"] + 1
+    isle = load_game("summoners_isle")          # names no played events: nothing is counted
+    m = play(Match(isle, 1, [Seat("random"), Seat("random")], quiet=True),
+             {1: RandomBot(1, 1), 2: RandomBot(1, 2)}, max_decisions=200)
+    assert m.plays() == {}
+
+
+def test_played_must_name_events_the_game_has(tmp_path):
+    import shutil
+    game = tmp_path / "rules" / "summoner_wars"
+    shutil.copytree(ROOT / "rules" / "summoner_wars", game)
+    shutil.copytree(ROOT / "cards" / "summoner_wars", tmp_path / "cards" / "summoner_wars")
+    yaml = game / "game.yaml"
+    yaml.write_text(yaml.read_text().replace("played: [after_summon,", "played: [after_sumon,"))
+    r = summon("check", str(game))
+    assert r.returncode == 1
+    assert "no event called 'after_sumon' (did you mean 'after_summon'?)" in r.stdout
+
+
+# -- sweeps ---------------------------------------------------------------------------------
+
+def test_vary_values_are_read_like_options_and_checked_against_the_game(sw):
+    vary = parse_vary(["movers=2,3", "card.frost_mage.cost=1,2"])
+    assert vary == [("movers", [2, 3]), ("card.frost_mage.cost", [1, 2])]
+    plans = variations(sw, {}, vary)
+    assert [p.to_json() for p in plans] == [
+        {"movers": 2, "card.frost_mage.cost": 1}, {"movers": 2, "card.frost_mage.cost": 2},
+        {"movers": 3, "card.frost_mage.cost": 1}, {"movers": 3, "card.frost_mage.cost": 2}]
+    assert plans[1].options == {"movers": 2} and plans[1].cards == {"frost_mage": {"cost": 2}}
+
+
+def test_a_card_stat_change_reaches_the_match_and_leaves_the_game_as_it_was(sw):
+    changed = with_card_stats(sw, {"frost_mage": {"cost": 3}})
+    assert Match(changed, 1, [Seat("random"), Seat("random")], quiet=True).eval("defs.frost_mage.cost") == [3]
+    assert Match(sw, 1, [Seat("random"), Seat("random")], quiet=True).eval("defs.frost_mage.cost") == [1]
+    assert sw.cards["frost_mage"].data["cost"] == 1
+
+
+def test_a_sweep_of_two_values_gives_two_result_sets_with_the_same_seeds(tmp_path):
+    r = summon("sim", "summoner_wars", "--games", "4", "--seed", "9", "--jobs", "2", "--json",
+               "--vary", "card.frost_mage.cost=1,4", "--report", str(tmp_path))   # changes reach the workers
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    report = json.loads((tmp_path / "report.json").read_text())
+    assert [run["label"] for run in report["runs"]] == ["card.frost_mage.cost=1", "card.frost_mage.cost=4"]
+    assert [run["summary"] for run in report["runs"]] == [run["summary"] for run in out["runs"]]
+    assert out["vary"] == {"card.frost_mage.cost": [1, 4]}
+    runs = out["runs"]
+    assert [run["variation"] for run in runs] == [{"card.frost_mage.cost": 1}, {"card.frost_mage.cost": 4}]
+    assert [g["seed"] for g in runs[0]["results"]] == [g["seed"] for g in runs[1]["results"]] == [9, 10, 11, 12]
+    assert runs[0]["cards"] == {"frost_mage": {"cost": 1}} and runs[1]["cards"] == {"frost_mage": {"cost": 4}}
+    assert [g["hash"] for g in runs[0]["results"]] != [g["hash"] for g in runs[1]["results"]]
+    # the printed cost is the first run: the same games as a run without --vary
+    plain = json.loads(summon("sim", "summoner_wars", "--games", "4", "--seed", "9", "--jobs", "1",
+                              "--json").stdout)
+    assert [g["hash"] for g in runs[0]["results"]] == [g["hash"] for g in plain["results"]]
+
+
+# -- --precision ----------------------------------------------------------------------------
+
+def test_precision_stops_at_the_first_batch_whose_intervals_are_narrow_enough():
+    r = summon("sim", "summoner_wars", "--games", "400", "--seed", "1", "--jobs", "2", "--json",
+               "--players", "random:polar_dwarves,random:fallen_kingdom", "--precision", "0.1")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    p = out["precision"]
+    assert out["swap"] is True and p["batch"] == 40 and out["games"] % 40 == 0
+    names = list(out["wins"])
+    assert p["met"] and widest(out["results"], names, 2) <= 0.1
+    if out["games"] > 40:   # one batch fewer was not enough
+        assert widest(out["results"][:-40], names, 2) > 0.1
+
+
+def test_precision_says_when_the_games_ran_out_first():
+    r = summon("sim", "summoner_wars", "--games", "6", "--seed", "1", "--jobs", "1", "--precision", "0.01")
+    assert r.returncode == 0, r.stderr
+    assert "stopped at --games 6: the widest win rate is ±" in r.stdout and "not yet within ±1 points" in r.stdout
+
+
+# -- the report -------------------------------------------------------------------------------
+
+def test_report_writes_json_markdown_and_charts(tmp_path):
+    folder = tmp_path / "lab"
+    r = summon("sim", "summoner_wars", "--games", "6", "--seed", "2", "--jobs", "1", "--swap",
+               "--players", "random:polar_dwarves,random:fallen_kingdom", "--report", str(folder))
+    assert r.returncode == 0, r.stderr
+    data = json.loads((folder / "report.json").read_text())
+    run = data["runs"][0]
+    assert data["game"] == "summoner_wars" and run["games"] == 6
+    s = run["summary"]
+    assert set(s["entrants"]) == {"polar_dwarves", "fallen_kingdom"}
+    assert sum(e["wins"] for e in s["entrants"].values()) + s["draws"] + s["cut_off"] == 6
+    for side in list(s["entrants"].values()) + [s["first_seat"]]:
+        assert 0 <= side["low"] <= (side["rate"] or 0) <= side["high"] <= 1 and side["verdict"]
+    assert s["cards"] and {"card", "set", "played", "wins", "games", "low", "high"} <= set(s["cards"][0])
+    assert len(s["length"]["turns"]["counts"]) == len(s["length"]["turns"]["edges"]) - 1
+    for chart in data["charts"]:
+        assert (folder / chart).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    md = (folder / "report.md").read_text()
+    assert "| polar_dwarves |" in md and "(win_rates.png)" in md
+    # the terminal shows the same table
+    for name, side in s["entrants"].items():
+        assert any(line.startswith(name) and side["verdict"] in line for line in r.stdout.splitlines())
+
+
+def test_sim_json_keeps_its_fields_and_adds_the_summary():
+    out = json.loads(summon("sim", "summoner_wars", "--games", "3", "--seed", "4", "--jobs", "1", "--json").stdout)
+    for k in ("game", "seed", "games", "seats", "swap", "options", "finished", "wins", "first_seat_wins", "draws",
+              "decisions", "seconds", "bots", "results", "summary", "cut_off"):
+        assert k in out
+    for g in out["results"]:
+        assert {"seed", "winner", "finished", "decisions", "hash", "answered", "thinking", "seating", "turns",
+                "plays", "sets"} <= set(g)
+
+
+# -- bad input ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("args, needles", [
+    (["--vary", "moovers=2,3"], ["no option 'moovers'", "did you mean 'movers'"]),
+    (["--vary", "movers"], ["--vary takes KEY=V1,V2"]),
+    (["--vary", "movers=2,,3"], ["empty value"]),
+    (["--vary", "movers=2,99"], ["option movers must be from 0 to 30, not 99"]),
+    (["--vary", "movers=2", "--vary", "movers=3"], ["given twice"]),
+    (["--vary", "card.frost_mag.cost=1,2"], ["no card 'frost_mag'", "did you mean 'frost_mage'"]),
+    (["--vary", "card.frost_mage.cots=1,2"], ["card 'frost_mage' has no stat 'cots'", "did you mean 'cost'"]),
+    (["--vary", "card.frost_mage.cost=cheap"], ["takes a whole number like 1, not 'cheap'"]),
+    (["--vary", "card.frost_mage.cost=-1"], ["card.frost_mage.cost=-1", "minimum"]),
+    (["--vary", "card.frost_mage=1"], ["card.CARD_ID.STAT"]),
+    (["--precision", "0"], ["--precision is the ±"]),
+    (["--precision", "0.7"], ["--precision is the ±"]),
+    (["--backend", "spark"], ["unknown backend 'spark'"]),
+    (["--backend", "ray", "--address", "127.0.0.1:1"], ["cannot reach the Ray cluster at 127.0.0.1:1"]),
+    (["--address", "127.0.0.1:6379"], ["--address joins a Ray cluster"]),
+])
+def test_bad_lab_arguments_are_refused_in_one_line(args, needles):
+    r = summon("sim", "summoner_wars", "--games", "2", "--jobs", "1", *args)
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    for n in needles:
+        assert n in r.stderr, r.stderr
+
+
+def test_precision_that_is_not_a_number_is_refused_by_the_parser():
+    r = summon("sim", "summoner_wars", "--games", "2", "--precision", "tight")
+    assert r.returncode == 2 and "a number such as 0.03, not 'tight'" in r.stderr
+
+
+def test_without_ray_or_matplotlib_the_error_says_what_to_install():
+    code = ("import sys; sys.modules[{mod!r}] = None\n"
+            "from repl.cli import main\n"
+            "sys.exit(main(['sim', 'summoner_wars', '--games', '2', '--jobs', '1', {args}]))")
+    for mod, args, extra in (("ray", "'--backend', 'ray'", "pip install -e '.[cluster]'"),
+                             ("matplotlib", "'--report', '/nonexistent/r'", "pip install -e '.[report]'")):
+        r = subprocess.run([sys.executable, "-c", code.format(mod=mod, args=args)], capture_output=True, text=True,
+                           cwd=ROOT, timeout=120)
+        assert r.returncode == 1 and extra in r.stderr and "Traceback" not in r.stderr, r.stderr
+
+
+# -- progress ---------------------------------------------------------------------------------
+
+class FakeTerminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_bar_shows_games_speed_and_time_left_on_a_terminal_only(monkeypatch):
+    assert progress.line(30, 120, 10.0) == "[######..................] 30/120 games  3.0 games/s  0:30 left"
+    monkeypatch.setattr(progress, "DELAY", 0.0)
+    monkeypatch.setattr(progress, "REDRAW", 0.0)
+    term = FakeTerminal()
+    bar = progress.ProgressBar(stream=term)
+    bar(5, 10)
+    assert "5/10 games" in term.getvalue()
+    bar.close()
+    assert term.getvalue().endswith("\r")
+    for quiet, stream in ((True, FakeTerminal()), (False, io.StringIO())):
+        bar = progress.ProgressBar(quiet=quiet, stream=stream)
+        bar(5, 10)
+        assert stream.getvalue() == ""
+
+
+def test_sim_into_a_pipe_draws_no_bar():
+    r = summon("sim", "summoner_wars", "--games", "2", "--jobs", "1")
+    assert r.returncode == 0 and r.stderr == ""
+
+
+# -- the Ray backend ----------------------------------------------------------------------------
+
+def _same_games(out: dict) -> dict:
+    """A run's output without what may differ from machine to machine (times)."""
+    out = dict(out)
+    out.pop("seconds"), out.pop("bots")
+    out["results"] = [{k: v for k, v in r.items() if k != "thinking"} for r in out["results"]]
+    return out
+
+
+def test_ray_and_local_give_the_same_results_for_20_games():
+    pytest.importorskip("ray")
+    args = ("sim", "summoner_wars", "--games", "20", "--seed", "11", "--json", "--swap",
+            "--players", "random:polar_dwarves,random:fallen_kingdom")
+    ray_run = summon(*args, "--backend", "ray", "--jobs", "2")
+    assert ray_run.returncode == 0, ray_run.stderr
+    local = summon(*args, "--jobs", "1")
+    assert local.returncode == 0, local.stderr
+    a, b = json.loads(ray_run.stdout), json.loads(local.stdout)
+    assert [r["seed"] for r in a["results"]] == list(range(11, 31))
+    assert _same_games(a) == _same_games(b)
+
+
+def test_a_long_run_at_a_terminal_shows_the_bar_on_stderr():
+    import os
+
+    import pexpect
+
+    from conftest import DEADLINE
+    env = dict(os.environ, PYTHONPATH=str(ROOT), TERM="xterm")
+    p = pexpect.spawn(sys.executable, ["-m", "repl", "sim", "summoner_wars", "--games", "400", "--jobs", "1"],
+                      cwd=str(ROOT), env=env, encoding="utf-8", timeout=DEADLINE)
+    try:
+        p.expect(r"\] (\d+)/400 games +[\d.]+ games/s +\d+:\d\d left")
+        assert 0 < int(p.match.group(1)) < 400
+    finally:   # the bar is what this test is about: no need to wait for the rest
+
+        p.close(force=True)
