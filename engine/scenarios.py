@@ -12,6 +12,7 @@ from .errors import DefinitionError, EngineError, IllegalAnswer, Problem, Script
 from .loader import LuaSource
 from .luac import at_line
 from .match import Match, Seat
+from .names import did_you_mean
 
 
 @dataclass
@@ -61,6 +62,45 @@ def load_file(path: Path) -> tuple[yamlio.Document | None, list[Problem]]:
     return (None if problems else doc), problems
 
 
+def die_faces(game) -> dict[str, list[str]]:
+    """Each declared die's faces by name, in order ("melee+ranged": the symbols joined by +)."""
+    return {die: ["+".join(f) for f in spec["faces"]] for die, spec in (game.data.get("dice") or {}).items()}
+
+
+def roll_numbers(game, rolls: list) -> list[int]:
+    """Forced rolls as the generator's numbers: a number is a face's number (or any draw);
+    "die:face" (or a face name only one die has) is that face's number on its die.
+
+    Raises ValueError naming the faces a die has when it has no such face."""
+    faces = die_faces(game)
+    out = []
+    for r in rolls:
+        if isinstance(r, int):
+            out.append(r)
+            continue
+        die, sep, face = str(r).rpartition(":")
+        if sep:
+            if die not in faces:
+                raise ValueError(f"roll {r!r}: no die called {die!r}" + did_you_mean(die, list(faces))
+                                 + (f"; dice: {', '.join(faces)}" if faces else "; the game declares no dice"))
+            dice = [die]
+        else:
+            dice = [d for d, fs in faces.items() if face in fs]
+            if len(dice) > 1:
+                raise ValueError(f"roll {r!r}: dice {', '.join(dice)} all have a face {face!r}: say which, "
+                                 f"as {dice[0]}:{face}")
+            if not dice:
+                every = "; ".join(f"{d}: {', '.join(dict.fromkeys(fs))}" for d, fs in faces.items())
+                raise ValueError(f"roll {r!r}: no die has a face called {face!r}"
+                                 + (f" (faces are {every})" if every else "; the game declares no dice"))
+        fs = faces[dice[0]]
+        if face not in fs:
+            raise ValueError(f"roll {r!r}: die {dice[0]} has no face {face!r}" + did_you_mean(face, fs)
+                             + f"; its faces are {', '.join(dict.fromkeys(fs))}")
+        out.append(fs.index(face) + 1)
+    return out
+
+
 class _Fail(Exception):
     def __init__(self, keys: tuple, message: str):
         self.keys, self.message = keys, message
@@ -87,6 +127,32 @@ def _matches(pattern: str, option: str) -> bool:
     return pattern == option
 
 
+def _stat(match: Match, card_id: int, name: str):
+    """A card's stat as it is now (after every modifier), or the error reading it gave."""
+    try:
+        return match.eval(f"stat({card_id}, {json.dumps(name)})", "scenario")[0]
+    except EngineError as e:
+        return f"(error: {str(e).splitlines()[0]})"
+
+
+def _check_card(match: Match, got: dict, card_id: int, want: dict, where: str, k: tuple) -> list[tuple[tuple, str]]:
+    """What a card spec of an expectation ({card, owner, controller, tokens, stats}) finds wrong."""
+    out = []
+    for f in ("card", "owner", "controller"):
+        field_ = "def" if f == "card" else f
+        if f in want and want[f] != got[field_]:
+            out.append((k + (f,), f"{where}: expected {f} {want[f]}, got {got[field_]}"))
+    toks = got["tokens"]
+    for t, n in (want.get("tokens") or {}).items():
+        if toks.get(t, 0) != n:
+            out.append((k + ("tokens", t), f"{where}: expected {n} {t}, got {toks.get(t, 0)}"))
+    for name, n in (want.get("stats") or {}).items():
+        now = _stat(match, card_id, name)
+        if now != n:
+            out.append((k + ("stats", name), f"{where}: expected {name} {n} (after modifiers), got {now}"))
+    return out
+
+
 def _check(match: Match, expect: dict, keys: tuple, said: list[str]) -> list[tuple[tuple, str]]:
     """Every expectation that does not hold, as (key path, 'expected X, got Y')."""
     st = match.snapshot()
@@ -108,13 +174,7 @@ def _check(match: Match, expect: dict, keys: tuple, said: list[str]) -> list[tup
         if not got:
             out.append((k, f"{space}: expected {want.get('card', 'a card')}, got an empty space"))
             continue
-        for f in ("card", "owner", "controller"):
-            if f in want and want[f] != got["def" if f == "card" else f]:
-                out.append((k, f"{space}: expected {f} {want[f]}, got {got['def' if f == 'card' else f]}"))
-        toks = got["tokens"]
-        for t, n in (want.get("tokens") or {}).items():
-            if toks.get(t, 0) != n:
-                out.append((k + ("tokens", t), f"{space}: expected {n} {t}, got {toks.get(t, 0)}"))
+        out += _check_card(match, got, st["spaces"][space], want, space, k)
     for zkey, want in (expect.get("zones") or {}).items():
         k = keys + ("zones", zkey)
         ids = st["zones"].get(zkey)
@@ -136,6 +196,15 @@ def _check(match: Match, expect: dict, keys: tuple, said: list[str]) -> list[tup
         for c in want.get("not_contains") or []:
             if c in got:
                 out.append((k, f"{zkey}: expected no {c}, got {got}"))
+        if "cards" in want:
+            specs = want["cards"]
+            if len(specs) != len(got):
+                out.append((k + ("cards",), f"{zkey}: expected {len(specs)} cards, got {len(got)}: {got}"))
+            else:
+                for i, (spec, cid) in enumerate(zip(specs, reversed(ids))):
+                    spec = {"card": spec} if isinstance(spec, str) else spec
+                    out += _check_card(match, cards[cid - 1], cid, spec, f"{zkey} card {i + 1} (from the top)",
+                                       k + ("cards", i))
     for name, want in (expect.get("counters") or {}).items():
         k = keys + ("counters", name)
         if isinstance(want, dict):
@@ -161,10 +230,35 @@ def _check(match: Match, expect: dict, keys: tuple, said: list[str]) -> list[tup
         hits = [o for o in options if _matches(pat, o)]
         if hits:
             out.append((keys + ("not_offered", i), f"expected {pat!r} not to be offered, but {hits} is"))
+    if "offered_count" in expect and len(options) != expect["offered_count"]:
+        out.append((keys + ("offered_count",), f"expected {expect['offered_count']} options, got {len(options)}: "
+                                               f"{options}"))
+    if "offered_exactly" in expect:
+        pats = expect["offered_exactly"]
+        unmatched = [o for o in options if not any(_matches(p, o) for p in pats)]
+        missing = [p for p in pats if not any(_matches(p, o) for o in options)]
+        if unmatched or missing or len(pats) != len(options):
+            why = "; ".join(x for x in (f"not expected: {unmatched}" if unmatched else "",
+                                        f"not offered: {missing}" if missing else "") if x)
+            out.append((keys + ("offered_exactly",), f"expected exactly {pats} to be offered, got {options}"
+                                                     + (f" ({why})" if why else "")))
+    shown = "\n      ".join(said[-8:]) or "(nothing)"
     for i, pat in enumerate(expect.get("said") or []):
         if not any(re.search(pat, s) for s in said):
-            shown = "\n      ".join(said[-8:]) or "(nothing)"
             out.append((keys + ("said", i), f"expected a message matching {pat!r}; said:\n      {shown}"))
+    for i, pat in enumerate(expect.get("not_said") or []):
+        hits = [s for s in said if re.search(pat, s)]
+        if hits:
+            out.append((keys + ("not_said", i), f"expected no message matching {pat!r}; said: {hits[0]!r}"))
+    if "lua" in expect:
+        try:
+            res = match.eval(expect["lua"], "expect.lua")
+        except EngineError as e:
+            out.append((keys + ("lua",), f"the lua expectation failed to run: {str(e).splitlines()[0]}"))
+        else:
+            got = res[0] if res else None
+            if got is not True:
+                out.append((keys + ("lua",), f"expected `{expect['lua'].strip()}` to be true, got {got!r}"))
     return out
 
 
@@ -184,18 +278,31 @@ def run_scenario(game, doc: yamlio.Document, index: int) -> Result:
     if lua is not None:
         start = doc.block_start(base + ("setup", "lua"))
         scenario_lua = LuaSource(doc.path, at_line(lua, start))
+    if sc.get("seats") and "players" in sc and len(sc["seats"]) != sc["players"]:
+        return fail(base + ("players",), 0, f"players: {sc['players']}, but {len(sc['seats'])} seats are named; "
+                                            f"give one or the other")
     seats = [Seat("bot", s) for s in sc.get("seats") or []] or \
-        [Seat("bot") for _ in range(game.data["players"]["min"])]
+        [Seat("bot") for _ in range(sc.get("players", game.data["players"]["min"]))]
     try:
-        match = Match(game, sc.get("seed", 1), seats, setup=setup, scenario=scenario_lua)
+        if "rolls" in setup:
+            setup["rolls"] = roll_numbers(game, setup["rolls"])
+    except ValueError as e:
+        return fail(base + ("setup", "rolls"), 0, str(e))
+    try:
+        match = Match(game, sc.get("seed", 1), seats, setup=setup, scenario=scenario_lua,
+                      options=sc.get("options"))
     except (DefinitionError, EngineError) as e:
-        return fail(base + ("setup",), 0, f"setup failed: {e}")
+        key = "options" if "option" in str(e).split(":")[0] and "options" in sc else "setup"
+        return fail(base + (key,), 0, f"setup failed: {e}")
     said = list(match.messages())
     for n, step in enumerate(sc["steps"], 1):
         keys = base + ("steps", n - 1)
         try:
             if "rolls" in step:
-                match.force_random(step["rolls"])
+                try:
+                    match.force_random(roll_numbers(game, step["rolls"]))
+                except ValueError as e:
+                    raise _Fail(keys + ("rolls",), str(e))
             if "answer" in step:
                 idx = _pick(match, step["answer"], keys + ("answer",))
                 try:

@@ -159,3 +159,72 @@ def test_a_scenario_cannot_pass_by_expecting_the_time_limit(tmp_path):
     assert r.returncode == 1, r.stdout + r.stderr
     assert "slow.yaml:12: step 1: the time limit stopped the script, and it depends on the machine: " \
            "a scenario cannot expect it" in r.stdout, r.stdout
+
+
+NEW_EXPECTATIONS = (Path(__file__).parent / "scenarios" / "new_expectations.yaml")
+
+
+def _run_text(tmp_path, text, name="s.yaml"):
+    f = tmp_path / name
+    f.write_text(text)
+    results, problems = scenarios.run_file(f)
+    assert not problems, problems
+    return results
+
+
+def test_stats_zone_cards_option_counts_not_said_lua_and_named_rolls_hold():
+    results, problems = scenarios.run_file(NEW_EXPECTATIONS)
+    assert not problems and [r.passed for r in results] == [True], [f.message for r in results for f in r.failures]
+
+
+@pytest.mark.parametrize("old,new,words", [
+    ("c3: {card: frost_mage, stats: {strength: 2, life: 4}}", "c3: {card: frost_mage, stats: {strength: 3, life: 4}}",
+     ":22: step 1: c3: expected strength 3 (after modifiers), got 2"),
+    ("owner: 1, stats: {strength: 1}", "owner: 1, stats: {strength: 5}",
+     "hand:1 card 2 (from the top): expected strength 5 (after modifiers), got 1"),
+    ("{cards: [ice_repair, {card", "{cards: [{card", "hand:1: expected 1 cards, got 2"),
+    ("offered_count: 2", "offered_count: 3", "expected 3 options, got 2"),
+    ('offered_exactly: ["/Frost Mage/", End attack phase]', 'offered_exactly: ["/Frost Mage/"]',
+     "(not expected: ['End attack phase'])"),
+    ('not_said: ["misses"]', 'not_said: ["2 hits"]', "expected no message matching '2 hits'"),
+    ("lua: options.inaction_damage == 2", "lua: options.inaction_damage == 3",
+     "expected `options.inaction_damage == 3` to be true, got False"),
+    ("lua: options.inaction_damage == 2", "lua: nowhere.x == 2", "the lua expectation failed to run"),
+    ("turn: 5\n", "turn: 6\n", "turn: expected 6, got 5"),
+    ('"battle:ranged+special", "ranged', '"battle:ranged+magic", "ranged',
+     ":29: step 2: roll 'battle:ranged+magic': die battle has no face 'ranged+magic'; its faces are "
+     "melee+ranged, ranged+special, melee+special, melee"),
+    ('"battle:ranged+special", "ranged', '"dice:ranged+special", "ranged', "no die called 'dice'"),
+    ('"ranged+special"]', '"hit"]', "no die has a face called 'hit'"),
+    ("options: {inaction_damage: 2}", "options: {inaction_damage: 99}", "setup failed"),
+    ("    seats: [polar_dwarves, fallen_kingdom]\n", "    seats: [polar_dwarves, fallen_kingdom]\n    players: 3\n",
+     "players: 3, but 2 seats are named"),
+])
+def test_each_new_expectation_fails_with_what_went_wrong(tmp_path, old, new, words):
+    text = NEW_EXPECTATIONS.read_text()
+    assert old in text
+    results = _run_text(tmp_path, text.replace(old, new))
+    messages = [f"{f.where}: step {f.step}: {f.message}" for r in results for f in r.failures]
+    assert len(messages) == 1 and words in messages[0], messages
+
+
+ROUNDS = """\
+game: summoners_isle
+scenarios:
+  - name: three seats from round 4, a die rolled by its face
+    players: 3
+    setup:
+      start: {round: 4}
+    steps:
+      - expect: {round: 4}
+"""
+
+
+def test_players_and_start_round_in_a_rounds_game(tmp_path):
+    results = _run_text(tmp_path, ROUNDS)
+    assert [r.passed for r in results] == [True], [f.message for r in results for f in r.failures]
+    results = _run_text(tmp_path, ROUNDS.replace("{round: 4}\n", "{round: 5}\n", 2).replace("start: {round: 5}",
+                                                                                                "start: {round: 4}"))
+    assert "round: expected 5, got 4" in results[0].failures[0].message
+    m = scenarios.loader.load_game("summoners_isle")
+    assert scenarios.roll_numbers(m, ["d6:6", "3", 2]) == [6, 3, 2]

@@ -100,7 +100,7 @@ end
 ---   clear_board = true, board = {space = {card=, owner=, controller=, tokens={}}},
 ---   zones = {name = {player = {card ids, top first}}} (a shared zone: name = {ids}),
 ---   counters = {name = {player = value}} (a shared counter: name = value),
----   start = {player=, phase=}, rolls = {numbers}.
+---   start = {player=, phase=, turn=, round=}, rolls = {numbers}.
 local function card_id(id, where)
   if E.defs[id] then return id end
   local names = {}
@@ -155,6 +155,11 @@ function S.apply(setup)
       E.counters.set(name, spec)
     end
   end
-  if setup.start then S.start(setup.start.player or E.state.active, setup.start.phase) end
+  if setup.start then
+    S.start(setup.start.player or E.state.active, setup.start.phase)
+    -- the flow counts a turn (round) as it begins: the first one played is this number
+    if setup.start.turn then E.state.turn = setup.start.turn - 1 end
+    if setup.start.round then E.state.round = setup.start.round - 1 end
+  end
   if setup.rolls then S.force(setup.rolls) end
 end
