@@ -168,6 +168,24 @@ def _check(match: Match, expect: dict, keys: tuple, said: list[str]) -> list[tup
     return out
 
 
+def setup_lua(doc: yamlio.Document, index: int) -> LuaSource | None:
+    """A scenario's `setup: lua:`, marked with the line of the file it starts on."""
+    lua = (doc.data["scenarios"][index].get("setup") or {}).get("lua")
+    if lua is None:
+        return None
+    return LuaSource(doc.path, at_line(lua, doc.block_start(("scenarios", index, "setup", "lua"))))
+
+
+def build_match(game, doc: yamlio.Document, index: int) -> Match:
+    """The match a scenario starts from, its setup done (raises DefinitionError or EngineError)."""
+    sc = doc.data["scenarios"][index]
+    setup = dict(sc.get("setup") or {})
+    setup.pop("lua", None)
+    seats = [Seat("bot", s) for s in sc.get("seats") or []] or \
+        [Seat("bot") for _ in range(game.data["players"]["min"])]
+    return Match(game, sc.get("seed", 1), seats, setup=setup, scenario=setup_lua(doc, index))
+
+
 def run_scenario(game, doc: yamlio.Document, index: int) -> Result:
     sc = doc.data["scenarios"][index]
     base = ("scenarios", index)
@@ -178,16 +196,8 @@ def run_scenario(game, doc: yamlio.Document, index: int) -> Result:
         res.failures.append(Failure(f"{doc.path}:{line}", step, message))
         return res
 
-    setup = dict(sc.get("setup") or {})
-    lua = setup.pop("lua", None)
-    scenario_lua = None
-    if lua is not None:
-        start = doc.block_start(base + ("setup", "lua"))
-        scenario_lua = LuaSource(doc.path, at_line(lua, start))
-    seats = [Seat("bot", s) for s in sc.get("seats") or []] or \
-        [Seat("bot") for _ in range(game.data["players"]["min"])]
     try:
-        match = Match(game, sc.get("seed", 1), seats, setup=setup, scenario=scenario_lua)
+        match = build_match(game, doc, index)
     except (DefinitionError, EngineError) as e:
         return fail(base + ("setup",), 0, f"setup failed: {e}")
     said = list(match.messages())
