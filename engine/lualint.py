@@ -284,7 +284,7 @@ def _target(arg, scopes: list[set], w: _Walker) -> str | None:
 # -- problems -----------------------------------------------------------------------
 
 def _is_short_for(name: str, candidate: str) -> bool:
-    """Whether name abbreviates candidate word by word (deal_dmg for deal_damage): as many
+    """Whether name abbreviates candidate word by word (cnt_left for count_left): as many
     words, each starting with the same letter and made of the candidate word's letters in order."""
     words, full = name.split("_"), candidate.split("_")
     if len(words) != len(full) or name == candidate:
