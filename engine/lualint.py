@@ -71,6 +71,8 @@ def _scan(code: str) -> Scan:
         w.block(tree.body, [set()])
     except RecursionError:
         return Scan(error="too deeply nested for the checker to read")
+    except Exception as e:   # a tree of a shape this walker does not know: say so, never crash
+        return Scan(error=f"{type(e).__name__}: {e}")
     return Scan(w.uses)
 
 
@@ -149,12 +151,14 @@ class _Walker:
                 self.expr(v, scopes)
             scopes[-1].update(t.id for t in st.targets if isinstance(t, A.Name))
         elif isinstance(st, A.Assign):
+            start = self.anchor
             for v in st.values or []:
                 self.expr(v, scopes)
             for t in st.targets:
                 if isinstance(t, A.Name):
                     if not self.is_local(t.id, scopes):
-                        line, col = self.where(t, t.id, forward=False)
+                        self.anchor = start    # the targets come first: look from the statement on
+                        line, col = self.where(t, t.id)
                         self.uses.append(Use("write", t.id, line, col))
                 else:
                     self.expr(t, scopes)
@@ -178,6 +182,13 @@ class _Walker:
                     self.expr(e, scopes)
             self.block(st.body, scopes + [{st.target.id}])
         elif isinstance(st, A.Forin):
+            first = st.iter[0] if st.iter else None
+            if (len(st.iter) > 1 and isinstance(first, A.Name) and first.id == "next"
+                    and not self.is_local("next", scopes)):   # for k, v in next, t
+                target = _target(st.iter[1], scopes, self)
+                if target is not None:
+                    line, col = self.where(first, "next")
+                    self.uses.append(Use("iterate", target, line, col, "next"))
             for e in st.iter:
                 self.expr(e, scopes)
             self.block(st.body, scopes + [{t.id for t in st.targets if isinstance(t, A.Name)}])
@@ -354,6 +365,7 @@ def problems(src, shape: dict, extra_globals: set[str], *, may_set: bool,
                                                                      else "") else u.name,
                f"{what}{suggest(u.field, names)}")
         elif u.kind == "iterate" and u.name in unlisted:
-            at(u, u.field, f"{u.field}({u.name}) goes through nothing: {u.name} reads one entry at a time "
+            call = f"{u.field}({u.name})" if u.field != "next" else f"next, {u.name}"
+            at(u, u.field, f"{call} goes through nothing: {u.name} reads one entry at a time "
                            f"({u.name}[key]) and cannot be listed")
     return out

@@ -165,6 +165,7 @@ def test_text_the_parser_cannot_read_is_a_problem_not_a_crash(game_copy, monkeyp
 
 def test_a_second_check_of_the_same_text_parses_nothing(game_copy):
     rules, _ = game_copy()
+    assert check(str(rules)) == []
     edit(rules / "phases.lua", "function ", "-- a change no other test makes\nfunction ")
     before = lualint.parses
     assert check(str(rules)) == []
@@ -210,3 +211,35 @@ def test_a_scenario_whose_setup_fails_names_the_line(tmp_path):
                       'lua: tokens.set(field_card(1, "flame_blade"), "host", nil, ', "nil, ")
     problems = check(str(sc))
     assert problems and problems[0].line == line and problems[0].message.startswith("setup failed: "), problems
+
+
+# -- scopes -------------------------------------------------------------------------------
+
+SCOPES = """local a <const> = -u1
+x = not u2 and #u3 or u4 // 2 ~ u5 .. ('s'):rep(u6)
+local function f(...) local t = {...}; return select('#', ...), f end
+goto done
+::done::
+for k, v in next, u7 do print(k, v) end
+for i = 1, u8 do print(i) end
+local o = { [u9] = 1, plain = u10, u11 }
+while u12 do break end
+repeat local r = 1 until r > u13
+if u14 then elseif u15 then else u16() end
+do local z = 1 end
+print(z, a, o)
+function obj:meth(p) return self, p, u17 end
+local g = function(q) return q, u18, g end
+a.b.c = u19
+"""
+
+
+def test_locals_scopes_and_upvalues():
+    sc = lualint.scan(SCOPES)
+    assert sc.error is None
+    reads = {u.name for u in sc.uses if u.kind == "read"}
+    # (`local g = function ... g end`: the g inside is the global, as in Lua)
+    assert reads == {f"u{i}" for i in range(1, 20)} | {"select", "next", "print", "z", "obj", "g"}
+    assert [(u.name, u.line, u.col) for u in sc.uses if u.kind == "write"] == [("x", 2, 1)]
+    writes = lualint.scan("a, b = b, a\nfunction c() end\n").uses
+    assert [(u.name, u.line, u.col) for u in writes if u.kind == "write"] == [("a", 1, 1), ("b", 1, 4), ("c", 2, 10)]
