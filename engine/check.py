@@ -166,16 +166,31 @@ def script_problems(game, shapes: dict[str, dict]) -> list[Problem]:
 def notes(target: str, game_id: str | None = None) -> list[str]:
     """What `summon check` mentions about a sound game without calling it a problem."""
     if is_scenario_file(target):
-        return []
+        return _scenario_notes(target)
     try:
         game = loader.load_game(game_id or _target_game(target))
     except (DefinitionError, EngineError):
         return []
+    out = []
     if game.evaluator is None:
         where = loader.display(game.root / "game.yaml")
-        return [f"{where}: note: no `bots: evaluate:` file, so the greedy and mcts bots judge "
-                f"{game.id} by a generic evaluation (each seat's share of the cards in play)"]
-    return []
+        out.append(f"{where}: note: no `bots: evaluate:` file, so the greedy and mcts bots judge "
+                   f"{game.id} by a generic evaluation (each seat's share of the cards in play)")
+    sources = list(game.scripts) + [src for c in game.cards.values() for src in c.lua]
+    sources += [game.evaluator] if game.evaluator is not None else []
+    out += [n for n in map(lualint.unread_note, sources) if n is not None]
+    return out
+
+
+def _scenario_notes(target: str) -> list[str]:
+    from . import scenarios
+
+    doc, _ = scenarios.load_file(Path(target))
+    if doc is None:
+        return []
+    found = (lualint.unread_note(scenarios.setup_lua(doc, i)) for i in range(len(doc.data["scenarios"]))
+             if scenarios.setup_lua(doc, i) is not None)
+    return [n for n in found if n is not None]
 
 
 def old_calls(game) -> list[Problem]:

@@ -8,7 +8,9 @@ comes from the live environments the engine builds (Runtime.script_shapes), neve
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import io
 from dataclasses import dataclass, field
 
 from .errors import Problem
@@ -60,7 +62,8 @@ def scan(code: str) -> Scan:
 def _scan(code: str) -> Scan:
     try:
         from luaparser import ast
-        tree = ast.parse(code)
+        with contextlib.redirect_stderr(io.StringIO()):   # its lexer prints what it cannot read
+            tree = ast.parse(code)
     except RecursionError:
         return Scan(error="too deeply nested for the checker to read")
     except Exception as e:   # the parser's own errors; Lua's compiler reports syntax errors first
@@ -319,6 +322,17 @@ def suggest(name: str, candidates) -> str:
     return f" (did you mean '{short[0]}'?)" if short else ""
 
 
+def unread_note(src) -> str | None:
+    """A note for Lua that Lua compiles but the parser cannot read (a construct it does not
+    know, such as a hexadecimal float), whose names are then not checked; else None."""
+    start, code = first_line(src.source)
+    sc = scan(code)
+    if sc.error is None:
+        return None
+    return (f"{src.chunkname}:{start}: note: the checker cannot read this Lua ({sc.error}), so the names "
+            f"it uses are not checked")
+
+
 def defined_globals(sources) -> set[str]:
     """Globals the texts set anywhere (at top level or inside a function)."""
     out: set[str] = set()
@@ -337,7 +351,7 @@ def problems(src, shape: dict, extra_globals: set[str], *, may_set: bool,
     start, code = first_line(src.source)
     sc = scan(code)
     if sc.error is not None:
-        return [Problem(src.chunkname, start, 1, f"the checker cannot read this Lua: {sc.error}")]
+        return []   # Lua's own compiler took it (else the load would have stopped): see unread_note
     lines = code.splitlines()
     own = {u.name for u in sc.uses if u.kind == "write"} if may_set else set()
     known = set(shape["globals"]) | extra_globals | own
