@@ -97,8 +97,6 @@ def check(target: str, game_id: str | None = None) -> list[Problem]:
     to run its scripts' top level; returns every problem found. With game_id, target may be
     a card or deck file kept anywhere, checked as one more card set of that game. A file
     of scenario tests is checked as such (check_scenarios)."""
-    from .match import Match, Seat
-
     if is_scenario_file(target):
         return check_scenarios(target)
     try:
@@ -113,7 +111,7 @@ def check(target: str, game_id: str | None = None) -> list[Problem]:
         return old   # the match would stop at the first of them
     pl = game.data["players"]
     try:
-        m = Match(game, 1, [Seat("random") for _ in range(pl["min"])], quiet=True)
+        m = _plain_match(game)
     except DefinitionError as e:
         return e.problems
     except EngineError as e:

@@ -303,17 +303,19 @@ local function card_env()
   return setmetatable(env, { __index = E.rules_env, __metatable = false })
 end
 
---- Loads a chunk the host compiled from text (compile_lua in runtime.py), with
---- the chunk name of the real file. Scripts never reach this function.
---- kind "rules" runs it in the rules environment; kind "function" expects the
---- chunk to return a function (inline Lua in YAML) and returns it.
---- Returns ok, result-or-message.
+-- The environment a chunk of this kind runs in (E.load_chunk; E.script_shapes reads
+-- the same for `summon check`).
 local function chunk_env(kind)
   local env = kind == "rules" and E.rules_env or card_env()
   if kind == "scenario" then env.scenario = readonly(E.scenario_api, "scenario") end
   return env
 end
 
+--- Loads a chunk the host compiled from text (compile_lua in runtime.py), with
+--- the chunk name of the real file. Scripts never reach this function.
+--- kind "rules" runs it in the rules environment; kind "function" expects the
+--- chunk to return a function (inline Lua in YAML) and returns it.
+--- Returns ok, result-or-message.
 function E.load_chunk(src, chunkname, kind)
   local env = chunk_env(kind)
   local fn, err = load(src, "@" .. chunkname, "b", env)
