@@ -78,6 +78,15 @@ def check_scenarios(target: str) -> list[Problem]:
     return sorted(set(out))
 
 
+def _yaml_problems(target: str) -> list[Problem]:
+    """Why a YAML file cannot be parsed (empty when it can, or is no YAML file)."""
+    p = Path(target)
+    if not (p.is_file() and p.suffix in (".yaml", ".yml")):
+        return []
+    doc, problems = yamlio.load(p, loader.display(p), int_keys=True)
+    return problems if doc is None else []
+
+
 def _same_place(lua: Problem, other: Problem) -> bool:
     """Whether a problem from a Lua error is on the line of another (Lua shortens long file
     names to "...their end")."""
@@ -106,6 +115,11 @@ def check(target: str, game_id: str | None = None) -> list[Problem]:
             game = loader.load_game(_target_game(target))
     except DefinitionError as e:
         return e.problems
+    except EngineError:
+        unreadable = _yaml_problems(target)
+        if unreadable:   # what it is, and so which game it is for, cannot be read either
+            return unreadable
+        raise
     old = old_calls(game)
     if old:
         return old   # the match would stop at the first of them

@@ -53,6 +53,7 @@ def test_every_shipped_lua_text_parses():
     assert unread == {}
 
 
+@pytest.mark.slow   # builds the setup of every shipped scenario
 def test_shipped_scenario_files_check_clean():
     files = scenarios.find_files([str(ROOT / "rules"), str(ROOT / "cards")])
     assert len(files) > 20
@@ -254,3 +255,11 @@ def test_locals_scopes_and_upvalues():
     assert [(u.name, u.line, u.col) for u in sc.uses if u.kind == "write"] == [("x", 2, 1)]
     writes = lualint.scan("a, b = b, a\nfunction c() end\n").uses
     assert [(u.name, u.line, u.col) for u in writes if u.kind == "write"] == [("a", 1, 1), ("b", 1, 4), ("c", 2, 10)]
+
+
+def test_a_scenario_file_that_is_not_yaml_names_its_line(tmp_path):
+    sc = tmp_path / "planes.yaml"
+    sc.write_text(SCENARIO.read_text())
+    line, _ = planted(sc, "    seats: [ember, tide]\n", "    seats: [ember, tide] [unclosed\n", "[unclosed")
+    p = only(check(str(sc)), sc)
+    assert p.line == line and p.message.startswith("YAML syntax: "), str(p)
