@@ -257,7 +257,11 @@ class _Walker:
             for a in e.args:
                 self.expr(a, scopes)
         elif isinstance(e, A.Invoke):
-            self.expr(e.source, scopes)
+            src = e.source
+            if isinstance(src, A.Name) and isinstance(e.func, A.Name) and not self.is_local(src.id, scopes):
+                line, col = self.where(src, src.id, forward=False)   # board:nieghbors(s)
+                self.uses.append(Use("field", src.id, line, col, e.func.id))
+            self.expr(src, scopes)
             for a in e.args:
                 self.expr(a, scopes)
         elif isinstance(e, A.AnonymousFunction):
@@ -375,9 +379,7 @@ def problems(src, shape: dict, extra_globals: set[str], *, may_set: bool,
             names = sorted(fields[u.name])
             word = _FIELD_WORDS.get(u.name)
             what = f"no {word} called '{u.field}'" if word else f"{u.name} has no field '{u.field}'"
-            at(u, f"{u.name}.{u.field}" if f"{u.name}.{u.field}" in (lines[u.line - 1] if u.line <= len(lines)
-                                                                     else "") else u.name,
-               f"{what}{suggest(u.field, names)}")
+            at(u, u.name, f"{what}{suggest(u.field, names)}")
         elif u.kind == "iterate" and u.name in unlisted:
             call = f"{u.field}({u.name})" if u.field != "next" else f"next, {u.name}"
             at(u, u.field, f"{call} goes through nothing: {u.name} reads one entry at a time "

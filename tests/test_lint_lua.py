@@ -263,3 +263,12 @@ def test_a_scenario_file_that_is_not_yaml_names_its_line(tmp_path):
     line, _ = planted(sc, "    seats: [ember, tide]\n", "    seats: [ember, tide] [unclosed\n", "[unclosed")
     p = only(check(str(sc)), sc)
     assert p.line == line and p.message.startswith("YAML syntax: "), str(p)
+
+
+def test_a_method_call_on_an_engine_table_is_checked_too(game_copy):
+    rules, _ = game_copy()
+    ph = rules / "phases.lua"
+    line, col = planted(ph, "for _, sp in ipairs(board.neighbors(s.space)) do",
+                        "for _, sp in ipairs(board:neighbours(s.space)) do", "board:neighbours")
+    p = only(check(str(rules)), ph)
+    assert (p.line, p.col, p.message) == (line, col, "board has no field 'neighbours' (did you mean 'neighbors'?)")
