@@ -3,7 +3,8 @@ script can see: unknown globals, unknown fields of engine tables and options, pa
 table that cannot be listed, and a card's script that sets a global (`summon check`).
 
 Parsing is the slow part, so each text is parsed and scanned once per process (by its
-content's digest): a hot reload re-checks only the texts that changed. What a script can see
+content's digest): checking again after an edit, as a designer does between hot reloads,
+parses only the texts that changed. What a script can see
 comes from the live environments the engine builds (Runtime.script_shapes), never from a list.
 """
 from __future__ import annotations
@@ -68,9 +69,9 @@ def _scan(code: str) -> Scan:
         return Scan(error="too deeply nested for the checker to read")
     except Exception as e:   # the parser's own errors; Lua's compiler reports syntax errors first
         return Scan(error=(str(e).splitlines() or [type(e).__name__])[0])
-    tokens = _Tokens(code)
-    w = _Walker(tokens)
     try:
+        with contextlib.redirect_stderr(io.StringIO()):
+            w = _Walker(_Tokens(code))
         w.block(tree.body, [set()])
     except RecursionError:
         return Scan(error="too deeply nested for the checker to read")
@@ -115,7 +116,6 @@ class _Walker:
         self.tokens = tokens
         self.uses: list[Use] = []
         self.anchor: int | None = 0     # the last token seen, to place nodes without one
-        self.depth = 0
 
     # -- positions ---------------------------------------------------------
 
