@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from . import loader, yamlio
+from . import loader, lualint, yamlio
 from .errors import DefinitionError, EngineError, Problem, ScriptError
 from .files import read_bounded
 from .lint import old_call_problems, problem_from_lua
@@ -27,12 +27,92 @@ def _target_game(target: str) -> str:
     return target
 
 
+def is_scenario_file(target: str) -> bool:
+    """Whether a check target is a file of scenario tests (a map with `scenarios:`)."""
+    p = Path(target)
+    if not (p.is_file() and p.suffix in (".yaml", ".yml")):
+        return False
+    doc, _ = yamlio.load(p, loader.display(p), int_keys=True)
+    return doc is not None and isinstance(doc.data, dict) and "scenarios" in doc.data
+
+
+def check_scenarios(target: str) -> list[Problem]:
+    """A file of scenario tests without playing it: its schema, its game, each scenario's
+    setup (built as `summon test` builds it) and the names its setup Lua uses."""
+    from . import scenarios
+
+    doc, problems = scenarios.load_file(Path(target))
+    if doc is None:
+        return problems
+    try:
+        game = loader.load_game(doc.data["game"])
+    except DefinitionError as e:
+        return [doc.problem(("game",), f"the game does not load: {e.problems[0]}")]
+    except EngineError as e:
+        return [doc.problem(("game",), str(e).splitlines()[0])]
+    out: list[Problem] = []
+    shapes = None
+    for i in range(len(doc.data["scenarios"])):
+        src = scenarios.setup_lua(doc, i)
+        if src is not None:
+            if shapes is None:
+                try:
+                    shapes = _plain_match(game).script_shapes()
+                except EngineError:   # the game itself is broken: `summon check GAME` says how
+                    return [doc.problem(("game",), f"a match of {game.id} cannot start: check the game")]
+            found = lualint.problems(src, shapes["scenario"], lualint.defined_globals(game.scripts),
+                                     may_set=True, file_lines=doc.lines)
+            if found:   # (building the setup would only fail on the first of them, less precisely)
+                out += found
+                continue
+        try:
+            scenarios.build_match(game, doc, i)
+        except scenarios.SetupProblem as problem:
+            e = problem.cause
+            if e is None:
+                out.append(doc.problem(("scenarios", i) + problem.keys, str(problem)))
+                continue
+            if isinstance(e, DefinitionError):
+                out += e.problems
+                continue
+            failed = problem_from_lua(str(e), "")
+            if _same_place(failed, Problem(doc.path, failed.line, 1, "")):
+                out.append(Problem(failed.path, failed.line, failed.col, f"setup failed: {failed.message}"))
+            else:
+                out.append(doc.problem(("scenarios", i, "setup"), f"setup failed: {str(e).splitlines()[0]}"))
+    return sorted(set(out))
+
+
+def _yaml_problems(target: str) -> list[Problem]:
+    """Why a YAML file cannot be parsed (empty when it can, or is no YAML file)."""
+    p = Path(target)
+    if not (p.is_file() and p.suffix in (".yaml", ".yml")):
+        return []
+    doc, problems = yamlio.load(p, loader.display(p), int_keys=True)
+    return problems if doc is None else []
+
+
+def _same_place(lua: Problem, other: Problem) -> bool:
+    """Whether a problem from a Lua error is on the line of another (Lua shortens long file
+    names to "...their end")."""
+    path = lua.path[3:] if lua.path.startswith("...") else lua.path
+    return lua.line == other.line and other.path.endswith(path)
+
+
+def _plain_match(game):
+    """A match of the game with its fewest seats and no scenario."""
+    from .match import Match, Seat
+
+    return Match(game, 1, [Seat("random") for _ in range(game.data["players"]["min"])], quiet=True)
+
+
 def check(target: str, game_id: str | None = None) -> list[Problem]:
     """Loads a game fully (YAML, schemas, references, deck rules, Lua) and builds a match
     to run its scripts' top level; returns every problem found. With game_id, target may be
-    a card or deck file kept anywhere, checked as one more card set of that game."""
-    from .match import Match, Seat
-
+    a card or deck file kept anywhere, checked as one more card set of that game. A file
+    of scenario tests is checked as such (check_scenarios)."""
+    if is_scenario_file(target):
+        return check_scenarios(target)
     try:
         if game_id is not None and Path(target).is_file():
             game = loader.load_game(game_id, extra_cards=[Path(target)])
@@ -40,49 +120,101 @@ def check(target: str, game_id: str | None = None) -> list[Problem]:
             game = loader.load_game(_target_game(target))
     except DefinitionError as e:
         return e.problems
+    except EngineError:
+        unreadable = _yaml_problems(target)
+        if unreadable:   # what it is, and so which game it is for, cannot be read either
+            return unreadable
+        raise
     old = old_calls(game)
     if old:
         return old   # the match would stop at the first of them
     pl = game.data["players"]
     try:
-        m = Match(game, 1, [Seat("random") for _ in range(pl["min"])], quiet=True)
+        m = _plain_match(game)
     except DefinitionError as e:
         return e.problems
     except EngineError as e:
         where = str(game.root / "game.yaml")
         return [Problem(loader.display(Path(where)), 1, 1, f"a match cannot start: {str(e).splitlines()[0]}")]
+    found = script_problems(game, m.script_shapes())
     if game.evaluator is not None and m.pending is not None:
         for seat in range(1, pl["min"] + 1):   # the bots' evaluation runs on the first position
             try:
                 m.evaluate(seat)
             except ScriptError as e:
-                return [problem_from_lua(str(e), game.evaluator.chunkname)]
-    return []
+                failed = problem_from_lua(str(e), game.evaluator.chunkname)
+                if not any(_same_place(failed, p) for p in found):
+                    found.append(failed)   # (else the check has said more precisely what fails there)
+                return sorted(set(found))
+    return sorted(set(found))
 
 
-def notes(target: str, game_id: str | None = None) -> list[str]:
-    """What `summon check` mentions about a sound game without calling it a problem."""
-    try:
-        game = loader.load_game(game_id or _target_game(target))
-    except (DefinitionError, EngineError):
-        return []
-    if game.evaluator is None:
-        where = loader.display(game.root / "game.yaml")
-        return [f"{where}: note: no `bots: evaluate:` file, so the greedy and mcts bots judge "
-                f"{game.id} by a generic evaluation (each seat's share of the cards in play)"]
-    return []
-
-
-def old_calls(game) -> list[Problem]:
-    """Calls of the engine API written in the argument order before 0.2.0, with their new form."""
-    scope = {kind: {name: (d or {}).get("scope", "player") for name, d in (game.data.get(key) or {}).items()}
-             for kind, key in (("zone", "zones"), ("counter", "counters"))}
+def _file_lines(game) -> dict[str, list[str]]:
+    """The lines of each file of a game, by the name its Lua's chunks give it."""
     lines = {}
     for f in game.files:
         try:
             lines[loader.display(f)] = read_bounded(Path(f), yamlio.MAX_BYTES).decode("utf-8").splitlines()
         except (EngineError, UnicodeDecodeError):
             pass
+    return lines
+
+
+def script_problems(game, shapes: dict[str, dict]) -> list[Problem]:
+    """What the game's scripts name that their kind of script cannot see (engine/lualint.py):
+    unknown globals, fields and options, pairs() over what cannot be listed, and a card's
+    script that sets a global. shapes: Match.script_shapes() of a match of the game."""
+    lines = _file_lines(game)
+    rules_globals = lualint.defined_globals(game.scripts)
+    out = []
+    for src in game.scripts:
+        out += lualint.problems(src, shapes["rules"], rules_globals, may_set=True,
+                                file_lines=lines.get(src.chunkname))
+    for c in game.cards.values():
+        for src in c.lua:
+            out += lualint.problems(src, shapes["card"], rules_globals, may_set=False,
+                                    file_lines=lines.get(src.chunkname))
+    if game.evaluator is not None:
+        src = game.evaluator
+        out += lualint.problems(src, shapes["evaluation"], set(), may_set=True, file_lines=lines.get(src.chunkname))
+    return out
+
+
+def notes(target: str, game_id: str | None = None) -> list[str]:
+    """What `summon check` mentions about a sound game without calling it a problem."""
+    if is_scenario_file(target):
+        return _scenario_notes(target)
+    try:
+        game = loader.load_game(game_id or _target_game(target))
+    except (DefinitionError, EngineError):
+        return []
+    out = []
+    if game.evaluator is None:
+        where = loader.display(game.root / "game.yaml")
+        out.append(f"{where}: note: no `bots: evaluate:` file, so the greedy and mcts bots judge "
+                   f"{game.id} by a generic evaluation (each seat's share of the cards in play)")
+    sources = list(game.scripts) + [src for c in game.cards.values() for src in c.lua]
+    sources += [game.evaluator] if game.evaluator is not None else []
+    out += [n for n in map(lualint.unread_note, sources) if n is not None]
+    return out
+
+
+def _scenario_notes(target: str) -> list[str]:
+    from . import scenarios
+
+    doc, _ = scenarios.load_file(Path(target))
+    if doc is None:
+        return []
+    found = (lualint.unread_note(scenarios.setup_lua(doc, i)) for i in range(len(doc.data["scenarios"]))
+             if scenarios.setup_lua(doc, i) is not None)
+    return [n for n in found if n is not None]
+
+
+def old_calls(game) -> list[Problem]:
+    """Calls of the engine API written in the argument order before 0.2.0, with their new form."""
+    scope = {kind: {name: (d or {}).get("scope", "player") for name, d in (game.data.get(key) or {}).items()}
+             for kind, key in (("zone", "zones"), ("counter", "counters"))}
+    lines = _file_lines(game)
     sources = list(game.scripts) + [src for c in game.cards.values() for src in c.lua]
     problems = []
     for src in sources:

@@ -360,6 +360,10 @@ class Match:
         """What happened since the last call (moves, rolls, damage...)."""
         return self._rt.drain_messages()
 
+    def script_shapes(self) -> dict[str, dict]:
+        """What each kind of script can name (Runtime.script_shapes), for `summon check`."""
+        return self._rt.script_shapes()
+
     def snapshot(self) -> dict:
         """The whole state as plain data (maps are dicts and lists are lists, even when empty)."""
         return typed_state(json.loads(self._rt.state_json()))

@@ -269,6 +269,19 @@ class Runtime:
 
     # -- reading ---------------------------------------------------------------
 
+    def script_shapes(self) -> dict[str, dict]:
+        """What each kind of script ("rules", "card", "scenario", "evaluation") can name:
+        {"globals": set, "fields": {engine table: set of its fields}, "unlisted": set of
+        tables pairs() cannot list}, read from the environments the engine builds."""
+        self._activate()
+        names = lambda t: {str(k) for k in t.keys()}  # noqa: E731
+        out = {}
+        for kind, sh in self._call(self._E.script_shapes)[0].items():
+            out[str(kind)] = {"globals": names(sh.globals), "unlisted": names(sh.unlisted),
+                              "fields": {str(k): names(v) for k, v in sh.fields.items()}}
+        return out
+
+
     def state_json(self) -> str:
         """The whole state as canonical JSON (sorted keys)."""
         return self._call(self._E.snapshot_json)[0]

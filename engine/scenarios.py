@@ -262,6 +262,45 @@ def _check(match: Match, expect: dict, keys: tuple, said: list[str]) -> list[tup
     return out
 
 
+def setup_lua(doc: yamlio.Document, index: int) -> LuaSource | None:
+    """A scenario's `setup: lua:`, marked with the line of the file it starts on."""
+    lua = (doc.data["scenarios"][index].get("setup") or {}).get("lua")
+    if lua is None:
+        return None
+    return LuaSource(doc.path, at_line(lua, doc.block_start(("scenarios", index, "setup", "lua"))))
+
+
+class SetupProblem(EngineError):
+    """A scenario whose setup cannot be built, with the keys (within the scenario) to blame."""
+
+    def __init__(self, keys: tuple, message: str, cause: EngineError | None = None):
+        super().__init__(message)
+        self.keys, self.cause = keys, cause    # cause: the error building the match gave
+
+
+def build_match(game, doc: yamlio.Document, index: int) -> Match:
+    """The match a scenario starts from, its setup done (raises SetupProblem)."""
+    sc = doc.data["scenarios"][index]
+    setup = dict(sc.get("setup") or {})
+    setup.pop("lua", None)
+    if sc.get("seats") and "players" in sc and len(sc["seats"]) != sc["players"]:
+        raise SetupProblem(("players",), f"players: {sc['players']}, but {len(sc['seats'])} seats are named; "
+                                         f"give one or the other")
+    seats = [Seat("bot", s) for s in sc.get("seats") or []] or \
+        [Seat("bot") for _ in range(sc.get("players", game.data["players"]["min"]))]
+    if "rolls" in setup:
+        try:
+            setup["rolls"] = roll_numbers(game, setup["rolls"])
+        except ValueError as e:
+            raise SetupProblem(("setup", "rolls"), str(e)) from None
+    try:
+        return Match(game, sc.get("seed", 1), seats, setup=setup, scenario=setup_lua(doc, index),
+                     options=sc.get("options"))
+    except (DefinitionError, EngineError) as e:
+        key = "options" if "option" in str(e).split(":")[0] and "options" in sc else "setup"
+        raise SetupProblem((key,), f"setup failed: {e}", e) from None
+
+
 def run_scenario(game, doc: yamlio.Document, index: int) -> Result:
     sc = doc.data["scenarios"][index]
     base = ("scenarios", index)
@@ -272,25 +311,10 @@ def run_scenario(game, doc: yamlio.Document, index: int) -> Result:
         res.failures.append(Failure(f"{doc.path}:{line}", step, message))
         return res
 
-    setup = dict(sc.get("setup") or {})
-    lua = setup.pop("lua", None)
-    scenario_lua = None
-    if lua is not None:
-        start = doc.block_start(base + ("setup", "lua"))
-        scenario_lua = LuaSource(doc.path, at_line(lua, start))
-    if sc.get("seats") and "players" in sc and len(sc["seats"]) != sc["players"]:
-        return fail(base + ("players",), 0, f"players: {sc['players']}, but {len(sc['seats'])} seats are named; "
-                                            f"give one or the other")
-    seats = [Seat("bot", s) for s in sc.get("seats") or []] or \
-        [Seat("bot") for _ in range(sc.get("players", game.data["players"]["min"]))]
     try:
-        if "rolls" in setup:
-            setup["rolls"] = roll_numbers(game, setup["rolls"])
-    except ValueError as e:
-        return fail(base + ("setup", "rolls"), 0, str(e))
-    try:
-        match = Match(game, sc.get("seed", 1), seats, setup=setup, scenario=scenario_lua,
-                      options=sc.get("options"))
+        match = build_match(game, doc, index)
+    except SetupProblem as e:
+        return fail(base + e.keys, 0, str(e))
     except (DefinitionError, EngineError) as e:
         key = "options" if "option" in str(e).split(":")[0] and "options" in sc else "setup"
         return fail(base + (key,), 0, f"setup failed: {e}")

@@ -61,6 +61,15 @@ local function through_pairs(t, mt)
   end
 end
 
+--- Whether pairs(t) lists what t holds: not for a view that reads through __index
+--- with nothing of its own and no __pairs (pairs would list nothing, silently).
+--- (`summon check` flags pairs over such a table: engine/lualint.py.)
+function E.is_listable(t)
+  if type(t) ~= "table" then return true end
+  local mt = getmetatable(t)
+  return not (type(mt) == "table" and mt.__index ~= nil and mt.__pairs == nil and next(t) == nil)
+end
+
 --- pairs for scripts: the keys in the fixed order (through a table's own __pairs when it
 --- has one, so a read-only view gives its entries, never the table behind it).
 function E.ordered_pairs(t)

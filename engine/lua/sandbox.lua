@@ -303,14 +303,21 @@ local function card_env()
   return setmetatable(env, { __index = E.rules_env, __metatable = false })
 end
 
+-- The environment a chunk of this kind runs in (E.load_chunk; E.script_shapes reads
+-- the same for `summon check`).
+local function chunk_env(kind)
+  local env = kind == "rules" and E.rules_env or card_env()
+  if kind == "scenario" then env.scenario = readonly(E.scenario_api, "scenario") end
+  return env
+end
+
 --- Loads a chunk the host compiled from text (compile_lua in runtime.py), with
 --- the chunk name of the real file. Scripts never reach this function.
 --- kind "rules" runs it in the rules environment; kind "function" expects the
 --- chunk to return a function (inline Lua in YAML) and returns it.
 --- Returns ok, result-or-message.
 function E.load_chunk(src, chunkname, kind)
-  local env = kind == "rules" and E.rules_env or card_env()
-  if kind == "scenario" then env.scenario = readonly(E.scenario_api, "scenario") end
+  local env = chunk_env(kind)
   local fn, err = load(src, "@" .. chunkname, "b", env)
   if not fn then return false, err end
   if kind == "rules" or kind == "scenario" then
@@ -352,4 +359,48 @@ function E.eval(bc, chunkname, env, line)
   local res = table.pack(E.run_guarded(fn))
   if not res[1] then return false, res[2] end
   return true, E.to_json_list(res, 2, res.n)
+end
+
+-------------------------------------------------------------------------------
+-- What each kind of script can name, for `summon check` (engine/lualint.py), read
+-- from the environments the chunks really get, so that it never goes stale.
+-------------------------------------------------------------------------------
+
+local function add_keys(out, t)
+  for k in pairs(t) do
+    if type(k) == "string" then out[k] = true end
+  end
+end
+
+--- The names a script in env sees (env's own and those of `through`, which it reads
+--- through to), the fields of each engine table among them, and the tables whose
+--- contents pairs() cannot list (views that read one key at a time).
+local function shape(env, through)
+  local out = { globals = {}, fields = {}, unlisted = {} }
+  add_keys(out.globals, env)
+  if through then add_keys(out.globals, through) end
+  for name in next, out.globals do
+    local v = rawget(env, name)
+    if v == nil and through then v = rawget(through, name) end
+    if type(v) == "table" and is_engine_table(v) then
+      if E.is_listable(v) then
+        out.fields[name] = {}
+        add_keys(out.fields[name], v)
+      else
+        out.unlisted[name] = true
+      end
+    end
+  end
+  return out
+end
+
+--- For each kind of script ("rules", "card", "scenario", "evaluation"), what it can
+--- name (see shape). Only once the rules have run: their globals are then in place.
+function E.script_shapes()
+  return {
+    rules = shape(E.rules_env),
+    card = shape(chunk_env("function"), E.rules_env),
+    scenario = shape(chunk_env("scenario"), E.rules_env),
+    evaluation = shape(E.evaluation_env()),
+  }
 end

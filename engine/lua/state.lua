@@ -260,6 +260,8 @@ local function evaluation_env()
   return env
 end
 
+E.evaluation_env = evaluation_env   -- (and `summon check` reads what it holds)
+
 --- Loads the file that defines evaluate(view, seat) (compiled by the host);
 --- returns nil, or the problem as "file:line: message".
 function E.load_evaluator(bc, chunkname)

@@ -1,0 +1,274 @@
+"""`summon check` reads every script with a Lua parser: unknown globals, unknown fields of
+engine tables and options, pairs() over a table that cannot be listed, a card's script that
+sets a global, each as path:line:col with a suggestion; scenario files are checked too.
+Each check is shown on a copy of a shipped game with one mistake planted in it."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, edit, summon
+from engine import loader, lualint, scenarios
+from engine.check import check, notes
+
+
+def planted(path: Path, old: str, new: str, marker: str) -> tuple[int, int]:
+    """Replaces old by new in a file; the 1-based line and column of marker in the new text."""
+    edit(path, old, new)
+    hits = [(n, line.index(marker) + 1) for n, line in enumerate(path.read_text().splitlines(), 1) if marker in line]
+    assert len(hits) == 1, f"{marker!r} is not once in {path}"
+    return hits[0]
+
+
+def prepend(path: Path, lua: str) -> None:
+    """Puts lines of Lua at the top of a file."""
+    path.write_text(lua + path.read_text())
+
+
+def only(problems, path: Path):
+    """The one problem of a check, which must be in this file."""
+    assert len(problems) == 1, [str(p) for p in problems]
+    p = problems[0]
+    assert p.path.endswith(path.name), str(p)
+    return p
+
+
+# -- what the shipped games and the parser do --------------------------------------------
+
+@pytest.mark.parametrize("game", sorted(loader.list_games(ROOT)))
+def test_shipped_games_have_no_script_problems(game):
+    assert check(game) == []
+
+
+def test_every_shipped_lua_text_parses():
+    texts = {str(f.relative_to(ROOT)): f.read_text()
+             for f in [*ROOT.glob("engine/lua/*.lua"), *ROOT.glob("rules/*/*.lua")]}
+    for game in loader.list_games(ROOT):
+        for c in loader.load_game(game).cards.values():
+            for src in c.lua:
+                texts[f"{src.chunkname}:{c.id}:{src.field}"] = src.source
+    assert len(texts) > 50
+    unread = {name: lualint.scan(text).error for name, text in texts.items() if lualint.scan(text).error}
+    assert unread == {}
+
+
+@pytest.mark.slow   # builds the setup of every shipped scenario
+def test_shipped_scenario_files_check_clean():
+    files = scenarios.find_files([str(ROOT / "rules"), str(ROOT / "cards")])
+    assert len(files) > 20
+    problems = [str(p) for f in files for p in check(str(f))]
+    assert problems == []
+
+
+# -- each check, planted in a copy of a game ----------------------------------------------
+
+def test_a_card_calling_an_undefined_global(game_copy):
+    rules, cards = game_copy()
+    fk = cards / "fallen_kingdom.yaml"
+    line, col = planted(fk, "deal_damage(c, 1, self)", "deal_dmg(c, 1, self)", "deal_dmg")
+    p = only(check(str(rules)), fk)
+    assert (p.line, p.col) == (line, col)
+    assert p.message == ("unknown name 'deal_dmg': no local or global of that name "
+                         "(did you mean 'deal_damage'?)")
+
+
+def test_locals_upvalues_and_rules_globals_are_known(game_copy):
+    rules, cards = game_copy()
+    edit(cards / "fallen_kingdom.yaml", "deal_damage(c, 1, self)",
+         "local hurt = deal_damage\n            local function twice(f) return function(...) f(...) end end\n"
+         "            twice(hurt)(c, 1, self)\n            for i = 1, 0 do hurt(i) end\n"
+         "            if late_global then say(tostring(late_global)) end")
+    # a rules function sets a global while the match runs: cards may read it
+    prepend(rules / "phases.lua", "function remember(x) late_global = x end\n")
+    assert check(str(rules)) == []
+
+
+def test_an_unknown_field_of_an_engine_table(game_copy):
+    rules, _ = game_copy()
+    ph = rules / "phases.lua"
+    line, col = planted(ph, "for _, sp in ipairs(board.neighbors(s.space)) do",
+                        "for _, sp in ipairs(board.adjacent_to(s.space)) do", "board.adjacent_to")
+    p = only(check(str(rules)), ph)
+    assert (p.line, p.col, p.message) == (line, col, "board has no field 'adjacent_to'")
+
+
+def test_a_misspelt_field_gets_a_suggestion(game_copy):
+    rules, _ = game_copy()
+    ph = rules / "phases.lua"
+    line, col = planted(ph, "for _, sp in ipairs(board.neighbors(s.space)) do",
+                        "for _, sp in ipairs(board.neighbours(s.space)) do", "board.neighbours")
+    p = only(check(str(rules)), ph)
+    assert (p.line, p.col) == (line, col)
+    assert p.message == "board has no field 'neighbours' (did you mean 'neighbors'?)"
+
+
+def test_the_evaluation_sees_only_the_shape_of_the_board(game_copy):
+    # evaluate.lua runs in an environment of its own: board has no card_at there
+    rules, _ = game_copy()
+    ev = rules / "evaluate.lua"
+    line, col = planted(ev, "local x1, y1 = board.xy(from)", "local x1, y1 = board.card_at(from)", "board.card_at")
+    p = only(check(str(rules)), ev)
+    assert (p.line, p.col, p.message) == (line, col, "board has no field 'card_at'")
+
+
+def test_an_unknown_option(game_copy):
+    rules, _ = game_copy("summoners_isle")
+    hp = rules / "helpers.lua"
+    line, col = planted(hp, "if energy(p) >= options.winning_energy then",
+                        "if energy(p) >= options.winning_energy and state.round >= options.round then",
+                        "options.round then")
+    p = only(check(str(rules)), hp)
+    assert (p.line, p.col) == (line, col)
+    assert p.message == "no option called 'round' (did you mean 'rounds'?)"
+
+
+def test_pairs_over_a_table_that_cannot_be_listed(game_copy):
+    rules, _ = game_copy()
+    st = rules / "setup.lua"
+    line, col = planted(st, "function setup()\n", "function setup()\n  for id in pairs(sets) do say(id) end\n",
+                        "pairs(sets)")
+    p = only(check(str(rules)), st)
+    assert (p.line, p.col) == (line, col)
+    assert p.message.startswith("pairs(sets) goes through nothing: sets reads one entry at a time (sets[key])")
+
+
+def test_a_card_script_that_sets_a_global(game_copy):
+    rules, cards = game_copy()
+    fk = cards / "fallen_kingdom.yaml"
+    line, col = planted(fk, "deal_damage(c, 1, self)", "last_hit = deal_damage(c, 1, self)", "last_hit")
+    p = only(check(str(rules)), fk)
+    assert (p.line, p.col) == (line, col)
+    assert p.message.startswith("a card's script cannot set the global 'last_hit'")
+
+
+def test_rules_scripts_may_set_globals(game_copy):
+    rules, _ = game_copy()
+    prepend(rules / "phases.lua", "last_hit = 0\n")
+    assert check(str(rules)) == []
+
+
+def test_a_script_that_does_not_compile_is_reported_once(game_copy):
+    rules, _ = game_copy()
+    ph = rules / "phases.lua"
+    edit(ph, "for _, sp in ipairs(board.neighbors(s.space)) do", "for _, sp in ipairs(board.neighbors(s.space) do")
+    p = only(check(str(rules)), ph)
+    assert p.message.startswith("Lua: ")
+
+
+def test_lua_the_parser_cannot_read_is_a_note_not_a_problem(game_copy):
+    # Lua compiles hexadecimal floats; luaparser does not read them
+    rules, _ = game_copy()
+    prepend(rules / "phases.lua", "local HALF = 0x1p-1\n")
+    assert check(str(rules)) == []
+    got = [n for n in notes(str(rules)) if "cannot read" in n]
+    assert len(got) == 1 and got[0].endswith("phases.lua:1: note: the checker cannot read this Lua (could not "
+                                             "convert string to float: '0x1p-1'), so the names it uses are not "
+                                             "checked"), got
+
+
+def test_a_tree_the_walker_does_not_know_is_a_note_not_a_crash(game_copy, monkeypatch):
+    monkeypatch.setattr(lualint._Walker, "block", lambda *a: 1 / 0)
+    monkeypatch.setattr(lualint, "_scans", {})
+    rules, _ = game_copy()
+    assert check(str(rules)) == []
+    assert any("note: the checker cannot read this Lua (ZeroDivisionError" in n for n in notes(str(rules)))
+
+
+def test_a_second_check_of_the_same_text_parses_nothing(game_copy):
+    rules, _ = game_copy()
+    assert check(str(rules)) == []
+    prepend(rules / "phases.lua", "-- a change no other test makes\n")
+    before = lualint.parses
+    assert check(str(rules)) == []
+    assert lualint.parses == before + 1      # only the changed file
+    assert check(str(rules)) == []
+    assert lualint.parses == before + 1
+
+
+def test_abbreviations_are_suggested():
+    assert lualint.suggest("deal_dmg", ["deal_damage", "destroy"]) == " (did you mean 'deal_damage'?)"
+    assert lualint.suggest("dmg", ["deal_damage"]) == ""
+    assert lualint.suggest("roun", ["rounds"]) == " (did you mean 'rounds'?)"
+
+
+# -- scenario files -----------------------------------------------------------------------
+
+SCENARIO = ROOT / "cards" / "summoner_tcg" / "tests" / "equipment_planes.yaml"
+
+
+def test_summon_check_takes_a_scenario_file(tmp_path):
+    sc = tmp_path / "planes.yaml"
+    sc.write_text(SCENARIO.read_text())
+    line, col = planted(sc, 'lua: tokens.set(field_card(1, "flame_blade")',
+                        'lua: tokens.sett(field_card(1, "flame_blade")', "tokens.sett")
+    p = only(check(str(sc)), sc)
+    assert (p.line, p.col, p.message) == (line, col, "tokens has no field 'sett' (did you mean 'set'?)")
+    edit(sc, "tokens.sett(", "tokens.set(")
+    edit(sc, "      start: {player: 1, phase: main}", "      strat: {player: 1, phase: main}")
+    p = only(check(str(sc)), sc)
+    assert "unknown key 'strat' (did you mean 'start'?)" in p.message
+    edit(sc, "strat:", "start:")
+    edit(sc, "game: summoner_tcg", "game: summoner_tgc")
+    res = summon("check", str(sc))
+    assert res.returncode == 1
+    assert f"{sc.name}:" in res.stdout and "no game called 'summoner_tgc' (did you mean 'summoner_tcg'?)" in res.stdout
+    assert "Traceback" not in res.stdout + res.stderr
+
+
+def test_a_scenario_whose_setup_fails_names_the_line(tmp_path):
+    sc = tmp_path / "planes.yaml"
+    sc.write_text(SCENARIO.read_text())
+    line, _ = planted(sc, 'lua: tokens.set(field_card(1, "flame_blade"), "host", ',
+                      'lua: tokens.set(field_card(1, "flame_blade"), "host", nil, ', "nil, ")
+    problems = check(str(sc))
+    assert problems and problems[0].line == line and problems[0].message.startswith("setup failed: "), problems
+
+
+# -- scopes -------------------------------------------------------------------------------
+
+SCOPES = """local a <const> = -u1
+x = not u2 and #u3 or u4 // 2 ~ u5 .. ('s'):rep(u6)
+local function f(...) local t = {...}; return select('#', ...), f end
+goto done
+::done::
+for k, v in next, u7 do print(k, v) end
+for i = 1, u8 do print(i) end
+local o = { [u9] = 1, plain = u10, u11 }
+while u12 do break end
+repeat local r = 1 until r > u13
+if u14 then elseif u15 then else u16() end
+do local z = 1 end
+print(z, a, o)
+function obj:meth(p) return self, p, u17 end
+local g = function(q) return q, u18, g end
+a.b.c = u19
+"""
+
+
+def test_locals_scopes_and_upvalues():
+    sc = lualint.scan(SCOPES)
+    assert sc.error is None
+    reads = {u.name for u in sc.uses if u.kind == "read"}
+    # (`local g = function ... g end`: the g inside is the global, as in Lua)
+    assert reads == {f"u{i}" for i in range(1, 20)} | {"select", "next", "print", "z", "obj", "g"}
+    assert [(u.name, u.line, u.col) for u in sc.uses if u.kind == "write"] == [("x", 2, 1)]
+    writes = lualint.scan("a, b = b, a\nfunction c() end\n").uses
+    assert [(u.name, u.line, u.col) for u in writes if u.kind == "write"] == [("a", 1, 1), ("b", 1, 4), ("c", 2, 10)]
+
+
+def test_a_scenario_file_that_is_not_yaml_names_its_line(tmp_path):
+    sc = tmp_path / "planes.yaml"
+    sc.write_text(SCENARIO.read_text())
+    line, _ = planted(sc, "    seats: [ember, tide]\n", "    seats: [ember, tide] [unclosed\n", "[unclosed")
+    p = only(check(str(sc)), sc)
+    assert p.line == line and p.message.startswith("YAML syntax: "), str(p)
+
+
+def test_a_method_call_on_an_engine_table_is_checked_too(game_copy):
+    rules, _ = game_copy()
+    ph = rules / "phases.lua"
+    line, col = planted(ph, "for _, sp in ipairs(board.neighbors(s.space)) do",
+                        "for _, sp in ipairs(board:neighbours(s.space)) do", "board:neighbours")
+    p = only(check(str(rules)), ph)
+    assert (p.line, p.col, p.message) == (line, col, "board has no field 'neighbours' (did you mean 'neighbors'?)")
