@@ -355,22 +355,29 @@ def deck_problems(doc: Document, set_data: dict, rules: dict, cards: dict[str, d
         per_card[cid] = per_card.get(cid, 0) + copies
         if max_copies is not None and per_card[cid] > max_copies:
             out.append(doc.problem(keys, f"{name}: {per_card[cid]} copies, but a deck may hold at most "
-                                         f"{max_copies} of any card"))
+                                         f"{max_copies} of any card: remove {per_card[cid] - max_copies}, "
+                                         f"or raise sets.deck.max_copies in game.yaml"))
         for t in tags:
             if t in max_by_tag and per_card[cid] > max_by_tag[t]:
                 out.append(doc.problem(keys, f"{name}: {per_card[cid]} copies, but a deck may hold "
-                                             f"at most {max_by_tag[t]} of each {t} card"))
+                                             f"at most {max_by_tag[t]} of each {t} card: remove "
+                                             f"{per_card[cid] - max_by_tag[t]}, or raise "
+                                             f"sets.deck.max_copies_by_tag.{t} in game.yaml"))
             if t in totals:
                 totals[t] += copies
     for t, want in count_by_tag.items():
         if totals[t] != want:
+            change = f"remove {totals[t] - want}" if totals[t] > want else f"add {want - totals[t]}"
             out.append(doc.problem(where, f"the deck holds {totals[t]} {t} cards; the game's deck rules "
-                                          f"want {want}"))
+                                          f"want {want}: {change} copies of {t} cards, or change "
+                                          f"sets.deck.count_by_tag.{t} in game.yaml"))
     size = sum(e[3] for e in entries)
     if rules.get("min_size") is not None and size < rules["min_size"]:
         out.append(doc.problem(where, f"the deck holds {size} cards; the game's deck rules want at least "
-                                      f"{rules['min_size']}"))
+                                      f"{rules['min_size']}: add {rules['min_size'] - size} cards, or lower "
+                                      f"sets.deck.min_size in game.yaml"))
     if rules.get("max_size") is not None and size > rules["max_size"]:
         out.append(doc.problem(where, f"the deck holds {size} cards; the game's deck rules want at most "
-                                      f"{rules['max_size']}"))
+                                      f"{rules['max_size']}: remove {size - rules['max_size']} cards, or raise "
+                                      f"sets.deck.max_size in game.yaml"))
     return out

@@ -533,9 +533,10 @@ def _read_card_sets(set_files: list[Path], g: dict, ld: _Loading
         bad_cards = {keys[1] for keys in _problem_paths(sdoc, sprobs) if len(keys) > 1 and keys[0] == "cards"}
         sid = sd.get("id") if isinstance(sd.get("id"), str) else sdoc.path
         if sid in seen:
-            ld.problems.append(sdoc.problem(("id",), f"card set '{sid}' is defined twice (also in {seen[sid]})"))
+            ld.problems.append(sdoc.problem(("id",), f"card set '{sid}' is defined twice: here and at "
+                                                       f"{seen[sid]} (rename one of the files' id)"))
             continue
-        seen[sid] = sdoc.path
+        seen[sid] = f"{sdoc.path}:{sdoc.where(('id',))[0]}"
         ids = []
         for i, cd in enumerate(sd.get("cards") if isinstance(sd.get("cards"), list) else []):
             keys = ("cards", i)
@@ -544,7 +545,9 @@ def _read_card_sets(set_files: list[Path], g: dict, ld: _Loading
             cid = cd["id"]
             if cid in cards:
                 ld.problems.append(sdoc.problem(keys + ("id",),
-                                                f"card '{cid}' is defined twice (also in {cards[cid].path})"))
+                                                f"card '{cid}' is defined twice: here and at "
+                                                f"{cards[cid].path}:{cards[cid].line} (card ids are one "
+                                                f"namespace across every set of a game: rename one)"))
                 continue
             lua = []
             for table, declared, what in (("hooks", hooks, "event hook"), ("modifiers", stats, "stat"),

@@ -52,13 +52,23 @@ def run_one(game: GameDef, seats: list[Seat], seed: int, max_decisions: int, opt
     try:
         play(m, {i: timed(i) for i in bots}, max_decisions=max_decisions)
     except EngineError as e:
-        raise EngineError(f"{e}\n  in the game of seed {seed}, at decision {m.decisions + 1}") from None
+        phase = _phase_of(m)
+        raise EngineError(f"{e}\n  in the game of seed {seed}, at decision {m.decisions + 1}"
+                          + (f", in the {phase} phase" if phase else "")) from None
     state = m.snapshot()
     return {"seed": seed, "winner": m.winner if m.is_over else None, "finished": m.is_over,
             "decisions": m.decisions, "hash": m.state_hash(),
             "answered": answered, "thinking": [round(t, 6) for t in thinking],
             "turns": state["turn"], "rounds": state["round"], "sets": [s.set for s in m.seats],
             "plays": m.plays()}
+
+
+def _phase_of(m: Match) -> str | None:
+    """The phase a match is in (for an error's message), or None when it cannot be read."""
+    try:
+        return m.snapshot().get("phase")
+    except EngineError:
+        return None
 
 
 def seating(n: int, index: int, swap: bool) -> list[int]:

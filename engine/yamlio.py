@@ -220,6 +220,43 @@ class _BoundedComposer(Composer):
                                              f"{MAX_ALIAS_VALUES:,} values; write the values out or use fewer aliases")
 
 
+# Constructs the parser reports only where it gives up on them (often lines later): the
+# mistake is where they were opened.
+_UNCLOSED = {"while parsing a flow sequence": "[ list", "while parsing a flow mapping": "{ mapping",
+             "while scanning a quoted scalar": "quoted text"}
+
+
+def _syntax_problem(e: Exception, text: str, shown: str) -> Problem:
+    """A YAML syntax error as a Problem on the line of the mistake, where that can be told:
+    an unclosed bracket or quote is where it was opened, and "mapping values are not
+    allowed here" after a line with no colon is a key whose colon is missing on that line."""
+    mark = getattr(e, "problem_mark", None) or getattr(e, "context_mark", None)
+    line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+    what = getattr(e, "problem", None) or str(e).splitlines()[0]
+    context = getattr(e, "context", None)
+    opened = getattr(e, "context_mark", None)
+    if context in _UNCLOSED and opened is not None and opened.line + 1 < line:
+        return Problem(shown, opened.line + 1, opened.column + 1,
+                       f"YAML syntax: this {_UNCLOSED[context]} is not closed ({what} on line {line})")
+    if what == "mapping values are not allowed here":
+        lines = text.splitlines()
+        prev = line - 1
+        while prev >= 1 and (not lines[prev - 1].strip() or lines[prev - 1].lstrip().startswith("#")):
+            prev -= 1
+        body = lines[prev - 1] if prev >= 1 else ""
+        if prev >= 1 and ":" not in body:
+            return Problem(shown, prev, len(body) - len(body.lstrip()) + 1,
+                           f"YAML syntax: is a ':' missing after the key on this line? (the next one, line "
+                           f"{line}, cannot start a mapping inside its value)")
+        here = lines[line - 1] if line <= len(lines) else ""
+        if prev >= 1 and len(here) - len(here.lstrip()) > len(body) - len(body.lstrip()):
+            return Problem(shown, line, len(here) - len(here.lstrip()) + 1,
+                           f"YAML syntax: this line is indented under line {prev} ({body.strip()!r}), whose key "
+                           f"already has a value: indent it as far as that line, or fix the value")
+    msg = f"YAML syntax: {what}" + (f" ({context})" if context and context != what else "")
+    return Problem(shown, line, col, msg)
+
+
 def _parse(raw: bytes, shown: str, int_keys: bool) -> tuple[Document | None, list[Problem]]:
     try:
         text = raw.decode("utf-8")
@@ -235,12 +272,7 @@ def _parse(raw: bytes, shown: str, int_keys: bool) -> tuple[Document | None, lis
     except RecursionError:  # a bound above should come first; never let it through as a traceback
         return None, [Problem(shown, 1, 1, "the values in this file are nested too deeply")]
     except Exception as e:  # ruamel raises many classes; all are bad input, none may escape
-        mark = getattr(e, "problem_mark", None) or getattr(e, "context_mark", None)
-        line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
-        what = getattr(e, "problem", None) or str(e).splitlines()[0]
-        context = getattr(e, "context", None)
-        msg = f"YAML syntax: {what}" + (f" ({context})" if context and context != what else "")
-        return None, [Problem(shown, line, col, msg)]
+        return None, [_syntax_problem(e, text, shown)]
     positions: dict = {}
     problems: list[Problem] = []
     kpos: dict = {}

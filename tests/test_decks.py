@@ -43,9 +43,11 @@ def test_deck_rules_count_a_deck_list_its_size_and_copies(decked):
     with pytest.raises(DefinitionError) as e:
         load_game(str(decked))
     text = str(e.value)
-    assert "lows.yaml:4:5: Low: 3 copies, but a deck may hold at most 2 of any card" in text
+    assert ("lows.yaml:4:5: Low: 3 copies, but a deck may hold at most 2 of any card: remove 1, or raise "
+            "sets.deck.max_copies in game.yaml") in text
     assert "lows.yaml:4:3: the deck holds" not in text                 # 4 is within 3 to 4
-    assert "highs.yaml:4:3: the deck holds 2 cards; the game's deck rules want at least 3" in text
+    assert ("highs.yaml:4:3: the deck holds 2 cards; the game's deck rules want at least 3: add 1 cards, or "
+            "lower sets.deck.min_size in game.yaml") in text
     assert "cards.yaml" not in text                                            # a pool keeps no deck rules
 
 

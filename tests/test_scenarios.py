@@ -74,7 +74,7 @@ def test_a_malformed_scenario_is_an_error_with_its_line(tmp_path):
     assert "Traceback" not in r.stdout + r.stderr
     f.write_text("game: [unclosed\n")
     r = summon_test(f)
-    assert r.returncode == 1 and "bad.yaml:2:1: YAML syntax" in r.stdout
+    assert r.returncode == 1 and "bad.yaml:1:7: YAML syntax: this [ list is not closed" in r.stdout
 
 
 EXPECTS_AN_ERROR = """\

@@ -290,6 +290,20 @@ end
 
 local budget_hook
 
+-- Where a script was running when the budget ran out: the innermost frame that is not
+-- the engine's own (engine files are named engine/lua/...), as " at file:line".
+local function running_at()
+  for level = 3, 40 do
+    local info = getinfo(level, "Sl")
+    if not info then break end
+    local src = info.source or ""
+    if info.what ~= "C" and (info.currentline or 0) > 0 and not src:find("^@?engine/lua/") then
+      return " at " .. src:gsub("^[@=]", "") .. ":" .. info.currentline
+    end
+  end
+  return ""
+end
+
 local function profiling_hook()
   sample(E.profile)
   budget_hook()
@@ -297,7 +311,8 @@ end
 
 local function work_used_up()
   trip("script ran too long: more than " .. E.limits.instructions ..
-       " Lua instructions' worth of work before the next decision (library calls on large strings or tables?)")
+       " Lua instructions' worth of work before the next decision (library calls on large strings or tables?)" ..
+       running_at())
 end
 
 -- Counts instructions in the thread it is set on; past the budget, every further
@@ -311,14 +326,14 @@ function budget_hook()
     -- already used up before this count: a charge did it, and the hook ran inside E.charge
     if budget + every <= 0 then work_used_up() end
     trip("script ran too long: more than " .. E.limits.instructions ..
-         " Lua instructions before the next decision (an endless loop?)")
+         " Lua instructions before the next decision (an endless loop?)" .. running_at())
   end
   since = since + every
   if since >= E.limits.check_every or gc("count") > E.roomy_kb then
     since = 0
     local stop = E.watch(fresh)
     fresh = false
-    if stop then trip(stop) end
+    if stop then trip(stop .. running_at()) end
   end
 end
 

@@ -1,0 +1,94 @@
+"""Mistakes found while loading or playing name the file and line of the mistake and say
+what to change: an endless loop, an error in a batch run, YAML syntax, a card id used twice,
+a deck that breaks the game's deck rules."""
+from __future__ import annotations
+
+import pytest
+
+from conftest import edit
+from engine import scenarios, yamlio
+from engine.errors import DefinitionError, EngineError
+from engine.loader import load_game
+from engine.match import Seat
+from engine.sim import simulate
+
+SVARA_MOVES = """\
+game: {rules}
+scenarios:
+  - name: Svara moves
+    seats: [polar_dwarves, fallen_kingdom]
+    setup:
+      clear_board: true
+      board:
+        a1: {{card: svara, owner: 1}}
+        f8: {{card: ret_talus, owner: 2}}
+      start: {{player: 1, phase: move}}
+    steps:
+      - answer: /Svara/
+      - answer: b1
+"""
+
+SVARA_HOOK = "      after_move: |\n        function(self, ev)\n"
+
+
+def _plant(cards_file, lua_line: str) -> int:
+    """Puts a line of Lua first in Svara's after_move hook; returns its line in the file."""
+    edit(cards_file, SVARA_HOOK, SVARA_HOOK + f"          {lua_line}\n")
+    return cards_file.read_text().splitlines().index(f"          {lua_line}") + 1
+
+
+def test_an_endless_loop_names_the_script_file_and_line(game_copy, tmp_path):
+    g = game_copy()
+    line = _plant(g.cards / "polar_dwarves.yaml", "while true do end")
+    f = tmp_path / "loop.yaml"
+    f.write_text(SVARA_MOVES.format(rules=g.rules))
+    results, problems = scenarios.run_file(f)
+    assert not problems
+    message = results[0].failures[0].message
+    assert "script ran too long" in message
+    assert f"polar_dwarves.yaml:{line}" in message
+    assert "in hook after_move of Svara" in message
+
+
+def test_an_error_in_a_batch_run_names_the_seed_decision_and_phase(game_copy):
+    g = game_copy()
+    _plant(g.cards / "polar_dwarves.yaml", 'error("the planted mistake")')
+    game = load_game(str(g.rules))
+    seats = [Seat("random", "polar_dwarves"), Seat("random", "fallen_kingdom")]
+    with pytest.raises(EngineError) as e:
+        simulate(game, seats, 3, 11)
+    text = str(e.value)
+    assert "the planted mistake" in text
+    assert "in the game of seed 11, at decision" in text and "in the move phase" in text
+
+
+@pytest.mark.parametrize("text,where,words", [
+    ("a: [1, 2\nb: 3\n", "1:4", "this [ list is not closed (expected ',' or ']', but got ':' on line 2)"),
+    ("a: {x: 1\n\nb: 3\n", "1:4", "this { mapping is not closed"),
+    ('a: "abc\nb: 2\n', "1:4", "this quoted text is not closed"),
+    ("cards:\n  - id x\n    name: X\n", "2:3", "is a ':' missing after the key on this line?"),
+    ("name: X\n  cost: 2\n", "2:3", "this line is indented under line 1 ('name: X')"),
+    ("a: b: c\n", "1:5", "mapping values are not allowed here"),
+])
+def test_a_yaml_mistake_is_reported_on_its_own_line(text, where, words):
+    doc, problems = yamlio._parse(text.encode(), "f.yaml", False)
+    assert doc is None and len(problems) == 1
+    assert str(problems[0]).startswith(f"f.yaml:{where}: YAML syntax: "), problems[0]
+    assert words in str(problems[0])
+
+
+def test_a_card_id_defined_twice_names_both_places(game_copy):
+    g = game_copy()
+    first = (g.cards / "polar_dwarves.yaml").read_text().splitlines().index("  - id: frost_mage") + 1
+    text = (g.cards / "fallen_kingdom.yaml").read_text()
+    (g.cards / "fallen_kingdom.yaml").write_text(text.rstrip("\n") + "\n\n  - id: frost_mage\n    name: Frost Mage\n"
+                                                  "    tags: [unit, common]\n    cost: 1\n    strength: 1\n"
+                                                  "    life: 4\n    attack: ranged\n    copies: 1\n    text: again\n")
+    second = (g.cards / "fallen_kingdom.yaml").read_text().splitlines().index("  - id: frost_mage") + 1
+    with pytest.raises(DefinitionError) as e:
+        load_game(str(g.rules))
+    text = str(e.value)
+    # sets load in file order: the second definition met is the one reported, naming the first
+    assert f"polar_dwarves.yaml:{first}:" in text
+    assert "card 'frost_mage' is defined twice: here and at " in text
+    assert f"fallen_kingdom.yaml:{second} (card ids are one namespace" in text
