@@ -59,10 +59,11 @@ def nil_field(name: str, verb: str = "call") -> Raises:
     return fails(f"eval:1: attempt to {verb} a nil value (field '{name}')")
 
 
+# (then where the script was: " at eval:1", or the file and line of a card's script)
 TOO_LONG = Raises(r"script ran too long: more than \d+ Lua instructions before the next decision "
-                  r"\(an endless loop\?\)")
+                  r"\(an endless loop\?\)( at \S+:\d+)?")
 TOO_MUCH_WORK = Raises(r"script ran too long: more than \d+ Lua instructions' worth of work before the next "
-                       r"decision \(library calls on large strings or tables\?\)")
+                       r"decision \(library calls on large strings or tables\?\)( at \S+:\d+)?")
 TIME_LIMIT = ("script ran too long: it hit the time limit of {} s of processor time before the next decision "
               "(work on huge strings or long lists of values?); the time limit guards against runaway scripts "
               "and depends on the machine's speed: raise it with limits: {{seconds: N}} in game.yaml")

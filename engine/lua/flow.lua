@@ -333,7 +333,7 @@ function budget_hook()
     since = 0
     local stop = E.watch(fresh)
     fresh = false
-    if stop then trip(stop .. running_at()) end
+    if stop then trip(stop) end
   end
 end
 
