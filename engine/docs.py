@@ -367,3 +367,24 @@ def write(files: dict[Path, str] | None = None) -> list[Path]:
         p.parent.mkdir(parents=True, exist_ok=True)
         p.write_text(files[p], encoding="utf-8")
     return changed
+
+
+def api_mismatches(rt, entries: list[Entry] | None = None) -> list[str]:
+    """What the live sandbox of a runtime and the annotations disagree on, in words (empty: none).
+
+    Compares the globals a card script sees (beside the standard Lua ones) and the
+    functions of every engine table, both ways.
+    """
+    entries = engine_entries() if entries is None else entries
+    documented = documented_globals(entries)
+    live = {k for k in rt.script_globals("api") if k not in LUA_BUILTINS} | {"scenario"}
+    out = [f"{name}: in the sandbox but not in types/engine.lua" for name in sorted(live - set(documented))]
+    out += [f"{name}: in types/engine.lua but not in the sandbox" for name in sorted(set(documented) - live)]
+    for name in sorted(live & set(documented)):
+        fns = documented[name]
+        if not fns:
+            continue
+        have = set(rt.api_names(name))
+        out += [f"{name}.{f}: in the sandbox but not in types/engine.lua" for f in sorted(have - fns)]
+        out += [f"{name}.{f}: in types/engine.lua but not in the sandbox" for f in sorted(fns - have)]
+    return out

@@ -13,7 +13,10 @@
 --   `--- Example: code`   one line of Lua that uses it (our own convention; the
 --                         docs test compiles every example)
 --   `---@class`/`---@field`, `---@alias`, `---@type` as LuaLS defines them.
--- Nothing here runs: the bodies are empty.
+-- Nothing here runs: the bodies are empty. The examples use the names of the docs'
+-- example game docs/examples/rules/duel (a scout on c3, a d6 with "hit" faces, coins,
+-- the regions north and south); the test runs each one there, with `c`, `a`, `b`,
+-- `knight`, `sword` and `faces` set (tests/test_docs.py EXAMPLE_PRELUDE).
 
 -------------------------------------------------------------------------------
 -- Plain data the engine hands to scripts
@@ -128,7 +131,7 @@ state = {}
 
 --- The game's options from game.yaml's `options:` (read-only); reading an option
 --- the game does not declare is an error.
---- Example: local last = options.rounds
+--- Example: local last = options.max_turns
 ---@type table<string, any>
 options = {}
 
@@ -192,7 +195,7 @@ function add_modifier(stat_name, fn) end
 ---@param p Player
 ---@param reason string|nil Why (default "player p wins").
 --- Errors: no such player; the game is already over.
---- Example: win(1, "holds every tower")
+--- Example: win(1, "holds the centre")
 function win(p, reason) end
 
 --- Ends the game; winner nil is a draw. Nothing after it runs.
@@ -423,7 +426,7 @@ function cards.def(c) end
 ---@param tag string
 ---@return boolean
 --- Errors: a tag no card of the game has (a typo).
---- Example: if cards.has_tag(c, "flying") then say("it flies") end
+--- Example: if cards.has_tag(c, "captain") then say("a captain") end
 function cards.has_tag(c, tag) end
 
 --- Moves a card to a zone: cards.to_zone(c, p, zone [, where]) for a player's own
