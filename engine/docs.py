@@ -341,8 +341,11 @@ def _entry_md(e: Entry) -> list[str]:
 
 def generated() -> dict[Path, str]:
     """Every file `summon docs` writes, with its text as the annotations and rules give it now."""
+    from engine.errors import EngineError
     from engine.loader import load_game
 
+    if not ENGINE_META.is_file():
+        raise EngineError(f"{ENGINE_META} not found: `summon docs` runs in a checkout of the engine's repository")
     files: dict[Path, str] = {}
     games: dict[str, list[Entry]] = {}
     for gid in game_ids():
