@@ -303,7 +303,7 @@ def api_markdown(entries: list[Entry], games: dict[str, list[Entry]]) -> str:
             out.append(f"### {gid}")
             out.append("")
             for e in ges:
-                summary = next((t for t in e.text if not t.startswith("Defined in")), "")
+                summary = " ".join(t for t in e.text if not t.startswith("Defined in"))
                 sig = e.signature if e.kind == "function" else e.name
                 out.append(f"- `{sig}`" + (f": {summary}" if summary else ""))
             out.append("")
