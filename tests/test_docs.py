@@ -21,7 +21,7 @@ import pytest
 from engine import docs
 from engine.loader import LuaSource, load_game
 from engine.luac import compile_lua
-from engine.match import Match, Seat
+from engine.match import Match, RandomBot, Seat, play
 from engine.runtime import Runtime
 from repl.cli import main
 
@@ -114,13 +114,16 @@ def test_state_and_card_fields_are_all_annotated():
     classes = {e.name: {f.name for f in e.fields} for e in docs.engine_entries() if e.kind == "class"}
     for gid in EXAMPLE_GAMES:
         m = Match(load_game(gid), 3, [Seat("random"), Seat("random")], quiet=True)
-        from engine.match import RandomBot, play
         play(m, {1: RandomBot(3, 1), 2: RandomBot(3, 2)}, max_decisions=400)
         snap = m.snapshot()
         assert set(snap) <= classes["State"], set(snap) - classes["State"]
         assert snap["cards"]
         for card in snap["cards"]:
             assert set(card) <= classes["Card"], set(card) - classes["Card"]
+        view = m.view(1)
+        assert set(view) <= classes["View"], set(view) - classes["View"]
+        for z in view["zones"].values():
+            assert set(z) <= classes["ViewZone"], set(z) - classes["ViewZone"]
 
 
 # -- the generated files -------------------------------------------------------------------
@@ -215,3 +218,6 @@ def test_the_example_games_check_pass_their_scenarios_and_play_to_the_end(gid, c
     assert main(["sim", gid, "--games", "6", "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["finished"] == 6
+    # the greedy bot runs the game's evaluate(view, seat), where it has one
+    assert main(["sim", gid, "--games", "2", "--players", "greedy,greedy", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["finished"] == 2

@@ -121,6 +121,35 @@
 ---@field vars table The rules' own public data (state.vars[KEY]); display.marks reads a map from here.
 ---@field turned_down integer|nil How many cards have been turned face down so far.
 
+--- What one seat may know of the match: a copy of the state without `seed` and `rng`,
+--- with only the cards it may see. A bot's `evaluate(view, seat)` (game.yaml
+--- `bots: evaluate:`) and the REPL's `lua` command get this, never the state.
+---@class View
+---@field game string
+---@field players PlayerInfo[]
+---@field cards ViewCard[] The cards the seat may see (in a zone it may see, on the board, under a card, or revealed to it), by id; face-down cards it may not see come last, as stand-ins.
+---@field zones table<string, ViewZone> Zone key -> what the seat sees of it; a `secret` zone is left out.
+---@field spaces table<Space, CardId|string> Occupied spaces -> the id (or stand-in id) of the card there.
+---@field counters table As in the state: player -> name -> value, and `shared`.
+---@field turn integer
+---@field round integer
+---@field active Player
+---@field phase string|nil
+---@field over boolean
+---@field winner Player|nil
+---@field result string|nil
+---@field vars table The rules' public data, as in the state.
+---@field turned_down integer|nil
+
+--- A zone as a view shows it.
+---@class ViewZone
+---@field count integer How many cards it holds.
+---@field cards (CardId|string)[]|nil Their ids, bottom to top, when the seat may see them.
+
+--- A card as a view shows it: a Card, or for a face-down card the seat may not see, only
+--- where it is: {id = "?n", face_down = true, owner, controller, zone, space, host, under}.
+---@class ViewCard: Card
+
 -------------------------------------------------------------------------------
 -- Globals
 -------------------------------------------------------------------------------
