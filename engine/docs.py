@@ -240,6 +240,9 @@ def api_markdown(entries: list[Entry], games: dict[str, list[Entry]]) -> str:
            "[.luarc.json](../.luarc.json) at the repository's root, an editor with the Lua language",
            "server (VS Code's *Lua* extension, Neovim's lua_ls, ...) completes and checks these calls.",
            "For how a game fits together, read [writing-a-game.md](writing-a-game.md).", "",
+           "The one-line examples use the names of the docs' example game",
+           "[docs/examples/rules/duel](examples/rules/duel) (a `scout` on `c3`, a `d6` die with `hit` faces,",
+           "`coins`, the regions `north` and `south`), and the tests run each of them there.", "",
            "The standard Lua functions a script keeps (`ipairs`, `pairs`, `pcall`, `string`, `table`,",
            "`math` without `random`, `utf8`, ...) are described in the Lua 5.4 manual; see the",
            "README's *The sandbox* for what is removed.", ""]
