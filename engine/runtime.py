@@ -5,7 +5,7 @@ import signal
 import threading
 from typing import Any
 
-from lupa.lua54 import LuaError, LuaMemoryError, LuaRuntime
+from lupa.lua54 import LuaError, LuaMemoryError, LuaRuntime, lua_type
 
 from . import ENGINE_DIR
 from .errors import DefinitionError, Problem, ScriptError
@@ -300,6 +300,22 @@ class Runtime:
         """(card definition, seat, times) of the plays tallied so far (game.yaml `balance: played`)."""
         self._activate()
         return [(str(p["def"]), int(p["seat"]), int(p["n"])) for p in _list(self._E.plays_list())]
+
+    def script_globals(self, scope: str = "api") -> dict[str, str]:
+        """The globals a script sees, name -> Lua type: the engine's ("api": a card chunk's
+        environment, plus `state`), or those the game's rules define beyond them ("rules")."""
+        E = self._E
+        base = {str(k): lua_type(v) or type(v).__name__ for k, v in E.base_env.items()}
+        if scope == "api":
+            return {**base, "state": "table"}
+        return {str(k): lua_type(v) or type(v).__name__ for k, v in E.rules_env.items()
+                if k not in base and k != "state"}
+
+    def api_names(self, table: str) -> list[str]:
+        """The keys of an engine API table (board, cards, ..., scenario), sorted."""
+        t = self._E.scenario_api if table == "scenario" else self._E.base_env[table]
+        keys = self._lua.eval("function(t) local out = {} for k in pairs(t) do out[#out + 1] = k end return out end")
+        return sorted(str(k) for k in keys(t).values())
 
     def drain_messages(self) -> list[str]:
         """What the match said since the last call."""

@@ -119,6 +119,20 @@ def cmd_schema(args) -> int:
     return 0
 
 
+def cmd_docs(args) -> int:
+    from engine import docs
+
+    files = docs.generated()
+    if args.check:
+        stale = docs.stale(files)
+        for path in stale:
+            print(f"{loader.display(path)} is stale: run `summon docs`")
+        return 1 if stale else 0
+    for path in docs.write(files):
+        print(f"wrote {loader.display(path)}")
+    return 0
+
+
 def cmd_sim(args) -> int:
     from engine.backends import open_backend
     from engine.lab import parse_vary, variations
@@ -414,6 +428,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game")
     p.add_argument("--write", action="store_true", help="write it to rules/<game>/cards.schema.json")
     p.set_defaults(fn=cmd_schema)
+
+    p = sub.add_parser("docs", help="write docs/api.md and types/games/*.lua from the Lua annotations")
+    p.add_argument("--check", action="store_true", help="write nothing; exit 1 if a generated file is stale")
+    p.set_defaults(fn=cmd_docs)
 
     p = sub.add_parser("play", help="play a game in the terminal")
     p.add_argument("game", nargs="?")
