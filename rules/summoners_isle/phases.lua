@@ -26,6 +26,7 @@ local function summon_step(p, kind)
     spend(p, cost)
     cards.place(c, where.label)
     say(string.format("Player %d summons a %s at %s (%d energy left)", p, name, where.label, energy(p)))
+    emit("after_summon", { card = c, player = p })
   end
 end
 
