@@ -229,3 +229,51 @@ def card_schema_text(game_id: str) -> str:
     if doc is None or not isinstance(doc.data, dict):
         raise DefinitionError(problems or [Problem(str(rules_dir / "game.yaml"), 1, 1, "not a mapping")])
     return json.dumps(loader.card_schema(doc.data), indent=2, sort_keys=True) + "\n"
+
+
+def deck_summary(target: str, game_id: str | None = None) -> tuple[str, list[str], list[Problem]]:
+    """`summon deck check FILE`: the game a deck file is for, a summary of the deck in the
+    game's own deck-rule terms (its leader, its cards per counted tag, its size) and every
+    problem `summon check` finds with it. Without game_id, the game is the one whose
+    cards/ folder holds the file, else the one game whose cards the deck all names."""
+    path = Path(target)
+    doc, problems = yamlio.load(path, loader.display(path))
+    if doc is None:
+        return game_id or "", [], problems
+    entries = doc.data.get("deck") if isinstance(doc.data, dict) else None
+    if not isinstance(entries, list):
+        return game_id or "", [], [Problem(doc.path, 1, 1, "this file has no deck list (`deck:` with one "
+                                                           "`{card: ID, copies: N}` per line)")]
+    wanted = {e.get("card") for e in entries if isinstance(e, dict)}
+    if game_id is None:
+        try:
+            game_id = Path(_target_game(target)).name
+        except EngineError:
+            fits = [g for g in loader.list_games() if wanted <= set(loader.load_game(g).cards)]
+            if len(fits) != 1:
+                among = ", ".join(fits) if fits else "none of the games found holds all its cards"
+                return "", [], [Problem(doc.path, 1, 1, f"cannot tell which game this deck is for ({among}): "
+                                                         f"name it with --game")]
+            game_id = fits[0]
+    game = loader.load_game(game_id)
+    rules = (game.data.get("sets") or {}).get("deck") or {}
+    counted = list(rules.get("count_by_tag") or {})
+    leader = (rules.get("leader") or {}).get("tag")
+    size, per_tag, leaders = 0, {t: 0 for t in counted}, []
+    for e in entries:
+        d = game.cards.get(e.get("card")) if isinstance(e, dict) else None
+        copies = e.get("copies", 1) if isinstance(e, dict) else 0
+        if d is None or not isinstance(copies, int):
+            continue
+        size += copies
+        tags = d.data.get("tags") or []
+        for t in counted:
+            per_tag[t] += copies if t in tags else 0
+        if leader in tags:
+            leaders.append(d.data.get("name", d.id))
+    lines = [f"{doc.data.get('name', path.stem)} ({game.id}): {size} cards"]
+    if leader:
+        lines.append(f"  {leader}: {', '.join(leaders) or 'none'}")
+    if counted:
+        lines.append("  " + ", ".join(f"{per_tag[t]} {t}" for t in counted))
+    return game.id, lines, check(target, game.id)

@@ -371,6 +371,16 @@ def deck_problems(doc: Document, set_data: dict, rules: dict, cards: dict[str, d
             out.append(doc.problem(where, f"the deck holds {totals[t]} {t} cards; the game's deck rules "
                                           f"want {want}: {change} copies of {t} cards, or change "
                                           f"sets.deck.count_by_tag.{t} in game.yaml"))
+    for rule in rules.get("count_by_tags") or []:
+        want, need, avoid = rule["count"], set(rule["tags"]), set(rule.get("without") or [])
+        have = sum(e[3] for e in entries if need <= set(e[4]) and not avoid & set(e[4]))
+        if have != want:
+            what = " ".join(sorted(need)) + (f" (not {', '.join(sorted(avoid))})" if avoid else "")
+            change = f"remove {have - want}" if have > want else f"add {want - have}"
+            out.append(doc.problem(where, f"the deck holds {have} {what} cards; the game's deck rules want "
+                                          f"{want}: {change}, or change sets.deck.count_by_tags in game.yaml"))
+    if isinstance(rules.get("leader"), dict):
+        out += _leader_problems(doc, where, entries, rules["leader"], cards, by_list=isinstance(set_data.get("deck"), list))
     size = sum(e[3] for e in entries)
     if rules.get("min_size") is not None and size < rules["min_size"]:
         out.append(doc.problem(where, f"the deck holds {size} cards; the game's deck rules want at least "
@@ -381,3 +391,34 @@ def deck_problems(doc: Document, set_data: dict, rules: dict, cards: dict[str, d
                                       f"{rules['max_size']}: remove {size - rules['max_size']} cards, or raise "
                                       f"sets.deck.max_size in game.yaml"))
     return out
+
+
+def _leader_problems(doc: Document, where: tuple, entries: list, rule: dict, cards: dict[str, dict],
+                     by_list: bool) -> list[Problem]:
+    """The deck's leader (exactly one card with rule['tag']) and the cards that must share a value of
+    its field rule['share'] with it. A deck list counts the leader's copies; a set of its own cards
+    names its leader once whatever its copies (it starts in play rather than in a pile)."""
+    tag, share, among = rule["tag"], rule["share"], rule.get("among")
+    leaders = [e for e in entries if tag in e[4]]
+    count = sum(e[3] for e in leaders) if by_list else len(leaders)
+    if count != 1:
+        names = ", ".join(sorted({str(e[2]) for e in leaders})) or "none"
+        change = f"keep one of them ({names})" if count > 1 else f"add one card tagged {tag}"
+        return [doc.problem(where, f"a deck is built around exactly one {tag}, and this one has {count} "
+                                   f"({names}): {change}")]
+    keys, lid, lname, _, _ = leaders[0]
+    theirs = _string_list((cards.get(lid) or {}).get(share))
+    out = []
+    for keys, cid, name, copies, tags in entries:
+        if cid == lid or copies == 0 or (among is not None and not set(among) & set(tags)):
+            continue
+        mine = _string_list((cards.get(cid) or {}).get(share))
+        if not set(mine) & set(theirs):
+            out.append(doc.problem(keys, f"{name} has no {share} in common with the deck's {tag} {lname} "
+                                         f"({', '.join(mine) or 'none'} against {', '.join(theirs) or 'none'}): "
+                                         f"remove it, or build the deck around another {tag}"))
+    return out
+
+
+def _string_list(value) -> list[str]:
+    return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []

@@ -4,6 +4,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -396,6 +397,8 @@ class Match:
             out["options"] = dict(self.game_options)
         if self.game.extra_cards:   # card or deck files from outside the game's folder
             out["card_files"] = [str(p) for p in self.game.extra_cards]
+            texts = {str(p): _text_of(p) for p in self.game.extra_cards}
+            out["card_file_texts"] = {f: t for f, t in texts.items() if t is not None}
         return out
 
     def save(self, path: Path) -> None:
@@ -516,6 +519,9 @@ def _save_problems(data: dict) -> list[str]:
     files = data.get("card_files", [])
     if not (isinstance(files, list) and all(isinstance(f, str) and f and not lone_surrogate(f) for f in files)):
         problems.append("'card_files' must be a list of paths to card or deck files")
+    texts = data.get("card_file_texts", {})
+    if not (isinstance(texts, dict) and all(isinstance(t, str) and not lone_surrogate(t) for t in texts.values())):
+        problems.append("'card_file_texts' must map each card or deck file to its text")
     options = data.get("options", {})
     if not isinstance(options, dict):
         problems.append("'options' must be a mapping of game options")
@@ -527,8 +533,28 @@ def _save_problems(data: dict) -> list[str]:
 
 
 def game_of_save(data: dict) -> GameDef:
-    """The game a checked save was played with, with the card or deck files it names."""
-    return load_game(data["game"], extra_cards=[Path(f) for f in data.get("card_files", [])] or None)
+    """The game a checked save was played with, with the card or deck files it names.
+
+    A save keeps the text of each such file (a custom deck, say): when the file is gone or
+    has changed since, the match is replayed with the saved text, so it plays as it was.
+    """
+    texts = data.get("card_file_texts") or {}
+    files = []
+    for f in data.get("card_files", []):
+        path = Path(f)
+        if f in texts and _text_of(path) != texts[f]:
+            path = Path(tempfile.mkdtemp(prefix="summon-saved-")) / path.name
+            path.write_text(texts[f], encoding="utf-8")
+        files.append(path)
+    return load_game(data["game"], extra_cards=files or None)
+
+
+def _text_of(path: Path) -> str | None:
+    """A card or deck file's text, or None when it cannot be read."""
+    try:
+        return read_bounded(path, 8 * MB).decode("utf-8")
+    except (OSError, FileRefused, UnicodeDecodeError):
+        return None
 
 
 def load_match(path: Path, game: GameDef | None = None, *, upto: int | None = None,

@@ -106,7 +106,7 @@ class Runtime:
         for sid, s in game.sets.items():
             E.sets[sid] = lua.table_from({**s.data, "cards": s.card_ids}, recursive=True)
         for cid, c in game.cards.items():
-            E.add_def(lua.table_from(c.data, recursive=True))
+            E.add_def(lua.table_from({**c.data, "set": c.set_id}, recursive=True))
         for cid, c in game.cards.items():
             for src in c.lua:
                 ok, bc = compile_lua(src.source, src.chunkname)

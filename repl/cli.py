@@ -106,6 +106,22 @@ def cmd_check(args) -> int:
     return 0
 
 
+def cmd_deck(args) -> int:
+    from engine.check import deck_summary
+
+    game, lines, problems = deck_summary(args.file, args.game)
+    for line in lines:
+        print(line)
+    for p in sorted(set(problems)):
+        print(p)
+    if problems:
+        n = len(set(problems))
+        print(f"{n} problem{'s' if n != 1 else ''} found")
+        return 1
+    print(f"ok: a legal {game} deck; play it with --players human:{args.file},bot")
+    return 0
+
+
 def cmd_schema(args) -> int:
     from engine.check import card_schema_text
 
@@ -418,6 +434,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("paths", nargs="*", help="game ids or folders, or card and deck files (default: every game)")
     p.add_argument("--game", help="the game that card or deck files outside its cards/ folder are for")
     p.set_defaults(fn=cmd_check)
+
+    p = sub.add_parser("deck", help="custom decks: `summon deck check FILE` checks one against its game's rules")
+    deck_sub = p.add_subparsers(dest="deck_command", required=True)
+    p = deck_sub.add_parser("check", help="summarise a deck file and list what breaks the game's deck rules")
+    p.add_argument("file", help="a deck file (a card set with a `deck:` list)")
+    p.add_argument("--game", help="the game it is for (default: the game whose cards/ folder holds it, "
+                                  "else the one game that has all its cards)")
+    p.set_defaults(fn=cmd_deck)
 
     p = sub.add_parser("test", help="run scenario tests written in YAML")
     p.add_argument("paths", nargs="*", help="files or folders (default: the tests/ folders of every game found)")

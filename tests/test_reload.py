@@ -19,7 +19,7 @@ def sw_files(game_copy):
 
 
 def set_frost_cost(card_file, cost: int) -> None:
-    text, n = re.subn(r"(- id: frost_mage\n    name: Frost Mage\n    tags: \[unit, common\]\n    cost: )\d+",
+    text, n = re.subn(r"(- id: frost_mage\n    name: Frost Mage\n    tags: \[unit, common\]\n(?:    symbols: .*\n)?    cost: )\d+",
                       rf"\g<1>{cost}", card_file.read_text())
     assert n == 1, f"no Frost Mage cost in {card_file}"
     card_file.write_text(text)

@@ -252,9 +252,9 @@ def test_a_saved_match_with_a_deck_file_loads_and_replays(tmp_path):
     assert r.returncode == 0, r.stderr
     r = summon("play", "--load", str(save), stdin="quit\n")
     assert r.returncode == 0 and "my_deck" in r.stdout, r.stdout + r.stderr
-    deck.unlink()
+    deck.unlink()                      # the save keeps the deck's text: it replays without the file
     r = summon("replay", str(save))
-    assert r.returncode == 1 and f"{deck.resolve()}:1:1: no such card or deck file" in r.stderr, r.stderr
+    assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
 
 
 def test_a_deck_file_is_checked_against_the_deck_rules_with_its_lines(tmp_path):

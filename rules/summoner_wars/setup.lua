@@ -1,15 +1,42 @@
 -- Summoner Wars: setting up a match.
 
+--- A seat's draw pile ({card=, copies=} in order) and starting layout. A faction set
+--- gives its own cards' copies and its layout; a custom deck (a set with a `deck:`
+--- list) gives its list, less its summoner, and starts with the layout of the
+--- summoner's own faction (the units and gate printed on the summoner's card).
+function deck_of(set)
+  if set.deck == nil then
+    local pile = {}
+    for _, id in ipairs(set.cards) do pile[#pile + 1] = { card = id, copies = defs[id].copies } end
+    return pile, set.layout or {}
+  end
+  local pile, layout = {}, nil
+  for _, entry in ipairs(set.deck) do
+    local d = defs[entry.card]
+    local leader = false
+    for _, t in ipairs(d.tags or {}) do leader = leader or t == "summoner" end
+    if leader then
+      layout = sets[d.set] and sets[d.set].layout
+    else
+      pile[#pile + 1] = { card = entry.card, copies = entry.copies or 1 }
+    end
+  end
+  if layout == nil then
+    error("the deck '" .. set.id .. "' has no summoner whose faction gives a starting layout")
+  end
+  return pile, layout
+end
+
 --- Each player's faction: the layout on the battlefield, the rest shuffled into
 --- the draw pile, the opening hand drawn (options.opening_hand); then a random
 --- first player on options.first_player_magic, the other on options.second_player_magic.
 function setup()
   for _, p in ipairs(players.list()) do
-    local set = sets[state.players[p].set]
-    for _, id in ipairs(set.cards) do
-      for _ = 1, defs[id].copies do cards.create(id, p, p, "draw") end
+    local pile, layout = deck_of(sets[state.players[p].set])
+    for _, entry in ipairs(pile) do
+      for _ = 1, entry.copies do cards.create(entry.card, p, p, "draw") end
     end
-    for _, spot in ipairs(set.layout or {}) do
+    for _, spot in ipairs(layout) do
       local c = cards.create(spot.card, p)
       cards.place(c, layout_space(p, spot.row, spot.col))
     end

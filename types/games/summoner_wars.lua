@@ -60,6 +60,13 @@ function controlled(p, filter) end
 --- Defined in rules/summoner_wars/helpers.lua.
 function deal_damage(target, amount, source) end
 
+--- A seat's draw pile ({card=, copies=} in order) and starting layout. A faction set
+--- gives its own cards' copies and its layout; a custom deck (a set with a `deck:`
+--- list) gives its list, less its summoner, and starts with the layout of the
+--- summoner's own faction (the units and gate printed on the summoner's card).
+--- Defined in rules/summoner_wars/setup.lua.
+function deck_of(set) end
+
 --- Defined in rules/summoner_wars/helpers.lua.
 function def_of(c) end
 
