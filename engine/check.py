@@ -160,23 +160,23 @@ def _file_lines(game) -> dict[str, list[str]]:
     return lines
 
 
-def script_problems(game, shapes: dict[str, dict]) -> list[Problem]:
+def script_problems(game, shapes: dict[str, dict], only=None) -> list[Problem]:
     """What the game's scripts name that their kind of script cannot see (engine/lualint.py):
     unknown globals, fields and options, pairs() over what cannot be listed, and a card's
-    script that sets a global. shapes: Match.script_shapes() of a match of the game."""
+    script that sets a global. shapes: Match.script_shapes() of a match of the game.
+    only: a test of which scripts (LuaSource) to look at; default every one."""
+    kinds = [(src, "rules") for src in game.scripts] + [(src, "card") for c in game.cards.values() for src in c.lua]
+    if game.evaluator is not None:
+        kinds.append((game.evaluator, "evaluation"))
+    kinds = [(src, kind) for src, kind in kinds if only is None or only(src)]
+    if not kinds:
+        return []
     lines = _file_lines(game)
     rules_globals = lualint.defined_globals(game.scripts)
     out = []
-    for src in game.scripts:
-        out += lualint.problems(src, shapes["rules"], rules_globals, may_set=True,
-                                file_lines=lines.get(src.chunkname))
-    for c in game.cards.values():
-        for src in c.lua:
-            out += lualint.problems(src, shapes["card"], rules_globals, may_set=False,
-                                    file_lines=lines.get(src.chunkname))
-    if game.evaluator is not None:
-        src = game.evaluator
-        out += lualint.problems(src, shapes["evaluation"], set(), may_set=True, file_lines=lines.get(src.chunkname))
+    for src, kind in kinds:
+        out += lualint.problems(src, shapes[kind], rules_globals if kind != "evaluation" else set(),
+                                may_set=kind != "card", file_lines=lines.get(src.chunkname))
     return out
 
 

@@ -224,6 +224,12 @@ def game_ids() -> list[str]:
     return list(list_games(ROOT))
 
 
+def documented_game_ids() -> list[str]:
+    """The games that have their types/games/<id>.lua: those `summon docs --check` looks at
+    (a game just written with `summon new game` has none until `summon docs` runs)."""
+    return [g for g in game_ids() if (GAME_META_DIR / f"{g}.lua").is_file()]
+
+
 # -- docs/api.md ---------------------------------------------------------------------
 
 def _md(text: str) -> str:
@@ -342,8 +348,9 @@ def _entry_md(e: Entry) -> list[str]:
 
 # -- writing and checking --------------------------------------------------------------
 
-def generated() -> dict[Path, str]:
-    """Every file `summon docs` writes, with its text as the annotations and rules give it now."""
+def generated(only_documented: bool = False) -> dict[Path, str]:
+    """Every file `summon docs` writes, with its text as the annotations and rules give it now
+    (only_documented: for the games that have a types file already)."""
     from engine.errors import EngineError
     from engine.loader import load_game
 
@@ -351,7 +358,7 @@ def generated() -> dict[Path, str]:
         raise EngineError(f"{ENGINE_META} not found: `summon docs` runs in a checkout of the engine's repository")
     files: dict[Path, str] = {}
     games: dict[str, list[Entry]] = {}
-    for gid in game_ids():
+    for gid in (documented_game_ids() if only_documented else game_ids()):
         text = game_meta_text(load_game(gid))
         files[GAME_META_DIR / f"{gid}.lua"] = text
         games[gid] = [e for e in parse_meta(text) if e.kind in ("function", "value")]

@@ -16,7 +16,7 @@ from . import ENGINE_DIR, yamlio
 from .errors import DefinitionError, EngineError, Problem, UnknownGame
 from .files import MB, FileRefused, read_bounded
 from .lint import deck_problems, lua_problems, ref_problems
-from .luac import at_line
+from .luac import at_line, first_line
 from .names import did_you_mean, kind_of
 from .options import OptionSpec
 
@@ -47,6 +47,10 @@ class CardDef:
     line: int
     lua: list[LuaSource] = field(default_factory=list)
 
+    def scripts(self) -> dict[str, str]:
+        """The card's Lua functions by where they sit (`hooks.after_move`), without line marks."""
+        return {".".join(str(k) for k in s.field[2:]): first_line(s.source)[1] for s in self.lua}
+
 
 @dataclass
 class SetDef:
@@ -72,11 +76,12 @@ class GameDef:
     evaluator: LuaSource | None = None    # the bots' evaluate(view, seat), when the game has one
 
     def fingerprint(self) -> dict[str, str]:
-        """A digest per card definition, to tell which cards a reload changed."""
-        out = {}
-        for cid, c in self.cards.items():
-            out[cid] = json.dumps([c.data, [l.source for l in c.lua]], sort_keys=True)
-        return out
+        """A digest per card definition, to tell which cards a reload changed.
+
+        A card's Lua counts by its text, not by the line it starts on, so a card that
+        only moved within its file (a card added above it, say) has not changed.
+        """
+        return {cid: json.dumps([c.data, c.scripts()], sort_keys=True) for cid, c in self.cards.items()}
 
 
 # Where games are found, earliest first: the folders in $SUMMON_PATH, the current folder

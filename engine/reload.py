@@ -1,12 +1,15 @@
 """Hot reload: load a game's definitions again and replay a match's answers under them."""
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .check import old_calls, script_problems
 from .errors import DefinitionError, EngineError, ScriptError
 from .loader import load_game
+from .luac import first_line
 from .match import Match, Seat, game_of_save, read_save
 
 
@@ -19,14 +22,58 @@ class ReloadResult:
 
 
 def _changed_cards(old, new) -> list[str]:
+    """What a reload changed, per card: `Frost Mage: cost 1 -> 0` (cards that only moved
+    within their file are left out)."""
     a, b = old.fingerprint(), new.fingerprint()
-    names = []
+    out = []
     for cid in sorted(set(a) | set(b)):
-        if a.get(cid) != b.get(cid):
+        if a.get(cid) == b.get(cid):
+            continue
+        if cid not in a or cid not in b:
             card = new.cards.get(cid) or old.cards.get(cid)
-            verb = "added" if cid not in a else "removed" if cid not in b else "changed"
-            names.append(f"{card.data.get('name', cid)} {verb}")
-    return names
+            out.append(f"{card.data.get('name', cid)} {'added' if cid not in a else 'removed'}")
+            continue
+        was, now = old.cards[cid], new.cards[cid]
+        changes = [f"{k} {_short(was.data.get(k))} -> {_short(now.data.get(k))}"
+                   for k in sorted(set(was.data) | set(now.data), key=str) if was.data.get(k) != now.data.get(k)]
+        s1, s2 = was.scripts(), now.scripts()
+        for where in sorted(set(s1) | set(s2)):
+            if s1.get(where) != s2.get(where):
+                verb = "added" if where not in s1 else "removed" if where not in s2 else "changed"
+                changes.append(f"its {where} script {verb}")
+        out.append(f"{now.data.get('name', cid)}: {', '.join(changes)}")
+    return out
+
+
+def _sources(game) -> set[tuple[str, str]]:
+    out = {(s.chunkname, s.source) for s in game.scripts}
+    out |= {(s.chunkname, s.source) for c in game.cards.values() for s in c.lua}
+    return out | ({(game.evaluator.chunkname, game.evaluator.source)} if game.evaluator else set())
+
+
+def _new_scripts(old, new):
+    """Which scripts a reload checks statically: those new or changed since the old rules,
+    or all of them when game.yaml or a rules script changed (what every script may see)."""
+    if _changed_rules(old, new):
+        return None
+    seen = _sources(old)
+    return lambda src: (src.chunkname, src.source) not in seen
+
+
+def _changed_rules(old, new) -> list[str]:
+    """The game's own files a reload changed: game.yaml and rule scripts, by name."""
+    out = ["game.yaml"] if old.data != new.data else []
+    s1 = {s.chunkname: first_line(s.source)[1] for s in old.scripts}
+    s2 = {s.chunkname: first_line(s.source)[1] for s in new.scripts}
+    return out + [Path(name).name for name in sorted(set(s1) | set(s2)) if s1.get(name) != s2.get(name)]
+
+
+def _short(value, width: int = 40) -> str:
+    """A field's value as a designer wrote it, cut to `width` characters; 'none' when absent."""
+    if value is None:
+        return "none"
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True) if isinstance(value, (dict, list)) else str(value)
+    return text if len(text) <= width else text[:width - 3] + "..."
 
 
 def _offered_text(offered: list[str]) -> str:
@@ -56,10 +103,15 @@ def reload_match(match: Match, answers: list[str] | None = None) -> ReloadResult
         return ReloadResult(None, f"{failed}:\n{e}")
     except (DefinitionError, EngineError) as e:
         return ReloadResult(None, f"{failed}:\n{e}")
+    static = old_calls(game) or script_problems(game, m.script_shapes(), _new_scripts(old_game, game))
+    if static:   # what `summon check` finds would fail later in the match: refuse it now
+        return ReloadResult(None, f"{failed}:\n" + "\n".join(str(p) for p in sorted(set(static))))
     took = f" in {(time.perf_counter() - started) * 1000:.0f} ms"
     changed = _changed_cards(old_game, game)
-    what = f"{len(changed)} card{'s' if len(changed) != 1 else ''} changed ({', '.join(changed)})" if changed \
-        else "no card changed (rules or scripts may have)"
+    what = f"{len(changed)} card{'s' if len(changed) != 1 else ''} changed ({'; '.join(changed)})" if changed \
+        else "no card changed"
+    rules = _changed_rules(old_game, game)
+    what += f"; {', '.join(rules)} changed" if rules else ""
     if diverged is None:
         state = "the state differs from before" if m.state_hash() != before else "the state is as before"
         return ReloadResult(m, f"reloaded{took}: {what}; replayed {len(answers)} decisions; {state}")

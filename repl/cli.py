@@ -122,6 +122,29 @@ def cmd_deck(args) -> int:
     return 0
 
 
+def cmd_new(args) -> int:
+    from .scaffold import new_game, new_set
+
+    if args.new_command == "game":
+        written = new_game(args.id, Path(args.dir))
+        rules = loader.display(written[0].parent.parent.parent / "rules" / args.id)
+        tests = os.path.relpath(Path(args.dir).resolve() / "rules" / args.id / "tests")
+        follow = (f"summon check {args.id}\n  summon test {tests}\n  summon sim {args.id} --games 20\n"
+                  f"  summon play {args.id} --players human,bot")
+        if Path(args.dir).resolve() != Path.cwd().resolve():
+            follow = f"(from {args.dir}, or with SUMMON_PATH={args.dir})\n  " + follow
+    else:
+        written = new_set(args.game, args.id)
+        rules = None
+        follow = f"summon check {args.game}\n  summon test {os.path.relpath(written[1])}"
+    for path in written:
+        print(f"wrote {loader.display(path)}")
+    if rules:
+        print(f"a small working game to change from: {rules}/README.md says what it is")
+    print(f"next:\n  {follow}")
+    return 0
+
+
 def cmd_schema(args) -> int:
     from engine.check import card_schema_text
 
@@ -138,7 +161,7 @@ def cmd_schema(args) -> int:
 def cmd_docs(args) -> int:
     from engine import docs
 
-    files = docs.generated()
+    files = docs.generated(only_documented=args.check)
     if args.check:
         stale = docs.stale(files)
         for path in stale:
@@ -443,6 +466,17 @@ def build_parser() -> argparse.ArgumentParser:
                                   "else the one game that has all its cards)")
     p.set_defaults(fn=cmd_deck)
 
+    p = sub.add_parser("new", help="write a skeleton: `summon new game ID` or `summon new set GAME ID`")
+    new_sub = p.add_subparsers(dest="new_command", required=True)
+    p = new_sub.add_parser("game", help="a small working game in rules/ID and cards/ID, to change from")
+    p.add_argument("id", help="the game's id (lowercase letters, digits and _)")
+    p.add_argument("--dir", default=".", help="the games folder to write it in (default: the current folder)")
+    p.set_defaults(fn=cmd_new)
+    p = new_sub.add_parser("set", help="a card set with one card and its scenario test, in cards/GAME/")
+    p.add_argument("game", help="a game id or a path to a folder with a game.yaml")
+    p.add_argument("id", help="the set's id (lowercase letters, digits and _)")
+    p.set_defaults(fn=cmd_new)
+
     p = sub.add_parser("test", help="run scenario tests written in YAML")
     p.add_argument("paths", nargs="*", help="files or folders (default: the tests/ folders of every game found)")
     p.add_argument("-v", "--verbose", action="store_true", help="list every scenario")
@@ -454,7 +488,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(fn=cmd_schema)
 
     p = sub.add_parser("docs", help="write docs/api.md and types/games/*.lua from the Lua annotations")
-    p.add_argument("--check", action="store_true", help="write nothing; exit 1 if a generated file is stale")
+    p.add_argument("--check", action="store_true", help="write nothing; exit 1 if a generated file is stale (games without a types file yet are left out)")
     p.set_defaults(fn=cmd_docs)
 
     p = sub.add_parser("play", help="play a game in the terminal")

@@ -44,10 +44,50 @@ def test_reload_reports_changed_cards_and_a_changed_state(sw_files):
     set_frost_cost(pd, 0)
     r = reload_match(m)
     assert r.match is not None
-    assert "1 card changed (Frost Mage changed)" in r.report
+    assert "1 card changed (Frost Mage: cost 1 -> 0)" in r.report
     same = reload_match(r.match)
     assert "no card changed" in same.report and "the state is as before" in same.report
     assert m.state_hash() == before   # the old match is untouched by the reload
+
+
+def test_the_reload_summary_names_each_change_and_ignores_cards_that_only_moved(sw_files):
+    rules, pd = sw_files
+    m = Match(load_game(str(rules)), 4, [Seat(), Seat()])
+    play(m, {1: RandomBot(4, 1), 2: RandomBot(4, 2)}, max_decisions=30)
+    text = pd.read_text()
+    text = text.replace("cards:\n", "cards:\n  # a note above every card moves their Lua down\n\n\n", 1)
+    assert "    name: Ice Smith\n" in text and "        function(self, ev)\n" in text
+    pd.write_text(text)
+    moved = reload_match(m)
+    assert "no card changed" in moved.report and "the state is as before" in moved.report, moved.report
+    edit_smith = text.replace("    name: Ice Smith\n    tags: [unit, common]\n    symbols: [dwarf]\n    cost: 0\n    strength: 2\n",
+                              "    name: Ice Smith\n    tags: [unit, common]\n    symbols: [dwarf]\n    cost: 0\n    strength: 3\n")
+    assert edit_smith != text
+    start = edit_smith.index("- id: ice_smith")
+    fn = edit_smith.index("function(self", start)
+    edit_smith = edit_smith[:fn] + edit_smith[fn:].replace("\n", "\n          -- a comment is a change\n", 1)
+    pd.write_text(edit_smith)
+    (rules / "phases.lua").write_text((rules / "phases.lua").read_text() + "\n-- touched\n")
+    r = reload_match(moved.match)
+    smith = re.search(r"Ice Smith: strength 2 -> 3, its hooks\.\w+ script changed", r.report)
+    assert smith and "1 card changed" in r.report and "; phases.lua changed" in r.report, r.report
+
+
+def test_a_reload_runs_the_static_checks_and_refuses_a_script_that_would_fail_later(sw_files):
+    """`deal_dmg` is no function anywhere: the card would fail the first time its hook ran."""
+    rules, pd = sw_files
+    m = Match(load_game(str(rules)), 4, [Seat(), Seat()])
+    play(m, {1: RandomBot(4, 1), 2: RandomBot(4, 2)}, max_decisions=30)
+    before = m.state_hash()
+    text = pd.read_text()
+    fn = text.index("function(self", text.index("- id: ice_smith"))
+    text = text[:fn] + text[fn:].replace("\n", "\n          if false then deal_dmg(self) end\n", 1)
+    pd.write_text(text)
+    line = next(n for n, s in enumerate(text.splitlines(), 1) if "deal_dmg" in s)
+    r = reload_match(m)
+    assert r.match is None and "goes on under the old rules" in r.report, r.report
+    assert re.search(rf"polar_dwarves.yaml:{line}:\d+: .*deal_dmg", r.report), r.report
+    assert m.state_hash() == before
 
 
 def test_a_reload_that_fails_keeps_the_old_rules_and_match(sw_files):
@@ -106,7 +146,7 @@ def test_watch_picks_up_a_card_change_and_shows_the_new_value(watched):
     s, pd = watched
     s.mark = len(s.buf)
     set_frost_cost(pd, 0)
-    s.wait(r"reloaded in \d+ ms: 1 card changed \(Frost Mage changed\)[\s\S]*Summon Frost Mage \(cost 0\)")
+    s.wait(r"reloaded in \d+ ms: 1 card changed \(Frost Mage: cost 1 -> 0\)[\s\S]*Summon Frost Mage \(cost 0\)")
 
 
 def test_broken_yaml_shows_the_error_and_the_match_goes_on(watched):
@@ -142,5 +182,5 @@ def test_a_burst_of_saves_gives_one_reload(watched):
     # A later save, told apart by what it changes: the watcher reports changes in order, so
     # a second reload from the burst would show before this one.
     set_frost_cost(pd, 0)
-    shown = s.wait(r"reloaded in \d+ ms: 1 card changed \(Frost Mage changed\)")
+    shown = s.wait(r"reloaded in \d+ ms: 1 card changed \(Frost Mage: cost 1 -> 0\)")
     assert len(re.findall(r"reloaded in \d+ ms", shown)) == 2, shown

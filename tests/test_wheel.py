@@ -102,6 +102,10 @@ def test_the_installed_wheel_finds_and_runs_the_games_from_any_folder(wheel, tmp
     last = run([summon, "test"], elsewhere, env).stdout.splitlines()[-1]
     assert last == f"{shipped_scenario_count()} passed, 0 failed"
 
+    # the skeleton's templates are in the wheel: a new game works from any folder
+    run([summon, "new", "game", "pip_race"], elsewhere, env)
+    assert run([summon, "test", "rules/pip_race/tests"], elsewhere, env).stdout.splitlines()[-1] == "3 passed, 0 failed"
+
 
 def shipped_scenario_count() -> int:
     """How many scenarios the checkout's games hold in their tests/ folders."""

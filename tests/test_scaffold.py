@@ -1,0 +1,80 @@
+"""`summon new game ID` and `summon new set GAME ID`: skeletons that pass check, test and sim
+as written, never overwrite anything, and leave the project's own checks as they were."""
+from __future__ import annotations
+
+import pytest
+
+from conftest import ROOT, summon
+from engine import docs
+from engine.loader import load_game
+
+
+def test_a_new_game_passes_check_test_and_sim_as_written(tmp_path):
+    r = summon("new", "game", "pip_race", "--dir", str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    for f in ("rules/pip_race/game.yaml", "rules/pip_race/rules.lua", "rules/pip_race/README.md",
+              "rules/pip_race/tests/basics.yaml", "rules/pip_race/cards.schema.json", "cards/pip_race/starter.yaml"):
+        assert (tmp_path / f).is_file(), f
+    assert "wrote " in r.stdout
+    assert "summon check pip_race" in r.stdout                      # what to do next
+    check = summon("check", "pip_race", cwd=tmp_path)                # the current folder's games are found
+    assert check.returncode == 0 and "ok: pip_race" in check.stdout, check.stdout + check.stderr
+    test = summon("test", "rules/pip_race/tests", cwd=tmp_path)
+    assert test.returncode == 0 and "3 passed, 0 failed" in test.stdout, test.stdout + test.stderr
+    sim = summon("sim", "pip_race", "--games", "6", "--jobs", "1", "--json", cwd=tmp_path)
+    assert sim.returncode == 0 and '"finished": 6' in sim.stdout, sim.stderr
+    # the card schema the card file's first line points at is there and up to date
+    first = (tmp_path / "cards/pip_race/starter.yaml").read_text().splitlines()[0]
+    assert first.endswith("$schema=../../rules/pip_race/cards.schema.json")
+    fresh = summon("schema", "pip_race", cwd=tmp_path)
+    assert fresh.stdout == (tmp_path / "rules/pip_race/cards.schema.json").read_text()
+
+
+@pytest.mark.parametrize("bad, said", [
+    ("Pip-Race", "'Pip-Race' is no game id: use lowercase letters, digits and _"),
+    ("summoner_wars", "a game called 'summoner_wars' is already found in"),
+])
+def test_a_bad_or_taken_game_id_writes_nothing(tmp_path, bad, said):
+    r = summon("new", "game", bad, "--dir", str(tmp_path))
+    assert r.returncode == 1 and said in r.stderr and "Traceback" not in r.stderr, r.stderr
+    assert not any(tmp_path.iterdir())
+
+
+def test_nothing_is_overwritten(tmp_path):
+    assert summon("new", "game", "pip_race", "--dir", str(tmp_path)).returncode == 0
+    rules = tmp_path / "rules/pip_race/rules.lua"
+    rules.write_text("-- mine\n")
+    again = summon("new", "game", "pip_race", "--dir", str(tmp_path))
+    assert again.returncode == 1 and "already exists: nothing was written" in again.stderr
+    assert rules.read_text() == "-- mine\n"
+    assert summon("new", "set", "pip_race", "extra", cwd=tmp_path).returncode == 0
+    twice = summon("new", "set", "pip_race", "extra", cwd=tmp_path)
+    assert twice.returncode == 1 and "already has a card set 'extra'" in twice.stderr
+
+
+@pytest.mark.parametrize("game", ["summoner_wars", "summoners_isle", "summoner_tcg", "summonaria"])
+def test_a_new_set_in_every_shipped_game_passes_check_and_its_test(game_copy, game):
+    g = game_copy(game)
+    r = summon("new", "set", str(g.rules), "raiders")
+    assert r.returncode == 0, r.stderr
+    set_file, test_file = g.cards / "raiders.yaml", g.cards / "tests" / "raiders.yaml"
+    assert set_file.is_file() and test_file.is_file()
+    assert "raiders_card" in load_game(str(g.rules)).cards
+    root = g.rules.parent.parent
+    check = summon("check", game, cwd=root)
+    assert check.returncode == 0, check.stdout + check.stderr
+    test = summon("test", str(test_file), cwd=root)
+    assert test.returncode == 0 and "1 passed, 0 failed" in test.stdout, test.stdout + test.stderr
+
+
+def test_a_new_game_in_the_project_leaves_the_docs_check_as_it_was(tmp_path, monkeypatch):
+    """`summon docs --check` (a test of this suite) looks only at games that have their
+    types/games file; a modder's new game gets one when they run `summon docs`."""
+    assert summon("new", "game", "pip_race", "--dir", str(tmp_path)).returncode == 0
+    monkeypatch.setenv("SUMMON_PATH", str(tmp_path))
+    shipped = docs.game_ids()
+    monkeypatch.setattr(docs, "game_ids", lambda: [*shipped, "pip_race"])
+    files = docs.generated(only_documented=True)
+    assert not any("pip_race" in p.name for p in files)
+    assert docs.stale(files) == []
+    assert any(p.name == "pip_race.lua" for p in docs.generated())   # `summon docs` would write it
