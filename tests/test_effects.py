@@ -96,6 +96,28 @@ def test_effects_set_off_by_an_effect_resolve_before_the_others(timing):
     assert said.index("Echo adds 10") > said.index("Chainer echoes")
 
 
+def test_effects_with_one_label_are_offered_once_and_alone_are_not_asked_about(timing):
+    m = new_match(timing, """
+scenario.remove(board.card_at("s1")); scenario.remove(board.card_at("s2")); scenario.remove(board.card_at("s4"))
+cards.place(cards.create("twin", 1), "s1"); cards.place(cards.create("twin", 1), "s2")
+cards.place(cards.create("doubler", 1), "s3")
+""")
+    m.answer_key("Ring")
+    assert sorted(m.options()) == ["Doubler at s3 doubles", "Twin adds 1"]
+    m.answer_key("Twin adds 1")
+    assert score(m, 1) == 2
+    assert sorted(m.options()) == ["Doubler at s3 doubles", "Twin adds 1"]
+    m.answer_key("Doubler at s3 doubles")
+    assert score(m, 1) == 5                      # the last twin was not asked about: (1 + 1) * 2 + 1
+    assert m.options() == ["Ring", "Pass"] and m.pending.player == 2
+    m2 = new_match(timing, """
+scenario.remove(board.card_at("s1")); scenario.remove(board.card_at("s2")); scenario.remove(board.card_at("s4"))
+cards.place(cards.create("twin", 1), "s1"); cards.place(cards.create("twin", 1), "s2")
+""")
+    m2.answer_key("Ring")
+    assert m2.options() == ["Ring", "Pass"] and score(m2, 1) == 3
+
+
 def test_orders_of_effects_replay_and_fork_alike(timing):
     m = new_match(timing, 'cards.place(cards.create("chainer", 1), "s3")')
     for key in ["Ring", "Adder at s4 adds 1", "Chainer at s3 echoes", "Doubler at s1 doubles"]:

@@ -200,7 +200,8 @@ function emit(name, ev) end
 --- listener and hook of that event has run (before emit returns). Effects deferred
 --- during one event happen at the same time: with game.yaml `effects: {order:
 --- active_player}` and two or more pending, the player whose turn it is chooses
---- which resolves next (options are the labels); with `order: fixed` (the
+--- which resolves next (options are the labels; effects with one label are
+--- taken as alike and offered once); with `order: fixed` (the
 --- default) they resolve in the order deferred. Effects deferred while one
 --- resolves come right after it. Outside any event, fn runs at once. fn should
 --- check again when it runs that it still can happen.

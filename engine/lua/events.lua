@@ -127,10 +127,19 @@ local function resolve_deferred(d)
     local i = 1
     local active = E.state.active
     if ask and #q > 1 and E.state.players[active] then
-      local opts = {}
-      for k = 1, #q do opts[k] = { label = q[k].label, effect = k } end
-      i = E.choose { player = active, prompt = "These effects happen at the same time: which resolves first?",
-                     options = opts }.effect
+      -- effects with the same label are alike: one option for them (the first)
+      local opts, seen = {}, {}
+      for k = 1, #q do
+        local label = q[k].label
+        if not seen[label] then
+          seen[label] = true
+          opts[#opts + 1] = { label = label, effect = k }
+        end
+      end
+      if #opts > 1 then
+        i = E.choose { player = active, prompt = "These effects happen at the same time: which resolves first?",
+                       options = opts }.effect
+      end
     end
     local e = table.remove(q, i)
     call_hook(e.fn, DEFERRED_WHAT, e.card)
@@ -141,8 +150,10 @@ end
 --- Queues an effect that an event sets off, to resolve once every listener and
 --- hook of that event has run (before emit returns). Effects deferred during one
 --- event happen at the same time: when game.yaml says `effects: {order: active_player}`
---- and two or more are pending, the active player chooses their order (by label);
---- otherwise (`order: fixed`, the default) they resolve in the order deferred.
+--- and two or more are pending, the active player chooses their order (by label;
+--- effects with the same label count as alike and are offered once, the first of
+--- them resolving first); otherwise (`order: fixed`, the default) they resolve in
+--- the order deferred.
 --- Outside any event the effect resolves at once. The effect should check again,
 --- when it runs, that it can still happen.
 --- Errors: fn not a function; label not a string.
