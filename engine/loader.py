@@ -639,5 +639,6 @@ def lua_game_table(gd: GameDef) -> dict:
         in_play_set={z: True for z in g.get("in_play") or []},
         played_set={h: True for h in (g.get("balance") or {}).get("played") or []},
         options=g.get("options") or {},
+        effects_order=(g.get("effects") or {}).get("order", "fixed"),
     )
     return g

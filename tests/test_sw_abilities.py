@@ -575,11 +575,15 @@ scenario.start(1, "summon")
     pyre = cards_in(m, "active", 1)[0]
     assert pyre["tokens"].get("boost") == 2
     answer(m, "End attack phase")
-    # the opponent's turn; when it ends the Pyre takes 2 damage off one of our units
+    # the opponent's turn: the Pyre stays active all through it
     assert m.pending.player == 2
     answer(m, "End move phase")
+    # the start of our next turn: it leaves, taking 2 damage off one of our units
+    # (any of them, damaged or not)
+    assert m.pending.player == 1 and m.pending.prompt == "Sacrificial Pyre: remove 2 damage from which unit?"
+    assert zone(m, "active", 1) == ["sacrificial_pyre"]
     opts = m.options()
-    assert opts == ["Ret-Talus at c1", "Undead Carrier at e1"]
+    assert opts == ["Ret-Talus at c1", "Undead Carrier at e1", "Undead Archer at c2"]
     answer(m, "Ret-Talus at c1")
     assert tokens(card_at(m, "c1"), "damage") == 1
     assert tokens(card_at(m, "e1"), "damage") == 1

@@ -187,13 +187,30 @@ function choose(req) end
 --- Emits an event: the rules' listeners (`on`) run first, in the order they were
 --- registered, then the hook of that name on every card in play (the active
 --- player's cards first, then the others in seat order; each in play order), then
---- on ev.card if it has just left play. Hooks may change ev.
+--- on ev.card if it has just left play. Hooks may change ev. Effects that the
+--- listeners and hooks deferred (`defer`) resolve last, before emit returns.
 --- Errors: an event the game does not declare; events triggering each other deeper than limits.trigger_depth.
 --- Example: local ev = emit("after_move", { card = c, from = "a1", to = "a2" })
 ---@param name string An event the game declares under `hooks:`.
 ---@param ev table|nil The event's data (a fresh table when nil).
 ---@return Event ev The same table, after every hook.
 function emit(name, ev) end
+
+--- Queues an effect that the event being emitted sets off, to resolve once every
+--- listener and hook of that event has run (before emit returns). Effects deferred
+--- during one event happen at the same time: with game.yaml `effects: {order:
+--- active_player}` and two or more pending, the player whose turn it is chooses
+--- which resolves next (options are the labels; effects with one label are
+--- taken as alike and offered once); with `order: fixed` (the
+--- default) they resolve in the order deferred. Effects deferred while one
+--- resolves come right after it. Outside any event, fn runs at once. fn should
+--- check again when it runs that it still can happen.
+--- Errors: fn not a function; label not text.
+--- Example: defer(function() deal_damage(c, 1) end, "Scout at c3 deals 1 damage", c)
+---@param fn fun() The effect.
+---@param label string What the choice of order shows for it.
+---@param card Card|nil The card whose effect it is (named by errors in it).
+function defer(fn, label, card) end
 
 --- Registers a rules-level listener for an event; it runs before any card's hook.
 --- Errors: an event the game does not declare.

@@ -28,6 +28,7 @@ end
 
 local depth = 0
 local chain = {}
+local deferred = {}   -- depth of the event being emitted -> effects deferred during it
 
 -- Plays, for the balance lab (summon sim --report): the card of every event that
 -- game.yaml names under `balance: played`, tallied per definition and seat (the event's
@@ -63,9 +64,10 @@ function E.plays_list()
 end
 
 E.match_part(function(m)
-  m.chance_log, m.depth, m.chain, m.plays = E.chance_log, depth, chain, E.plays
+  m.chance_log, m.depth, m.chain, m.plays, m.deferred = E.chance_log, depth, chain, E.plays, deferred
 end, function(m)
   E.chance_log, depth, chain, E.plays = m.chance_log, m.depth, m.chain, m.plays or {}
+  deferred = m.deferred or {}
 end)
 
 local function describe(c)
@@ -80,7 +82,10 @@ function E.call_depth()
 end
 
 function E.restore_call_depth(d, ctx)
-  for i = depth, d + 1, -1 do chain[i] = nil end
+  for i = depth, d + 1, -1 do
+    chain[i] = nil
+    deferred[i] = nil
+  end
   depth = d
   E.restore_context_depth(ctx)
 end
@@ -105,6 +110,69 @@ end })
 
 local NO_LISTENERS = {}
 
+local DEFERRED_WHAT = "deferred effect"
+
+-- Resolves the effects deferred while the event at depth d was emitted. With
+-- game.yaml `effects: {order: active_player}` the active player picks which of two
+-- or more resolves next; otherwise they resolve in the order they were deferred.
+-- Effects that a resolving effect defers itself resolve right after it, before the
+-- rest (an effect that happens after another comes before any other effect).
+local function resolve_deferred(d)
+  local q = deferred[d]
+  if q == nil then return end
+  deferred[d] = nil
+  local ask = E.game.effects_order == "active_player"
+  while #q > 0 do
+    if E.state.over then return end
+    local i = 1
+    local active = E.state.active
+    if ask and #q > 1 and E.state.players[active] then
+      -- effects with the same label are alike: one option for them (the first)
+      local opts, seen = {}, {}
+      for k = 1, #q do
+        local label = q[k].label
+        if not seen[label] then
+          seen[label] = true
+          opts[#opts + 1] = { label = label, effect = k }
+        end
+      end
+      if #opts > 1 then
+        i = E.choose { player = active, prompt = "These effects happen at the same time: which resolves first?",
+                       options = opts }.effect
+      end
+    end
+    local e = table.remove(q, i)
+    call_hook(e.fn, DEFERRED_WHAT, e.card)
+    resolve_deferred(d)
+  end
+end
+
+--- Queues an effect that an event sets off, to resolve once every listener and
+--- hook of that event has run (before emit returns). Effects deferred during one
+--- event happen at the same time: when game.yaml says `effects: {order: active_player}`
+--- and two or more are pending, the active player chooses their order (by label;
+--- effects with the same label count as alike and are offered once, the first of
+--- them resolving first); otherwise (`order: fixed`, the default) they resolve in
+--- the order deferred.
+--- Outside any event the effect resolves at once. The effect should check again,
+--- when it runs, that it can still happen.
+--- Errors: fn not a function; label not a string.
+--- Example: defer(function() deal_damage(t, 1, self) end, "Scout deals 1 damage to c4", self)
+function E.defer(fn, label, card)
+  if type(fn) ~= "function" then error("defer: expected a function, got " .. type(fn), 2) end
+  if type(label) ~= "string" then error("defer: the label must be text, got " .. type(label), 2) end
+  if depth == 0 then
+    call_hook(fn, DEFERRED_WHAT, card)
+    return
+  end
+  local q = deferred[depth]
+  if q == nil then
+    q = {}
+    deferred[depth] = q
+  end
+  q[#q + 1] = { fn = fn, label = label, card = card }
+end
+
 --- Emits an event: rules listeners first, then the hook of that name on every
 --- card in play (the active player's cards first, then in seat order), then on
 --- ev.card if it has just left play. Returns ev, which hooks may have changed.
@@ -121,6 +189,7 @@ function E.emit(name, ev)
     local c = table.concat(chain, " -> ", math.max(1, depth - 8), depth)
     depth = 0
     chain = {}
+    deferred = {}
     error("events triggered each other more than " .. E.limits.trigger_depth ..
           " levels deep (... " .. c .. ")", 2)
   end
@@ -129,6 +198,7 @@ function E.emit(name, ev)
     call_hook(ls[i], listener_what[name], nil, ev)
   end
   if not E.with_fn.hooks[name] then
+    if deferred[depth] then resolve_deferred(depth) end
     chain[depth] = nil
     depth = depth - 1
     return ev
@@ -163,6 +233,7 @@ function E.emit(name, ev)
       end
     end
   end
+  if deferred[depth] then resolve_deferred(depth) end
   chain[depth] = nil
   depth = depth - 1
   return ev

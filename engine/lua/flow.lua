@@ -423,7 +423,7 @@ function E.fork(keep, quiet)
   for i = 1, cp.chance_n do chance[i] = E.copy(src.chance_log[i]) end
   local m = {
     state = cp.state and E.deep_copy(cp.state), forced = E.copy_list(cp.forced), messages = {}, quiet = true,
-    context = {}, ctx_n = 0, chance_log = chance, depth = 0, chain = {}, version = 0,
+    context = {}, ctx_n = 0, chance_log = chance, depth = 0, chain = {}, deferred = {}, version = 0,
     decisions = cp.decision, pending = nil,
     answers = E.copy_list(src.answers), askers = E.copy_list(src.askers), picks = E.copy_list(src.picks),
     co = nil, match_co = nil, start_phase = cp.start_phase,

@@ -240,6 +240,7 @@ local function api()
     }, "rng"),
     choose = E.choose,
     emit = E.emit,
+    defer = E.defer,
     on = E.on,
     stat = E.stat,
     add_modifier = E.add_modifier,

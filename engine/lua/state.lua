@@ -224,7 +224,7 @@ local function view_only_env(keep)
   for k, v in next, env do
     if type(v) == "table" and not keep[k] then env[k] = nil end
   end
-  for _, k in ipairs({ "choose", "emit", "on", "stat", "add_modifier", "win", "end_game", "say", "describe", "print" }) do
+  for _, k in ipairs({ "choose", "emit", "defer", "on", "stat", "add_modifier", "win", "end_game", "say", "describe", "print" }) do
     env[k] = nil
   end
   local board = {}

@@ -4,10 +4,23 @@
 
 -- Names ----------------------------------------------------------------------------
 
---- Whether a card's name holds a whole word ("Undead" is in "Undead Warrior").
-function has_name_word(c, word)
-  for w in c.name:gmatch("[%w']+") do
-    if w == word then return true end
+--- Whether a card's name holds a word, or words in a row, as whole words: an
+--- "Undead" unit is an Undead Warrior or an Undead Carrier; an "Ice" structure is
+--- not a Portal Device.
+function has_name_word(c, words)
+  local name, want = {}, {}
+  for w in c.name:gmatch("[%w']+") do name[#name + 1] = w end
+  for w in words:gmatch("[%w']+") do want[#want + 1] = w end
+  if #want == 0 then return false end
+  for i = 1, #name - #want + 1 do
+    local all = true
+    for k = 1, #want do
+      if name[i + k - 1] ~= want[k] then
+        all = false
+        break
+      end
+    end
+    if all then return true end
   end
   return false
 end
@@ -122,6 +135,22 @@ function put_under(c, host)
   say(string.format("%s is put under %s at %s", c.name, host.name, host.space))
 end
 
+-- A card never has two copies of one ability: a host with several cards of one
+-- name under it (two Hellforged Weapons, two Ice Smiths) gains that card's text
+-- once. The first of them (the earliest put under) lends it.
+
+--- The cards under a host that lend it their text: one of each name.
+function lending_cards(host)
+  local out, seen = {}, {}
+  for _, u in ipairs(cards.attached(host)) do
+    if u.host == host.id and not seen[u.def] then
+      seen[u.def] = true
+      out[#out + 1] = u
+    end
+  end
+  return out
+end
+
 local UNDER_EVENTS = { "before_attack", "attack_rolled", "after_attack", "after_move", "after_force",
                        "after_damage", "on_destroyed" }
 
@@ -129,9 +158,9 @@ for _, name in ipairs(UNDER_EVENTS) do
   on(name, function(ev)
     for _, host in ipairs(cards.on_board()) do
       if #host.under > 0 then
-        for _, u in ipairs(cards.attached(host)) do
+        for _, u in ipairs(lending_cards(host)) do
           local fn = def_of(u).hooks[name]
-          if fn and u.host == host.id then fn(u, ev) end
+          if fn then fn(u, ev) end
         end
       end
     end
@@ -142,8 +171,7 @@ for _, stat_name in ipairs({ "strength", "life", "move" }) do
   add_modifier(stat_name, function(c, v)
     local under = c.under
     if under == nil or #under == 0 then return v end
-    for _, id in ipairs(under) do
-      local u = cards.get(id)
+    for _, u in ipairs(lending_cards(c)) do
       local fn = def_of(u).modifiers[stat_name]
       if fn then v = fn(u, c, v) end
     end

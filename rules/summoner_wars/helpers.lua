@@ -96,30 +96,40 @@ function discard(c)
   cards.to_zone(c, c.owner, "discard")
 end
 
---- Whether a card that destroys another still earns its controller magic:
---- it must be on the battlefield, in an active area, or the event being played.
-local function source_counts(source)
-  if source == nil then return false end
-  if source.space then return true end
-  if state.vars.resolving == source.id then return true end
-  return source.zone == "active:" .. source.controller
+--- Who controls a card whose effect destroys another, for magic: a card on the
+--- battlefield, in an active area or the event being played, or a card just
+--- destroyed whose ability is resolving (its controller when it was destroyed).
+--- nil when the card earns nobody anything.
+local function source_controller(source)
+  if source == nil then return nil end
+  if source.space or state.vars.resolving == source.id
+    or source.zone == "active:" .. source.controller then
+    return source.controller
+  end
+  local dying = state.vars.dying
+  return dying and dying[tostring(source.id)]
 end
 
---- Destroys a card: discard it, pay magic for an enemy kill, tell the hooks, check the winner.
+--- Destroys a card: discard it, pay magic for an enemy kill, tell the hooks, check
+--- the winner. Until its on_destroyed event (with the effects it sets off) is over,
+--- its abilities still earn its controller magic.
 function destroy(c, source)
   if not c.space then return end
   local space, controller = c.space, c.controller
   say(string.format("%s at %s is destroyed", c.name, space))
-  local earns = source_counts(source) and source.controller ~= controller
-  local gainer = source and source.controller
-  local reward = earns and stat(source, "kill_magic") or 0
+  local gainer = source_controller(source)
+  local reward = (gainer ~= nil and gainer ~= controller) and stat(source, "kill_magic") or 0
   discard(c)
   if reward > 0 then
     local before = magic(gainer)
     local got = counters.add(gainer, "magic", reward) - before
     if got > 0 then say(string.format("Player %d gains %d magic", gainer, got)) end
   end
+  local key = tostring(c.id)
+  state.vars.dying = state.vars.dying or {}
+  state.vars.dying[key] = controller
   emit("on_destroyed", { card = c, space = space, controller = controller, source = source })
+  if state.vars.dying then state.vars.dying[key] = nil end
   check_lethal()
   check_winner()
 end

@@ -156,19 +156,22 @@ function move_destinations(u)
     if board.is_empty(s) then return true end
     return can_pass_card(u, board.card_at(s))
   end
-  local seen, returned = {}, false
+  -- one route per destination and set of cards moved through: stepping out and
+  -- back is offered without going through a card whenever it can be, and through
+  -- each card it can be done through as well
+  local seen = {}
   for _, path in ipairs(board.paths(origin, steps, can_pass, board.is_empty)) do
     local dest = path[#path]
     local through = {}
     for i = 1, #path - 1 do
       if path[i] ~= origin and not board.is_empty(path[i]) then through[#through + 1] = path[i] end
     end
-    local label = dest
-    if dest == origin then label = path[1] .. " and back to " .. origin end
-    if #through > 0 then label = label .. " through " .. table.concat(through, ", ") end
-    if not seen[label] and not (dest == origin and returned) then
-      seen[label] = true
-      returned = returned or dest == origin
+    local key = dest .. "|" .. table.concat(through, ",")
+    if not seen[key] then
+      seen[key] = true
+      local label = dest
+      if dest == origin then label = path[1] .. " and back to " .. origin end
+      if #through > 0 then label = label .. " through " .. table.concat(through, ", ") end
       out[#out + 1] = { label = label, path = path, through = through }
     end
   end

@@ -51,11 +51,27 @@ function setup()
   say(string.format("Player %d goes first", first))
 end
 
--- At the start of a turn, the active player's active events are discarded.
+--- An active event leaves its owner's active area: the cards hear `leaving_active`
+--- while it is still there (a Sacrificial Pyre heals), then it is discarded.
+function leave_active(c)
+  local key = "active:" .. c.controller
+  if c.zone ~= key then return end
+  emit("leaving_active", { card = c, player = c.controller })
+  if c.zone ~= key then return end
+  say(string.format("%s leaves player %d's active area", c.name, c.controller))
+  discard(c)
+end
+
+-- At the start of a turn, the active player's active events are discarded. Those
+-- that do something as they leave do it then, in the order the player chooses
+-- when there are several (they leave at the same time).
 on("turn_start", function(ev)
   for _, c in ipairs(zones.cards(ev.player, "active")) do
-    say(string.format("%s leaves player %d's active area", c.name, ev.player))
-    discard(c)
+    if def_of(c).hooks.leaving_active then
+      defer(function() leave_active(c) end, c.name .. " leaves the active area", c)
+    else
+      leave_active(c)
+    end
   end
   state.vars = { moved = {}, attacked = {}, targeted_enemy = false }
 end)

@@ -70,7 +70,9 @@ function deck_of(set) end
 --- Defined in rules/summoner_wars/helpers.lua.
 function def_of(c) end
 
---- Destroys a card: discard it, pay magic for an enemy kill, tell the hooks, check the winner.
+--- Destroys a card: discard it, pay magic for an enemy kill, tell the hooks, check
+--- the winner. Until its on_destroyed event (with the effects it sets off) is over,
+--- its abilities still earn its controller magic.
 --- Defined in rules/summoner_wars/helpers.lua.
 function destroy(c, source) end
 
@@ -93,9 +95,11 @@ function force(c, to) end
 --- Defined in rules/summoner_wars/helpers.lua.
 function force_targets(c, n) end
 
---- Whether a card's name holds a whole word ("Undead" is in "Undead Warrior").
+--- Whether a card's name holds a word, or words in a row, as whole words: an
+--- "Undead" unit is an Undead Warrior or an Undead Carrier; an "Ice" structure is
+--- not a Portal Device.
 --- Defined in rules/summoner_wars/abilities.lua.
-function has_name_word(c, word) end
+function has_name_word(c, words) end
 
 --- Removes up to n damage from a card; returns how much was removed.
 --- Defined in rules/summoner_wars/helpers.lua.
@@ -128,6 +132,15 @@ function is_unit(c) end
 --- A space from a faction's layout coordinates (row 0 = back row, col 0 = left).
 --- Defined in rules/summoner_wars/helpers.lua.
 function layout_space(p, row, col) end
+
+--- An active event leaves its owner's active area: the cards hear `leaving_active`
+--- while it is still there (a Sacrificial Pyre heals), then it is discarded.
+--- Defined in rules/summoner_wars/setup.lua.
+function leave_active(c) end
+
+--- The cards under a host that lend it their text: one of each name.
+--- Defined in rules/summoner_wars/abilities.lua.
+function lending_cards(host) end
 
 --- Damage a card can still take.
 --- Defined in rules/summoner_wars/helpers.lua.
