@@ -196,6 +196,10 @@ def notes(target: str, game_id: str | None = None) -> list[str]:
     sources = list(game.scripts) + [src for c in game.cards.values() for src in c.lua]
     sources += [game.evaluator] if game.evaluator is not None else []
     out += [n for n in map(lualint.unread_note, sources) if n is not None]
+    schema = game.root / "cards.schema.json"
+    if schema.is_file() and schema.read_text(encoding="utf-8") != card_schema_text(str(game.root)):
+        out.append(f"{loader.display(schema)}: note: out of date with game.yaml (card_fields, stats, hooks...), "
+                   f"so editors check card files against old fields: run `summon schema {game.id} --write`")
     return out
 
 

@@ -653,26 +653,35 @@ def summon_cmd(*args: str) -> list[str]:
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processor time from /proc")
 def test_ctrl_c_stops_a_running_script(tmp_path):
-    """`summon eval` of an endless loop, with a budget that never ends it: Ctrl-C does, with a
-    clear message. Ctrl-C is sent once the process has used clearly more processor time than a
-    whole `summon eval` of `return 1` (so the script runs by then), not after a fixed delay."""
+    """`summon eval` of an endless loop, with the largest budget: Ctrl-C stops it, with a clear
+    message. Ctrl-C is sent by processor time used, not after a fixed delay (see below)."""
     g = copy_game(tmp_path)
     edit(g.rules / "game.yaml", "  instructions: 20000000", f"  instructions: {schema_max_instructions()}")
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    before = os.times()
-    quick = subprocess.run(summon_cmd("eval", str(g.rules), "return 1"), capture_output=True, text=True,
-                           cwd=ROOT, env=env, timeout=DEADLINE)
-    after = os.times()
+
+    def cpu_of(code: str) -> tuple[float, subprocess.CompletedProcess]:
+        before = os.times()
+        done = subprocess.run(summon_cmd("eval", str(g.rules), code), capture_output=True, text=True,
+                              cwd=ROOT, env=env, timeout=DEADLINE)
+        after = os.times()
+        return (after.children_user - before.children_user) + (after.children_system - before.children_system), done
+
+    # The script runs between the end of setup (a whole `summon eval` of `return 1`) and the
+    # end of its budget (the same loop left alone): Ctrl-C is sent half way, in processor
+    # time, so the test holds on a fast machine and on a loaded one alike.
+    setup, quick = cpu_of("return 1")
     assert quick.returncode == 0 and quick.stdout == "1\n", quick.stderr
-    setup = (after.children_user - before.children_user) + (after.children_system - before.children_system)
+    budget, alone = cpu_of("while true do end")
+    assert alone.returncode == 1 and "script ran too long" in alone.stderr, alone.stderr
+    send_at = (setup + budget) / 2
     proc = subprocess.Popen(summon_cmd("eval", str(g.rules), "while true do end"), stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
     try:
         give_up = time.monotonic() + DEADLINE
-        while cpu_seconds(proc.pid) < setup * 1.5 + 0.5:
+        while cpu_seconds(proc.pid) < send_at:
             assert proc.poll() is None, "summon eval ended by itself"
             assert time.monotonic() < give_up, "summon eval never got going"
-            time.sleep(0.05)
+            time.sleep(0.02)
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=DEADLINE)
     finally:

@@ -78,3 +78,17 @@ def test_a_new_game_in_the_project_leaves_the_docs_check_as_it_was(tmp_path, mon
     assert not any("pip_race" in p.name for p in files)
     assert docs.stale(files) == []
     assert any(p.name == "pip_race.lua" for p in docs.generated())   # `summon docs` would write it
+
+
+def test_check_notes_a_card_schema_left_behind_by_a_change_to_game_yaml(tmp_path):
+    assert summon("new", "game", "pip_race", "--dir", str(tmp_path)).returncode == 0
+    assert "cards.schema.json" not in summon("check", "pip_race", cwd=tmp_path).stdout
+    game = tmp_path / "rules/pip_race/game.yaml"
+    game.write_text(game.read_text().replace("  points: {type: integer, minimum: 0}\n",
+                                             "  points: {type: integer, minimum: 0}\n  rarity: {type: string}\n"))
+    r = summon("check", "pip_race", cwd=tmp_path)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert ("rules/pip_race/cards.schema.json: note: out of date with game.yaml" in r.stdout
+            and "run `summon schema pip_race --write`" in r.stdout), r.stdout
+    assert summon("schema", "pip_race", "--write", cwd=tmp_path).returncode == 0
+    assert "cards.schema.json" not in summon("check", "pip_race", cwd=tmp_path).stdout
