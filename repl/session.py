@@ -89,6 +89,7 @@ class Session:
         # front end hands the keyboard over with pass_to before another human answers)
         self.keyboard: int | None = humans[0] if humans else None
         self.changed_by_console = False   # designer mode: the lua console changed the match
+        self._shown: tuple | None = None   # what the last screen() showed (see needs_screen)
         self._take_messages()
 
     # -- state --------------------------------------------------------------
@@ -162,10 +163,22 @@ class Session:
                 parts.append(f"P{owner}: {vals}")
         return " | ".join(parts)
 
+    def _screen_key(self) -> tuple:
+        return (id(self.match), self.match.decisions, self.to_act(), self.viewer())
+
+    def needs_screen(self) -> bool:
+        """Whether the match moved on (or changed hands) since the screen was last shown."""
+        return self._shown != self._screen_key()
+
+    def forget_screen(self) -> None:
+        """The terminal was wiped: the next needs_screen() is true."""
+        self._shown = None
+
     def screen(self) -> str:
         """The board and the players as the viewer may see them, then the question."""
         out = [render_state(self.match, self.viewer(), colour=self.colour)]
         out.append(self.options_text())
+        self._shown = self._screen_key()
         return "\n".join(out)
 
     def options_text(self) -> str:
@@ -232,6 +245,9 @@ class Session:
                 return f"error: {e}"
         if self.match.pending is None:
             return "the match is over; type quit, save FILE, undo or load FILE"
+        p = self.match.pending.player
+        if not self.designer and not self.is_human(p):
+            return f"P{p} is a bot: type bot to let it answer, or auto N (nobody answers for a bot)"
         try:
             idx = parse_answer(text, self.match.options())
         except IllegalAnswer as e:
@@ -439,11 +455,12 @@ def _bot(s: Session, arg: str) -> str:
     return "\n".join(out)
 
 
-@command("auto", "N", help="bots play the next N decisions, for every seat")
+@command("auto", "N", help="bots play the next N decisions, for every seat, then the bots' turns on to a person's")
 def _auto(s: Session, arg: str) -> str:
     if not arg.isdigit():
         return "usage: auto N (a number of decisions)"
     out = s.play_bots(limit=int(arg))
+    out += s.play_bots()   # a bot's turn is never left half played for a person to answer
     return "\n".join(out + [s.screen()])
 
 

@@ -136,6 +136,8 @@ def test_hot_seat_hides_the_screen_between_players(play_screen):
 
 def test_quit_leaves_with_status_0(screen):
     screen.type("quit")
+    screen.wait("Save before quitting")
+    screen.type("")
     screen.p.expect(pexpect.EOF)
     screen.p.close()
     assert screen.p.exitstatus == 0
