@@ -356,6 +356,11 @@ class Match:
                 out.setdefault(def_id, [0] * len(self.seats))[seat - 1] += n
         return out
 
+    def stats_seen(self, seat: int | None, card_id: int) -> dict[str, float] | None:
+        """A card's stats now, after the modifiers a seat may know of (None: everything); None
+        when the seat does not see the card's face. For screens: a stat whose modifier fails is left out."""
+        return self._rt.stats_seen(seat, card_id)
+
     def messages(self) -> list[str]:
         """What happened since the last call (moves, rolls, damage...)."""
         return self._rt.drain_messages()

@@ -290,6 +290,11 @@ class Runtime:
         """What a player may see, as JSON (None: everything)."""
         return self._call(self._E.view, player)[0]
 
+    def stats_seen(self, player: int | None, card_id: int) -> dict[str, float] | None:
+        """A card's stats after the modifiers `player` may know of (E.stats_seen); None: a face it does not see."""
+        res = self._call(self._E.stats_seen, player, card_id)[0]
+        return None if res is None else {str(k): v for k, v in res.items()}
+
     def winner(self) -> int | None:
         """The winning seat once the match has one (None: not over, or a draw)."""
         self._activate()

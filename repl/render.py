@@ -123,7 +123,7 @@ def listed_zones(match: Match, view: dict, player: int) -> list[tuple[str, list[
     return out
 
 
-def render_state(match: Match, player: int | None, colour: bool = False) -> str:
+def render_state(match: Match, player: int | None, colour: bool = False, status: str | None = None) -> str:
     """The board, the cards on it, and each player's counters and zone sizes, as `player` sees them."""
     view = match.view(player)
     board = match.game.data["board"]
@@ -150,8 +150,9 @@ def render_state(match: Match, player: int | None, colour: bool = False) -> str:
         if player == i:
             for name, names in private_zones(match, view, i):
                 lines.append(f"  {name}: " + (", ".join(names) or "empty"))
-    st = view
-    where = f"turn {st.get('turn')}" + (f", round {st['round']}" if st.get("round") else "")
-    where += f", phase {st.get('phase')}, player {st.get('active')} to play" if not st.get("over") else ""
-    lines.append(where)
+    if status is None:
+        st = view
+        status = f"turn {st.get('turn')}" + (f", round {st['round']}" if st.get("round") else "")
+        status += f", phase {st.get('phase')}, player {st.get('active')} to play" if not st.get("over") else ""
+    lines.append(status)
     return "\n".join(lines)

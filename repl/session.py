@@ -147,21 +147,47 @@ class Session:
             self.log.append(Entry(self.match.decisions, m))
         return new
 
-    def toolbar(self) -> str:
+    def game_status(self) -> str:
+        """What the game's `display: toolbar` Lua says from the viewer's view (turns as players
+        count them, life, scores); without one, the turn, round and counters."""
+        key = (id(self.match), self.match.decisions, self.viewer())
+        if getattr(self, "_status", (None, ""))[0] == key:
+            return self._status[1]
+        code = (self.match.game.data.get("display") or {}).get("toolbar")
         st = self.match.view(self.viewer())
-        parts = [self.match.game.name, f"turn {st.get('turn')}"]
-        if st.get("round"):
-            parts.append(f"round {st['round']}")
-        if st.get("phase"):
+        if code:
+            # a designer (no seat) reads the toolbar of the seat to act: it shows what a seat may know
+            seat = self.viewer() or self.to_act() or st.get("active") or 1
+            try:
+                res = self.match.eval(code, chunkname=f"{self.match.game.id}/game.yaml display.toolbar", seat=seat)
+                text = " ".join(str(r) for r in res)
+            except EngineError as e:
+                text = f"(the game's toolbar failed: {str(e).splitlines()[0]})"
+        else:
+            parts = [f"turn {st.get('turn')}"]
+            if st.get("round"):
+                parts.append(f"round {st['round']}")
+            counters = st.get("counters") or {}
+            for owner in sorted(k for k in counters if k != "shared"):
+                vals = " ".join(f"{k} {v}" for k, v in sorted((counters[owner] or {}).items()))
+                if vals:
+                    parts.append(f"P{owner}: {vals}")
+            text = " | ".join(parts)
+        self._status = (key, text)
+        return text
+
+    def status_line(self) -> str:
+        """The game's status, the phase and the seat being asked (not only the player whose turn it is)."""
+        st = self.match.view(self.viewer())
+        parts = [self.game_status()]
+        if st.get("phase") and self.match.pending is not None:
             parts.append(f"phase {st['phase']}")
         p = self.to_act()
-        parts.append(f"P{p} to act" if p else (st.get("result") or "over"))
-        counters = st.get("counters") or {}
-        for owner in sorted(k for k in counters if k != "shared"):
-            vals = " ".join(f"{k} {v}" for k, v in sorted((counters[owner] or {}).items()))
-            if vals:
-                parts.append(f"P{owner}: {vals}")
+        parts.append(f"P{p} to act" if p else f"over: {st.get('result') or 'no result'}")
         return " | ".join(parts)
+
+    def toolbar(self) -> str:
+        return f"{self.match.game.name} | {self.status_line()}"
 
     def _screen_key(self) -> tuple:
         return (id(self.match), self.match.decisions, self.to_act(), self.viewer())
@@ -176,7 +202,7 @@ class Session:
 
     def screen(self) -> str:
         """The board and the players as the viewer may see them, then the question."""
-        out = [render_state(self.match, self.viewer(), colour=self.colour)]
+        out = [render_state(self.match, self.viewer(), colour=self.colour, status=self.status_line())]
         out.append(self.options_text())
         self._shown = self._screen_key()
         return "\n".join(out)

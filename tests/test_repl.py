@@ -32,7 +32,9 @@ def test_the_board_hand_counters_and_options_are_on_screen(screen):
     assert "P2 Player 2 (fallen_kingdom): magic" in t             # the other's counts only
     assert "P1 (you): Summon units next to your gates" in t
     assert re.search(r"\n\s+1\. Summon ", t)
-    screen.wait(r"Summoner Wars \| turn 2 \| phase summon \| P1 to act \| P1: magic 3")  # the bottom toolbar
+    # the bottom toolbar: P1's first turn (the second of the match), both summoners' life, magic
+    screen.wait(r"Summoner Wars \| P1's turn 1 \| life (Svara|Ret-Talus) \d+/12, (Svara|Ret-Talus) \d+/12 \| "
+                r"magic P1 3, P2 \d+ \| phase summon \| P1 to act")
 
 
 def test_answer_by_number_then_by_label_with_completion(screen):

@@ -97,3 +97,37 @@ def test_play_without_a_seed_picks_one_and_names_it_at_the_end(play_screen, tmp_
         assert json.loads(save.read_text())["seed"] == seed
         seeds.append(seed)
     assert seeds[0] != seeds[1]     # 1 in 2^31 to fail by chance
+
+
+# -- counters as players count them, and the seat being asked -------------------------------
+
+def test_summoner_wars_counts_each_players_own_turns_and_shows_the_summoners_life(screen):
+    # P2 played turn 1 of the match; P1's first turn is the match's second
+    assert "P1's turn 1 | life " in screen.text
+    assert re.search(r"P1's turn 1 \| life [^|]*Svara 12/12", screen.text)
+    screen.type("End summon phase")
+    screen.wait(r"Move up to 3 units[\s\S]*P1>")
+    screen.type("auto 30")
+    text = screen.wait(r"P1 \(you\):[^\n]*\n[\s\S]*P1>")
+    assert "P1's turn 2 |" in text
+
+
+def test_summoners_isle_shows_the_round_energy_and_the_seat_asked(play_screen):
+    s = play_screen("summoners_isle", "--players", "random,human,random", "--seed", "3")
+    text = s.wait(r"P2 \(you\):[^\n]*\n[\s\S]*P2>")
+    status = [line for line in text.splitlines() if "to act" in line][-1]
+    assert re.search(r"round 1 of 6 \| energy P1 \d+, P2 \d+, P3 \d+ \(36 wins\) \| phase \w+ \| P2 to act", status)
+    assert "turn 0" not in text and "player 1 to play" not in text
+
+
+def test_the_toolbar_is_the_games_and_built_from_the_seats_view(sw):
+    # every shipped game declares one; it runs on the seat's view (no hidden card reaches it)
+    from engine.loader import load_game
+    for gid in ("summoner_wars", "summoners_isle", "summonaria", "summoner_tcg"):
+        game = load_game(gid)
+        assert game.data["display"]["toolbar"]
+        s = Session(Match(game, 5, [Seat("human"), Seat("random")]))
+        s.play_bots()
+        bar = s.toolbar()
+        assert bar.startswith(game.name + " | ") and f"P{s.to_act()} to act" in bar
+        assert "failed" not in bar
