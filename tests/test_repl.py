@@ -93,7 +93,7 @@ def test_help_invalid_input_card_and_lua(screen):
     screen.type("fly to the moon")
     screen.wait(r"'fly to the moon' is neither an option nor a command")
     screen.type("card frost mage")
-    screen.wait(r"Frost Mage \(frost_mage, polar_dwarves\)[\s\S]*strength")
+    screen.wait(r"Frost Mage \(polar_dwarves\): unit, common\s+strength 1, life 4")
     screen.type("lua board.distance('a1', 'c3')")
     screen.wait(r"\n4\s*\n")
     screen.type("lua view.active = 2; return view.active")

@@ -3,6 +3,7 @@ and through Session where a plain function is enough."""
 from __future__ import annotations
 
 import json
+import random
 import re
 
 import pexpect
@@ -131,3 +132,66 @@ def test_the_toolbar_is_the_games_and_built_from_the_seats_view(sw):
         bar = s.toolbar()
         assert bar.startswith(game.name + " | ") and f"P{s.to_act()} to act" in bar
         assert "failed" not in bar
+
+
+# -- the board: life left, changed stats, attachments, the legend, a card as it is now ------
+
+def test_the_board_and_card_space_show_life_left_in_players_words(screen):
+    found = re.search(r"(\b[a-f][1-8]) Ret2 Ret-Talus (\d+)/12", screen.text)
+    assert found, "the list under the board names the enemy summoner with its life left"
+    space, life = found.groups()
+    assert re.search(rf"Ret2 {life}\b", screen.text)            # and the board shows it on its square
+    assert "Legend: " in screen.text and "life left" in screen.text
+    screen.type(f"card {space}")
+    text = screen.wait(rf"{space}: Ret-Talus \(P2's\), life {life} of 12[\s\S]*P1>")
+    assert "strength" in text and "Ret-Talus (fallen_kingdom): unit, summoner" in text
+    for internal in ("copies", "active True", "abilities in Lua", "hooks", "kill_magic"):
+        assert internal not in text
+    screen.type("card a5")                # an empty space
+    screen.wait(r"a5: nothing there")
+    screen.type("legend")
+    screen.wait(r"legend hidden")
+
+
+def test_card_space_shows_changed_stats_and_attachments(sw):
+    from conftest import position
+    m = position(sw, 'local h = scenario.create("frost_mage", 1, "c4", {damage = 1}); '
+                     'scenario.create("dwarf_gate", 1, "d4")', quiet=True)
+    s = Session(m)
+    s.keyboard = 1
+    out = s.handle("card c4")
+    # next to one of its structures the Frost Mage has 1 more strength (its own text)
+    assert re.search(r"c4: Frost Mage \(yours\), life 3 of 4, strength \d \(printed 1\)", out)
+    assert re.search(r"Frm1 3\*", s.screen())
+    out = s.handle("card frost mage")
+    assert out.startswith("Frost Mage (polar_dwarves): unit, common") and "at c4: Frost Mage (yours)" in out
+
+
+@pytest.mark.parametrize("game, players", [("summoner_wars", 2), ("summoners_isle", 2), ("summoners_isle", 4),
+                                           ("summonaria", 2), ("summonaria", 4), ("summoner_tcg", 2),
+                                           ("summoner_tcg", 4)])
+def test_every_screen_of_a_game_fits_120_by_40(game, players):
+    # every screen of a random game, as the human at seat 1 sees it, with the prompt and toolbar
+    from engine.loader import load_game
+    ansi = re.compile(r"\x1b\[[0-9;]*m")
+    s = Session(Match(load_game(game), 2, [Seat("human")] + [Seat("random")] * (players - 1)), colour=True)
+    s.play_bots()
+    rng = random.Random(2)
+    worst = (0, 0)
+    while s.match.pending is not None and s.match.decisions < 300:
+        lines = ansi.sub("", s.screen()).splitlines() + ["P1> ", s.toolbar()]
+        worst = max(worst, (len(lines), max(len(line) for line in lines)))
+        assert len(lines) <= 40 and max(len(line) for line in lines) <= 120, (
+            f"decision {s.match.decisions}: {len(lines)} lines, {max(len(line) for line in lines)} wide:\n"
+            + "\n".join(lines))
+        s.answer(rng.randrange(len(s.match.options())))    # seat 1 plays at random too (no search)
+        s.play_bots()
+    assert worst[0] > 10        # the screens were looked at
+
+
+def test_the_screen_fits_a_120_by_40_terminal(play_screen):
+    s = play_screen("summoners_isle", "--players", "human,random,random,random", "--seed", "2", size=(40, 120))
+    text = s.wait(r"P1>")
+    shown = text[text.rindex("Turn order:"):].replace("\r", "")
+    lines = shown.splitlines()
+    assert len(lines) <= 39 and max(len(line.rstrip()) for line in lines) <= 120, shown
