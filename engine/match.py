@@ -168,6 +168,11 @@ class Match:
         """Labels of the options offered now, in order."""
         return self._rt.option_keys() if self.pending else []
 
+    def option_warnings(self) -> list[str]:
+        """Each offered option's warning (`warn` in its table; "" for none): an answer a
+        player should confirm, such as attacking their own card."""
+        return self._rt.option_warnings() if self.pending else []
+
     def index_of(self, label: str) -> int | None:
         """The 0-based index of the offered option with this label, or None when it is not offered."""
         idx = self._rt.key_index(label) if self.pending else None

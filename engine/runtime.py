@@ -244,6 +244,11 @@ class Runtime:
         self._activate()
         return _list(self._E.pending_keys())
 
+    def option_warnings(self) -> list[str]:
+        """Each pending option's `warn` text ("" for none), in order."""
+        self._activate()
+        return [str(w) for w in _list(self._E.pending_warnings())]
+
     def key_index(self, key: str) -> int | None:
         """The 1-based index of the pending option with this label, or None."""
         self._activate()

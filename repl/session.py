@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -91,6 +92,7 @@ class Session:
         self.changed_by_console = False   # designer mode: the lua console changed the match
         self._shown: tuple | None = None   # what the last screen() showed (see needs_screen)
         self.show_legend = True            # the `legend` command toggles it
+        self._confirming: tuple | None = None   # (decision, option) a warned answer waits to be confirmed at
         self._take_messages()
 
     # -- state --------------------------------------------------------------
@@ -234,7 +236,7 @@ class Session:
             # a bot's options can name its hidden cards (a hand, face-down cards): fair play hides them
             return (f"P{d.player} (a bot) is to answer" + (" a secret choice" if d.secret else "") +
                     ": type bot to let it, or auto N")
-        opts = self.match.options()
+        opts = self.option_texts()
         who = "you" if self.is_human(d.player) else "a bot"
         lines = _wrap(f"P{d.player} ({who}): {d.prompt}" + (" (a secret choice)" if d.secret else ""), self.COLUMNS)
         entries = [f"  {i}. {o}" for i, o in enumerate(opts, 1)]
@@ -243,6 +245,36 @@ class Session:
         else:
             lines += entries
         return "\n".join(lines)
+
+    def option_texts(self) -> list[str]:
+        """The offered options as the screen shows them: each label, then whose card it is
+        about and its life (from the viewer's view), and the rules' warning, if any."""
+        opts = self.match.options()
+        warns = self.match.option_warnings()
+        view = self.match.view(self.viewer())
+        looks = Looks(self.match, view, self.viewer())
+        cards = {c["id"]: c for c in view["cards"]}
+        out = []
+        for i, label in enumerate(opts):
+            text = label
+            c = self._card_named_in(label, view, cards)
+            if c is not None:
+                life = looks.life_left(c)
+                whose = "yours" if c["controller"] == self.viewer() else f"P{c['controller']}'s"
+                text += f"  ({whose}" + (f", life {life[0]} of {life[1]}" if life else "") + ")"
+            if i < len(warns) and warns[i]:
+                text += f"  !! {warns[i]}"
+            out.append(text)
+        return out
+
+    def _card_named_in(self, label: str, view: dict, cards: dict) -> dict | None:
+        """The card a label is about: the last board space it names whose card it also names."""
+        for space in reversed(re.findall(r"[A-Za-z0-9_]+", label)):
+            i = view["spaces"].get(space)
+            c = cards.get(i) if i is not None else None
+            if c is not None and "name" in c and c["name"] in label:
+                return c
+        return None
 
     # -- answering ------------------------------------------------------------
 
@@ -298,6 +330,11 @@ class Session:
             idx = parse_answer(text, self.match.options())
         except IllegalAnswer as e:
             return str(e)
+        warns = self.match.option_warnings()
+        if idx < len(warns) and warns[idx] and self._confirming != (self.match.decisions, idx):
+            self._confirming = (self.match.decisions, idx)
+            return f"{warns[idx]}: answer {idx + 1} again to confirm, or choose another option"
+        self._confirming = None
         try:
             out = self.answer(idx)
         except ScriptError as e:

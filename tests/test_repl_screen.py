@@ -195,3 +195,53 @@ def test_the_screen_fits_a_120_by_40_terminal(play_screen):
     shown = text[text.rindex("Turn order:"):].replace("\r", "")
     lines = shown.splitlines()
     assert len(lines) <= 39 and max(len(line.rstrip()) for line in lines) <= 120, shown
+
+
+# -- options name whose card they are about; attacking your own card asks to confirm ------------
+
+def test_targets_name_their_owner_and_life_and_an_attack_on_your_own_card_asks_to_confirm(sw):
+    from engine.loader import LuaSource
+    m = Match(sw, 1, [Seat("human", "polar_dwarves"), Seat("random", "fallen_kingdom")],
+              scenario=LuaSource("scenario", 'scenario.create("frost_mage", 1, "c4"); '
+                                             'scenario.create("dwarf_gate", 1, "d4"); '
+                                             'scenario.create("undead_carrier", 2, "c5", {damage = 1})'))
+    s = Session(m)
+    for a in ("End summon phase", "End move phase", "End build phase", "Attack with Frost Mage at c4"):
+        s.handle(a)
+    text = s.options_text()
+    assert re.search(r"\d\. Undead Carrier at c5  \(P2's, life 2 of 3\)\n", text)
+    own = re.search(r"(\d)\. Gate at d4  \(yours, life 5 of 5\)  !! Frost Mage would attack your own Gate", text)
+    assert own
+    n = s.match.decisions
+    out = s.handle(own.group(1))
+    assert out == f"Frost Mage would attack your own Gate: answer {own.group(1)} again to confirm, or choose another option"
+    assert s.match.decisions == n
+    s.handle(own.group(1))
+    assert s.match.decisions == n + 1 and s.match.answers[-1] == "Gate at d4"
+
+
+# -- the hand in the screen's order; a hand-off tells what happened ------------------------------
+
+def test_hand_lists_the_cards_as_the_screen_does(screen):
+    on_screen = re.search(r"\n  hand: ([^\n]*)\n", screen.text).group(1).strip()
+    screen.type("hand")
+    text = screen.wait(r"P1:\s+hand: [^\n]*\n[\s\S]*P1>")
+    assert re.search(r"P1:\s+hand: ([^\n]*)\n", text).group(1).strip() == on_screen
+
+
+def test_after_a_hand_off_the_incoming_player_reads_what_the_other_did(play_screen):
+    s = play_screen("summoner_wars", "--players", "human,human", "--seed", "4")
+    s.wait(r"Pass to player 2, then press Enter")
+    s.type("")
+    s.wait(r"P2 \(you\)[\s\S]*P2>")
+    for phase in ("move", "attack", "magic"):
+        s.type(f"End {phase} phase")
+        s.wait(rf"P2: End {phase} phase")
+    s.wait(r"Pass to player 1, then press Enter")
+    s.type("")
+    text = s.wait(r"P1 \(you\)[\s\S]*P1>")
+    start = text.index("So far:")
+    summary = text[start:COLUMNS.search(text, start).start()]   # up to the board
+    for phase in ("move", "attack", "magic"):
+        assert f"P2: End {phase} phase" in summary
+    assert "hand" not in summary.replace("hand 5", "")     # nothing of P2's hand but its size

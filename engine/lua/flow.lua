@@ -506,6 +506,17 @@ function E.key_index(key)
   return nil
 end
 
+--- The `warn` text of each pending option ("" for none): the host asks its player to
+--- confirm such an answer (attacking one's own card, say).
+function E.pending_warnings()
+  local out = {}
+  if not E.pending then return out end
+  for i, o in ipairs(E.pending.options) do
+    out[i] = type(o.warn) == "string" and E.clean_text(o.warn) or ""
+  end
+  return out
+end
+
 function E.pending_keys()
   if not E.pending then return {} end
   return E.copy_list(keys_of(E.pending))

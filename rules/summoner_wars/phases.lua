@@ -332,7 +332,9 @@ function attack_phase(p)
     local u = pick.unit
     local opts = {}
     for _, t in ipairs(attack_targets(u)) do
-      opts[#opts + 1] = { label = string.format("%s at %s", t.name, t.space), target = t }
+      opts[#opts + 1] = { label = string.format("%s at %s", t.name, t.space), target = t,
+                          warn = t.controller == p and string.format("%s would attack your own %s", u.name, t.name)
+                                 or nil }
     end
     local t = choose { player = p, prompt = string.format("%s at %s attacks which card?", u.name, u.space),
                        options = opts }
