@@ -15,7 +15,7 @@ from engine.bots import bots_for
 from engine.match import Ask, Match, Seat, read_save
 from engine.names import nearest
 
-from .render import Looks, _columns, _num, _wrap, legend, private_zones, render_state
+from .render import Looks, _columns, _num, _wrap, legend, space_marks, private_zones, render_state
 
 
 @dataclass
@@ -480,7 +480,8 @@ def _card_now(s: Session, looks: Looks, c: dict, viewer: int | None) -> str:
     if "name" not in c:
         return f"{c['space']}: a face-down card of P{c['controller']}"
     owner = "" if c.get("owner") in (None, c["controller"]) else f", owned by P{c['owner']}"
-    lines = [f"{c['space']}: " + looks.describe(c, viewer) + owner]
+    mark = space_marks(s.match, looks.view).get(c["space"])
+    lines = [f"{c['space']}: " + looks.describe(c, viewer, mark) + owner]
     stats = looks.stats(c)
     if stats:
         lines.append("  now: " + ", ".join(f"{k} {_num(v)}" for k, v in stats.items()))
