@@ -245,3 +245,30 @@ def test_after_a_hand_off_the_incoming_player_reads_what_the_other_did(play_scre
     for phase in ("move", "attack", "magic"):
         assert f"P2: End {phase} phase" in summary
     assert "hand" not in summary.replace("hand 5", "")     # nothing of P2's hand but its size
+
+
+# -- a decision taken without asking is said ---------------------------------------------------
+
+def test_a_single_option_taken_without_asking_is_announced_but_not_a_secret_one(sw):
+    s = Session(Match(sw, 4, [Seat("human", "polar_dwarves"), Seat("random", "fallen_kingdom")]))
+    s.play_bots()
+    rng = random.Random(3)
+    while s.match.decisions < 60 and s.match.pending is not None:
+        s.answer(rng.randrange(len(s.match.options())))
+        s.play_bots()
+    said = [e.text for e in s.log if "taken without asking" in e.text]
+    assert said and all(re.fullmatch(r".+: .+ \(the only option for player \d, taken without asking\)", t)
+                        for t in said)
+    assert any(t.startswith("Build structures: End build phase") for t in said)   # an empty phase
+    quiet = Match(sw, 4, [Seat("human", "polar_dwarves"), Seat("random", "fallen_kingdom")], quiet=True)
+    assert quiet.messages() == []      # bots' and sims' quiet matches say nothing, as before
+
+
+def test_the_move_prompt_says_how_many_moves_are_used(session):
+    session.handle("End summon phase")
+    assert "P1 (you): Move up to 3 units (0 of 3 moved)" in session.options_text()
+    unit = next(o for o in session.match.options() if o.startswith("Move "))
+    session.handle(unit)
+    while not session.match.pending.prompt.startswith("Move up to"):   # where to, then any follow-up
+        session.handle("1")
+    assert "(1 of 3 moved)" in session.options_text()
