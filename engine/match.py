@@ -169,6 +169,11 @@ class Match:
         """Labels of the options offered now, in order."""
         return self._rt.option_keys() if self.pending else []
 
+    def option_warnings(self) -> list[str]:
+        """Each offered option's warning (`warn` in its table; "" for none): an answer a
+        player should confirm, such as attacking their own card."""
+        return self._rt.option_warnings() if self.pending else []
+
     def index_of(self, label: str) -> int | None:
         """The 0-based index of the offered option with this label, or None when it is not offered."""
         idx = self._rt.key_index(label) if self.pending else None
@@ -356,6 +361,11 @@ class Match:
             if 1 <= seat <= len(self.seats):
                 out.setdefault(def_id, [0] * len(self.seats))[seat - 1] += n
         return out
+
+    def stats_seen(self, seat: int | None, card_id: int) -> dict[str, float] | None:
+        """A card's stats now, after the modifiers a seat may know of (None: everything); None
+        when the seat does not see the card's face. For screens: a stat whose modifier fails is left out."""
+        return self._rt.stats_seen(seat, card_id)
 
     def messages(self) -> list[str]:
         """What happened since the last call (moves, rolls, damage...)."""

@@ -244,6 +244,11 @@ class Runtime:
         self._activate()
         return _list(self._E.pending_keys())
 
+    def option_warnings(self) -> list[str]:
+        """Each pending option's `warn` text ("" for none), in order."""
+        self._activate()
+        return [str(w) for w in _list(self._E.pending_warnings())]
+
     def key_index(self, key: str) -> int | None:
         """The 1-based index of the pending option with this label, or None."""
         self._activate()
@@ -289,6 +294,11 @@ class Runtime:
     def view_json(self, player: int | None) -> str:
         """What a player may see, as JSON (None: everything)."""
         return self._call(self._E.view, player)[0]
+
+    def stats_seen(self, player: int | None, card_id: int) -> dict[str, float] | None:
+        """A card's stats after the modifiers `player` may know of (E.stats_seen); None: a face it does not see."""
+        res = self._call(self._E.stats_seen, player, card_id)[0]
+        return None if res is None else {str(k): v for k, v in res.items()}
 
     def winner(self) -> int | None:
         """The winning seat once the match has one (None: not over, or a draw)."""

@@ -64,6 +64,17 @@ def play_interactive(match: Match, *, designer: bool = False, watch: bool = Fals
         if text:
             print_formatted_text(ANSI(safe(text)))
 
+    def offer_save() -> None:
+        if s.match.pending is None and not s.match.answers:
+            return
+        try:
+            name = prompt.prompt("Save before quitting? File name, or Enter to quit without saving: ",
+                                 bottom_toolbar=None)
+        except (KeyboardInterrupt, EOFError):
+            name = ""
+        if name.strip():
+            show(s.handle(f"save {name.strip()}"))
+
     humans = [i + 1 for i, seat in enumerate(s.seats) if seat.controller == "human"]
     changed = threading.Event()
     kept_text = [""]
@@ -88,7 +99,6 @@ def play_interactive(match: Match, *, designer: bool = False, watch: bool = Fals
         show("\n".join(s.log_lines()))
     show("\n".join(s.play_bots()))
     last_viewer = None
-    shown_at = None
     while True:
         p = s.to_act()
         if p is not None and hot_seat and p != last_viewer and s.is_human(p):
@@ -101,15 +111,13 @@ def play_interactive(match: Match, *, designer: bool = False, watch: bool = Fals
             wipe()
             show(s.pass_to(p))
             last_viewer = p
-            shown_at = None
+            s.forget_screen()
         if changed.is_set():
             changed.clear()
             show(s.reload())
-            shown_at = (s.match.decisions, s.to_act())
             continue
-        if shown_at != (s.match.decisions, p):
+        if s.needs_screen():
             show(s.screen())
-            shown_at = (s.match.decisions, p)
         try:
             line = prompt.prompt(f"P{p}> " if p else "> ", bottom_toolbar=lambda: safe(s.toolbar()), default=kept_text[0])
             kept_text[0] = ""
@@ -118,17 +126,12 @@ def play_interactive(match: Match, *, designer: bool = False, watch: bool = Fals
         except KeyboardInterrupt:
             continue          # Ctrl-C cancels the line being typed
         except EOFError:      # Ctrl-D: offer to save, then leave
-            try:
-                name = prompt.prompt("Save before quitting? File name, or Enter to quit without saving: ",
-                                     bottom_toolbar=None)
-            except (KeyboardInterrupt, EOFError):
-                name = ""
-            if name.strip():
-                show(s.handle(f"save {name.strip()}"))
+            offer_save()
             return _done(stop)
         try:
             show(s.handle(line))
-        except Quit:
+        except Quit:          # quit: the same offer as Ctrl-D
+            offer_save()
             return _done(stop)
         except KeyboardInterrupt:   # Ctrl-C while bots think: they stop between decisions
             show(f"interrupted: the match stays at decision {s.match.decisions} "

@@ -358,14 +358,28 @@ def cmd_play(args) -> int:
             raise EngineError("name a game to play (summon list shows them), or give --load FILE")
         game = _load_for_seats(args.game, args.players)
         seats = check_seats(_seats(args.players, game))
-        match = Match(game, args.seed, seats, options=parse_options(args.option))
+        seed = random_seed() if args.seed is None else args.seed
+        match = Match(game, seed, seats, options=parse_options(args.option))
+        if args.seed is None and args.designer:
+            print(f"seed {seed} (picked at random)")
     if _is_interactive(match):
         from repl.app import play_interactive
 
-        return play_interactive(match, designer=args.designer, watch=args.watch)
-    from repl.plain import play_plain
+        status = play_interactive(match, designer=args.designer, watch=args.watch)
+    else:
+        from repl.plain import play_plain
 
-    return play_plain(match, designer=args.designer)
+        status = play_plain(match, designer=args.designer)
+    if not args.load and args.seed is None:
+        # said at the end, not the start: with the seed, every hidden card can be worked out
+        print(f"this match was seed {seed}: `summon play {args.game} --seed {seed}` with the same "
+              f"players deals it again")
+    return status
+
+
+def random_seed() -> int:
+    """A seed from the operating system's entropy (for a match the player did not seed)."""
+    return int.from_bytes(os.urandom(4), "big") & 0x7FFFFFFF
 
 
 def _divergence_line(number: int, answer: str, offered: list[str]) -> str:
@@ -493,7 +507,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("play", help="play a game in the terminal")
     p.add_argument("game", nargs="?")
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--seed", type=int, default=None,
+                   help="the match's seed (default: a random one, named when the session ends)")
     p.add_argument("--players", help="seats, e.g. human:polar_dwarves,bot:fallen_kingdom, or a deck file: "
                                      "human:my_deck.yaml; bots: bot (the strongest that answers in about a "
                                      "second), random, greedy, mcts or mcts:N")

@@ -20,15 +20,13 @@ def play_plain(match: Match, *, designer: bool = False, out=None, inp=None) -> i
 
     say("\n".join(s.log_lines()))
     say("\n".join(s.play_bots()))
-    shown_for = None
     while s.match.pending is not None:
         if s.is_other_human(s.to_act()):
             # no screen to hide in a pipe: say whose turn it is and hand the keyboard over
             say(f"-- player {s.to_act()} to play --")
             say(s.pass_to(s.to_act()))
-        if (s.match.decisions, s.to_act()) != shown_for:
+        if s.needs_screen():
             say(s.screen())
-            shown_for = (s.match.decisions, s.to_act())
         print(f"P{s.to_act()}> ", end="", file=out, flush=True)
         line = inp.readline()
         if not line:

@@ -23,62 +23,207 @@ def _abbrev(name: str) -> str:
     return (words[0][:2] + words[1][:1]).title()[:3]
 
 
-def _card_line(c: dict, marks: dict | None = None) -> str:
-    toks = ", ".join(f"{k} {v}" for k, v in sorted(c["tokens"].items()))
-    mark = (marks or {}).get(c["space"])
-    return (f"{c['space']:>4} {c['name']} (P{c['controller']})" + (f" [{toks}]" if toks else "")
-            + (f" on {mark}" if mark else ""))
+def _display(match: Match) -> dict:
+    return match.game.data.get("display") or {}
+
+
+class Looks:
+    """What the screen shows of the cards a seat sees on the board: each card's stats now
+    (after the modifiers the seat may know of), its life left where the game declares
+    `display: life`, what is attached to it, and whether a stat differs from its print."""
+
+    def __init__(self, match: Match, view: dict, player: int | None):
+        self.match, self.view, self.player = match, view, player
+        self.cards = {c["id"]: c for c in view["cards"]}
+        self.life = _display(match).get("life") or {}
+        self._stats: dict[int, dict] = {}
+
+    def printed(self, c: dict) -> dict:
+        d = self.match.game.cards.get(c.get("def"))
+        return d.data if d is not None else {}
+
+    def stats(self, c: dict) -> dict:
+        """The card's stats now (after the modifiers the seat knows of); {} for a face it does not see."""
+        if c["id"] not in self._stats:
+            try:
+                self._stats[c["id"]] = self.match.stats_seen(self.player, c["id"]) or {}
+            except Exception:   # a failing modifier is the rules' to report, not the screen's
+                self._stats[c["id"]] = {}
+        return self._stats[c["id"]]
+
+    def changed(self, c: dict) -> list[tuple[str, object, object]]:
+        """(stat, now, printed) of each stat that differs from the card's print."""
+        printed = self.printed(c)
+        out = []
+        for k, v in self.stats(c).items():
+            p = printed.get(k)
+            if isinstance(p, (int, float)) and not isinstance(p, bool) and p != v:
+                out.append((k, _num(v), p))
+        return out
+
+    def life_left(self, c: dict) -> tuple[int, int] | None:
+        """(left, most) when the game declares `display: life` and the card has that stat."""
+        stat = self.life.get("stat")
+        if not stat:
+            return None
+        most = self.stats(c).get(stat, self.printed(c).get(stat))
+        if not isinstance(most, (int, float)) or isinstance(most, bool):
+            return None
+        taken = c["tokens"].get(self.life.get("less"), 0) if self.life.get("less") else 0
+        return _num(most - taken), _num(most)
+
+    def attached(self, c: dict) -> list[str]:
+        return [self.cards[i]["name"] if "name" in self.cards.get(i, {}) else "a face-down card"
+                for i in c.get("under") or []]
+
+    def cell(self, c: dict, badge: str | None) -> str:
+        """A card on a board square: abbreviated name and controller, then life left (or the
+        badge's count), + when cards are attached, * when a stat is changed."""
+        text = f"{_abbrev(c['name'])}{c['controller']}"
+        life = self.life_left(c)
+        if life is not None:
+            text += f" {life[0]}"
+        elif badge and c["tokens"].get(badge):
+            text += f"*{c['tokens'][badge]}"
+        if c.get("under"):
+            text += "+"
+        if self.changed(c):
+            text += "*"
+        return text
+
+    def brief(self, c: dict, mark: str | None = None) -> str:
+        """A short entry for the list under the board: name, life left, changed stats, attachments, tokens."""
+        parts = [c["name"]]
+        life = self.life_left(c)
+        if life is not None:
+            parts.append(f"{life[0]}/{life[1]}")
+        for k, now, printed in self.changed(c):
+            if k != self.life.get("stat"):
+                parts.append(f"{k} {now} ({printed})")
+        parts += [f"{k} {v}" for k, v in sorted(c["tokens"].items()) if k != self.life.get("less")]
+        parts += ["+" + n for n in self.attached(c)]
+        if mark:
+            parts.append(f"on {mark}")
+        return " ".join(parts)
+
+    def describe(self, c: dict, viewer: int | None, mark: str | None = None) -> str:
+        """One line on a card in play, in players' words: whose, life left, changed stats, attachments, tokens."""
+        whose = _whose(c, viewer)
+        parts = [f"{c['name']} ({whose})"]
+        life = self.life_left(c)
+        if life is not None:
+            parts.append(f"life {life[0]} of {life[1]}")
+        for k, now, printed in self.changed(c):
+            if k != self.life.get("stat"):
+                parts.append(f"{k} {now} (printed {printed})")
+        shown = {t: n for t, n in sorted(c["tokens"].items()) if t != self.life.get("less")}
+        if shown:
+            parts.append(", ".join(f"{k} {v}" for k, v in shown.items()))
+        if c.get("under"):
+            parts.append("with " + ", ".join(self.attached(c)))
+        if mark:
+            parts.append(f"on {mark}")
+        return ", ".join(parts)
+
+
+def _num(v):
+    return int(v) if isinstance(v, float) and v.is_integer() else v
+
+
+def _whose(c: dict, viewer: int | None) -> str:
+    """Whose a card is, as the viewer says it: yours, or Player N's."""
+    if viewer is not None and c["controller"] == viewer:
+        return "yours"
+    return f"P{c['controller']}'s"
 
 
 def space_marks(match: Match, view: dict) -> dict:
     """The game's marks on spaces (display: marks names a key of the state's vars), as text."""
-    key = (match.game.data.get("display") or {}).get("marks")
+    key = _display(match).get("marks")
     marks = (view.get("vars") or {}).get(key) if key else None
     return {str(s): str(t) for s, t in marks.items()} if isinstance(marks, dict) else {}
 
 
+CELL = 9     # a board square's width
+ENTRY = 38   # the longest entry in the list of cards under the board
+
+
 def render_board(view: dict, width: int, height: int, colour: bool = False, badge: str | None = None,
-                 marks: dict | None = None) -> list[str]:
-    """A grid board, top row first; a card shows as its abbreviated name, controller and `badge`
-    tokens; an empty space shows its mark, if the game gives it one."""
+                 marks: dict | None = None, looks: Looks | None = None) -> list[str]:
+    """A grid board, top row first; a card shows as its abbreviated name and controller, then
+    its life left (or `badge` tokens), + for attached cards and * for a changed stat; an
+    empty space shows its mark, if the game gives it one."""
     marks = marks or {}
     cards = {c["id"]: c for c in view["cards"]}
     at = {s: cards[i] for s, i in view["spaces"].items() if i in cards}
     cols = [chr(97 + x) for x in range(width)]
-    lines = ["     " + "".join(f"{c:^7}" for c in cols)]
+    lines = ["     " + "".join(f"{c:^{CELL}}" for c in cols)]
     for y in range(height, 0, -1):
         row = []
         for x in cols:
             c = at.get(f"{x}{y}")
             if c is None:
                 mark = marks.get(f"{x}{y}")
-                row.append(f"{mark[:6]:^7}" if mark else "   .   ")
+                row.append(f"{mark[:CELL - 1]:^{CELL}}" if mark else f"{'.':^{CELL}}")
             else:
-                n = c["tokens"].get(badge, 0) if badge else 0
-                cell = f"{_abbrev(c['name'])}{c['controller']}" + (f"*{n}" if n else "")
-                row.append(paint(f"{cell:^7}", c["controller"], colour))
+                if looks is not None:
+                    cell = looks.cell(c, badge)
+                else:
+                    n = c["tokens"].get(badge, 0) if badge else 0
+                    cell = f"{_abbrev(c['name'])}{c['controller']}" + (f"*{n}" if n else "")
+                row.append(paint(f"{cell:^{CELL}}", c["controller"], colour))
         lines.append(f"{y:>3}  " + "".join(row) + f"  {y}")
     lines.append(lines[0])
     return lines
 
 
-def render_graph(view: dict, board: dict, colour: bool = False) -> list[str]:
+def render_graph(view: dict, board: dict, colour: bool = False, width: int = 120) -> list[str]:
+    """A graph board, compact: a line per region (its facts, then each space's short name
+    and what stands there), two regions side by side where they fit."""
     cards = {c["id"]: c for c in view["cards"]}
     at = {s: cards[i] for s, i in view["spaces"].items() if i in cards}
     by_region: dict[str, list[str]] = {}
     for s, sp in sorted((board.get("spaces") or {}).items()):
         by_region.setdefault(sp.get("region") or "(no region)", []).append(s)
     regions = board.get("regions") or {}
-    lines = []
+    entries: list[tuple[str, int]] = []     # (text with colour, printed width)
     for region, spaces in sorted(by_region.items()):
         info = regions.get(region) or {}
         facts = ", ".join(f"{k} {v}" for k, v in info.items() if isinstance(v, (int, str)) and not isinstance(v, bool))
-        lines.append(f"{region}:" + (f" ({facts})" if facts else ""))
+        head = f"{region}" + (f" ({facts})" if facts else "") + ":"
+        text, plain = head, head
         for s in spaces:
+            short = s[len(region) + 1:] if s.startswith(region + "_") else s
             c = at.get(s)
-            who = paint(f"{c['name']} (P{c['controller']})", c["controller"], colour) if c else "empty"
-            links = ", ".join(board["spaces"][s].get("links") or [])
-            lines.append(f"  {s}: {who}   -> {links}")
+            what = f"{_abbrev(c['name'])}{c['controller']}" if c else "."
+            text += f" {short} " + (paint(what, c["controller"], colour) if c else what)
+            plain += f" {short} {what}"
+        entries.append((text, len(plain)))
+    return _columns(entries, width)
+
+
+def _columns(entries: list[tuple[str, int]], width: int, gap: int = 3) -> list[str]:
+    """Entries (text, printed width) in as many columns as fit the width (each column as wide
+    as its widest entry), top to bottom then across, like `ls`."""
+    if not entries:
+        return []
+    n = len(entries)
+    for ncol in range(min(n, width // 4), 0, -1):
+        rows = -(-n // ncol)
+        cols = [entries[k * rows:(k + 1) * rows] for k in range(-(-n // rows))]
+        widths = [max(w for _, w in col) for col in cols]
+        if sum(widths) + gap * (len(cols) - 1) <= width or len(cols) == 1:
+            break
+    lines = []
+    for r in range(rows):
+        row = ""
+        for k, col in enumerate(cols):
+            if r >= len(col):
+                break
+            text, w = col[r]
+            last = k == len(cols) - 1 or r >= len(cols[k + 1])
+            row += text + ("" if last else " " * (widths[k] + gap - w))
+        lines.append(row)
     return lines
 
 
@@ -94,24 +239,33 @@ def private_zones(match: Match, view: dict, player: int) -> list[tuple[str, list
     return out
 
 
-def _listed_card(c: dict, match: Match, fields: list[str]) -> str:
-    """A card in a listed zone: name, #id, printed fields and tokens; a face-down card as such."""
+def _listed_card(c: dict, match: Match, fields: list[str], looks: Looks | None = None) -> str:
+    """A card in a listed zone: name, #id, its fields (stats now, * when changed) and tokens;
+    a face-down card as such."""
     if "name" not in c:
         return f"face-down card {c['id']}"
     data = match.game.cards[c["def"]].data if c.get("def") in match.game.cards else {}
-    vals = [str(data[f]) for f in fields if f in data]
+    now = looks.stats(c) if looks is not None else {}
+    vals = []
+    for f in fields:
+        if f in now:
+            vals.append(f"{_num(now[f])}" + ("*" if data.get(f) != now[f] else ""))
+        elif f in data:
+            vals.append(str(data[f]))
     text = f"{c['name']} #{c['id']}" + (f" {'/'.join(vals)}" if vals else "")
     toks = ", ".join(f"{k} {v}" for k, v in sorted((c.get("tokens") or {}).items()))
     if toks:
         text += f" [{toks}]"
+    if c.get("under") and looks is not None:
+        text += " with " + ", ".join(looks.attached(c))
     if c.get("face_down"):
         text += " (face down)"
     return text
 
 
-def listed_zones(match: Match, view: dict, player: int) -> list[tuple[str, list[str]]]:
+def listed_zones(match: Match, view: dict, player: int, looks: Looks | None = None) -> list[tuple[str, list[str]]]:
     """The zones game.yaml's `display: zones` lists, of one player, as the view shows them."""
-    display = match.game.data.get("display") or {}
+    display = _display(match)
     fields = display.get("fields") or []
     cards = {c["id"]: c for c in view["cards"]}
     out = []
@@ -119,24 +273,58 @@ def listed_zones(match: Match, view: dict, player: int) -> list[tuple[str, list[
         z = view["zones"].get(f"{name}:{player}") or view["zones"].get(name)
         if z is None or "cards" not in z:
             continue
-        out.append((name, [_listed_card(cards[i], match, fields) for i in z["cards"] if i in cards]))
+        out.append((name, [_listed_card(cards[i], match, fields, looks) for i in z["cards"] if i in cards]))
     return out
 
 
-def render_state(match: Match, player: int | None, colour: bool = False) -> str:
+def _wrap(text: str, width: int) -> list[str]:
+    """A long line broken between words to the width, the rest indented."""
+    import textwrap
+    return textwrap.wrap(text, width, subsequent_indent="    ", break_long_words=False) or [text]
+
+
+def legend(match: Match, view: dict) -> list[str]:
+    """What the screen's abbreviations and signs mean, for this game."""
+    display = _display(match)
+    board = match.game.data["board"]
+    out = []
+    if board["type"] in ("grid", "graph"):
+        life = display.get("life") or {}
+        sign = (f"then its life left ({life['stat']}" + (f" less {life['less']}" if life.get("less") else "") + ")"
+                if life.get("stat") else f"then *N, its {display['badge']} tokens" if display.get("badge") else "")
+        out.append("Legend: Frm2 = a card (first letters of its name, listed below) of player 2" +
+                   (f", {sign}" if sign else ""))
+        out.append("  + = cards attached to it (+Name below); * = a stat not as printed (now, printed); . = empty")
+        marks = sorted(set(space_marks(match, view).values()))
+        if marks:
+            out.append("  marked squares: " + ", ".join(marks))
+    out.append("  `card SPACE` or `card NAME` shows a card in full; `legend` hides this")
+    return out
+
+
+def render_state(match: Match, player: int | None, colour: bool = False, status: str | None = None,
+                 show_legend: bool = False, width: int = 120) -> str:
     """The board, the cards on it, and each player's counters and zone sizes, as `player` sees them."""
     view = match.view(player)
     board = match.game.data["board"]
-    badge = (match.game.data.get("display") or {}).get("badge")
+    badge = _display(match).get("badge")
+    looks = Looks(match, view, player)
     lines = []
     marks = space_marks(match, view)
     if board["type"] == "grid":
-        lines += render_board(view, board["width"], board["height"], colour, badge, marks)
+        lines += render_board(view, board["width"], board["height"], colour, badge, marks, looks)
     elif board["type"] == "graph":
-        lines += render_graph(view, board, colour)
+        lines += render_graph(view, board, colour, width)
     on_board = sorted((c for c in view["cards"] if c.get("space")), key=lambda c: (c["controller"], c["space"]))
+    entries = []
     for c in on_board:
-        lines.append(paint(_card_line(c, marks), c["controller"], colour))
+        text = f"{c['space']:>3} {_abbrev(c['name'])}{c['controller']} " + looks.brief(c, marks.get(c["space"]))
+        if len(text) > ENTRY:    # three to a line on a 120-column terminal; `card SPACE` has the rest
+            text = text[:ENTRY - 3] + "..."
+        entries.append((paint(text, c["controller"], colour), len(text)))
+    lines += _columns(entries, width)
+    if show_legend:
+        lines += legend(match, view)
     for i, pl in enumerate(view["players"], 1):
         parts = [f"{k} {v}" for k, v in sorted(view["counters"].get(str(i), {}).items())]
         for key, z in sorted(view["zones"].items()):
@@ -145,13 +333,14 @@ def render_state(match: Match, player: int | None, colour: bool = False) -> str:
                 parts.append(f"{name} {z['count']}")
         label = f"P{i} {pl['name']}" + (f" ({pl['set']})" if pl.get("set") else "")
         lines.append(paint(f"{label}: " + ", ".join(parts), i, colour))
-        for name, listed in listed_zones(match, view, i):
-            lines.append(paint(f"  {name}: " + (", ".join(listed) or "empty"), i, colour))
+        for name, listed in listed_zones(match, view, i, looks):
+            lines += [paint(t, i, colour) for t in _wrap(f"  {name}: " + (", ".join(listed) or "empty"), width)]
         if player == i:
             for name, names in private_zones(match, view, i):
-                lines.append(f"  {name}: " + (", ".join(names) or "empty"))
-    st = view
-    where = f"turn {st.get('turn')}" + (f", round {st['round']}" if st.get("round") else "")
-    where += f", phase {st.get('phase')}, player {st.get('active')} to play" if not st.get("over") else ""
-    lines.append(where)
+                lines += _wrap(f"  {name}: " + (", ".join(names) or "empty"), width)
+    if status is None:
+        st = view
+        status = f"turn {st.get('turn')}" + (f", round {st['round']}" if st.get("round") else "")
+        status += f", phase {st.get('phase')}, player {st.get('active')} to play" if not st.get("over") else ""
+    lines.append(status)
     return "\n".join(lines)

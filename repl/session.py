@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -14,7 +15,7 @@ from engine.bots import bots_for
 from engine.match import Ask, Match, Seat, read_save
 from engine.names import nearest
 
-from .render import private_zones, render_state
+from .render import Looks, _columns, _num, _wrap, legend, space_marks, private_zones, render_state
 
 
 @dataclass
@@ -89,6 +90,9 @@ class Session:
         # front end hands the keyboard over with pass_to before another human answers)
         self.keyboard: int | None = humans[0] if humans else None
         self.changed_by_console = False   # designer mode: the lua console changed the match
+        self._shown: tuple | None = None   # what the last screen() showed (see needs_screen)
+        self.show_legend = True            # the `legend` command toggles it
+        self._confirming: tuple | None = None   # (decision, option) a warned answer waits to be confirmed at
         self._take_messages()
 
     # -- state --------------------------------------------------------------
@@ -146,27 +150,80 @@ class Session:
             self.log.append(Entry(self.match.decisions, m))
         return new
 
-    def toolbar(self) -> str:
+    def game_status(self) -> str:
+        """What the game's `display: toolbar` Lua says from the viewer's view (turns as players
+        count them, life, scores); without one, the turn, round and counters."""
+        key = (id(self.match), self.match.decisions, self.viewer())
+        if getattr(self, "_status", (None, ""))[0] == key:
+            return self._status[1]
+        code = (self.match.game.data.get("display") or {}).get("toolbar")
         st = self.match.view(self.viewer())
-        parts = [self.match.game.name, f"turn {st.get('turn')}"]
-        if st.get("round"):
-            parts.append(f"round {st['round']}")
-        if st.get("phase"):
+        if code:
+            # a designer (no seat) reads the toolbar of the seat to act: it shows what a seat may know
+            seat = self.viewer() or self.to_act() or st.get("active") or 1
+            try:
+                res = self.match.eval(code, chunkname=f"{self.match.game.id}/game.yaml display.toolbar", seat=seat)
+                text = " ".join(str(r) for r in res)
+            except EngineError as e:
+                text = f"(the game's toolbar failed: {str(e).splitlines()[0]})"
+        else:
+            parts = [f"turn {st.get('turn')}"]
+            if st.get("round"):
+                parts.append(f"round {st['round']}")
+            counters = st.get("counters") or {}
+            for owner in sorted(k for k in counters if k != "shared"):
+                vals = " ".join(f"{k} {v}" for k, v in sorted((counters[owner] or {}).items()))
+                if vals:
+                    parts.append(f"P{owner}: {vals}")
+            text = " | ".join(parts)
+        self._status = (key, text)
+        return text
+
+    def status_line(self) -> str:
+        """The game's status, the phase and the seat being asked (not only the player whose turn it is)."""
+        st = self.match.view(self.viewer())
+        parts = [self.game_status()]
+        if st.get("phase") and self.match.pending is not None:
             parts.append(f"phase {st['phase']}")
         p = self.to_act()
-        parts.append(f"P{p} to act" if p else (st.get("result") or "over"))
-        counters = st.get("counters") or {}
-        for owner in sorted(k for k in counters if k != "shared"):
-            vals = " ".join(f"{k} {v}" for k, v in sorted((counters[owner] or {}).items()))
-            if vals:
-                parts.append(f"P{owner}: {vals}")
+        parts.append(f"P{p} to act" if p else f"over: {st.get('result') or 'no result'}")
         return " | ".join(parts)
 
+    def toolbar(self) -> str:
+        return f"{self.match.game.name} | {self.status_line()}"
+
+    def _screen_key(self) -> tuple:
+        return (id(self.match), self.match.decisions, self.to_act(), self.viewer())
+
+    def needs_screen(self) -> bool:
+        """Whether the match moved on (or changed hands) since the screen was last shown."""
+        return self._shown != self._screen_key()
+
+    def forget_screen(self) -> None:
+        """The terminal was wiped: the next needs_screen() is true."""
+        self._shown = None
+
+    ROWS = 40   # the terminal a screen must fit, with the prompt and the toolbar
+    COLUMNS = 120
+
     def screen(self) -> str:
-        """The board and the players as the viewer may see them, then the question."""
-        out = [render_state(self.match, self.viewer(), colour=self.colour)]
-        out.append(self.options_text())
-        return "\n".join(out)
+        """The board and the players as the viewer may see them, then the question; on a
+        terminal of ROWS lines, the legend makes way for the options, and options past the
+        last line are counted instead (`options` lists them all)."""
+        room = self.ROWS - 2
+        status = self.status_line()
+        board = render_state(self.match, self.viewer(), colour=self.colour, status=status,
+                             show_legend=self.show_legend, width=self.COLUMNS).split("\n")
+        question = self.options_text().split("\n")
+        if self.show_legend and len(board) + len(question) > room:
+            board = render_state(self.match, self.viewer(), colour=self.colour, status=status,
+                                 width=self.COLUMNS).split("\n")
+        if len(board) + len(question) > room:
+            keep = max(3, room - len(board) - 1)
+            question = question[:keep] + [f"  ... and {len(question) - keep} more lines of options: "
+                                          f"type options to list them all"]
+        self._shown = self._screen_key()
+        return "\n".join(board + question)
 
     def options_text(self) -> str:
         d = self.match.pending
@@ -179,11 +236,45 @@ class Session:
             # a bot's options can name its hidden cards (a hand, face-down cards): fair play hides them
             return (f"P{d.player} (a bot) is to answer" + (" a secret choice" if d.secret else "") +
                     ": type bot to let it, or auto N")
-        opts = self.match.options()
+        opts = self.option_texts()
         who = "you" if self.is_human(d.player) else "a bot"
-        lines = [f"P{d.player} ({who}): {d.prompt}" + (" (a secret choice)" if d.secret else "")]
-        lines += [f"  {i}. {o}" for i, o in enumerate(opts, 1)]
+        lines = _wrap(f"P{d.player} ({who}): {d.prompt}" + (" (a secret choice)" if d.secret else ""), self.COLUMNS)
+        entries = [f"  {i}. {o}" for i, o in enumerate(opts, 1)]
+        if len(entries) > 6:     # many options: side by side, so the screen fits a terminal
+            lines += _columns([(e, len(e)) for e in entries], self.COLUMNS)
+        else:
+            lines += entries
         return "\n".join(lines)
+
+    def option_texts(self) -> list[str]:
+        """The offered options as the screen shows them: each label, then whose card it is
+        about and its life (from the viewer's view), and the rules' warning, if any."""
+        opts = self.match.options()
+        warns = self.match.option_warnings()
+        view = self.match.view(self.viewer())
+        looks = Looks(self.match, view, self.viewer())
+        cards = {c["id"]: c for c in view["cards"]}
+        out = []
+        for i, label in enumerate(opts):
+            text = label
+            c = self._card_named_in(label, view, cards)
+            if c is not None:
+                life = looks.life_left(c)
+                whose = "yours" if c["controller"] == self.viewer() else f"P{c['controller']}'s"
+                text += f"  ({whose}" + (f", life {life[0]} of {life[1]}" if life else "") + ")"
+            if i < len(warns) and warns[i]:
+                text += f"  !! {warns[i]}"
+            out.append(text)
+        return out
+
+    def _card_named_in(self, label: str, view: dict, cards: dict) -> dict | None:
+        """The card a label is about: the last board space it names whose card it also names."""
+        for space in reversed(re.findall(r"[A-Za-z0-9_]+", label)):
+            i = view["spaces"].get(space)
+            c = cards.get(i) if i is not None else None
+            if c is not None and "name" in c and c["name"] in label:
+                return c
+        return None
 
     # -- answering ------------------------------------------------------------
 
@@ -232,10 +323,18 @@ class Session:
                 return f"error: {e}"
         if self.match.pending is None:
             return "the match is over; type quit, save FILE, undo or load FILE"
+        p = self.match.pending.player
+        if not self.designer and not self.is_human(p):
+            return f"P{p} is a bot: type bot to let it answer, or auto N (nobody answers for a bot)"
         try:
             idx = parse_answer(text, self.match.options())
         except IllegalAnswer as e:
             return str(e)
+        warns = self.match.option_warnings()
+        if idx < len(warns) and warns[idx] and self._confirming != (self.match.decisions, idx):
+            self._confirming = (self.match.decisions, idx)
+            return f"{warns[idx]}: answer {idx + 1} again to confirm, or choose another option"
+        self._confirming = None
         try:
             out = self.answer(idx)
         except ScriptError as e:
@@ -305,10 +404,16 @@ def _hand(s: Session, arg: str) -> str:
     return f"P{p}:\n  " + ("\n  ".join(lines) or "(no private zones)")
 
 
-@command("card", "NAME", help="a card's full text, stats and abilities")
+@command("card", "SPACE|NAME", help="a card as it is now (on a space: stats, life, tokens, attachments, whose) or as printed")
 def _card(s: Session, arg: str) -> str:
     if not arg:
-        return "usage: card NAME (a card's name or id)"
+        return "usage: card SPACE or card NAME (a board space such as d5, or a card's name)"
+    viewer = s.viewer()
+    view = s.match.view(viewer)
+    looks = Looks(s.match, view, viewer)
+    here = _cards_at(s, view, arg)
+    if here is not None:
+        return "\n".join(_card_now(s, looks, c, viewer) for c in here) or f"{arg}: nothing there"
     cards = s.match.game.cards
     key = arg.lower()
     hits = [c for c in cards.values() if c.id == key or str(c.data.get("name", "")).lower() == key]
@@ -317,23 +422,79 @@ def _card(s: Session, arg: str) -> str:
     if not hits:
         by_lower = {str(c.data.get("name")).lower(): str(c.data.get("name")) for c in cards.values()}
         near = nearest(key, by_lower)
-        return f"no card called '{arg}'" + (f" (did you mean '{by_lower[near]}'?)" if near else "")
+        return (f"no card called '{arg}' and no such space" +
+                (f" (did you mean '{by_lower[near]}'?)" if near else ""))
     out = []
-    for c in hits[:6]:
-        d = c.data
-        out.append(f"{d.get('name')} ({c.id}, {c.set_id})")
-        if d.get("tags"):
-            out.append(f"  {' '.join(d['tags'])}")
-        stats = [f"{k} {v}" for k, v in d.items() if k not in ("id", "name", "tags", "text") and
-                 not isinstance(v, (dict, list))]
-        if stats:
-            out.append("  " + ", ".join(stats))
-        if d.get("text"):
-            out.append(f"  {d['text']}")
-        fns = [f"{src.field[-2]}.{src.field[-1]}" for src in c.lua]
-        if fns:
-            out.append(f"  abilities in Lua: {', '.join(fns)}")
+    seen_names: set[str] = set()
+    for c in hits:
+        name = str(c.data.get("name"))
+        if name in seen_names:
+            continue
+        seen_names.add(name)
+        out += _card_printed(s, c)
+        mine = [v for v in view["cards"] if v.get("def") == c.id and v.get("space")]
+        for v in mine:
+            out.append(f"  at {v['space']}: " + looks.describe(v, viewer))
+        if len(seen_names) >= 6:
+            break
     return "\n".join(out)
+
+
+def _cards_at(s: Session, view: dict, arg: str) -> list[dict] | None:
+    """The card the viewer sees on a board space named by arg (None: arg is no space)."""
+    board = s.match.game.data["board"]
+    key = arg.strip().lower()
+    if board["type"] == "grid":
+        col, row = key[:1], key[1:]
+        if not (row.isdigit() and "a" <= col <= chr(96 + board["width"]) and 1 <= int(row) <= board["height"]):
+            return None
+    elif key not in (board.get("spaces") or {}):
+        return None
+    cards = {c["id"]: c for c in view["cards"]}
+    i = view["spaces"].get(key)
+    return [cards[i]] if i in cards else []
+
+
+def _card_printed(s: Session, c) -> list[str]:
+    """A card definition in players' words: name, card set, kinds, printed numbers, text."""
+    d = c.data
+    out = [f"{d.get('name')} ({c.set_id})" + (f": {', '.join(d['tags'])}" if d.get("tags") else "")]
+    stats = list((s.match.game.data.get("stats") or {}).keys())
+    fields = s.match.game.data.get("card_fields") or {}
+    nums = [f"{k} {d[k]}" for k in stats if k in d and not isinstance(d[k], (bool, dict, list))]
+    # a field with a few named values (melee or ranged, a phase) reads as words; yes/no flags
+    # and internal fields are the rules' business, and the text says what they do
+    words = [f"{k.replace('_', ' ')} {d[k]}" for k, f in fields.items() if k in d and k not in stats and "enum" in f
+             and isinstance(d[k], str)]
+    if nums or words:
+        out.append("  " + ", ".join(nums + words))
+    if isinstance(d.get("cost"), list):
+        out.append("  cost " + "/".join(str(x) for x in d["cost"]))
+    if d.get("text"):
+        out.append(f"  {d['text']}")
+    return out
+
+
+def _card_now(s: Session, looks: Looks, c: dict, viewer: int | None) -> str:
+    """A card on a space as it is now, then its printed card."""
+    if "name" not in c:
+        return f"{c['space']}: a face-down card of P{c['controller']}"
+    owner = "" if c.get("owner") in (None, c["controller"]) else f", owned by P{c['owner']}"
+    mark = space_marks(s.match, looks.view).get(c["space"])
+    lines = [f"{c['space']}: " + looks.describe(c, viewer, mark) + owner]
+    stats = looks.stats(c)
+    if stats:
+        lines.append("  now: " + ", ".join(f"{k} {_num(v)}" for k, v in stats.items()))
+    d = s.match.game.cards.get(c.get("def"))
+    if d is not None:
+        lines += _card_printed(s, d)
+    return "\n".join(lines)
+
+
+@command("legend", help="show or hide what the board's abbreviations and signs mean")
+def _legend(s: Session, arg: str) -> str:
+    s.show_legend = not s.show_legend
+    return "\n".join(legend(s.match, s.match.view(s.viewer()))) if s.show_legend else "legend hidden (legend shows it)"
 
 
 @command("log", "[N]", help="the last N things that happened (default 20)")
@@ -439,11 +600,12 @@ def _bot(s: Session, arg: str) -> str:
     return "\n".join(out)
 
 
-@command("auto", "N", help="bots play the next N decisions, for every seat")
+@command("auto", "N", help="bots play the next N decisions, for every seat, then the bots' turns on to a person's")
 def _auto(s: Session, arg: str) -> str:
     if not arg.isdigit():
         return "usage: auto N (a number of decisions)"
     out = s.play_bots(limit=int(arg))
+    out += s.play_bots()   # a bot's turn is never left half played for a person to answer
     return "\n".join(out + [s.screen()])
 
 

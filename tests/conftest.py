@@ -136,10 +136,10 @@ ANSI = re.compile(r"\x1b\[[0-9;?]*[a-zA-Z]|\x1b[=>]")
 class Screen:
     """A running `summon play ARGS` in a pseudo-terminal."""
 
-    def __init__(self, history: Path, *args: str):
+    def __init__(self, history: Path, *args: str, size: tuple[int, int] = (60, 140)):
         env = dict(os.environ, SUMMON_HISTORY=str(history), TERM="xterm", PYTHONPATH=str(ROOT))
         self.p = pexpect.spawn(sys.executable, ["-m", "repl", "play", *args], cwd=str(ROOT), env=env,
-                               dimensions=(60, 140), encoding="utf-8", timeout=DEADLINE)
+                               dimensions=size, encoding="utf-8", timeout=DEADLINE)
         self.text = ""   # what the last wait matched in
         self.buf = ""    # everything the program wrote
         self.mark = 0    # where the text waits look in starts
@@ -175,11 +175,11 @@ class Screen:
 
 @pytest.fixture
 def play_screen(tmp_path):
-    """play_screen(*args) -> Screen: `summon play ARGS` in a pseudo-terminal, ended after the test."""
+    """play_screen(*args, size=(rows, columns)) -> Screen: `summon play ARGS` in a pseudo-terminal, ended after the test."""
     screens: list[Screen] = []
 
-    def spawn(*args: str) -> Screen:
-        screens.append(Screen(tmp_path / "history", *args))
+    def spawn(*args: str, size: tuple[int, int] = (60, 140)) -> Screen:
+        screens.append(Screen(tmp_path / "history", *args, size=size))
         return screens[-1]
     yield spawn
     for s in screens:

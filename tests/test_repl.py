@@ -32,7 +32,9 @@ def test_the_board_hand_counters_and_options_are_on_screen(screen):
     assert "P2 Player 2 (fallen_kingdom): magic" in t             # the other's counts only
     assert "P1 (you): Summon units next to your gates" in t
     assert re.search(r"\n\s+1\. Summon ", t)
-    screen.wait(r"Summoner Wars \| turn 2 \| phase summon \| P1 to act \| P1: magic 3")  # the bottom toolbar
+    # the bottom toolbar: P1's first turn (the second of the match), both summoners' life, magic
+    screen.wait(r"Summoner Wars \| P1's turn 1 \| life (Svara|Ret-Talus) \d+/12, (Svara|Ret-Talus) \d+/12 \| "
+                r"magic P1 3, P2 \d+ \| phase summon \| P1 to act")
 
 
 def test_answer_by_number_then_by_label_with_completion(screen):
@@ -91,7 +93,7 @@ def test_help_invalid_input_card_and_lua(screen):
     screen.type("fly to the moon")
     screen.wait(r"'fly to the moon' is neither an option nor a command")
     screen.type("card frost mage")
-    screen.wait(r"Frost Mage \(frost_mage, polar_dwarves\)[\s\S]*strength")
+    screen.wait(r"Frost Mage \(polar_dwarves\): unit, common\s+strength 1, life 4")
     screen.type("lua board.distance('a1', 'c3')")
     screen.wait(r"\n4\s*\n")
     screen.type("lua view.active = 2; return view.active")
@@ -136,6 +138,8 @@ def test_hot_seat_hides_the_screen_between_players(play_screen):
 
 def test_quit_leaves_with_status_0(screen):
     screen.type("quit")
+    screen.wait("Save before quitting")
+    screen.type("")
     screen.p.expect(pexpect.EOF)
     screen.p.close()
     assert screen.p.exitstatus == 0

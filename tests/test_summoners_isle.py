@@ -646,7 +646,7 @@ def test_random_playouts_with_the_seventh_round(n):
 def test_play_and_sim_from_the_command_line():
     r = summon("play", GAME_ID, "--players", "random,random,random", "--seed", "3")
     assert r.returncode == 0, r.stderr
-    assert "wins" in r.stdout.splitlines()[-1] and "heart_ne:" in r.stdout
+    assert "wins" in r.stdout.splitlines()[-1] and "heart (bonus 3): ne " in r.stdout
     r = summon("sim", GAME_ID, "--players", "random,random,random,random", "--games", "8", "--json", "--jobs", "1")
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
@@ -658,6 +658,6 @@ def test_a_human_sees_the_isle_and_the_turn_order_track_from_the_first_decision(
     r = summon("play", GAME_ID, "--players", "human,random", "--seed", "2",
                stdin=f"Summon a Wyrm\nheart_ne\nsave {save}\nquit\n")
     assert r.returncode == 0, r.stderr
-    assert "Turn order:\n  turn_1: Turn Order counter (P1)" in r.stdout
-    assert "heart_ne: Wyrm (P1)" in r.stdout
+    assert "Turn order: turn_1 Tuo1" in r.stdout            # the track, a line per region
+    assert "heart (bonus 3): ne Wyr1" in r.stdout
     assert json.loads(save.read_text())["answers"][:2] == ["Summon a Wyrm (5 energy)", "heart_ne"]

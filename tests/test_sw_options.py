@@ -33,8 +33,8 @@ def test_the_defaults_are_the_rulebooks(sw):
 
 
 @pytest.mark.parametrize("movers, prompt, next_to_act", [
-    (None, "Move up to 3 units", 1),   # player 1 may move the Frost Mage too
-    (1, "Move up to 1 unit", 2),       # player 1's turn ends with nothing more to decide
+    (None, "Move up to 3 units (0 of 3 moved)", 1),   # player 1 may move the Frost Mage too
+    (1, "Move up to 1 unit (0 of 1 moved)", 2),       # player 1's turn ends with nothing more to decide
 ])
 def test_movers_per_turn(sw, movers, prompt, next_to_act):
     opts = {} if movers is None else {"movers": movers}
@@ -48,8 +48,8 @@ def test_movers_per_turn(sw, movers, prompt, next_to_act):
 
 
 @pytest.mark.parametrize("attackers, prompt, frost_mage_may_attack", [
-    (None, "Attack with up to 3 units", True),
-    (1, "Attack with up to 1 unit", False),
+    (None, "Attack with up to 3 units (0 of 3 attacked)", True),
+    (1, "Attack with up to 1 unit (0 of 1 attacked)", False),
 ])
 def test_attackers_per_turn(sw, attackers, prompt, frost_mage_may_attack):
     opts = {} if attackers is None else {"attackers": attackers}

@@ -206,14 +206,15 @@ def test_sim_with_three_and_four_players_finishes():
 
 def test_the_screen_lists_each_field_and_hides_a_bots_options_and_face_down_cards():
     """`summon play` with a person and a bot: both Fields are listed, the bot's face-down
-    cards only as face-down cards, and when `auto` stops at the bot's decision its options
-    (which name its hidden cards) are not shown."""
+    cards only as face-down cards, and the bot's options (which name its hidden cards) are
+    never shown."""
     # `auto` plays the person's seat with the `bot` (and so the game's evaluation): a
     # short run, so that the match is still on when it stops at the bot's decision.
     r = summon("play", GAME, "--players", "human,random", "--seed", "2", stdin="auto 10\nquit\n")
     out = r.stdout
     assert "  field: " in out and "face-down card ?" in out
-    assert "P2 (a bot) is to answer a secret choice" in out
+    # auto lets the bot finish its turn: it stops at the person's decision, never the bot's
+    assert "P2 (a bot) is to answer" not in out and "P1 (you): " in out
     assert "P2 (a bot): Reveal your primed cards" not in out
     assert "Reveal Brittle Charm" not in out          # one of player 2's primed cards at that point
 
@@ -301,10 +302,12 @@ def test_in_a_terminal_a_player_sees_their_hand_and_only_face_down_cards_of_the_
     first = s.wait(r"End turn[\s\S]*P1>")
     assert "hand: Spark Fox, Scorched Plain" in first and "stamina 55" in first
     s.type("1")                                   # Prime Spark Fox
-    s.wait(r"Spark Fox #5 5/0 \(face down\)")      # its owner sees what lies face down
+    s.wait(r"Spark Fox #5 5/\d+\*? \(face down\)")   # its owner sees what lies face down (defense now)
     s.type("End turn")
     back = s.wait(r"Player 2 ends the turn[\s\S]*P1>")   # the bot has played its turn
-    p2 = back[back.rindex("P2 Player 2"):back.rindex("turn 2")]
+    start = back.rindex("P2 Player 2")
+    p2 = back[start:back.index("| Stamina", start)]          # up to the status line
+    p2 = re.sub(r"\r*\n    ", " ", p2)                       # a long field is wrapped, indented
     assert int(re.search(r"hand (\d+)", p2).group(1)) > 0 and "hand:" not in p2   # a count, never names
     field = re.search(r"field: (.*)", p2).group(1).strip()
     # the bot primed cards this turn: each is shown face down only, by a stand-in id

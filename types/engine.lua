@@ -79,6 +79,7 @@
 --- An option of a choice: a label, plus anything the rules want back.
 ---@class Option
 ---@field label string What the player sees and the saved match records (at most 500 characters).
+---@field warn string|nil Why a player might not mean it ("Ret-Talus would attack your own Undead Carrier"): the terminal marks the option and asks to confirm it.
 ---@field [string] any
 
 --- What choose takes.

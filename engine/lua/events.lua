@@ -298,6 +298,38 @@ function E.stat(c, name)
   return v
 end
 
+--- The stats of card `id` as seat p may know them, for a screen: {name = value} of
+--- the game's stats, each printed value through the rules' modifiers and the modifiers
+--- of the cards in play whose face p sees (a face-down card's modifier would give it
+--- away). nil for a card whose face p does not see. Each stat runs guarded (budget,
+--- no choices); a stat whose modifiers fail is left out.
+function E.stats_seen(p, id)
+  local c = E.state.cards[id]
+  if c == nil or (c.face_down and not E.seen_by(c, p)) then return nil end
+  local defs = E.plain_defs or E.defs
+  local d = defs[c.def]
+  local out = {}
+  for _, name in ipairs(E.game.stats) do
+    local ok, v = E.run_guarded(function()
+      local v = c.base and c.base[name]
+      if v == nil then v = d[name] end
+      if v == nil then return nil end      -- a stat the card does not have
+      local rm = rules_modifiers[name]
+      if rm then
+        for i = 1, #rm do v = rm[i](c, v) end
+      end
+      local ms = E.in_play_with("modifiers", name)
+      for i = 1, #ms do
+        local m = ms[i]
+        if not m.face_down or E.seen_by(m, p) then v = defs[m.def].modifiers[name](m, c, v) end
+      end
+      return v
+    end)
+    if ok and type(v) == "number" then out[name] = v end
+  end
+  return out
+end
+
 -------------------------------------------------------------------------------
 -- Name suggestions for errors ("did you mean ...?")
 -------------------------------------------------------------------------------

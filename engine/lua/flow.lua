@@ -113,7 +113,14 @@ function E.choose(req)
     if i > MAX_OPTIONS or #label > MAX_LABEL or not utf8_len(label) then check_label(i, label) end
     opts[i] = o
   end
-  if #opts == 1 and not req.confirm then return opts[1] end
+  if #opts == 1 and not req.confirm then
+    -- said, so that a player sees a decision taken for them (never a secret one's answer)
+    if not E.quiet and not req.secret then
+      E.say(string.format("%s: %s (the only option for player %d, taken without asking)",
+                          E.clean_text(tostring(req.prompt or "Choose")), opts[1].label, p))
+    end
+    return opts[1]
+  end
   E.pending = { player = p, prompt = E.clean_text(tostring(req.prompt or "Choose")), options = opts,
                 secret = req.secret == true }
   local i = co_yield("choice")
@@ -504,6 +511,17 @@ function E.key_index(key)
     if k == key then return i end
   end
   return nil
+end
+
+--- The `warn` text of each pending option ("" for none): the host asks its player to
+--- confirm such an answer (attacking one's own card, say).
+function E.pending_warnings()
+  local out = {}
+  if not E.pending then return out end
+  for i, o in ipairs(E.pending.options) do
+    out[i] = type(o.warn) == "string" and E.clean_text(o.warn) or ""
+  end
+  return out
 end
 
 function E.pending_keys()

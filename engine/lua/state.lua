@@ -213,8 +213,8 @@ end
 local SHAPE_ONLY = { card_at = false, is_empty = false, line_of_sight = false, paths = false, reach = false }
 
 --- Runs console code (compiled by the host) on a throwaway copy of what player p
---- may see: `view` (that copy), `defs` (card definitions as data), the board's
---- shape, and the safe libraries. No engine function that reads hidden state or
+--- may see: `view` (that copy), `defs` (card definitions as data), `options` (the
+--- game's options), the board's shape, and the safe libraries. No engine function that reads hidden state or
 --- draws a random number is there, and nothing it does reaches the match.
 -- An environment with the safe libraries (and `keep`'s engine tables), the board's
 -- shape, and no engine function that reads hidden state, draws a random number or
@@ -240,6 +240,7 @@ function E.eval_view(bc, chunkname, p, line)
   local env = view_only_env({ string = true, table = true, math = true, utf8 = true, sets = true })
   env.view = copy_of(view_table(p))
   env.defs = copy_of(E.plain_defs)
+  env.options = copy_of(E.game.options)   -- the match's game options are no secret
   return E.eval(bc, chunkname, env, line)
 end
 

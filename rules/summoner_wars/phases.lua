@@ -65,7 +65,8 @@ local function apply_common(p, pick)
   return false
 end
 
---- The loop of a phase: options(opts) fills the offer, apply(pick) carries it out.
+--- The loop of a phase: options(opts) fills the offer, apply(pick) carries it out; the prompt
+--- is text, or a function giving it anew each time (to say what is left: 1 of 3 moved).
 local function phase_loop(p, phase, prompt, fill, apply)
   while true do
     local opts = {}
@@ -73,7 +74,8 @@ local function phase_loop(p, phase, prompt, fill, apply)
     event_options(p, phase, opts)
     action_options(p, phase, opts)
     opts[#opts + 1] = { label = "End " .. phase .. " phase", done = true }
-    local pick = choose { player = p, prompt = prompt, options = opts }
+    local asked = type(prompt) == "function" and prompt() or prompt   -- a function says what is left
+    local pick = choose { player = p, prompt = asked, options = opts }
     if pick.done then return end
     if not apply_common(p, pick) then apply(pick) end
   end
@@ -198,7 +200,12 @@ end
 
 function move_phase(p)
   local movers = options.movers
-  phase_loop(p, "move", string.format("Move up to %d unit%s", movers, movers == 1 and "" or "s"), function(opts)
+  local function moves_left()
+    local moved = 0
+    for _ in pairs(state.vars.moved) do moved = moved + 1 end
+    return string.format("Move up to %d unit%s (%d of %d moved)", movers, movers == 1 and "" or "s", moved, movers)
+  end
+  phase_loop(p, "move", moves_left, function(opts)
     local moved = 0
     for _ in pairs(state.vars.moved) do moved = moved + 1 end
     if moved >= movers then return end
@@ -321,8 +328,13 @@ end
 
 function attack_phase(p)
   local attackers = options.attackers
-  phase_loop(p, "attack", string.format("Attack with up to %d unit%s", attackers, attackers == 1 and "" or "s"),
-             function(opts)
+  local function attacks_left()
+    local used = 0
+    for _ in pairs(state.vars.attacked) do used = used + 1 end
+    return string.format("Attack with up to %d unit%s (%d of %d attacked)", attackers, attackers == 1 and "" or "s",
+                         used, attackers)
+  end
+  phase_loop(p, "attack", attacks_left, function(opts)
     local used = 0
     for _ in pairs(state.vars.attacked) do used = used + 1 end
     if used >= attackers then return end
@@ -335,7 +347,9 @@ function attack_phase(p)
     local u = pick.unit
     local opts = {}
     for _, t in ipairs(attack_targets(u)) do
-      opts[#opts + 1] = { label = string.format("%s at %s", t.name, t.space), target = t }
+      opts[#opts + 1] = { label = string.format("%s at %s", t.name, t.space), target = t,
+                          warn = t.controller == p and string.format("%s would attack your own %s", u.name, t.name)
+                                 or nil }
     end
     local t = choose { player = p, prompt = string.format("%s at %s attacks which card?", u.name, u.space),
                        options = opts }

@@ -1,0 +1,274 @@
+"""The screen a player reads (issue 19), through a pseudo-terminal where a person would see it,
+and through Session where a plain function is enough."""
+from __future__ import annotations
+
+import json
+import random
+import re
+
+import pexpect
+import pytest
+
+from engine.match import Match, Seat
+from repl.session import Session
+
+GAME = ["summoner_wars", "--players", "human:polar_dwarves,random:fallen_kingdom", "--seed", "4"]
+COLUMNS = re.compile(r"^\s+a\s+b\s+c\s+d\s+e\s+f\s*$", re.M)   # the grid's column line, top and bottom
+
+
+def boards(text: str) -> int:
+    """How many boards a stretch of the screen shows (each has its column line twice)."""
+    return len(COLUMNS.findall(text)) // 2
+
+
+@pytest.fixture
+def screen(play_screen):
+    s = play_screen(*GAME)
+    s.wait(r"P1>")
+    return s
+
+
+@pytest.fixture
+def session(sw):
+    s = Session(Match(sw, 4, [Seat("human", "polar_dwarves"), Seat("random", "fallen_kingdom")]))
+    s.play_bots()
+    return s
+
+
+# -- bugs ------------------------------------------------------------------------------
+
+def test_auto_never_stops_in_a_bots_turn(session):
+    # auto 1 at a time through three turns of each side: every stop is the person's decision
+    seen = set()
+    while session.match.decisions < 90 and session.match.pending is not None:
+        session.handle("auto 1")
+        seen.add(session.to_act())
+        assert session.to_act() in (1, None), f"auto stopped at decision {session.match.decisions} for P2"
+    assert seen == {1}
+
+
+def test_a_person_cannot_answer_for_a_bot(sw):
+    s = Session(Match(sw, 4, [Seat("human", "polar_dwarves"), Seat("random", "fallen_kingdom")]))
+    assert s.to_act() == 2                      # the bot plays first; nothing has let it yet
+    n = s.match.decisions
+    out = s.handle("1")
+    assert "P2 is a bot: type bot to let it answer, or auto N" in out
+    assert s.match.decisions == n
+
+
+def test_auto_shows_the_board_once_and_stops_at_the_persons_decision(screen):
+    screen.type("auto 12")
+    text = screen.wait(r"P1 \(you\):[^\n]*\n[\s\S]*P1>")
+    assert boards(text) == 1
+    assert "(a bot) is to answer" not in text
+
+
+def test_load_shows_the_board_once(screen, tmp_path):
+    save = tmp_path / "m.json"
+    screen.type(f"save {save}")
+    screen.wait(r"saved \d+ decisions")
+    screen.type(f"load {save}")
+    text = screen.wait(r"loaded [\s\S]*P1 \(you\):[^\n]*\n[\s\S]*P1>")
+    assert boards(text) == 1
+
+
+def test_quit_offers_to_save(screen, tmp_path):
+    screen.type("End summon phase")
+    screen.wait(r"Move up to 3 units[\s\S]*P1>")
+    screen.type("quit")
+    screen.wait("Save before quitting")
+    save = tmp_path / "quit.json"
+    screen.type(str(save))
+    screen.p.expect(pexpect.EOF)
+    assert json.loads(save.read_text())["answers"][-1] == "End summon phase"
+
+
+def test_play_without_a_seed_picks_one_and_names_it_at_the_end(play_screen, tmp_path):
+    seeds = []
+    for _ in range(2):
+        s = play_screen("summoner_wars", "--players", "human:polar_dwarves,random:fallen_kingdom")
+        s.wait(r"P1>")
+        assert "seed" not in s.text.lower()      # fair play: not at the start
+        save = tmp_path / f"s{len(seeds)}.json"
+        s.type("quit")
+        s.wait("Save before quitting")
+        s.type(str(save))
+        s.wait(r"this match was seed (\d+): `summon play summoner_wars --seed \1`")
+        seed = int(re.search(r"this match was seed (\d+)", s.text).group(1))
+        assert json.loads(save.read_text())["seed"] == seed
+        seeds.append(seed)
+    assert seeds[0] != seeds[1]     # 1 in 2^31 to fail by chance
+
+
+# -- counters as players count them, and the seat being asked -------------------------------
+
+def test_summoner_wars_counts_each_players_own_turns_and_shows_the_summoners_life(screen):
+    # P2 played turn 1 of the match; P1's first turn is the match's second
+    assert "P1's turn 1 | life " in screen.text
+    assert re.search(r"P1's turn 1 \| life [^|]*Svara 12/12", screen.text)
+    screen.type("End summon phase")
+    screen.wait(r"Move up to 3 units[\s\S]*P1>")
+    screen.type("auto 30")
+    text = screen.wait(r"P1 \(you\):[^\n]*\n[\s\S]*P1>")
+    assert "P1's turn 2 |" in text
+
+
+def test_summoners_isle_shows_the_round_energy_and_the_seat_asked(play_screen):
+    s = play_screen("summoners_isle", "--players", "random,human,random", "--seed", "3")
+    text = s.wait(r"P2 \(you\):[^\n]*\n[\s\S]*P2>")
+    status = [line for line in text.splitlines() if "to act" in line][-1]
+    assert re.search(r"round 1 of 6 \| energy P1 \d+, P2 \d+, P3 \d+ \(36 wins\) \| phase \w+ \| P2 to act", status)
+    assert "turn 0" not in text and "player 1 to play" not in text
+
+
+def test_the_toolbar_is_the_games_and_built_from_the_seats_view(sw):
+    # every shipped game declares one; it runs on the seat's view (no hidden card reaches it)
+    from engine.loader import load_game
+    for gid in ("summoner_wars", "summoners_isle", "summonaria", "summoner_tcg"):
+        game = load_game(gid)
+        assert game.data["display"]["toolbar"]
+        s = Session(Match(game, 5, [Seat("human"), Seat("random")]))
+        s.play_bots()
+        bar = s.toolbar()
+        assert bar.startswith(game.name + " | ") and f"P{s.to_act()} to act" in bar
+        assert "failed" not in bar
+
+
+# -- the board: life left, changed stats, attachments, the legend, a card as it is now ------
+
+def test_the_board_and_card_space_show_life_left_in_players_words(screen):
+    found = re.search(r"(\b[a-f][1-8]) Ret2 Ret-Talus (\d+)/12", screen.text)
+    assert found, "the list under the board names the enemy summoner with its life left"
+    space, life = found.groups()
+    assert re.search(rf"Ret2 {life}\b", screen.text)            # and the board shows it on its square
+    assert "Legend: " in screen.text and "life left" in screen.text
+    screen.type(f"card {space}")
+    text = screen.wait(rf"{space}: Ret-Talus \(P2's\), life {life} of 12[\s\S]*P1>")
+    assert "strength" in text and "Ret-Talus (fallen_kingdom): unit, summoner" in text
+    for internal in ("copies", "active True", "abilities in Lua", "hooks", "kill_magic"):
+        assert internal not in text
+    screen.type("card a5")                # an empty space
+    screen.wait(r"a5: nothing there")
+    screen.type("legend")
+    screen.wait(r"legend hidden")
+
+
+def test_card_space_shows_changed_stats_and_attachments(sw):
+    from conftest import position
+    m = position(sw, 'local h = scenario.create("frost_mage", 1, "c4", {damage = 1}); '
+                     'scenario.create("dwarf_gate", 1, "d4")', quiet=True)
+    s = Session(m)
+    s.keyboard = 1
+    out = s.handle("card c4")
+    # next to one of its structures the Frost Mage has 1 more strength (its own text)
+    assert re.search(r"c4: Frost Mage \(yours\), life 3 of 4, strength \d \(printed 1\)", out)
+    assert re.search(r"Frm1 3\*", s.screen())
+    out = s.handle("card frost mage")
+    assert out.startswith("Frost Mage (polar_dwarves): unit, common") and "at c4: Frost Mage (yours)" in out
+
+
+@pytest.mark.parametrize("game, players", [("summoner_wars", 2), ("summoners_isle", 2), ("summoners_isle", 4),
+                                           ("summonaria", 2), ("summonaria", 4), ("summoner_tcg", 2),
+                                           ("summoner_tcg", 4)])
+def test_every_screen_of_a_game_fits_120_by_40(game, players):
+    # every screen of a random game, as the human at seat 1 sees it, with the prompt and toolbar
+    from engine.loader import load_game
+    ansi = re.compile(r"\x1b\[[0-9;]*m")
+    s = Session(Match(load_game(game), 2, [Seat("human")] + [Seat("random")] * (players - 1)), colour=True)
+    s.play_bots()
+    rng = random.Random(2)
+    worst = (0, 0)
+    while s.match.pending is not None and s.match.decisions < 300:
+        lines = ansi.sub("", s.screen()).splitlines() + ["P1> ", s.toolbar()]
+        worst = max(worst, (len(lines), max(len(line) for line in lines)))
+        assert len(lines) <= 40 and max(len(line) for line in lines) <= 120, (
+            f"decision {s.match.decisions}: {len(lines)} lines, {max(len(line) for line in lines)} wide:\n"
+            + "\n".join(lines))
+        s.answer(rng.randrange(len(s.match.options())))    # seat 1 plays at random too (no search)
+        s.play_bots()
+    assert worst[0] > 10        # the screens were looked at
+
+
+def test_the_screen_fits_a_120_by_40_terminal(play_screen):
+    s = play_screen("summoners_isle", "--players", "human,random,random,random", "--seed", "2", size=(40, 120))
+    text = s.wait(r"P1>")
+    shown = text[text.rindex("Turn order:"):].replace("\r", "")
+    lines = shown.splitlines()
+    assert len(lines) <= 39 and max(len(line.rstrip()) for line in lines) <= 120, shown
+
+
+# -- options name whose card they are about; attacking your own card asks to confirm ------------
+
+def test_targets_name_their_owner_and_life_and_an_attack_on_your_own_card_asks_to_confirm(sw):
+    from engine.loader import LuaSource
+    m = Match(sw, 1, [Seat("human", "polar_dwarves"), Seat("random", "fallen_kingdom")],
+              scenario=LuaSource("scenario", 'scenario.create("frost_mage", 1, "c4"); '
+                                             'scenario.create("dwarf_gate", 1, "d4"); '
+                                             'scenario.create("undead_carrier", 2, "c5", {damage = 1})'))
+    s = Session(m)
+    for a in ("End summon phase", "End move phase", "End build phase", "Attack with Frost Mage at c4"):
+        s.handle(a)
+    text = s.options_text()
+    assert re.search(r"\d\. Undead Carrier at c5  \(P2's, life 2 of 3\)\n", text)
+    own = re.search(r"(\d)\. Gate at d4  \(yours, life 5 of 5\)  !! Frost Mage would attack your own Gate", text)
+    assert own
+    n = s.match.decisions
+    out = s.handle(own.group(1))
+    assert out == f"Frost Mage would attack your own Gate: answer {own.group(1)} again to confirm, or choose another option"
+    assert s.match.decisions == n
+    s.handle(own.group(1))
+    assert s.match.decisions == n + 1 and s.match.answers[-1] == "Gate at d4"
+
+
+# -- the hand in the screen's order; a hand-off tells what happened ------------------------------
+
+def test_hand_lists_the_cards_as_the_screen_does(screen):
+    on_screen = re.search(r"\n  hand: ([^\n]*)\n", screen.text).group(1).strip()
+    screen.type("hand")
+    text = screen.wait(r"P1:\s+hand: [^\n]*\n[\s\S]*P1>")
+    assert re.search(r"P1:\s+hand: ([^\n]*)\n", text).group(1).strip() == on_screen
+
+
+def test_after_a_hand_off_the_incoming_player_reads_what_the_other_did(play_screen):
+    s = play_screen("summoner_wars", "--players", "human,human", "--seed", "4")
+    s.wait(r"Pass to player 2, then press Enter")
+    s.type("")
+    s.wait(r"P2 \(you\)[\s\S]*P2>")
+    for phase in ("move", "attack", "magic"):
+        s.type(f"End {phase} phase")
+        s.wait(rf"P2: End {phase} phase")
+    s.wait(r"Pass to player 1, then press Enter")
+    s.type("")
+    text = s.wait(r"P1 \(you\)[\s\S]*P1>")
+    start = text.index("So far:")
+    summary = text[start:COLUMNS.search(text, start).start()]   # up to the board
+    for phase in ("move", "attack", "magic"):
+        assert f"P2: End {phase} phase" in summary
+    assert "hand" not in summary.replace("hand 5", "")     # nothing of P2's hand but its size
+
+
+# -- a decision taken without asking is said ---------------------------------------------------
+
+def test_a_single_option_taken_without_asking_is_announced_but_not_a_secret_one(sw):
+    s = Session(Match(sw, 4, [Seat("human", "polar_dwarves"), Seat("random", "fallen_kingdom")]))
+    s.play_bots()
+    rng = random.Random(3)
+    while s.match.decisions < 60 and s.match.pending is not None:
+        s.answer(rng.randrange(len(s.match.options())))
+        s.play_bots()
+    said = [e.text for e in s.log if "taken without asking" in e.text]
+    assert said and all(re.fullmatch(r".+: .+ \(the only option for player \d, taken without asking\)", t)
+                        for t in said)
+    assert any(t.startswith("Build structures: End build phase") for t in said)   # an empty phase
+    quiet = Match(sw, 4, [Seat("human", "polar_dwarves"), Seat("random", "fallen_kingdom")], quiet=True)
+    assert quiet.messages() == []      # bots' and sims' quiet matches say nothing, as before
+
+
+def test_the_move_prompt_says_how_many_moves_are_used(session):
+    session.handle("End summon phase")
+    assert "P1 (you): Move up to 3 units (0 of 3 moved)" in session.options_text()
+    unit = next(o for o in session.match.options() if o.startswith("Move "))
+    session.handle(unit)
+    while not session.match.pending.prompt.startswith("Move up to"):   # where to, then any follow-up
+        session.handle("1")
+    assert "(1 of 3 moved)" in session.options_text()
