@@ -6,28 +6,31 @@ import pytest
 
 from conftest import ROOT, summon
 from engine import docs
-from engine.loader import load_game
+from engine.loader import list_games, load_game
+
+# A game id no game found from this checkout has (a modder may have added games to it).
+GAME = next(g for g in ("pip_race", *(f"pip_race_{n}" for n in range(2, 100))) if g not in list_games(ROOT))
 
 
 def test_a_new_game_passes_check_test_and_sim_as_written(tmp_path):
-    r = summon("new", "game", "pip_race", "--dir", str(tmp_path))
+    r = summon("new", "game", GAME, "--dir", str(tmp_path))
     assert r.returncode == 0, r.stderr
-    for f in ("rules/pip_race/game.yaml", "rules/pip_race/rules.lua", "rules/pip_race/README.md",
-              "rules/pip_race/tests/basics.yaml", "rules/pip_race/cards.schema.json", "cards/pip_race/starter.yaml"):
+    for f in (f"rules/{GAME}/game.yaml", f"rules/{GAME}/rules.lua", f"rules/{GAME}/README.md",
+              f"rules/{GAME}/tests/basics.yaml", f"rules/{GAME}/cards.schema.json", f"cards/{GAME}/starter.yaml"):
         assert (tmp_path / f).is_file(), f
     assert "wrote " in r.stdout
-    assert "summon check pip_race" in r.stdout                      # what to do next
-    check = summon("check", "pip_race", cwd=tmp_path)                # the current folder's games are found
-    assert check.returncode == 0 and "ok: pip_race" in check.stdout, check.stdout + check.stderr
-    test = summon("test", "rules/pip_race/tests", cwd=tmp_path)
+    assert f"summon check {GAME}" in r.stdout                      # what to do next
+    check = summon("check", GAME, cwd=tmp_path)                # the current folder's games are found
+    assert check.returncode == 0 and f"ok: {GAME}" in check.stdout, check.stdout + check.stderr
+    test = summon("test", f"rules/{GAME}/tests", cwd=tmp_path)
     assert test.returncode == 0 and "3 passed, 0 failed" in test.stdout, test.stdout + test.stderr
-    sim = summon("sim", "pip_race", "--games", "6", "--jobs", "1", "--json", cwd=tmp_path)
+    sim = summon("sim", GAME, "--games", "6", "--jobs", "1", "--json", cwd=tmp_path)
     assert sim.returncode == 0 and '"finished": 6' in sim.stdout, sim.stderr
     # the card schema the card file's first line points at is there and up to date
-    first = (tmp_path / "cards/pip_race/starter.yaml").read_text().splitlines()[0]
-    assert first.endswith("$schema=../../rules/pip_race/cards.schema.json")
-    fresh = summon("schema", "pip_race", cwd=tmp_path)
-    assert fresh.stdout == (tmp_path / "rules/pip_race/cards.schema.json").read_text()
+    first = (tmp_path / f"cards/{GAME}/starter.yaml").read_text().splitlines()[0]
+    assert first.endswith(f"$schema=../../rules/{GAME}/cards.schema.json")
+    fresh = summon("schema", GAME, cwd=tmp_path)
+    assert fresh.stdout == (tmp_path / f"rules/{GAME}/cards.schema.json").read_text()
 
 
 @pytest.mark.parametrize("bad, said", [
@@ -41,14 +44,14 @@ def test_a_bad_or_taken_game_id_writes_nothing(tmp_path, bad, said):
 
 
 def test_nothing_is_overwritten(tmp_path):
-    assert summon("new", "game", "pip_race", "--dir", str(tmp_path)).returncode == 0
-    rules = tmp_path / "rules/pip_race/rules.lua"
+    assert summon("new", "game", GAME, "--dir", str(tmp_path)).returncode == 0
+    rules = tmp_path / f"rules/{GAME}/rules.lua"
     rules.write_text("-- mine\n")
-    again = summon("new", "game", "pip_race", "--dir", str(tmp_path))
+    again = summon("new", "game", GAME, "--dir", str(tmp_path))
     assert again.returncode == 1 and "already exists: nothing was written" in again.stderr
     assert rules.read_text() == "-- mine\n"
-    assert summon("new", "set", "pip_race", "extra", cwd=tmp_path).returncode == 0
-    twice = summon("new", "set", "pip_race", "extra", cwd=tmp_path)
+    assert summon("new", "set", GAME, "extra", cwd=tmp_path).returncode == 0
+    twice = summon("new", "set", GAME, "extra", cwd=tmp_path)
     assert twice.returncode == 1 and "already has a card set 'extra'" in twice.stderr
 
 
@@ -70,25 +73,25 @@ def test_a_new_set_in_every_shipped_game_passes_check_and_its_test(game_copy, ga
 def test_a_new_game_in_the_project_leaves_the_docs_check_as_it_was(tmp_path, monkeypatch):
     """`summon docs --check` (a test of this suite) looks only at games that have their
     types/games file; a modder's new game gets one when they run `summon docs`."""
-    assert summon("new", "game", "pip_race", "--dir", str(tmp_path)).returncode == 0
+    assert summon("new", "game", GAME, "--dir", str(tmp_path)).returncode == 0
     monkeypatch.setenv("SUMMON_PATH", str(tmp_path))
     shipped = docs.game_ids()
-    monkeypatch.setattr(docs, "game_ids", lambda: [*shipped, "pip_race"])
+    monkeypatch.setattr(docs, "game_ids", lambda: [*shipped, GAME])
     files = docs.generated(only_documented=True)
-    assert not any("pip_race" in p.name for p in files)
+    assert not any(GAME in p.name for p in files)
     assert docs.stale(files) == []
-    assert any(p.name == "pip_race.lua" for p in docs.generated())   # `summon docs` would write it
+    assert any(p.name == f"{GAME}.lua" for p in docs.generated())   # `summon docs` would write it
 
 
 def test_check_notes_a_card_schema_left_behind_by_a_change_to_game_yaml(tmp_path):
-    assert summon("new", "game", "pip_race", "--dir", str(tmp_path)).returncode == 0
-    assert "cards.schema.json" not in summon("check", "pip_race", cwd=tmp_path).stdout
-    game = tmp_path / "rules/pip_race/game.yaml"
+    assert summon("new", "game", GAME, "--dir", str(tmp_path)).returncode == 0
+    assert "cards.schema.json" not in summon("check", GAME, cwd=tmp_path).stdout
+    game = tmp_path / f"rules/{GAME}/game.yaml"
     game.write_text(game.read_text().replace("  points: {type: integer, minimum: 0}\n",
                                              "  points: {type: integer, minimum: 0}\n  rarity: {type: string}\n"))
-    r = summon("check", "pip_race", cwd=tmp_path)
+    r = summon("check", GAME, cwd=tmp_path)
     assert r.returncode == 0, r.stdout + r.stderr
-    assert ("rules/pip_race/cards.schema.json: note: out of date with game.yaml" in r.stdout
-            and "run `summon schema pip_race --write`" in r.stdout), r.stdout
-    assert summon("schema", "pip_race", "--write", cwd=tmp_path).returncode == 0
-    assert "cards.schema.json" not in summon("check", "pip_race", cwd=tmp_path).stdout
+    assert (f"rules/{GAME}/cards.schema.json: note: out of date with game.yaml" in r.stdout
+            and f"run `summon schema {GAME} --write`" in r.stdout), r.stdout
+    assert summon("schema", GAME, "--write", cwd=tmp_path).returncode == 0
+    assert "cards.schema.json" not in summon("check", GAME, cwd=tmp_path).stdout

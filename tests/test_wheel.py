@@ -103,8 +103,9 @@ def test_the_installed_wheel_finds_and_runs_the_games_from_any_folder(wheel, tmp
     assert last == f"{shipped_scenario_count()} passed, 0 failed"
 
     # the skeleton's templates are in the wheel: a new game works from any folder
-    run([summon, "new", "game", "pip_race"], elsewhere, env)
-    assert run([summon, "test", "rules/pip_race/tests"], elsewhere, env).stdout.splitlines()[-1] == "3 passed, 0 failed"
+    new = next(g for g in (f"pip_race_{n}" for n in range(100)) if g not in listing)
+    run([summon, "new", "game", new], elsewhere, env)
+    assert run([summon, "test", f"rules/{new}/tests"], elsewhere, env).stdout.splitlines()[-1] == "3 passed, 0 failed"
 
 
 def shipped_scenario_count() -> int:
