@@ -96,14 +96,20 @@ def cmd_check(args) -> int:
         if not found:
             for n in notes(t, args.game):
                 print(n)
+    if _print_problems(problems):
+        return 1
+    print(f"ok: {', '.join(targets)}")
+    return 0
+
+
+def _print_problems(problems) -> bool:
+    """Prints each problem once, in order, and how many; whether there were any."""
     for p in sorted(set(problems)):
         print(p)
     if problems:
         n = len(set(problems))
         print(f"{n} problem{'s' if n != 1 else ''} found")
-        return 1
-    print(f"ok: {', '.join(targets)}")
-    return 0
+    return bool(problems)
 
 
 def cmd_deck(args) -> int:
@@ -112,11 +118,7 @@ def cmd_deck(args) -> int:
     game, lines, problems = deck_summary(args.file, args.game)
     for line in lines:
         print(line)
-    for p in sorted(set(problems)):
-        print(p)
-    if problems:
-        n = len(set(problems))
-        print(f"{n} problem{'s' if n != 1 else ''} found")
+    if _print_problems(problems):
         return 1
     print(f"ok: a legal {game} deck; play it with --players human:{args.file},bot")
     return 0
