@@ -152,6 +152,8 @@ local function count_keys(t)
   return n
 end
 
+--- Whether a unit may still use an ability instead of moving (what = "move") or
+--- attacking ("attack"): it has not done so, and the phase's limit is not reached.
 function can_instead_of(c, what)
   local done = what == "move" and state.vars.moved or state.vars.attacked
   local limit = what == "move" and options.movers or options.attackers
@@ -159,6 +161,7 @@ function can_instead_of(c, what)
   return count_keys(done) < limit
 end
 
+--- Counts an ability used instead of moving or attacking as that unit's move or attack.
 function use_instead_of(c, what)
   local done = what == "move" and state.vars.moved or state.vars.attacked
   done[c.id] = true
