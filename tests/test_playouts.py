@@ -39,3 +39,21 @@ def test_mirror_and_swapped_factions_play_to_the_end(sw, sets, seeds):
         play(m, {1: RandomBot(seed, 1), 2: RandomBot(seed, 2)}, max_decisions=5000,
              on_decision=lambda match, p, key: check_invariants(sw, match.snapshot()))
         assert m.is_over and m.winner in (1, 2)
+
+
+SUMMONERS = ("svara", "ret_talus", "ilsevane")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seeds", seed_ranges(10, CHUNK), ids=seeds_id)
+@pytest.mark.parametrize("sets", [("veiled_court", "polar_dwarves"), ("fallen_kingdom", "veiled_court"),
+                                  ("veiled_court", "veiled_court")], ids=["vs-dwarves", "vs-kingdom", "mirror"])
+def test_the_veiled_court_plays_to_the_end_against_every_faction(sw, sets, seeds):
+    for seed in seeds:
+        m = Match(sw, seed, [Seat("bot", sets[0]), Seat("bot", sets[1])], quiet=True)
+        play(m, {1: RandomBot(seed, 1), 2: RandomBot(seed, 2)}, max_decisions=5000,
+             on_decision=lambda match, p, key: check_invariants(sw, match.snapshot()))
+        assert m.is_over and m.winner in (1, 2), f"seed {seed}: no winner"
+        st = m.snapshot()
+        standing = {c["controller"] for c in st["cards"] if c.get("space") and c["def"] in SUMMONERS}
+        assert standing == {m.winner}, f"seed {seed}: summoners left {standing}, winner {m.winner}"

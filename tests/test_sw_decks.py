@@ -129,3 +129,13 @@ def test_a_file_that_is_no_deck_or_fits_no_game_is_a_clear_error(tmp_path):
     r = summon("deck", "check", str(odd))
     assert r.returncode == 1 and "cannot tell which game this deck is for" in r.stdout
     assert "Traceback" not in r.stderr
+
+
+def test_the_veiled_court_keeps_the_deck_rules_and_a_card_off_its_symbols_is_found(game_copy):
+    g = game_copy()
+    game = load_game(str(g.rules))
+    assert "veiled_court" in game.sets
+    edit(g.cards / "veiled_court.yaml", "    symbols: [court]\n    cost: 1\n", "    symbols: [dwarf]\n    cost: 1\n")
+    with pytest.raises(DefinitionError, match="veiled_court.yaml:[0-9]+:[0-9]+: Hushblade has no symbols in "
+                                              "common with the deck's summoner Ilsevane"):
+        load_game(str(g.rules))

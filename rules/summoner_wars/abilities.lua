@@ -120,6 +120,80 @@ function put_into_play(c, p, space)
   say(string.format("Player %d places %s at %s", p, c.name, space))
 end
 
+-- Base strength ----------------------------------------------------------------------
+-- A card in play may set other units' base strength (its `base_strength` ability
+-- returns the new base, or nil). The base replaces the printed strength before any
+-- other modifier applies, so bonuses still add to it. When several cards set one
+-- unit's base, the last of them in play order counts.
+
+local function base_strength_of(c)
+  local base = nil
+  for _, m in ipairs(cards.in_play_with("abilities", "base_strength")) do
+    local b = def_of(m).abilities.base_strength(m, c)
+    if b ~= nil then base = b end
+  end
+  return base
+end
+
+add_modifier("strength", function(c, v)
+  if not (c.space and is_unit(c)) then return v end
+  local b = base_strength_of(c)
+  if b == nil then return v end
+  return b
+end)
+
+-- Instead of moving or attacking ------------------------------------------------------
+-- An ability used instead of moving (attacking) counts as that unit's move (attack)
+-- for the phase's limit, and a unit that has moved (attacked) cannot use it.
+
+local function count_keys(t)
+  local n = 0
+  for _ in pairs(t or {}) do n = n + 1 end
+  return n
+end
+
+--- Whether a unit may still use an ability instead of moving (what = "move") or
+--- attacking ("attack"): it has not done so, and the phase's limit is not reached.
+function can_instead_of(c, what)
+  local done = what == "move" and state.vars.moved or state.vars.attacked
+  local limit = what == "move" and options.movers or options.attackers
+  if done == nil or done[c.id] then return false end
+  return count_keys(done) < limit
+end
+
+--- Counts an ability used instead of moving or attacking as that unit's move or attack.
+function use_instead_of(c, what)
+  local done = what == "move" and state.vars.moved or state.vars.attacked
+  done[c.id] = true
+end
+
+-- Exchanging places, returning to hand, taking control ---------------------------------
+
+--- Two cards on the battlefield swap spaces. Neither moves nor is forced.
+function exchange_places(a, b)
+  local sa, sb = a.space, b.space
+  cards.swap(a, b)
+  say(string.format("%s (%s) and %s (%s) exchange places", a.name, sa, b.name, sb))
+end
+
+--- A card on the battlefield goes back to its owner's hand: the cards under it are
+--- discarded and its tokens removed; if it comes back it is a new card.
+function return_to_hand(c)
+  local from = c.space
+  for _, u in ipairs(cards.attached(c)) do discard(u) end
+  tokens.clear(c)
+  c.controller = c.owner
+  cards.to_zone(c, c.owner, "hand")
+  say(string.format("%s at %s returns to player %d's hand", c.name, from, c.owner))
+end
+
+--- A player takes control of a card on the battlefield (and of the cards under it).
+function take_control(c, p)
+  c.controller = p
+  for _, u in ipairs(cards.attached(c)) do u.controller = p end
+  say(string.format("Player %d takes control of %s at %s", p, c.name, c.space))
+end
+
 -- Cards under a card ---------------------------------------------------------------------
 -- A card put under another (a weapon, a smith) leaves play, travels with its
 -- host and is discarded with it. Its text still works through the host: its

@@ -39,6 +39,11 @@ function build_phase(p) end
 --- Defined in rules/summoner_wars/phases.lua.
 function build_spaces(p) end
 
+--- Whether a unit may still use an ability instead of moving (what = "move") or
+--- attacking ("attack"): it has not done so, and the phase's limit is not reached.
+--- Defined in rules/summoner_wars/abilities.lua.
+function can_instead_of(c, what) end
+
 --- Cards within n spaces of a card (not the card itself).
 --- Defined in rules/summoner_wars/helpers.lua.
 function cards_within(card, n, filter) end
@@ -86,6 +91,10 @@ function draw_phase(p) end
 --- Empty spaces next to a space, sorted.
 --- Defined in rules/summoner_wars/abilities.lua.
 function empty_neighbors(space) end
+
+--- Two cards on the battlefield swap spaces. Neither moves nor is forced.
+--- Defined in rules/summoner_wars/abilities.lua.
+function exchange_places(a, b) end
 
 --- Forces a card to a space found by force_targets. Forcing is not moving.
 --- Defined in rules/summoner_wars/helpers.lua.
@@ -205,6 +214,11 @@ function release_space(s) end
 --- Defined in rules/summoner_wars/abilities.lua.
 function reserve_space(s) end
 
+--- A card on the battlefield goes back to its owner's hand: the cards under it are
+--- discarded and its tokens removed; if it comes back it is a new card.
+--- Defined in rules/summoner_wars/abilities.lua.
+function return_to_hand(c) end
+
 --- Rows counted from a player's own edge: 1 is their back row.
 --- Defined in rules/summoner_wars/helpers.lua.
 function row_from_back(p, space) end
@@ -237,6 +251,14 @@ function summon_spaces(p) end
 
 --- Defined in rules/summoner_wars/helpers.lua.
 function summoner_of(p) end
+
+--- A player takes control of a card on the battlefield (and of the cards under it).
+--- Defined in rules/summoner_wars/abilities.lua.
+function take_control(c, p) end
+
+--- Counts an ability used instead of moving or attacking as that unit's move or attack.
+--- Defined in rules/summoner_wars/abilities.lua.
+function use_instead_of(c, what) end
 
 --- Defined in rules/summoner_wars/abilities.lua.
 function used_this_turn(c, key) end
