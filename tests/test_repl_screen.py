@@ -220,6 +220,44 @@ def test_targets_name_their_owner_and_life_and_an_attack_on_your_own_card_asks_t
     assert s.match.decisions == n + 1 and s.match.answers[-1] == "Gate at d4"
 
 
+def test_a_unit_whose_only_targets_are_your_own_cards_is_marked_before_its_target_is_taken_for_you(sw):
+    """Its one target would be taken without asking: the warning comes on the unit, where
+    the player can still choose another."""
+    from engine.loader import LuaSource
+    m = Match(sw, 1, [Seat("human", "polar_dwarves"), Seat("random", "fallen_kingdom")],
+              scenario=LuaSource("scenario", 'scenario.create("frost_mage", 1, "a4"); '
+                                             'scenario.create("dwarf_gate", 1, "a3"); '
+                                             'scenario.create("ice_golem", 1, "e4"); '
+                                             'scenario.create("undead_carrier", 2, "e5")'))
+    s = Session(m)
+    for a in ("End summon phase", "End move phase", "End build phase"):
+        s.handle(a)
+    text = s.options_text()
+    mage = re.search(r"(\d)\. Attack with Frost Mage at a4  \(yours, life 4 of 4\)  !! only your own cards in "
+                     r"reach\n", text)
+    assert mage, text
+    assert re.search(r"\d\. Attack with Ice Golem at e4  \(yours, life 5 of 5\)\n", text), text   # an enemy is next to it
+    n = s.match.decisions
+    assert "answer " + mage.group(1) + " again to confirm" in s.handle(mage.group(1))
+    assert s.match.decisions == n
+
+
+def test_in_the_terminal_a_choice_taken_for_you_is_said_and_options_name_whose_card(play_screen):
+    s = play_screen("summoner_wars", "--players", "human:fallen_kingdom,random:polar_dwarves", "--seed", "3")
+    s.wait(r"P1>")
+    s.type("Summon Hellfire Cultist (cost 0)")
+    s.wait(r"where\?[\s\S]*P1>")
+    s.type("e3")
+    s.wait(r"summons Hellfire Cultist at e3[\s\S]*P1>")
+    s.type("Summon Undead Carrier (cost 1)")        # one space is left next to the gate
+    s.wait(r"Summon Undead Carrier where\?: d2 \(the only option for player 1, taken without asking\)")
+    s.wait(r"Move up to 3 units[\s\S]*P1>")
+    s.type("End move phase")
+    text = s.wait(r"Attack with up to 3 units[\s\S]*P1>")
+    assert re.search(r"Attack with Ret-Talus at d1 +\(yours, life 12 of 12\) +!! only your own cards in reach",
+                     text), text
+
+
 # -- the hand in the screen's order; a hand-off tells what happened ------------------------------
 
 def test_hand_lists_the_cards_as_the_screen_does(screen):

@@ -310,6 +310,16 @@ local function has_attack_target(u)
   return false
 end
 
+--- When every card a unit could attack is its own side's: a warning for the option to
+--- attack with it, else nil. The person answering is asked to confirm, and can still
+--- pick another unit (its one target would be taken without asking).
+local function only_own_targets(u, p)
+  for _, t in ipairs(attack_targets(u)) do
+    if t.controller ~= p then return nil end
+  end
+  return "only your own cards in reach"
+end
+
 --- One attack: roll dice equal to strength, one damage per symbol that matches.
 function attack(u, target)
   local p = u.controller
@@ -340,7 +350,8 @@ function attack_phase(p)
     if used >= attackers then return end
     for _, u in ipairs(controlled(p, is_unit)) do
       if not state.vars.attacked[u.id] and def_of(u).attack and has_attack_target(u) then
-        opts[#opts + 1] = { label = string.format("Attack with %s at %s", u.name, u.space), unit = u }
+        opts[#opts + 1] = { label = string.format("Attack with %s at %s", u.name, u.space), unit = u,
+                            warn = only_own_targets(u, p) }
       end
     end
   end, function(pick)
