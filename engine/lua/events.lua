@@ -263,6 +263,30 @@ local modifier_what = setmetatable({}, { __index = function(t, name)
   return s
 end })
 
+-- v, a card's value of stat `name`, through the rules' modifiers of that stat, then the
+-- modifier of every card in play (with p, only those whose face p sees: a face-down
+-- card's modifier would give it away). Errors name the caller of E.stat (level 3).
+local function through_modifiers(c, name, v, p)
+  local rm = rules_modifiers[name]
+  if rm then
+    for i = 1, #rm do v = rm[i](c, v) end
+  end
+  local defs = E.plain_defs or E.defs
+  local ms = E.in_play_with("modifiers", name)
+  for i = 1, #ms do
+    local m = ms[i]
+    if p == nil or not m.face_down or E.seen_by(m, p) then
+      E.push_context(modifier_what[name], m)
+      v = defs[m.def].modifiers[name](m, c, v)
+      E.pop_context()
+      if type(v) ~= "number" then
+        error("modifier " .. name .. " of " .. m.name .. " returned " .. type(v) .. ", not a number", 3)
+      end
+    end
+  end
+  return v
+end
+
 --- A card's stat: its printed value (or the card's own override in card.base),
 --- passed through rules modifiers, then every in-play card's modifier of that stat.
 function E.stat(c, name)
@@ -278,24 +302,7 @@ function E.stat(c, name)
     end
     v = 0
   end
-  local rm = rules_modifiers[name]
-  if rm then
-    for i = 1, #rm do v = rm[i](c, v) end
-  end
-  local ms = E.in_play_with("modifiers", name)
-  for i = 1, #ms do
-    local m = ms[i]
-    local fn = defs[m.def].modifiers[name]
-    do
-      E.push_context(modifier_what[name], m)
-      v = fn(m, c, v)
-      E.pop_context()
-      if type(v) ~= "number" then
-        error("modifier " .. name .. " of " .. m.name .. " returned " .. type(v) .. ", not a number", 2)
-      end
-    end
-  end
-  return v
+  return through_modifiers(c, name, v)
 end
 
 --- The stats of card `id` as seat p may know them, for a screen: {name = value} of
@@ -314,16 +321,7 @@ function E.stats_seen(p, id)
       local v = c.base and c.base[name]
       if v == nil then v = d[name] end
       if v == nil then return nil end      -- a stat the card does not have
-      local rm = rules_modifiers[name]
-      if rm then
-        for i = 1, #rm do v = rm[i](c, v) end
-      end
-      local ms = E.in_play_with("modifiers", name)
-      for i = 1, #ms do
-        local m = ms[i]
-        if not m.face_down or E.seen_by(m, p) then v = defs[m.def].modifiers[name](m, c, v) end
-      end
-      return v
+      return through_modifiers(c, name, v, p)
     end)
     if ok and type(v) == "number" then out[name] = v end
   end
