@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from .errors import Divergence, EngineError, IllegalAnswer, SaveFileError, ScriptError
+from .errors import DefinitionError, Divergence, EngineError, IllegalAnswer, Problem, SaveFileError, ScriptError
 from .files import MB, FileRefused, read_bounded
-from .loader import GameDef, LuaSource, load_game
+from .loader import GameDef, LuaSource, display, load_game
 from .names import did_you_mean
 from .options import (
     check_options,
@@ -549,14 +549,19 @@ def game_of_save(data: dict) -> GameDef:
     has changed since, the match is replayed with the saved text, so it plays as it was.
     """
     texts = data.get("card_file_texts") or {}
-    files = []
+    files, saved = [], {}
     for f in data.get("card_files", []):
         path = Path(f)
         if f in texts and _text_of(path) != texts[f]:
             path = Path(tempfile.mkdtemp(prefix="summon-saved-")) / path.name
             path.write_text(texts[f], encoding="utf-8")
+            saved[display(path)] = saved[str(path)] = f
         files.append(path)
-    return load_game(data["game"], extra_cards=files or None)
+    try:
+        return load_game(data["game"], extra_cards=files or None)
+    except DefinitionError as e:   # name the file the player knows, not the scratch copy
+        raise DefinitionError([Problem(saved[p.path], p.line, p.col, f"(in the text the save holds) {p.message}")
+                               if p.path in saved else p for p in e.problems]) from None
 
 
 def _text_of(path: Path) -> str | None:

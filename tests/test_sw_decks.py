@@ -139,3 +139,15 @@ def test_the_veiled_court_keeps_the_deck_rules_and_a_card_off_its_symbols_is_fou
     with pytest.raises(DefinitionError, match="veiled_court.yaml:[0-9]+:[0-9]+: Hushblade has no symbols in "
                                               "common with the deck's summoner Ilsevane"):
         load_game(str(g.rules))
+
+
+def test_a_broken_deck_text_in_a_save_is_named_by_the_deck_file_it_came_from(tmp_path):
+    deck_path = tmp_path / "gone.yaml"            # not on disk: the save's text is used
+    save = tmp_path / "broken.json"
+    save.write_text(json.dumps({"format": "summon-match/1", "game": "summoner_wars", "seed": 1,
+                                "seats": ["random", "random"], "answers": [], "card_files": [str(deck_path)],
+                                "card_file_texts": {str(deck_path): "id: x\nname: X\ndeck:\n  - {card: [\n"}}))
+    r = summon("replay", str(save))
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert f"{deck_path}:5:1: (in the text the save holds) YAML syntax" in r.stderr, r.stderr
+    assert "summon-saved-" not in r.stderr
