@@ -108,11 +108,14 @@ class Match:
     """A running match: options() and answer() to play, snapshot() and view() to read, restarted() to go back.
 
     The Lua runtime behind it is private; nothing outside this class touches it.
+    beside: a match of the same game and game options whose Lua runtime this one is built
+    in, saving the engine, cards and rules a load (what `summon sim` does game after game);
+    ignored when the two cannot share (another game, a scenario).
     """
 
     def __init__(self, game: GameDef, seed: int, seats: list[Seat], *, quiet: bool = False,
                  scenario: LuaSource | None = None, setup: dict | None = None,
-                 options: dict | None = None):
+                 options: dict | None = None, beside: "Match | None" = None):
         pl = game.data["players"]
         if not pl["min"] <= len(seats) <= pl["max"]:
             raise EngineError(f"{game.id} is for {pl['min']} to {pl['max']} players, not {len(seats)}")
@@ -129,12 +132,16 @@ class Match:
         self.sampled_for: int | None = None   # a sample (Match.sample): the seat whose view it was made from
         self._redeals: list[tuple[int, int]] = []   # a sample's (seat, seed) redeals, in order
         self._before = 0                      # decisions made before `answers` begins (a sample's past is hidden)
-        self._boot()
+        self._boot(beside)
 
     # -- running --------------------------------------------------------------
 
-    def _boot(self) -> None:
+    def _boot(self, beside: "Match | None" = None) -> None:
         seats = [{"set": s.set, "name": f"Player {i + 1}"} for i, s in enumerate(self.seats)]
+        if beside is not None and self._can_share(beside):
+            self._rt = beside._runtime_for(self.seed, seats)
+            self._take(self._rt.start(self.quiet))
+            return
         try:
             self._rt = Runtime(self.game, self.seed, seats, self.scenario, self.setup, self.game_options)
         except MemoryError:   # lupa's LuaMemoryError is one: the definitions alone pass the cap
@@ -142,6 +149,17 @@ class Match:
             raise EngineError(f"{self.game.id}: its cards and scripts need more than the {limit} MB a match "
                               f"may use (limits: memory_mb in game.yaml)") from None
         self._take(self._rt.start(self.quiet))
+
+    def _runtime_for(self, seed: int, seats: list[dict]) -> Runtime:
+        """A new match's runtime in this match's Lua runtime (see beside)."""
+        return self._rt.new_match(seed, seats)
+
+    def _can_share(self, other: "Match") -> bool:
+        """Whether this match may be built in other's Lua runtime: the same game object and
+        game options, as many seats, and no scenario on either side."""
+        return (other.game is self.game and other.game_options == self.game_options
+                and len(other.seats) == len(self.seats)
+                and all(x is None for x in (self.scenario, self.setup, other.scenario, other.setup)))
 
     def _take(self, res: tuple) -> None:
         status = res[0]
@@ -374,6 +392,10 @@ class Match:
     def script_shapes(self) -> dict[str, dict]:
         """What each kind of script can name (Runtime.script_shapes), for `summon check`."""
         return self._rt.script_shapes()
+
+    def clock(self) -> tuple[int, int]:
+        """The turn and round numbers (as in snapshot(), without reading the whole state)."""
+        return self._rt.clock()
 
     def snapshot(self) -> dict:
         """The whole state as plain data (maps are dicts and lists are lists, even when empty)."""

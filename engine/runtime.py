@@ -175,16 +175,28 @@ class Runtime:
         self._activate()
         self._E.keep_checkpoints = True
 
-    def fork(self, quiet: bool = True, keep: bool = False) -> tuple["Runtime", tuple]:
-        """A copy of this match in the same runtime: (its Runtime, its position as step())."""
+    def _beside(self, make, *args) -> tuple["Runtime", tuple]:
+        """Runs make(*args) (E.fork, E.new_match) to put a new match in this runtime, leaving
+        this one aside; returns the new match's Runtime and what make returned."""
         self._activate()
         saved = self._E.current_match()
-        res = self._call(self._E.fork, keep, quiet)
+        res = self._call(make, *args)
         new = object.__new__(Runtime)
         new._lua, new._E, new.memory_mb = self._lua, self._E, self.memory_mb
         new._shared, new._saved = self._shared, None
         self._saved = saved
         self._shared.current = new
+        return new, res
+
+    def new_match(self, seed: int, seats: list[dict]) -> "Runtime":
+        """Another match of the same game (and game options) in this runtime, not yet started:
+        no engine, cards or rules to load again. Sound for games whose scripts keep all
+        match data in `state` (as forks need too)."""
+        return self._beside(self._E.new_match, seed, self._lua.table_from(seats, recursive=True))[0]
+
+    def fork(self, quiet: bool = True, keep: bool = False) -> tuple["Runtime", tuple]:
+        """A copy of this match in the same runtime: (its Runtime, its position as step())."""
+        new, res = self._beside(self._E.fork, keep, quiet)
         out = tuple(res)
         while len(out) > 1 and out[-1] is None:
             out = out[:-1]
@@ -309,7 +321,14 @@ class Runtime:
     def plays(self) -> list[tuple[str, int, int]]:
         """(card definition, seat, times) of the plays tallied so far (game.yaml `balance: played`)."""
         self._activate()
-        return [(str(p["def"]), int(p["seat"]), int(p["n"])) for p in _list(self._E.plays_list())]
+        text = self._E.plays_list()
+        return [(d, int(seat), int(n)) for d, seat, n in (line.split(" ") for line in text.split("\n") if line)]
+
+    def clock(self) -> tuple[int, int]:
+        """The match's turn and round numbers."""
+        self._activate()
+        st = self._E.state
+        return int(st.turn), int(st["round"])
 
     def script_globals(self, scope: str = "api") -> dict[str, str]:
         """The globals a script sees, name -> Lua type: the engine's ("api": a card chunk's

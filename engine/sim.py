@@ -29,10 +29,17 @@ def check_run(games: int, seed: int, jobs: int, max_decisions: int) -> None:
                           f"seed {MAX_SEED} (2^63 - 1)")
 
 
+# The match this process played last, by id of its game object: the next game of the
+# same game is built in its Lua runtime (Match's beside) instead of a new one.
+_last_match: dict[int, Match] = {}
+
+
 def run_one(game: GameDef, seats: list[Seat], seed: int, max_decisions: int, options: dict | None = None) -> dict:
     """Plays one bot game; returns its result (seed, winner, decisions, hash, the bots' time,
     and for the balance lab its turns and rounds, each seat's card set and the cards played)."""
-    m = Match(game, seed, seats, quiet=True, options=options)
+    m = Match(game, seed, seats, quiet=True, options=options, beside=_last_match.get(id(game)))
+    _last_match.clear()
+    _last_match[id(game)] = m      # the next game is built in this one's Lua runtime
     bots = bots_for(m)
     thinking = [0.0] * len(seats)
     answered = [0] * len(seats)
@@ -55,11 +62,11 @@ def run_one(game: GameDef, seats: list[Seat], seed: int, max_decisions: int, opt
         phase = _phase_of(m)
         raise EngineError(f"{e}\n  in the game of seed {seed}, at decision {m.decisions + 1}"
                           + (f", in the {phase} phase" if phase else "")) from None
-    state = m.snapshot()
+    turns, rounds = m.clock()
     return {"seed": seed, "winner": m.winner if m.is_over else None, "finished": m.is_over,
             "decisions": m.decisions, "hash": m.state_hash(),
             "answered": answered, "thinking": [round(t, 6) for t in thinking],
-            "turns": state["turn"], "rounds": state["round"], "sets": [s.set for s in m.seats],
+            "turns": turns, "rounds": rounds, "sets": [s.set for s in m.seats],
             "plays": m.plays()}
 
 

@@ -221,3 +221,36 @@ def test_a_shared_zone_in_play_counts_each_of_its_cards_once(tmp_path):
     m = Match(load_game(str(dest)), 1, [Seat("bot"), Seat("bot")], quiet=True)
     m.eval('cards.create("low", 1, "pool")')
     assert m.eval("#cards.in_play()") == [1]
+
+
+# -- matches built in another's runtime (what `summon sim` does game after game) -----------
+
+@pytest.mark.parametrize("game_id", ["summoner_wars", "summoners_isle", "summoner_tcg", "summonaria"])
+def test_a_match_built_beside_another_plays_as_one_built_alone(game_id):
+    from engine.loader import load_game
+
+    game = load_game(game_id)
+    seats = [Seat("bot") for _ in range(2)]
+    first = Match(game, 3, seats, quiet=True)
+    first.rollout(seed=3, max_decisions=150)
+    before = first.state_hash()
+    second = Match(game, 4, seats, quiet=True, beside=first)
+    assert second._rt._lua is first._rt._lua          # the runtime was shared, not rebuilt
+    second.rollout(seed=9, max_decisions=300)
+    alone = Match(game, 4, seats, quiet=True)
+    alone.rollout(seed=9, max_decisions=300)
+    assert second.answers == alone.answers and second.state_hash() == alone.state_hash()
+    # the first match is where it was, and plays on as if the second had never been built
+    assert first.state_hash() == before
+    first.rollout(seed=5, max_decisions=100)
+    assert first.state_hash() == fresh_replay(game, first).state_hash()
+
+
+def test_a_match_is_built_alone_when_it_cannot_share_the_runtime(sw):
+    from conftest import position
+
+    other = new(sw)
+    scenario = position(sw, 'say("hello")')
+    for m in (Match(sw, 5, [Seat("bot"), Seat("bot")], quiet=True, beside=scenario),
+              Match(sw, 5, [Seat("bot"), Seat("bot")], quiet=True, beside=other, options={"movers": 2})):
+        assert m._rt._lua is not scenario._rt._lua and m._rt._lua is not other._rt._lua

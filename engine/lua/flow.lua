@@ -413,6 +413,26 @@ end)
 --- The running match as a new table of its own (see E.match_part).
 function E.current_match() return E.save_match({}) end
 
+--- The values of a match that has not begun (see E.match_part): no state yet, no
+--- answers, nothing said, no coroutine.
+local function blank_match()
+  return {
+    state = nil, forced = {}, messages = {}, quiet = true, context = {}, ctx_n = 0, chance_log = {}, depth = 0,
+    chain = {}, deferred = {}, version = 0, decisions = 0, pending = nil, answers = {}, askers = {}, picks = {},
+    co = nil, match_co = nil, start_phase = nil, keep_checkpoints = false, checkpoint = nil, forced_since = false,
+  }
+end
+
+--- Makes a new match of the same game the running one: its state from seed and seats
+--- (as E.new_state), not yet started (E.start starts it). The caller keeps the match
+--- that was running (E.current_match) to go back to it. Sound only for a game whose
+--- scripts keep all match data in `state`, as forks need too.
+function E.new_match(seed, seats)
+  local m = blank_match()
+  m.state = E.new_state(seed, seats)
+  E.load_match(m)
+end
+
 --- Makes a copy of the running match that shares no table with it, and leaves the
 --- copy running (the caller keeps the original's table from E.current_match to go
 --- back to it). The copy starts from the latest checkpoint (a copy of the state kept
@@ -426,16 +446,12 @@ function E.fork(keep, quiet)
     error("fork: random results were forced since this turn began (fork before forcing them)", 0)
   end
   if src.co == nil or co_status(src.co) == "dead" then error("fork: the match is not running", 0) end
-  local chance = {}
-  for i = 1, cp.chance_n do chance[i] = E.copy(src.chance_log[i]) end
-  local m = {
-    state = cp.state and E.deep_copy(cp.state), forced = E.copy_list(cp.forced), messages = {}, quiet = true,
-    context = {}, ctx_n = 0, chance_log = chance, depth = 0, chain = {}, deferred = {}, version = 0,
-    decisions = cp.decision, pending = nil,
-    answers = E.copy_list(src.answers), askers = E.copy_list(src.askers), picks = E.copy_list(src.picks),
-    co = nil, match_co = nil, start_phase = cp.start_phase,
-    keep_checkpoints = keep == true, checkpoint = cp, forced_since = false,
-  }
+  local m = blank_match()
+  for i = 1, cp.chance_n do m.chance_log[i] = E.copy(src.chance_log[i]) end
+  m.state, m.forced, m.decisions, m.start_phase = cp.state and E.deep_copy(cp.state), E.copy_list(cp.forced),
+                                                   cp.decision, cp.start_phase
+  m.answers, m.askers, m.picks = E.copy_list(src.answers), E.copy_list(src.askers), E.copy_list(src.picks)
+  m.keep_checkpoints, m.checkpoint = keep == true, cp
   if cp.state == nil then   -- the start: a new state, as the match had before its setup
     E.new_state(cp.seed, E.deep_copy(cp.seats))
     m.state = E.state
