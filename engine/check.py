@@ -137,6 +137,8 @@ def check(target: str, game_id: str | None = None) -> list[Problem]:
         where = str(game.root / "game.yaml")
         return [Problem(loader.display(Path(where)), 1, 1, f"a match cannot start: {str(e).splitlines()[0]}")]
     found = script_problems(game, m.script_shapes())
+    if not found and m.pending is not None:
+        found += _data_outside_state(game)
     if game.evaluator is not None and m.pending is not None:
         for seat in range(1, pl["min"] + 1):   # the bots' evaluation runs on the first position
             try:
@@ -147,6 +149,39 @@ def check(target: str, game_id: str | None = None) -> list[Problem]:
                     found.append(failed)   # (else the check has said more precisely what fails there)
                 return sorted(set(found))
     return sorted(set(found))
+
+
+SHARE_DECISIONS = 200   # decisions each match of the shared-runtime check plays
+
+
+def _data_outside_state(game) -> list[Problem]:
+    """A match built in the runtime of another (as `summon sim` builds game after game, and
+    as forks live beside their match) must play as one built alone: it does unless a script
+    keeps match data outside `state`. Checked with random playouts, so a leak that these
+    games do not reach goes unseen."""
+    from .match import Match, Seat
+
+    seats = [Seat("random") for _ in range(game.data["players"]["min"])]
+    try:
+        first = Match(game, 1, seats, quiet=True)
+        first.rollout(seed=1, max_decisions=SHARE_DECISIONS)
+        second = Match(game, 2, seats, quiet=True, beside=first)
+        second.rollout(seed=2, max_decisions=SHARE_DECISIONS)
+        alone = Match(game, 2, seats, quiet=True)
+        alone.rollout(seed=2, max_decisions=SHARE_DECISIONS)
+    except (EngineError, ScriptError):
+        return []    # a script that fails in play is for play and `summon test` to report
+    if second.error is not None or alone.error is not None:
+        return []
+    if second.answers == alone.answers and second.state_hash() == alone.state_hash():
+        return []
+    n = next((i for i, (a, b) in enumerate(zip(second.answers, alone.answers)) if a != b),
+             min(len(second.answers), len(alone.answers)))
+    return [Problem(loader.display(game.root / "game.yaml"), 1, 1,
+                    f"a match built after another one played differently from the same match built alone "
+                    f"(from decision {n + 1}): a script keeps match data outside `state`, such as a file-level "
+                    f"variable a function changes; `summon sim` and the bots' forks need every match's data in "
+                    f"`state` (caches of card definitions or the board may stay)")]
 
 
 def _file_lines(game) -> dict[str, list[str]]:

@@ -269,7 +269,8 @@ def _bench_value(key: str, out: dict) -> str:
     if key == "decisions_per_s_all_cores":
         return f"{v:,.0f} decisions/s ({out['cores']} processes)"
     if key == "match_start_ms":
-        return f"{v:.2f} ms median (best {out['match_start_ms_best']:.2f} ms of {out['match_start_samples']})"
+        return (f"{v:.2f} ms median (best {out['match_start_ms_best']:.2f} ms of {out['match_start_samples']}); "
+                f"{out['match_start_beside_ms']:.2f} ms in a used runtime, as in `summon sim`")
     if key == "fork_us":
         if v is None:
             return "not available (Match has no fork yet)"

@@ -28,7 +28,8 @@ def test_json_has_every_figure_with_sane_values():
                 "match_start_ms_best", "memory_per_match_mb", "budget_hook_on_decisions_per_s",
                 "budget_hook_off_decisions_per_s", "host_vs_lua_ratio", "host_decisions_per_s",
                 "lua_decisions_per_s", "reload_ms", "reload_ms_best", "reload_at_decision",
-                "memory_at_decision", "cores", "comparison_games", "match_start_samples"):
+                "memory_at_decision", "cores", "comparison_games", "match_start_samples",
+                "match_start_beside_ms"):
         assert is_positive(out[key]), (key, out[key])
     assert out["memory_matches"] == bench.LIVE_MATCHES
     assert 0 < out["memory_at_decision"] <= bench.LIVE_AT

@@ -106,6 +106,21 @@ def test_on_a_graph_board_each_space_names_its_region(tmp_path):
         "under the space); a region lists its spaces only on a grid"], problems
 
 
+def test_match_data_kept_outside_state_is_a_problem(tmp_path):
+    # sim builds game after game in one runtime, and forks live beside their match: a
+    # file-level variable that play changes carries one match's data into the next
+    game = Path(shutil.copytree(ROOT / "tests" / "games" / "tiny_graph", tmp_path / "tiny"))
+    assert check(str(game)) == []
+    edit(game / "tiny.lua", "function act(round)\n", "local steps_left = 2\n\nfunction act(round)\n")
+    edit(game / "tiny.lua", "      if board.is_empty(s) then", "      if steps_left > 0 and board.is_empty(s) then")
+    edit(game / "tiny.lua", "      cards.place(pawn, pick.to)\n", "      cards.place(pawn, pick.to)\n"
+                            "      steps_left = steps_left - 1\n")
+    problems = [str(p) for p in check(str(game))]
+    assert len(problems) == 1 and re.match(r".*game\.yaml:1:1: a match built after another one played differently "
+                                           r"from the same match built alone \(from decision \d+\): a script keeps "
+                                           r"match data outside `state`", problems[0]), problems
+
+
 def test_a_card_file_path_checks_its_game(game_copy):
     pd = game_copy().cards / "polar_dwarves.yaml"
     edit(pd, "    cost: 1\n", "    cost: -1\n")
