@@ -64,10 +64,11 @@ TOO_LONG = Raises(r"script ran too long: more than \d+ Lua instructions before t
                   r"\(an endless loop\?\)( at \S+:\d+)?")
 TOO_MUCH_WORK = Raises(r"script ran too long: more than \d+ Lua instructions' worth of work before the next "
                        r"decision \(library calls on large strings or tables\?\)( at \S+:\d+)?")
-TIME_LIMIT = ("script ran too long: it hit the time limit of {} s of processor time before the next decision "
-              "(work on huge strings or long lists of values?); the time limit guards against runaway scripts "
+# (with where the script was after "decision", as for the budget)
+TIME_LIMIT = ("script ran too long: it hit the time limit of {} s of processor time before the next decision"
+              "{} (work on huge strings or long lists of values?); the time limit guards against runaway scripts "
               "and depends on the machine's speed: raise it with limits: {{seconds: N}} in game.yaml")
-TOO_SLOW = fails(TIME_LIMIT.format(1))
+TOO_SLOW = fails(TIME_LIMIT.format(1, " at eval:1"))
 ENGINE_OWNS = "this table belongs to the engine"
 OUT_OF_MEMORY = fails("a script ran out of memory (a match may use 256 MB)")
 
@@ -482,7 +483,8 @@ def test_the_time_limit_stops_a_match_and_never_decides_its_result(tmp_path):
     r = summon("sim", str(game), "--games", "1", "--json")
     assert r.returncode == 1 and r.stdout == "", r.stdout + r.stderr
     assert "Traceback" not in r.stderr and "wins" not in r.stderr
-    assert r.stderr.splitlines()[0] == "error: " + TIME_LIMIT.format(1), r.stderr
+    line = next(i for i, text in enumerate((game / "tiny.lua").read_text().splitlines(), 1) if "while" in text)
+    assert r.stderr.splitlines()[0] == "error: " + TIME_LIMIT.format(1, f" at {game / 'tiny.lua'}:{line}"), r.stderr
 
 
 # Lists under 128 go to C's sort, longer ones to a merge sort in Lua (C's takes pivots from
@@ -686,7 +688,7 @@ def test_ctrl_c_stops_a_running_script(tmp_path):
         out, err = proc.communicate(timeout=DEADLINE)
     finally:
         proc.kill()
-    assert (proc.returncode, out, err) == (1, "", "error: stopped: Ctrl-C interrupted the script\n")
+    assert (proc.returncode, out, err) == (1, "", "error: stopped: Ctrl-C interrupted the script at eval:1\n")
 
 
 def test_ctrl_c_leaves_the_match_at_its_last_decision(sw):
@@ -735,7 +737,7 @@ def test_ctrl_c_leaves_the_match_at_its_last_decision(sw):
     finally:
         done.set()
         t.join()
-    assert str(e.value).startswith("stopped: Ctrl-C interrupted the script\n  in ")
+    assert str(e.value).startswith("stopped: Ctrl-C interrupted the script at scenario:1\n  in ")
     # rebuilt from its log at its last decision (so without the console's state.vars.hang)
     assert (m.decisions, m.options()) == before
     assert m.state_hash() == m.restarted(m.answers)[0].state_hash()

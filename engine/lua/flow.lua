@@ -338,9 +338,9 @@ function budget_hook()
   since = since + every
   if since >= E.limits.check_every or gc("count") > E.roomy_kb then
     since = 0
-    local stop = E.watch(fresh)
+    local stop, rest = E.watch(fresh)
     fresh = false
-    if stop then trip(stop) end
+    if stop then trip(stop .. running_at() .. rest) end
   end
 end
 

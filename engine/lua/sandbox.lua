@@ -50,17 +50,18 @@ E.mark_heap()
 -- incremental one (measured by instruction counts over the same games).
 gc("generational")
 
---- Called by the budget hook; returns a message to stop the script with, or nil.
+--- Called by the budget hook; returns a message to stop the script with, or nil. The
+--- message comes in two parts: the hook puts where the script was between them.
 function E.watch(fresh)
   local now = clock()
   if fresh then started = now end
-  if poll and poll() then return "stopped: Ctrl-C interrupted the script" end
+  if poll and poll() then return "stopped: Ctrl-C interrupted the script", "" end
   local limit = E.limits.seconds
   if now - started > limit then
     return string.format("script ran too long: it hit the time limit of %g s of processor time before the " ..
-                         "next decision (work on huge strings or long lists of values?); the time limit guards " ..
-                         "against runaway scripts and depends on the machine's speed: raise it with " ..
-                         "limits: {seconds: N} in game.yaml", limit)
+                         "next decision", limit),
+           " (work on huge strings or long lists of values?); the time limit guards against runaway scripts " ..
+           "and depends on the machine's speed: raise it with limits: {seconds: N} in game.yaml"
   end
   return nil
 end

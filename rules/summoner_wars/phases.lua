@@ -300,24 +300,26 @@ function attack_targets(u)
   return out
 end
 
---- Whether a unit has any card to attack (attack_targets without making the list).
-local function has_attack_target(u)
-  if def_of(u).attack == "ranged" then return #attack_targets(u) > 0 end
-  for _, s in ipairs(board.neighbors(u.space)) do
-    local c = board.card_at(s)
-    if c and c ~= u then return true end
+--- What a unit of player p could attack: nil for nothing, "enemy" when some target is
+--- not p's, "own" when every one is p's own (a melee unit's neighbours are read
+--- without making the list).
+local function attack_reach(u, p)
+  local own = false
+  if def_of(u).attack == "ranged" then
+    for _, t in ipairs(attack_targets(u)) do
+      if t.controller ~= p then return "enemy" end
+      own = true
+    end
+  else
+    for _, s in ipairs(board.neighbors(u.space)) do
+      local c = board.card_at(s)
+      if c and c ~= u then
+        if c.controller ~= p then return "enemy" end
+        own = true
+      end
+    end
   end
-  return false
-end
-
---- When every card a unit could attack is its own side's: a warning for the option to
---- attack with it, else nil. The person answering is asked to confirm, and can still
---- pick another unit (its one target would be taken without asking).
-local function only_own_targets(u, p)
-  for _, t in ipairs(attack_targets(u)) do
-    if t.controller ~= p then return nil end
-  end
-  return "only your own cards in reach"
+  return own and "own" or nil
 end
 
 --- One attack: roll dice equal to strength, one damage per symbol that matches.
@@ -349,9 +351,12 @@ function attack_phase(p)
     for _ in pairs(state.vars.attacked) do used = used + 1 end
     if used >= attackers then return end
     for _, u in ipairs(controlled(p, is_unit)) do
-      if not state.vars.attacked[u.id] and def_of(u).attack and has_attack_target(u) then
+      local reach = not state.vars.attacked[u.id] and def_of(u).attack and attack_reach(u, p)
+      if reach then
+        -- every target its own: the person answering is asked to confirm, and can still
+        -- pick another unit (its one target would be taken without asking)
         opts[#opts + 1] = { label = string.format("Attack with %s at %s", u.name, u.space), unit = u,
-                            warn = only_own_targets(u, p) }
+                            warn = reach == "own" and "only your own cards in reach" or nil }
       end
     end
   end, function(pick)
