@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from . import loader, lualint, yamlio
@@ -25,6 +26,46 @@ def _target_game(target: str) -> str:
     if p.is_file() and p.name == "game.yaml":
         return str(p.resolve().parent)
     return target
+
+
+def _display_problems(game, m) -> list[Problem]:
+    """The Lua of game.yaml's `display: regions: owners` run on the first position, from each
+    seat's view: it must run and return a table region -> player."""
+    conf = (game.data.get("display") or {}).get("regions")
+    code = conf.get("owners") if isinstance(conf, dict) else None
+    if not code or m.pending is None:
+        return []
+    gpath = game.root / "game.yaml"
+    doc, _ = yamlio.load(gpath, loader.display(gpath))
+    keys = ("display", "regions", "owners")
+    regions = game.data["board"].get("regions") or {}
+    for seat in range(1, len(m.seats) + 1):
+        try:
+            res = m.eval(code, chunkname=f"{game.id}/game.yaml display.regions.owners", seat=seat)
+        except ScriptError as e:
+            first = str(e).splitlines()[0]
+            msg = f"display: regions: owners fails from seat {seat}'s view: {first}"
+            if doc is None:
+                return [Problem(loader.display(gpath), 1, 1, msg)]
+            at = re.search(r"display\.regions\.owners:(\d+):", first)
+            if at:     # the line of game.yaml the Lua's line is on
+                return [Problem(doc.path, doc.block_start(keys) + int(at.group(1)) - 1, 1, msg)]
+            return [doc.problem(keys, msg)]
+        got = res[0] if res else None
+        bad = None
+        if not isinstance(got, (dict, list)) or (isinstance(got, list) and got):
+            what = {str: "a string", bool: "a boolean", int: "a number", float: "a number"}.get(type(got), "nothing")
+            bad = f"must return a table region -> player, not {what}"
+        elif isinstance(got, dict):
+            for r, p in got.items():
+                if r not in regions:
+                    bad = f"names no region of the board: '{r}'"
+                elif not isinstance(p, int) or isinstance(p, bool) or not 1 <= p <= len(m.seats):
+                    bad = f"gives region '{r}' to {p!r}, not a player from 1 to {len(m.seats)}"
+        if bad:
+            msg = f"display: regions: owners {bad}"
+            return [doc.problem(keys, msg) if doc else Problem(loader.display(gpath), 1, 1, msg)]
+    return []
 
 
 def is_scenario_file(target: str) -> bool:
@@ -137,6 +178,7 @@ def check(target: str, game_id: str | None = None) -> list[Problem]:
         where = str(game.root / "game.yaml")
         return [Problem(loader.display(Path(where)), 1, 1, f"a match cannot start: {str(e).splitlines()[0]}")]
     found = script_problems(game, m.script_shapes())
+    found += _display_problems(game, m)
     if not found and m.pending is not None:
         found += _data_outside_state(game)
     if game.evaluator is not None and m.pending is not None:

@@ -2,6 +2,7 @@
 wants shown beyond that comes from its game.yaml (`display:`)."""
 from __future__ import annotations
 
+from engine.errors import EngineError
 from engine.match import Match
 
 
@@ -144,15 +145,107 @@ def space_marks(match: Match, view: dict) -> dict:
     return {str(s): str(t) for s, t in marks.items()} if isinstance(marks, dict) else {}
 
 
+def region_spaces(board: dict) -> dict[str, str]:
+    """Each space of the board's regions -> its region (a grid's regions list their spaces,
+    a graph's spaces name their region)."""
+    out: dict[str, str] = {}
+    for r, info in (board.get("regions") or {}).items():
+        for s in (info or {}).get("spaces") or []:
+            out[str(s)] = str(r)
+    for s, sp in (board.get("spaces") or {}).items():
+        if isinstance(sp, dict) and sp.get("region") is not None:
+            out[str(s)] = str(sp["region"])
+    return out
+
+
+class Regions:
+    """The board's regions as the screen shows them (game.yaml `display: regions`): each
+    region's name on its empty squares, and a line naming who holds each, from the game's
+    `owners` Lua run on a copy of the seat's view (so it shows nothing the seat may not know)."""
+
+    def __init__(self, match: Match, player: int | None, view: dict):
+        conf = _display(match).get("regions")
+        self.on = bool(conf)
+        conf = conf if isinstance(conf, dict) else {}
+        board = match.game.data["board"]
+        self.title = str(conf.get("title") or "regions")
+        self.unowned = str(conf.get("unowned") or "no one's")
+        self.names = [str(r) for r in (board.get("regions") or {})] if self.on else []
+        self.of_space = region_spaces(board) if self.on else {}
+        self._squares = ([f"{chr(97 + x)}{y}" for x in range(board["width"]) for y in range(1, board["height"] + 1)]
+                         if board.get("type") == "grid" else [str(s) for s in board.get("spaces") or {}])
+        self.player = player
+        self.owners: dict[str, int] = {}
+        self.problem = None
+        code = conf.get("owners")
+        if self.on and code:
+            seat = player or view.get("active") or 1
+            try:
+                res = match.eval(code, chunkname=f"{match.game.id}/game.yaml display.regions.owners", seat=seat)
+            except EngineError as e:     # the rules' mistake, said on the screen, never a traceback
+                self.problem = str(e).splitlines()[0] if str(e) else type(e).__name__
+                res = []
+            got = res[0] if res else None
+            if isinstance(got, dict):
+                for r, p in got.items():
+                    if str(r) in self.names and isinstance(p, int) and not isinstance(p, bool) \
+                            and 1 <= p <= len(view.get("players") or []):
+                        self.owners[str(r)] = p
+            elif self.problem is None and not (isinstance(got, list) and not got):   # {} comes back as []
+                what = {str: "a string", bool: "a boolean", int: "a number",
+                        float: "a number"}.get(type(got), "nothing")
+                self.problem = f"owners must return a table region -> player, not {what}"
+
+    def square(self, space: str, colour: bool) -> tuple[str, int] | None:
+        """(the text an empty square of a region shows, its printed width), or None outside the regions."""
+        r = self.of_space.get(space)
+        if r is None:
+            return None
+        tag = f"{r[:CELL - 1]:^{CELL}}"
+        return tint(tag, self.owners.get(r), colour), CELL
+
+    def whose(self, r: str) -> str:
+        p = self.owners.get(r)
+        if p is None:
+            return self.unowned
+        return f"yours (P{p})" if p == self.player else f"P{p}'s"
+
+    def line(self, colour: bool, width: int) -> list[str]:
+        """`TITLE: north = yours (P1), south = P2's, east = UNOWNED; . = in none`: the regions, and who holds each."""
+        if not self.on or not self.names:
+            return []
+        order = sorted(self.names, key=lambda r: (self.owners.get(r, len(self.names) + 99), self.names.index(r)))
+        plain = [f"{r} = {self.whose(r)}" for r in order]
+        end = "; . = in none" if any(s not in self.of_space for s in self._squares) else ""
+        if self.problem:    # who holds what is unknown: say so rather than call every region unowned
+            return _wrap(f"{self.title}: " + ", ".join(self.names) + end +
+                         f" (the game's region owners failed: {self.problem})", width)
+        text = f"{self.title}: " + ", ".join(plain) + end
+        lines = _wrap(text, width)
+        if colour and len(lines) == 1:    # each region in its holder's colour
+            shown = (paint(t, self.owners.get(r), colour) for r, t in zip(order, plain))
+            lines = [f"{self.title}: " + ", ".join(shown) + end]
+        return lines
+
+
+def tint(text: str, player: int | None, colour: bool) -> str:
+    """Text dimmed (and in its player's colour, if any) when colour is on: a square's shading."""
+    if not colour:
+        return text
+    return f"\x1b[2m{COLOURS.get(player, '')}{text}{RESET}"
+
+
 CELL = 9     # a board square's width
 ENTRY = 38   # the longest entry in the list of cards under the board
 
 
 def render_board(view: dict, width: int, height: int, colour: bool = False, badge: str | None = None,
-                 marks: dict | None = None, looks: Looks | None = None) -> list[str]:
+                 marks: dict | None = None, looks: Looks | None = None,
+                 regions: Regions | None = None) -> list[str]:
     """A grid board, top row first; a card shows as its abbreviated name and controller, then
     its life left (or `badge` tokens), + for attached cards and * for a changed stat; an
-    empty space shows its mark, if the game gives it one."""
+    empty space shows its mark, if the game gives it one, else its region's name when the
+    game shows regions, else a dot."""
     marks = marks or {}
     cards = {c["id"]: c for c in view["cards"]}
     at = {s: cards[i] for s, i in view["spaces"].items() if i in cards}
@@ -164,7 +257,13 @@ def render_board(view: dict, width: int, height: int, colour: bool = False, badg
             c = at.get(f"{x}{y}")
             if c is None:
                 mark = marks.get(f"{x}{y}")
-                row.append(f"{mark[:CELL - 1]:^{CELL}}" if mark else f"{'.':^{CELL}}")
+                shade = regions.square(f"{x}{y}", colour) if regions is not None and not mark else None
+                if mark:
+                    row.append(f"{mark[:CELL - 1]:^{CELL}}")
+                elif shade is not None:
+                    row.append(shade[0])
+                else:
+                    row.append(f"{'.':^{CELL}}")
             else:
                 if looks is not None:
                     cell = looks.cell(c, badge)
@@ -298,6 +397,9 @@ def legend(match: Match, view: dict) -> list[str]:
         marks = sorted(set(space_marks(match, view).values()))
         if marks:
             out.append("  marked squares: " + ", ".join(marks))
+        if display.get("regions") and board["type"] == "grid" and board.get("regions"):
+            title = (display["regions"].get("title") if isinstance(display["regions"], dict) else None) or "regions"
+            out.append(f"  an empty square of a region shows the region's name ({title}: the line under the board)")
     out.append("  `card SPACE` or `card NAME` shows a card in full; `legend` hides this")
     return out
 
@@ -311,10 +413,12 @@ def render_state(match: Match, player: int | None, colour: bool = False, status:
     looks = Looks(match, view, player)
     lines = []
     marks = space_marks(match, view)
+    regions = Regions(match, player, view)
     if board["type"] == "grid":
-        lines += render_board(view, board["width"], board["height"], colour, badge, marks, looks)
+        lines += render_board(view, board["width"], board["height"], colour, badge, marks, looks, regions)
     elif board["type"] == "graph":
         lines += render_graph(view, board, colour, width)
+    lines += regions.line(colour, width)
     on_board = sorted((c for c in view["cards"] if c.get("space")), key=lambda c: (c["controller"], c["space"]))
     entries = []
     for c in on_board:

@@ -310,3 +310,152 @@ def test_the_move_prompt_says_how_many_moves_are_used(session):
     while not session.match.pending.prompt.startswith("Move up to"):   # where to, then any follow-up
         session.handle("1")
     assert "(1 of 3 moved)" in session.options_text()
+
+
+# -- the board's regions (display: regions): Summonaria's domains ---------------------------------
+
+SUMMONARIA = ["summonaria", "--players", "human,bot,bot,bot", "--seed", "3"]
+SMN_COLUMNS = re.compile(r"^\s+a\s+b\s+c\s+d\s+e\s+f\s+g\s+h\s+i\s+j\s+k\s*$", re.M)
+
+
+def last_board(text: str) -> dict[str, str]:
+    """The squares of the last 11x11 board on the screen: space -> what its cell shows."""
+    heads = list(SMN_COLUMNS.finditer(text))
+    assert len(heads) >= 2, text[-3000:]
+    rows = text[heads[-2].end():heads[-1].start()].strip("\r\n").replace("\r", "").split("\n")
+    assert len(rows) == 11, rows
+    cells = {}
+    for line in rows:
+        y = int(line[:5])
+        assert line.rstrip().endswith(f"  {y}"), line
+        for x in range(11):
+            cells[f"{chr(97 + x)}{y}"] = line[5 + 9 * x:14 + 9 * x].strip()
+    return cells
+
+
+def domain_squares(game) -> dict[str, str]:
+    """space -> region, from game.yaml's board (the test's own reading, not the renderer's)."""
+    return {s: r for r, info in game.data["board"]["regions"].items() for s in info["spaces"]}
+
+
+def test_regions_show_on_their_empty_squares_with_a_line_of_who_holds_each():
+    from engine.loader import load_game
+    from repl.render import render_state
+    game = load_game("summonaria")
+    where = domain_squares(game)
+    m = Match(game, 2, [Seat("human"), Seat("bot"), Seat("bot")], quiet=True)
+    text = render_state(m, 1)
+    cells = last_board(text)
+    st = m.view(1)
+    marks = st["vars"]["marks"]
+    for s, shown in cells.items():
+        if s in st["spaces"]:
+            assert re.fullmatch(r"[A-Z][a-z]{2}\d \d", shown), (s, shown)        # a unit and its hits left
+        elif s in marks:
+            assert shown == marks[s], (s, shown)                                  # tower, ruin, temple, portalN
+        else:
+            assert shown == where.get(s, "."), (s, shown)                         # its domain's name, or . on the cross
+    assert cells["f6"] == "tower" and cells["a1"] == "temple" and cells["c9"] == "nw" and cells["f3"] == "."
+    # three players: sw, se, ne are held in seat order; nw is no one's
+    assert "domains: sw = yours (P1), se = P2's, ne = P3's, nw = neutral; . = in none" in text
+    assert "domains: sw = P1's, se = yours (P2), ne = P3's, nw = neutral" in render_state(m, 2)
+    assert "domains: sw = P1's, se = P2's, ne = P3's, nw = neutral" in render_state(m, None)
+    assert "an empty square of a region shows the region's name" in render_state(m, 1, show_legend=True)
+    # with colour, a domain's squares are dimmed in their holder's colour
+    assert "\x1b[2m\x1b[31m   sw    \x1b[0m" in render_state(m, 1, colour=True)
+    assert "\x1b[2m   nw    \x1b[0m" in render_state(m, 1, colour=True)
+    # without display: regions, the board is as before: dots, and no line of holders
+    plain = load_game("summonaria")
+    plain.data = {**plain.data, "display": {k: v for k, v in plain.data["display"].items() if k != "regions"}}
+    bare = render_state(Match(plain, 2, [Seat("human"), Seat("bot"), Seat("bot")], quiet=True), 1)
+    assert "domains:" not in bare and set(last_board(bare).values()) & {"sw", "nw"} == set()
+    assert last_board(bare)["c9"] == "."
+
+
+def test_region_owners_run_on_the_seats_view_and_a_failing_one_is_said_not_raised():
+    from engine.loader import load_game
+    from repl.render import render_state
+    game = load_game("summonaria")
+    regions = dict(game.data["display"]["regions"])
+    # sw goes to whoever sees player 2's hand: only player 2 does
+    regions["owners"] = ('local n = 0; for _, c in ipairs(view.cards) do '
+                         'if c.zone == "hand:2" and c.def then n = n + 1 end end; return {sw = n > 0 and 2 or 1}')
+    game.data = {**game.data, "display": {**game.data["display"], "regions": regions}}
+    m = Match(game, 2, [Seat("human"), Seat("bot")], quiet=True)
+    assert "domains: sw = yours (P1), ne = neutral" in render_state(m, 1)
+    assert "domains: sw = yours (P2), ne = neutral" in render_state(m, 2)
+    for bad, said in [("return view.nothing.here", "attempt to index a nil value"),
+                      ("return 'sw'", "owners must return a table region -> player"),
+                      ("return {sw = 9, zz = 1, ne = 2}", None)]:
+        regions["owners"] = bad
+        game.data = {**game.data, "display": {**game.data["display"], "regions": regions}}
+        text = render_state(Match(game, 2, [Seat("human"), Seat("bot")], quiet=True), 1)
+        line = next(x for x in text.splitlines() if x.startswith("domains: "))
+        if said:
+            assert line.startswith("domains: sw, ne, se, nw; . = in none (the game's region owners failed: ")
+            assert said in " ".join(text.split()), text
+        else:    # what is not a region or a player is left out
+            assert line.startswith("domains: ne = P2's, sw = neutral, se = neutral, nw = neutral"), line
+
+
+def test_check_runs_the_region_owners_from_each_seat(game_copy):
+    from conftest import edit
+    from engine.check import check
+    copy = game_copy("summonaria")
+    assert check(str(copy.rules)) == []
+    game_yaml = copy.rules / "game.yaml"
+    edit(game_yaml, "      return held\n", "      return held[view.active].x\n")
+    found = check(str(copy.rules))
+    assert len(found) == 1 and "display: regions: owners fails from seat 1's view" in found[0].message
+    line = game_yaml.read_text().splitlines()[found[0].line - 1]
+    assert "return held[view.active].x" in line          # the problem is placed on the Lua's own line
+    edit(game_yaml, "      return held[view.active].x\n", "      held.centre = 1; return held\n")
+    assert [p.message for p in check(str(copy.rules))] == [
+        "display: regions: owners names no region of the board: 'centre'"]
+    text = game_yaml.read_text()
+    start = text.index("  regions:\n    sw:")
+    end = text.index("\nzones:")
+    game_yaml.write_text(text[:start] + text[end:])                 # a board without regions
+    assert any("display: regions shows the board's regions, but board: declares none" in p.message
+               for p in check(str(copy.rules)))
+
+
+def test_summonaria_in_a_terminal_shows_domains_marks_the_own_hand_and_a_move(play_screen):
+    from engine.loader import load_game
+    where = domain_squares(load_game("summonaria"))
+    s = play_screen(*SUMMONARIA, size=(40, 120))
+    # the first question is a bot's trade offer, which the person may accept or refuse
+    text = s.wait(r"P1 \(you\): Player 3 proposes: player 3 promises 1 Dragon's Teeth for player 1's 1 "
+                  r"Bloodstones\s+1\. Accept the trade\s+2\. Refuse the trade\s+P1>")
+    screen = text[SMN_COLUMNS.search(text).start():]
+    assert max(len(line.rstrip()) for line in screen.replace("\r", "").split("\n")) <= 120
+    cells = last_board(text)
+    for s_, shown in cells.items():   # each empty, unmarked square shows its domain (or . on the cross)
+        if shown in ("sw", "se", "ne", "nw", "."):
+            assert shown == where.get(s_, "."), (s_, shown)
+    assert sum(v == "sw" for v in cells.values()) > 15 and sum(v == "nw" for v in cells.values()) > 15
+    assert [cells[t] for t in ("a1", "k1", "a11", "k11")] == ["temple"] * 4 and cells["f6"] == "tower"
+    assert cells["b2"] == "Dwa1 3" and cells["d4"] == "Baw1 3"          # the advance guard on portal and tower
+    assert "domains: sw = yours (P1), se = P2's, ne = P3's, nw = P4's; . = in none" in text
+    assert re.search(r"d4 Baw1 Barbarian Warchief 3/3 on", text)
+    # the own hand by name; the others' only as counts
+    players = re.findall(r"^(P\d) Player \d \([a-z_]+\): army \d+, hand (\d+),[^\n]*\n(  hand: [^\n]*\n)?",
+                         text.replace("\r", ""), re.M)
+    assert [p for p, _, _ in players[-4:]] == ["P1", "P2", "P3", "P4"]
+    assert players[-4][2] == "  hand: Dragon's Teeth, Bloodstones, Bloodstones\n" and players[-4][1] == "3"
+    assert all(hand == "" for _, _, hand in players[-3:])
+    s.type("Refuse the trade")
+    s.wait(r"Player 1 refuses")
+    s.wait(r"P1 \(you\): Your advance guard: which unit holds the tower\?[\s\S]*P1>")
+    assert last_board(s.text)["b10"] == "portal4"                       # P4's Wasp Swarm left its portal
+    s.type("Keep the Barbarian Warchief on the tower at d4")
+    s.wait(r"Summon a unit\?[\s\S]*P1>")
+    s.type("Summon nothing this turn")
+    s.wait(r"Move and engage[\s\S]*P1>")
+    s.type("Move or attack with the Dwarven Axeman at b2")
+    s.wait(r"1 square of movement left[\s\S]*P1>")
+    s.type("Move to c3 (1)")
+    text = s.wait(r"Dwarven Axeman moves b2 -> c3[\s\S]*Move and engage[\s\S]*P1>")
+    after = last_board(text)
+    assert after["c3"] == "Dwa1 3" and after["b2"] == "portal1" and after["c2"] == "sw"
+    assert re.search(r"c3 Dwa1 Dwarven Axeman 3/3", text)
