@@ -485,7 +485,7 @@ class _Walker:
         last = tk.index(e.last_token)
         if last is None:
             return
-        if e.style == A.CallStyle.DEFAULT:         # f(a, b)
+        if tk.list[last].text == ")":              # f(a, b)
             open_ = tk.opener(last)
             pieces = tk.pieces(open_ + 1, last) if open_ is not None else []
         else:                                      # f "s", f [[s]], f {t}
@@ -515,7 +515,8 @@ def _string(node) -> str | None:
     if isinstance(node, A.String):
         s = node.s
         s = s.decode("utf-8", "replace") if isinstance(s, bytes) else str(s)
-        if getattr(node, "delimiter", None) == A.StringDelimiter.DOUBLE_SQUARE and s[:1] in ("\n", "\r"):
+        long = getattr(getattr(A, "StringDelimiter", None), "DOUBLE_SQUARE", None)
+        if long is not None and getattr(node, "delimiter", None) == long and s[:1] in ("\n", "\r"):
             s = s[2:] if s[:2] in ("\r\n", "\n\r") else s[1:]   # Lua skips a newline that opens [[...]]
         return s
     return None
