@@ -1,10 +1,11 @@
 """Checks that need more than a schema: Lua syntax, names a script or a YAML value refers
-to (events, stats, counters, zones, dice, cards, phases), and a game's own deck rules."""
+to (events, stats, counters, zones, dice, cards, phases), and a game's own deck rules. A
+script's names are read from its calls as the Lua parser sees them (engine/lualint.py)."""
 from __future__ import annotations
 
-import re
 from typing import Any
 
+from . import lualint
 from .errors import Problem
 from .luac import compile_lua, first_line
 from .names import did_you_mean
@@ -22,101 +23,27 @@ def problem_from_lua(msg: str, fallback: str) -> Problem:
     return Problem(fallback, 1, 1, f"Lua: {first}")
 
 
-# A call whose string argument names something the game declares. (Zones and
-# counters come after their player, so their calls are read argument by argument:
-# see _api_calls.)
-_REFS = [
-    ("hook", "event", re.compile(r"""\b(?:emit|on)\s*\(\s*["'](\w+)["']""")),
-    ("stat", "stat", re.compile(r"""\bstat\s*\([^,()]*,\s*["'](\w+)["']\s*\)""")),
-    ("die", "die", re.compile(r"""\bdice\.roll\s*\(\s*["'](\w+)["']""")),
-    ("card", "card", re.compile(r"""\b(?:cards|scenario)\.create\s*\(\s*["'](\w+)["']""")),
-]
+# A call whose string argument names something the game declares: (table, function) ->
+# (kind, what a message calls it, the argument). Zones and counters come after their player,
+# so their calls are read argument by argument: see _named.
+_REFS = {
+    ("", "emit"): ("hook", "event", 0), ("", "on"): ("hook", "event", 0),
+    ("", "stat"): ("stat", "stat", 1),
+    ("dice", "roll"): ("die", "die", 0),
+    ("cards", "create"): ("card", "card", 0), ("scenario", "create"): ("card", "card", 0),
+}
+_REF_ORDER = ("hook", "stat", "die", "card")   # on one line, the kinds are reported in this order
 
-# -- calls of the engine API, argument by argument -----------------------------------
-
-_CALL = re.compile(r"\b(counters|zones|cards|scenario)\.(\w+)\s*\(")
-_STRING = re.compile(r"""^(["'])(\w+)\1$""")
-
-
-_BLOCK = re.compile(r"--\[(=*)\[")
+# The engine tables whose calls name zones and counters (and had an order before 0.2.0).
+_API = ("counters", "zones", "cards", "scenario")
 
 
-def _blank_comments(code: str) -> str:
-    """Lua with its comments blanked out (same length, same line breaks)."""
-    out, i, n, quote = list(code), 0, len(code), None
-    while i < n:
-        ch = code[i]
-        if quote:
-            if ch == "\\":
-                i += 2
-                continue
-            if ch == quote or ch == "\n":
-                quote = None
-        elif ch in "\"'":
-            quote = ch
-        elif code.startswith("--", i):
-            block = _BLOCK.match(code, i)
-            if block:
-                close = "]" + block.group(1) + "]"
-                j = code.find(close, block.end())
-                end = n if j < 0 else j + len(close)
-            else:
-                j = code.find("\n", i)
-                end = n if j < 0 else j
-            for k in range(i, end):
-                if out[k] != "\n":
-                    out[k] = " "
-            i = end
-            continue
-        i += 1
-    return "".join(out)
-
-
-def _args(code: str, start: int) -> tuple[list[str], int] | None:
-    """The arguments of a call whose "(" is just before start, as text, and the
-    offset after its ")"; None when the call does not close."""
-    args, depth, quote, i, begin = [], 0, None, start, start
-    while i < len(code):
-        ch = code[i]
-        if quote:
-            if ch == "\\":
-                i += 2
-                continue
-            if ch == quote:
-                quote = None
-        elif ch in "\"'":
-            quote = ch
-        elif ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            if depth == 0:
-                last = code[begin:i].strip()
-                if last or args:
-                    args.append(last)
-                return args, i + 1
-            depth -= 1
-        elif ch == "," and depth == 0:
-            args.append(code[begin:i].strip())
-            begin = i + 1
-        i += 1
-    return None
-
-
-def _name(arg: str | None) -> str | None:
-    """The name a string literal argument gives, or None when it is not one."""
-    m = _STRING.match(arg or "")
-    return m.group(2) if m else None
-
-
-def _api_calls(source: str):
-    """(offset, table, function, [argument texts], call text) for each API call."""
-    code = _blank_comments(source)
-    for m in _CALL.finditer(code):
-        parsed = _args(code, m.end())
-        if parsed is None:
-            continue
-        args, end = parsed
-        yield m.start(), m.group(1), m.group(2), args, " ".join(code[m.start():end].split())
+def _calls(src) -> tuple[int, str, list]:
+    """The line of its file a piece of Lua starts on, its text, and the calls it makes
+    (engine/lualint.py; none when the parser cannot read it)."""
+    start, code = first_line(src.source)
+    sc = lualint.scan(code)
+    return start, code, ([] if sc.error is not None else sc.calls)
 
 
 # Where zone and counter names stand: for each function, the argument positions that
@@ -125,10 +52,10 @@ _ZONE_FNS = {"cards", "ids", "count", "top", "shuffle"}
 _COUNTER_FNS = {"get", "add", "set", "spend", "can_spend", "bounds"}
 
 
-def _named(table: str, fn: str, args: list[str]) -> list[tuple[str, str]]:
+def _named(table: str, fn: str, args: tuple) -> list[tuple[str, str]]:
     """(kind, name) for each zone or counter a call names with a string literal."""
-    first = _name(args[0]) if args else None
-    at = lambda i: _name(args[i]) if len(args) > i else None  # noqa: E731
+    first = args[0].name if args else None
+    at = lambda i: args[i].name if len(args) > i else None  # noqa: E731
     if table == "counters" and fn in _COUNTER_FNS:
         names = [("counter", first if first else at(1))]
     elif table == "zones" and fn in _ZONE_FNS:
@@ -155,17 +82,19 @@ _SHARED_REST = {("counters", "get"): 0, ("counters", "add"): 1, ("counters", "se
                 ("scenario", "set_counter"): 1}
 
 
-def _new_call(table: str, fn: str, args: list[str], scope: dict[str, dict[str, str]]) -> str | None:
+def _new_call(table: str, fn: str, arguments: tuple, scope: dict[str, dict[str, str]]) -> str | None:
     """The 0.2.0 form of a call written in the order before it, or None when the call is
-    already in the new order (or cannot be told apart from it)."""
+    already in the new order (or cannot be told apart from it). arguments: lualint.Arg."""
     kind = {"counters": "counter", "zones": "zone", "scenario": "counter" if fn == "set_counter" else "zone",
             "cards": "zone"}[table]
     scopes = scope.get(kind, {})
+    args = [a.text for a in arguments]
+    names = [a.name for a in arguments]
     call = lambda *a: f"{table}.{fn}({', '.join(a)})"  # noqa: E731
     if table == "scenario" and fn == "place":
         return call(*args).replace("scenario.place(", "scenario.create(", 1)
     if (table, fn) in _SHARED_REST:
-        name = _name(args[0]) if args else None
+        name = names[0] if args else None
         if name is None or name not in scopes:
             return None
         if scopes[name] == "player":
@@ -175,8 +104,7 @@ def _new_call(table: str, fn: str, args: list[str], scope: dict[str, dict[str, s
             return call(args[0], *args[2:])
         return None
     if table == "zones" and fn == "draw":
-        names = [_name(a) for a in args[:2]]
-        if None in names or len(args) < 2 or any(n not in scopes for n in names):
+        if len(args) < 2 or None in names[:2] or any(n not in scopes for n in names[:2]):
             return None
         if "player" in (scopes[names[0]], scopes[names[1]]):
             player = args[2] if len(args) > 2 and args[2] != "nil" else "p"
@@ -185,7 +113,7 @@ def _new_call(table: str, fn: str, args: list[str], scope: dict[str, dict[str, s
             return call(args[0], args[1], *args[3:])
         return None
     if table == "cards" and fn == "to_zone":
-        name = _name(args[1]) if len(args) > 1 else None
+        name = names[1] if len(args) > 1 else None
         if name is None or name not in scopes:
             return None
         if scopes[name] == "player":
@@ -195,7 +123,7 @@ def _new_call(table: str, fn: str, args: list[str], scope: dict[str, dict[str, s
             return call(args[0], args[1], *args[3:])
         return None
     if table == "cards" and fn == "create":
-        name = _name(args[2]) if len(args) > 2 else None
+        name = names[2] if len(args) > 2 else None
         if name is None or name not in scopes:
             return None
         if scopes[name] == "player":
@@ -221,14 +149,16 @@ def _column(source_line: str, file_line: str | None, text: str, col: int) -> int
     return at + 1
 
 
-def _line_col(source: str, offset: int) -> tuple[int, int]:
-    line = source.count("\n", 0, offset) + 1
-    return line, offset - (source.rfind("\n", 0, offset) + 1) + 1
-
-
 def _file_line(file_lines: list[str] | None, n: int) -> str | None:
     """Line n (1-based) of a file's lines, or None when it is not there."""
     return file_lines[n - 1] if file_lines is not None and 0 < n <= len(file_lines) else None
+
+
+def _place(src, start: int, lines: list[str], file_lines: list[str] | None, call) -> tuple[int, int]:
+    """The line and column in its file of a call in a piece of Lua that starts on line start."""
+    line = call.line + start - 1
+    source_line = lines[call.line - 1] if 0 < call.line <= len(lines) else ""
+    return line, _column(source_line, _file_line(file_lines, line), call.head, call.col)
 
 
 def old_call_problems(src, scope: dict[str, dict[str, str]], file_lines: list[str] | None = None) -> list[Problem]:
@@ -238,17 +168,14 @@ def old_call_problems(src, scope: dict[str, dict[str, str]], file_lines: list[st
     file_lines: the lines of the file the Lua is in, to give columns in the file.
     """
     out = []
-    start, code = first_line(src.source)
+    start, code, calls = _calls(src)
     lines = code.splitlines()
-    for offset, table, fn, args, text in _api_calls(code):
-        new = _new_call(table, fn, args, scope)
+    for c in calls:
+        new = _new_call(c.table, c.fn, c.args, scope) if c.table in _API else None
         if new is None:
             continue
-        line, col = _line_col(code, offset)
-        head = f"{table}.{fn}"
-        col = _column(lines[line - 1] if line <= len(lines) else "", _file_line(file_lines, line + start - 1),
-                      head, col)
-        out.append(Problem(src.chunkname, line + start - 1, col, f"{text} is the old call; now {new}"))
+        line, col = _place(src, start, lines, file_lines, c)
+        out.append(Problem(src.chunkname, line, col, f"{c.text} is the old call; now {new}"))
     return out
 
 
@@ -260,32 +187,25 @@ def lua_problems(src, known: dict[str, list[str]], file_lines: list[str] | None 
     ok, res = compile_lua(src.source, src.chunkname)
     if not ok:
         return [problem_from_lua(res, src.chunkname)]
-    problems = []
-    start, code = first_line(src.source)
+    start, code, calls = _calls(src)
     lines = code.splitlines()
-    for offset, table, fn, args, text in _api_calls(code):
-        for kind, name in _named(table, fn, args):
-            if name in known.get(kind, ()):
-                continue
-            n, col = _line_col(code, offset)
-            col = _column(lines[n - 1], _file_line(file_lines, n + start - 1), f"{table}.{fn}", col)
-            problems.append(Problem(src.chunkname, n + start - 1, col,
-                                    f"no {kind} called '{name}'{did_you_mean(name, known.get(kind, ()))}"))
-    for n, line in enumerate(lines, 1):
-        code_part = line.split("--", 1)[0]
-        for kind, what, rx in _REFS:
-            for m in rx.finditer(code_part):
-                for name in m.groups():
-                    if name is None or name in known.get(kind, ()):
-                        continue
-                    col = m.start(0) + 1
-                    fl = _file_line(file_lines, n + start - 1)
-                    if fl is not None:
-                        at = fl.find(m.group(0))
-                        col = at + 1 if at >= 0 else col
-                    problems.append(Problem(src.chunkname, n + start - 1, col,
-                                            f"no {what} called '{name}'{did_you_mean(name, known.get(kind, ()))}"))
-    return problems
+    problems, refs = [], []
+    for c in calls:
+        for kind, name in _named(c.table, c.fn, c.args) if c.table in _API else ():
+            if name not in known.get(kind, ()):
+                line, col = _place(src, start, lines, file_lines, c)
+                problems.append(Problem(src.chunkname, line, col,
+                                        f"no {kind} called '{name}'{did_you_mean(name, known.get(kind, ()))}"))
+        ref = _REFS.get((c.table, c.fn))
+        if ref is not None and len(c.args) > ref[2] and c.args[ref[2]].name is not None:
+            kind, what, _ = ref
+            name = c.args[ref[2]].name
+            if name not in known.get(kind, ()):
+                line, col = _place(src, start, lines, file_lines, c)
+                refs.append((c.line, _REF_ORDER.index(kind), c.col,
+                             Problem(src.chunkname, line, col,
+                                     f"no {what} called '{name}'{did_you_mean(name, known.get(kind, ()))}")))
+    return problems + [r[-1] for r in sorted(refs, key=lambda r: r[:3])]
 
 
 def _resolve(schema: dict, root: dict) -> dict:

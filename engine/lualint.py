@@ -1,18 +1,28 @@
 """What a script names, read with a Lua parser (luaparser), checked against what its kind of
 script can see: unknown globals, unknown fields of engine tables and options, pairs() over a
-table that cannot be listed, and a card's script that sets a global (`summon check`).
+table that cannot be listed, and a card's script that sets a global (`summon check`). The
+same reading gives the calls of global functions and of fields of global tables with their
+arguments, which engine/lint.py checks at every load (names of events, zones, counters...).
 
-Parsing is the slow part, so each text is parsed and scanned once per process (by its
-content's digest): checking again after an edit, as a designer does between hot reloads,
-parses only the texts that changed. What a script can see
-comes from the live environments the engine builds (Runtime.script_shapes), never from a list.
+Parsing is the slow part, so each text is parsed and scanned once (by its content's digest):
+in memory for the process, and on disk in the user's cache folder (`$SUMMON_CACHE`, else
+`$XDG_CACHE_HOME/summon` or `~/.cache/summon`; SUMMON_CACHE set to nothing turns it off),
+so a game loads without parsing texts it has read before and checking again after an edit,
+as a designer does between hot reloads, parses only the texts that changed. A cache that
+cannot be read or written is passed over. What a script can see comes from the live
+environments the engine builds (Runtime.script_shapes), never from a list.
 """
 from __future__ import annotations
 
 import contextlib
 import hashlib
 import io
+import json
+import os
+import threading
+import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from .errors import Problem
 from .luac import first_line
@@ -35,12 +45,37 @@ class Use:
     locals: tuple = ()  # for "read": the locals in scope (for suggestions)
 
 
+@dataclass(frozen=True)
+class Arg:
+    """One argument of a call: its text as written (each run of spaces and comments one
+    space), and the string when the argument is a string literal ("x", 'x', [[x]])."""
+
+    text: str
+    name: str | None = None
+
+
+@dataclass(frozen=True)
+class Call:
+    """A call of a global function (table "") or of a field of a global table (table.fn,
+    table["fn"]), with or without parentheses around the function, at the 1-based line and
+    column of its first token."""
+
+    table: str
+    fn: str
+    args: tuple[Arg, ...]
+    line: int
+    col: int
+    text: str   # the whole call as written, on one line (each run of spaces one space)
+    head: str   # the function part of it: "counters.get", "emit"
+
+
 @dataclass
 class Scan:
-    """What a text does with globals, or why it could not be read."""
+    """What a text does with globals and the calls it makes, or why it could not be read."""
 
     uses: list[Use] = field(default_factory=list)
     error: str | None = None
+    calls: list[Call] = field(default_factory=list)
 
 
 _scans: dict[str, Scan] = {}
@@ -48,16 +83,114 @@ parses = 0   # how many texts were parsed in this process (tests read it to see 
 
 
 def scan(code: str) -> Scan:
-    """The uses of globals in a Lua text, parsed once per process for each distinct text."""
+    """The uses of globals in a Lua text and its calls, parsed once for each distinct text
+    (kept in memory, and on disk when a cache folder can be written)."""
     global parses
     key = hashlib.sha256(code.encode("utf-8", "surrogatepass")).hexdigest()
     hit = _scans.get(key)
     if hit is None:
-        parses += 1
+        hit = _disk_read(key)
+        if hit is None:
+            parses += 1
+            hit = _scan(code)
+            if hit.error is None:   # (an error is rare, and may come from this process alone)
+                _disk_write(key, hit)
         if len(_scans) > 4096:   # a long session of reloads: keep the memory bounded
             _scans.clear()
-        hit = _scans[key] = _scan(code)
+        _scans[key] = hit
     return hit
+
+
+# -- the cache on disk ----------------------------------------------------------------
+
+_DISK_KEEP = 4096          # texts kept in the cache folder; the oldest go beyond it
+_OLD_FOLDER_DAYS = 30      # a folder of another version of this checker, unused this long, goes
+_disk_off = False          # writing failed once in this process: stop trying
+_disk_pruned = False
+_version: str | None = None
+
+
+def cache_folder() -> Path | None:
+    """Where scans are kept on disk, or None when SUMMON_CACHE is set to nothing. The last
+    part names the version of this checker and of the parser, so a change to either never
+    reads scans made by the other."""
+    global _version
+    env = os.environ.get("SUMMON_CACHE")
+    if env is not None:
+        if not env.strip():
+            return None
+        base = Path(env).expanduser()
+    else:
+        xdg = os.environ.get("XDG_CACHE_HOME", "")
+        base = (Path(xdg) if os.path.isabs(xdg) else Path.home() / ".cache") / "summon"
+    if _version is None:
+        try:
+            from importlib.metadata import version
+            parser = version("luaparser")
+        except Exception:
+            parser = "?"
+        h = hashlib.sha256(Path(__file__).read_bytes())
+        h.update(parser.encode())
+        _version = h.hexdigest()[:16]
+    return base / f"lua-scan-{_version}"
+
+
+def _disk_read(key: str) -> Scan | None:
+    try:
+        folder = cache_folder()
+        if folder is None:
+            return None
+        data = json.loads((folder / f"{key}.json").read_text(encoding="utf-8"))
+        return Scan([Use(k, n, line, col, f, tuple(loc)) for k, n, line, col, f, loc in data["uses"]],
+                    calls=[Call(t, fn, tuple(Arg(*a) for a in args), line, col, text, head)
+                           for t, fn, args, line, col, text, head in data["calls"]])
+    except Exception:   # not there, or not a scan of ours: parse again
+        return None
+
+
+def _disk_write(key: str, sc: Scan) -> None:
+    global _disk_off
+    if _disk_off:
+        return
+    try:
+        folder = cache_folder()
+        if folder is None:
+            return
+        folder.mkdir(parents=True, exist_ok=True)
+        _prune(folder)
+        data = {"uses": [[u.kind, u.name, u.line, u.col, u.field, list(u.locals)] for u in sc.uses],
+                "calls": [[c.table, c.fn, [[a.text, a.name] for a in c.args], c.line, c.col, c.text, c.head]
+                          for c in sc.calls]}
+        tmp = folder / f".{key}.{os.getpid()}.{threading.get_ident()}.tmp"
+        try:
+            tmp.write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")
+            os.replace(tmp, folder / f"{key}.json")   # whole or not at all, for a reader at the same time
+        finally:
+            tmp.unlink(missing_ok=True)
+    except (OSError, ValueError):   # a folder that cannot be written: keep to memory
+        _disk_off = True
+
+
+def _prune(folder: Path) -> None:
+    """Once per process: the oldest scans beyond _DISK_KEEP go, and so do the folders of other
+    versions of the checker that have not been written to for _OLD_FOLDER_DAYS."""
+    global _disk_pruned
+    if _disk_pruned:
+        return
+    _disk_pruned = True
+    try:   # (another process may be pruning too: what it took is gone either way)
+        files = list(folder.glob("*.json"))
+        if len(files) > _DISK_KEEP:
+            files.sort(key=lambda f: f.stat().st_mtime)
+            for f in files[:len(files) - _DISK_KEEP // 2]:
+                f.unlink(missing_ok=True)
+        for other in folder.parent.glob("lua-scan-*"):
+            if other != folder and other.is_dir() and time.time() - other.stat().st_mtime > _OLD_FOLDER_DAYS * 86400:
+                for f in other.iterdir():
+                    f.unlink(missing_ok=True)
+                other.rmdir()
+    except OSError:
+        pass
 
 
 def _scan(code: str) -> Scan:
@@ -77,7 +210,7 @@ def _scan(code: str) -> Scan:
         return Scan(error="too deeply nested for the checker to read")
     except Exception as e:   # a tree of a shape this walker does not know: say so, never crash
         return Scan(error=f"{type(e).__name__}: {e}")
-    return Scan(w.uses)
+    return Scan(w.uses, calls=sorted(w.calls, key=lambda c: (c.line, c.col)))
 
 
 class _Tokens:
@@ -108,6 +241,59 @@ class _Tokens:
                     return t.line, t.column + 1
         return None
 
+    # -- calls -------------------------------------------------------------
+
+    def opener(self, close: int) -> int | None:
+        """The index of the bracket that the bracket at index close closes."""
+        depth = 0
+        for i in range(close, -1, -1):
+            t = self.list[i].text
+            if t in _CLOSE:
+                depth += 1
+            elif t in _OPEN:
+                depth -= 1
+                if depth == 0:
+                    return i
+        return None
+
+    def start(self, i: int) -> int | None:
+        """The first token of the name or bracketed group that ends at token i."""
+        if i < 0:
+            return None
+        return self.opener(i) if self.list[i].text in _CLOSE else i
+
+    def pieces(self, first: int, end: int) -> list[tuple[int, int]]:
+        """The comma-separated expressions of tokens first to end (not included), each as
+        (first, end): commas inside brackets or inside a function's body do not count."""
+        if first >= end:
+            return []
+        out, depth, begin = [], 0, first
+        for i in range(first, end):
+            t = self.list[i].text
+            if t in _OPEN or t in _BLOCK_OPEN:
+                depth += 1
+            elif t in _CLOSE or t in _BLOCK_CLOSE:
+                depth -= 1
+            elif t == "," and depth == 0:
+                out.append((begin, i))
+                begin = i + 1
+        out.append((begin, end))
+        return out
+
+    def text(self, first: int, last: int) -> str:
+        """Tokens first to last as written, with one space where spaces or comments were."""
+        parts = []
+        for i in range(first, last + 1):
+            t = self.list[i]
+            if i > first and t.start > self.list[i - 1].stop + 1:
+                parts.append(" ")
+            parts.append(t.text)
+        return "".join(parts)
+
+
+_OPEN, _CLOSE = ("(", "[", "{"), (")", "]", "}")
+_BLOCK_OPEN, _BLOCK_CLOSE = ("function", "do", "if", "repeat"), ("end", "until")   # while/for count at `do`
+
 
 class _Walker:
     """Walks the tree with the locals in scope; records reads and writes of globals."""
@@ -115,6 +301,7 @@ class _Walker:
     def __init__(self, tokens: _Tokens):
         self.tokens = tokens
         self.uses: list[Use] = []
+        self.calls: list[Call] = []
         self.anchor: int | None = 0     # the last token seen, to place nodes without one
 
     # -- positions ---------------------------------------------------------
@@ -253,6 +440,7 @@ class _Walker:
                 if target is not None:
                     line, col = self.where(fn, fn.id, forward=False)
                     self.uses.append(Use("iterate", target, line, col, fn.id))
+            self.call(e, scopes)
             self.expr(fn, scopes)
             for a in e.args:
                 self.expr(a, scopes)
@@ -279,12 +467,58 @@ class _Walker:
                 if isinstance(sub, A.Node):
                     self.expr(sub, scopes)
 
+    def call(self, e, scopes: list[set]) -> None:
+        """Records a call of a global function or of a field of a global table, its
+        arguments read from the tokens between its brackets."""
+        from luaparser import astnodes as A
+        fn = e.func
+        if isinstance(fn, A.Name) and not self.is_local(fn.id, scopes):
+            table, name = "", fn.id
+        elif isinstance(fn, A.Index) and isinstance(fn.value, A.Name) and not self.is_local(fn.value.id, scopes):
+            table = fn.value.id
+            name = fn.idx.id if fn.notation == A.IndexNotation.DOT and isinstance(fn.idx, A.Name) else _string(fn.idx)
+            if name is None:
+                return
+        else:
+            return
+        tk = self.tokens
+        last = tk.index(e.last_token)
+        if last is None:
+            return
+        if tk.list[last].text == ")":              # f(a, b)
+            open_ = tk.opener(last)
+            pieces = tk.pieces(open_ + 1, last) if open_ is not None else []
+        else:                                      # f "s", f [[s]], f {t}
+            open_ = tk.start(last)
+            pieces = [(open_, last + 1)] if open_ is not None else []
+        if open_ is None or len(pieces) != len(e.args) or open_ < 1:
+            return   # not the shape the tree says: leave the call out rather than misread it
+        end = open_ - 1   # the function's last token
+        if getattr(fn, "wrapped", False) or isinstance(fn, A.Name):
+            first = tk.start(end)              # emit, (emit), (counters.get)
+        elif fn.notation == A.IndexNotation.DOT:
+            first = tk.start(end - 2)          # counters.get, (counters).get
+        else:
+            at = tk.start(end)                 # counters["get"]
+            first = tk.start(at - 1) if at is not None else None
+        if first is None or first < 0:
+            return
+        args = tuple(Arg(tk.text(a, b - 1), _string(node)) for (a, b), node in zip(pieces, e.args))
+        t = tk.list[first]
+        whole = " ".join(tk.text(first, last).split())   # on one line, as a message shows it
+        self.calls.append(Call(table, name, args, t.line, t.column + 1, whole, tk.text(first, end)))
+
 
 def _string(node) -> str | None:
+    """The value of a string literal, else None."""
     from luaparser import astnodes as A
     if isinstance(node, A.String):
         s = node.s
-        return s.decode("utf-8", "replace") if isinstance(s, bytes) else str(s)
+        s = s.decode("utf-8", "replace") if isinstance(s, bytes) else str(s)
+        long = getattr(getattr(A, "StringDelimiter", None), "DOUBLE_SQUARE", None)
+        if long is not None and getattr(node, "delimiter", None) == long and s[:1] in ("\n", "\r"):
+            s = s[2:] if s[:2] in ("\r\n", "\n\r") else s[1:]   # Lua skips a newline that opens [[...]]
+        return s
     return None
 
 

@@ -3,11 +3,13 @@ scenario Lua; copies of a game to break; `summon` run as a user runs it, through
 in a pseudo-terminal."""
 from __future__ import annotations
 
+import atexit
 import os
 import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import NamedTuple
@@ -21,6 +23,10 @@ ROOT = Path(__file__).resolve().parent.parent
 # `summon new game`, say) is not one of them, so it cannot fail those tests.
 SHIPPED_GAMES = ("summonaria", "summoner_tcg", "summoner_wars", "summoners_isle")
 sys.path.insert(0, str(ROOT))
+# The scans of Lua texts (engine/lualint.py) are kept on disk in a folder of this test run,
+# never the user's (the tests and the programs they start share it): each run parses afresh.
+os.environ["SUMMON_CACHE"] = tempfile.mkdtemp(prefix="summon-test-cache-")
+atexit.register(shutil.rmtree, os.environ["SUMMON_CACHE"], True)
 
 from engine.loader import LuaSource, load_game  # noqa: E402
 from engine.match import Match, Seat  # noqa: E402

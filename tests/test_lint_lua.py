@@ -170,6 +170,7 @@ def test_lua_the_parser_cannot_read_is_a_note_not_a_problem(game_copy):
 def test_a_tree_the_walker_does_not_know_is_a_note_not_a_crash(game_copy, monkeypatch):
     monkeypatch.setattr(lualint._Walker, "block", lambda *a: 1 / 0)
     monkeypatch.setattr(lualint, "_scans", {})
+    monkeypatch.setenv("SUMMON_CACHE", "")   # nor from the disk
     rules, _ = game_copy()
     assert check(str(rules)) == []
     assert any("note: the checker cannot read this Lua (ZeroDivisionError" in n for n in notes(str(rules)))
@@ -272,3 +273,99 @@ def test_a_method_call_on_an_engine_table_is_checked_too(game_copy):
                         "for _, sp in ipairs(board:neighbours(s.space)) do", "board:neighbours")
     p = only(check(str(rules)), ph)
     assert (p.line, p.col, p.message) == (line, col, "board has no field 'neighbours' (did you mean 'neighbors'?)")
+
+
+# -- names in calls (engine/lint.py), read from the parse, not the text --------------------
+
+KNOWN = {"hook": ["after_step"], "stat": ["speed"], "die": ["d6"], "card": ["pawn"],
+         "zone": ["pool", "supply"], "counter": ["score", "steps"]}
+SCOPE = {"zone": {"pool": "player", "supply": "shared"}, "counter": {"score": "player", "steps": "shared"}}
+
+
+def named(code: str) -> list[str]:
+    from engine.lint import lua_problems
+    from engine.loader import LuaSource
+    return [str(p) for p in lua_problems(LuaSource("t.lua", code), KNOWN)]
+
+
+def old_calls(code: str) -> list[str]:
+    from engine.lint import old_call_problems
+    from engine.loader import LuaSource
+    return [str(p) for p in old_call_problems(LuaSource("t.lua", code), SCOPE)]
+
+
+def test_a_call_in_a_comment_or_a_string_names_nothing():
+    code = ('--[[ an old example:\nemit("after_stpe")\ncounters.get("score", p)\n]]\n'
+            'say(\'write emit("after_stpe") to announce\') -- or on("befor_step")\n'
+            'local help = [==[\n  zones.count("pol", p)\n]==]\n')
+    assert named(code) == []
+    assert old_calls(code) == []
+
+
+def test_a_call_after_a_string_holding_two_dashes_is_read():
+    # a string with "--" in it is no comment: the call after it on the line is checked
+    assert named('say("a -- b") emit("after_stpe")') == [
+        "t.lua:1:15: no event called 'after_stpe' (did you mean 'after_step'?)"]
+
+
+def test_a_call_over_several_lines_with_nested_brackets_and_a_long_string():
+    code = ('local c = cards.to_zone(\n'
+            '  zones.top(("supply")),  -- the spare one, (if any), to\n'
+            '  [[pol]],\n'
+            '  f(g(1, 2), {3, 4}))\n'
+            'local n = stat(board.card_at("a1"),\n  "sped")\n')
+    assert named(code) == ["t.lua:1:11: no zone called 'pol' (did you mean 'pool'?)",
+                           "t.lua:5:11: no stat called 'sped' (did you mean 'speed'?)"]
+    code = code.replace("[[pol]]", "[[pool]]").replace('"sped"', '"speed"')
+    assert named(code) == []
+    assert old_calls(code) == [
+        't.lua:1:11: cards.to_zone( zones.top(("supply")), [[pool]], f(g(1, 2), {3, 4})) is the old call; '
+        'now cards.to_zone(zones.top(("supply")), f(g(1, 2), {3, 4}), [[pool]])']
+
+
+def test_calls_without_parentheses_and_of_a_function_in_parentheses():
+    assert named('emit "after_stpe"\non [[befor_step]];\n(dice.roll)("d7", 1)\n') == [
+        "t.lua:1:1: no event called 'after_stpe' (did you mean 'after_step'?)",
+        "t.lua:2:1: no event called 'befor_step'",
+        "t.lua:3:1: no die called 'd7' (did you mean 'd6'?)"]
+    assert old_calls('local n = zones["count"]("pool", 2)') == [
+        't.lua:1:11: zones["count"]("pool", 2) is the old call; now zones.count(2, "pool")']
+
+
+def test_a_method_a_field_or_a_local_of_the_same_name_is_not_the_engines():
+    code = ('local function on(name) return name end\non("not_an_event")\n'
+            'self:emit("not_an_event")\nlocal n = view.zones.count("not_a_zone", 1)\n'
+            'local counters = {get = function() end}\ncounters.get("not_a_counter", 1)\n')
+    assert named(code) == []
+    assert old_calls(code.replace("not_a_counter", "score")) == []
+
+
+# -- the scans kept on disk ---------------------------------------------------------------
+
+def test_a_scan_is_read_back_from_the_cache_folder_without_parsing(tmp_path, monkeypatch):
+    monkeypatch.setenv("SUMMON_CACHE", str(tmp_path))
+    monkeypatch.setattr(lualint, "_scans", {})
+    code = f'-- {tmp_path}\nlocal n = zones.count("pool", p)\nemit "after_step"\nprint(undefined_here)\n'
+    before = lualint.parses
+    first = lualint.scan(code)
+    assert lualint.parses == before + 1 and first.calls and first.uses
+    assert len(list(lualint.cache_folder().glob("*.json"))) == 1
+    monkeypatch.setattr(lualint, "_scans", {})     # as a new process would start
+    again = lualint.scan(code)
+    assert lualint.parses == before + 1
+    assert again == first
+    for f in lualint.cache_folder().glob("*.json"):   # a damaged cache is parsed again
+        f.write_text('{"uses": [["read"]]')
+    monkeypatch.setattr(lualint, "_scans", {})
+    assert lualint.scan(code) == first and lualint.parses == before + 2
+
+
+def test_a_cache_folder_that_cannot_be_written_is_passed_over(tmp_path, monkeypatch):
+    blocked = tmp_path / "a_file"
+    blocked.write_text("")
+    monkeypatch.setenv("SUMMON_CACHE", str(blocked / "cache"))
+    monkeypatch.setattr(lualint, "_scans", {})
+    monkeypatch.setattr(lualint, "_disk_off", False)
+    sc = lualint.scan(f"-- {tmp_path}\nemit('after_step')\n")
+    assert sc.error is None and [c.fn for c in sc.calls] == ["emit"]
+    assert lualint._disk_off
