@@ -77,13 +77,14 @@ def play_interactive(match: Match, *, designer: bool = False, watch: bool = Fals
 
     humans = [i + 1 for i, seat in enumerate(s.seats) if seat.controller == "human"]
     changed = threading.Event()
+    notes: list[str] = []       # what the watcher thread has to say (shown at the next prompt)
     kept_text = [""]
     stop = None
     if watch:
         from . import watch as watcher
 
-        def on_change(changes) -> None:
-            changed.set()
+        def wake() -> None:
+            """Ends the prompt being typed at (its text is kept) so the loop looks again."""
             app = prompt.app
             if app.is_running and app.loop is not None:
                 def interrupt():
@@ -91,8 +92,16 @@ def play_interactive(match: Match, *, designer: bool = False, watch: bool = Fals
                     app.exit(result=RELOAD)
                 app.loop.call_soon_threadsafe(interrupt)
 
+        def on_change(changes) -> None:
+            changed.set()
+            wake()
+
+        def on_problem(text: str) -> None:
+            notes.append(text)
+            wake()
+
         folders = watcher.game_folders(match)
-        stop = watcher.start(folders, on_change)
+        stop = watcher.start(folders, on_change, on_problem)
         show("watching " + ", ".join(str(f) for f in folders) + " for changes")
     hot_seat = len(humans) > 1 and not designer
     if not hot_seat:
@@ -112,6 +121,8 @@ def play_interactive(match: Match, *, designer: bool = False, watch: bool = Fals
             show(s.pass_to(p))
             last_viewer = p
             s.forget_screen()
+        while notes:
+            show(notes.pop(0))
         if changed.is_set():
             changed.clear()
             show(s.reload())

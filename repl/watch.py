@@ -22,15 +22,33 @@ def game_folders(match) -> list[Path]:
     return [p for p in (rules, cards) if p is not None and p.is_dir()]
 
 
-def start(paths: list[Path], on_change: Callable[[set], None]) -> threading.Event:
+def start(paths: list[Path], on_change: Callable[[set], None],
+          on_problem: Callable[[str], None] = lambda text: None) -> threading.Event:
     """Calls on_change(changes) from a background thread after each burst of saves
-    (an editor writing several files gives one call). Returns an event that stops it."""
+    (an editor writing several files gives one call). Returns an event that stops it.
+
+    When the system's file watcher fails (the limit of inotify watchers or instances
+    reached, a folder gone), watching goes on by polling the folders, and on_problem(text)
+    says so; if polling fails too, on_problem says that watching has stopped. Never an
+    exception out of the thread (it would print a traceback over the screen)."""
     stop = threading.Event()
 
     def run() -> None:
-        for changes in watch(*paths, watch_filter=GameFilesFilter(), debounce=150, step=20,
-                             stop_event=stop, raise_interrupt=False):
-            on_change(changes)
+        polling = False
+        while not stop.is_set():
+            try:
+                for changes in watch(*paths, watch_filter=GameFilesFilter(), debounce=150, step=20,
+                                     stop_event=stop, raise_interrupt=False, force_polling=polling or None):
+                    on_change(changes)
+                return
+            except Exception as e:   # noqa: BLE001 (what the watcher raises is the system's)
+                why = str(e).splitlines()[0] if str(e) else type(e).__name__
+                if polling:
+                    on_problem(f"watching for changes stopped: {why}; `reload` still reloads by hand")
+                    return
+                polling = True
+                on_problem(f"the system's file watcher failed ({why}); watching by polling the folders "
+                           f"instead (a save shows a little later)")
 
     threading.Thread(target=run, name="summon-watch", daemon=True).start()
     return stop

@@ -184,3 +184,50 @@ def test_a_burst_of_saves_gives_one_reload(watched):
     set_frost_cost(pd, 0)
     shown = s.wait(r"reloaded in \d+ ms: 1 card changed \(Frost Mage: cost 1 -> 0\)")
     assert len(re.findall(r"reloaded in \d+ ms", shown)) == 2, shown
+
+
+# -- the watcher thread when the system's file watcher fails ---------------------------
+
+def test_a_failing_system_watcher_falls_back_to_polling_and_says_so(monkeypatch, tmp_path):
+    """watchfiles raises OSError when the inotify limits are reached: the watcher polls
+    instead and says so, and a failure of polling too stops watching with a message; no
+    exception ever leaves the thread."""
+    import threading
+
+    from repl import watch as watcher
+
+    calls = []
+
+    def fake_watch(*paths, force_polling=None, stop_event=None, **kw):
+        calls.append(force_polling)
+        if not force_polling:
+            raise OSError("OS file watch limit reached. about [x]")
+        yield {("modified", str(tmp_path / "a.yaml"))}
+
+    monkeypatch.setattr(watcher, "watch", fake_watch)
+    changes, problems, done = [], [], threading.Event()
+
+    def on_change(c):
+        changes.append(c)
+        done.set()
+
+    stop = watcher.start([tmp_path], on_change, problems.append)
+    assert done.wait(10)
+    stop.set()
+    assert calls[:2] == [None, True]
+    assert changes == [{("modified", str(tmp_path / "a.yaml"))}]
+    assert problems == ["the system's file watcher failed (OS file watch limit reached. about [x]); "
+                        "watching by polling the folders instead (a save shows a little later)"]
+
+    def always_failing(*paths, force_polling=None, **kw):
+        calls.append(force_polling)
+        raise OSError("no such folder")
+        yield  # noqa (a generator, like watchfiles.watch)
+
+    monkeypatch.setattr(watcher, "watch", always_failing)
+    problems.clear()
+    stopped = threading.Event()
+    watcher.start([tmp_path], on_change, lambda text: (problems.append(text), stopped.set() if
+                                                       text.startswith("watching for changes stopped") else None))
+    assert stopped.wait(10)
+    assert problems[-1] == "watching for changes stopped: no such folder; `reload` still reloads by hand"
