@@ -9,6 +9,7 @@ from . import loader, lualint, yamlio
 from .errors import DefinitionError, EngineError, Problem, ScriptError
 from .files import read_bounded
 from .lint import old_call_problems, problem_from_lua
+from .match import region_owners
 
 
 def _target_game(target: str) -> str:
@@ -51,17 +52,7 @@ def _display_problems(game, m) -> list[Problem]:
             if at:     # the line of game.yaml the Lua's line is on
                 return [Problem(doc.path, doc.block_start(keys) + int(at.group(1)) - 1, 1, msg)]
             return [doc.problem(keys, msg)]
-        got = res[0] if res else None
-        bad = None
-        if not isinstance(got, (dict, list)) or (isinstance(got, list) and got):
-            what = {str: "a string", bool: "a boolean", int: "a number", float: "a number"}.get(type(got), "nothing")
-            bad = f"must return a table region -> player, not {what}"
-        elif isinstance(got, dict):
-            for r, p in got.items():
-                if r not in regions:
-                    bad = f"names no region of the board: '{r}'"
-                elif not isinstance(p, int) or isinstance(p, bool) or not 1 <= p <= len(m.seats):
-                    bad = f"gives region '{r}' to {p!r}, not a player from 1 to {len(m.seats)}"
+        _, bad = region_owners(res[0] if res else None, regions, len(m.seats))
         if bad:
             msg = f"display: regions: owners {bad}"
             return [doc.problem(keys, msg) if doc else Problem(loader.display(gpath), 1, 1, msg)]

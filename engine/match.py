@@ -104,6 +104,24 @@ def assign_sets(game: GameDef, seats: list[Seat]) -> list[Seat]:
     return out
 
 
+def region_owners(got: Any, regions, players: int) -> tuple[dict[str, int], str | None]:
+    """What game.yaml's `display: regions: owners` Lua returned, checked: (region -> player for
+    the entries that name a region of the board and a player from 1 to `players`, and the
+    first thing wrong with the result, or None). An empty Lua table comes back as []."""
+    if not isinstance(got, (dict, list)) or (isinstance(got, list) and got):
+        what = {str: "a string", bool: "a boolean", int: "a number", float: "a number"}.get(type(got), "nothing")
+        return {}, f"must return a table region -> player, not {what}"
+    owners, wrong = {}, None
+    for r, p in (got.items() if isinstance(got, dict) else ()):
+        if str(r) not in regions:
+            wrong = wrong or f"names no region of the board: '{r}'"
+        elif not isinstance(p, int) or isinstance(p, bool) or not 1 <= p <= players:
+            wrong = wrong or f"gives region '{r}' to {p!r}, not a player from 1 to {players}"
+        else:
+            owners[str(r)] = p
+    return owners, wrong
+
+
 class Match:
     """A running match: options() and answer() to play, snapshot() and view() to read, restarted() to go back.
 

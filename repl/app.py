@@ -106,7 +106,7 @@ def play_interactive(match: Match, *, designer: bool = False, watch: bool = Fals
     hot_seat = len(humans) > 1 and not designer
     if not hot_seat:
         show("\n".join(s.log_lines()))
-    show("\n".join(s.play_bots()))
+    s.play_bots(say=lambda lines: show("\n".join(lines)))
     last_viewer = None
     while True:
         p = s.to_act()

@@ -19,7 +19,7 @@ def play_plain(match: Match, *, designer: bool = False, out=None, inp=None) -> i
             print(safe(text), file=out, flush=True)
 
     say("\n".join(s.log_lines()))
-    say("\n".join(s.play_bots()))
+    s.play_bots(say=lambda lines: say("\n".join(lines)))
     while s.match.pending is not None:
         if s.is_other_human(s.to_act()):
             # no screen to hide in a pipe: say whose turn it is and hand the keyboard over

@@ -3,7 +3,7 @@ wants shown beyond that comes from its game.yaml (`display:`)."""
 from __future__ import annotations
 
 from engine.errors import EngineError
-from engine.match import Match
+from engine.match import Match, region_owners
 
 
 COLOURS = {1: "\x1b[31m", 2: "\x1b[34m", 3: "\x1b[32m", 4: "\x1b[33m"}
@@ -185,16 +185,11 @@ class Regions:
             except EngineError as e:     # the rules' mistake, said on the screen, never a traceback
                 self.problem = str(e).splitlines()[0] if str(e) else type(e).__name__
                 res = []
-            got = res[0] if res else None
-            if isinstance(got, dict):
-                for r, p in got.items():
-                    if str(r) in self.names and isinstance(p, int) and not isinstance(p, bool) \
-                            and 1 <= p <= len(view.get("players") or []):
-                        self.owners[str(r)] = p
-            elif self.problem is None and not (isinstance(got, list) and not got):   # {} comes back as []
-                what = {str: "a string", bool: "a boolean", int: "a number",
-                        float: "a number"}.get(type(got), "nothing")
-                self.problem = f"owners must return a table region -> player, not {what}"
+            if self.problem is None:     # what is not a region or a player is left out
+                self.owners, wrong = region_owners(res[0] if res else None, self.names,
+                                                   len(view.get("players") or []))
+                if not self.owners and wrong:
+                    self.problem = f"owners {wrong}"
 
     def square(self, space: str, colour: bool) -> tuple[str, int] | None:
         """(the text an empty square of a region shows, its printed width), or None outside the regions."""

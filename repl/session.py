@@ -8,7 +8,7 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from engine.errors import EngineError, IllegalAnswer, SaveFileError, ScriptError
 from engine.bots import bots_for
@@ -290,9 +290,11 @@ class Session:
         self.log.append(entry)
         return [entry.for_seat(self.viewer())] + [f"  {m}" for m in self._take_messages()]
 
-    def play_bots(self, limit: int | None = None) -> list[str]:
+    def play_bots(self, limit: int | None = None, say: Callable[[list[str]], Any] | None = None) -> list[str]:
         """Lets bots answer while it is a bot's turn (or `limit` decisions of any seat, stopping
-        in fair play at a decision of another person)."""
+        in fair play at a decision of another person). With `say`, each answer's lines go to
+        it as soon as they are made (a game of bots only is shown as it goes, not at its end)
+        instead of into the list returned."""
         out: list[str] = []
         n = 0
         while self.match.pending is not None:
@@ -301,7 +303,11 @@ class Session:
                 break
             if limit is not None and (n >= limit or self.is_other_human(p)):
                 break
-            out += self.answer(self.bots[p](Ask(self.match)))
+            lines = self.answer(self.bots[p](Ask(self.match)))
+            if say is not None:
+                say(lines)
+            else:
+                out += lines
             n += 1
         return out
 

@@ -202,3 +202,15 @@ def test_a_script_error_during_play_is_shown_and_the_match_stays(game_copy):
     assert "modifier strength of Frost Mage" in out
     assert "the match stays at its last decision" in out
     assert s.match.decisions == n and s.match.options() == targets and s.match.state_hash() == before
+
+
+def test_a_game_of_bots_is_said_answer_by_answer_not_at_its_end():
+    # `summon play GAME --players bot,bot` would otherwise print nothing until the game ends
+    sw = load_game("summoner_wars")
+    seats = [Seat("random", "polar_dwarves"), Seat("random", "fallen_kingdom")]
+    said = []
+    streamed = Session(Match(sw, 5, seats, quiet=False))
+    assert streamed.play_bots(say=said.append) == []
+    assert streamed.match.pending is None and len(said) == streamed.match.decisions
+    whole = Session(Match(sw, 5, seats, quiet=False)).play_bots()
+    assert [line for lines in said for line in lines] == whole and whole
