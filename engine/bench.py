@@ -69,10 +69,11 @@ def _bots(seed: int, seats: list[Seat]) -> dict:
 
 
 def advanced(game: GameDef, seed: int, seats: list[Seat], decisions: int, *,
-             checkpoints: bool = False) -> Match:
+             checkpoints: bool = False, beside: Match | None = None) -> Match:
     """A match played by random bots (answering through Match.answer) to `decisions` or its end;
-    with checkpoints, one that keeps them (as a match that search forks does)."""
-    m = Match(game, seed, seats, quiet=True)
+    with checkpoints, one that keeps them (as a match that search forks does); beside: built
+    in that match's Lua runtime."""
+    m = Match(game, seed, seats, quiet=True, beside=beside)
     if checkpoints:
         m.keep_checkpoints()
     return play(m, _bots(seed, seats), max_decisions=decisions)
@@ -123,8 +124,12 @@ def fork_time(game: GameDef, seats: list[Seat], seed: int) -> dict:
     checkpoints (so a fork replays the current turn only): median and best."""
     m = advanced(game, seed, seats, LIVE_AT, checkpoints=True)
     times = _repeat(m.fork)
-    return {"fork_us": statistics.median(times) * 1e6, "fork_us_best": min(times) * 1e6,
-            "fork_at_decision": m.decisions, "fork_samples": len(times)}
+    out = {"fork_us": statistics.median(times) * 1e6, "fork_us_best": min(times) * 1e6,
+           "fork_at_decision": m.decisions, "fork_samples": len(times), "sample_us": None}
+    if m.pending is not None:   # a bot's sample: a fork with the hidden cards dealt again
+        seeds = iter(range(SAMPLE_MAX))
+        out["sample_us"] = statistics.median(_repeat(lambda: m.sample(m.pending.player, next(seeds)))) * 1e6
+    return out
 
 
 def _rss_bytes() -> tuple[int, str]:
@@ -143,24 +148,36 @@ def _rss_bytes() -> tuple[int, str]:
     return peak * (1 if sys.platform == "darwin" else 1024), "resource.getrusage ru_maxrss (peak)"
 
 
-def _live_matches(root: str, seats: list[Seat], seed: int) -> dict:
-    """In a fresh process: resident memory growth from holding LIVE_MATCHES matches at decision LIVE_AT."""
+def _live_matches(root: str, seats: list[Seat], seed: int, beside: bool) -> dict:
+    """In a fresh process: resident memory growth from holding LIVE_MATCHES matches at decision
+    LIVE_AT, each in a Lua runtime of its own, or (beside) all in the runtime of the first."""
     game = load_game(root)
-    advanced(game, seed, seats, LIVE_AT)     # one first, so one-off costs are not counted
+    first = advanced(game, seed, seats, LIVE_AT)     # one first, so one-off costs are not counted
     gc.collect()
     before, source = _rss_bytes()
-    live = [advanced(game, game_seed(seed, i), seats, LIVE_AT) for i in range(LIVE_MATCHES)]
+    live = [first]
+    for i in range(LIVE_MATCHES):
+        live.append(advanced(game, game_seed(seed, i), seats, LIVE_AT, beside=live[-1] if beside else None))
+    live = live[1:]
     gc.collect()
     after, _ = _rss_bytes()
-    return {"memory_per_match_mb": (after - before) / LIVE_MATCHES / 2**20, "memory_matches": len(live),
+    per_match = (after - before) / LIVE_MATCHES / 2**20
+    if beside:
+        return {"memory_per_match_beside_mb": per_match}
+    return {"memory_per_match_mb": per_match, "memory_matches": len(live),
             "memory_at_decision": statistics.mean(m.decisions for m in live), "memory_source": source}
 
 
 def memory(game: GameDef, seats: list[Seat], seed: int) -> dict:
-    """Memory per live match, measured in a fresh process so earlier work does not blur it."""
+    """Memory per live match, measured in fresh processes so earlier work does not blur it:
+    each match with a runtime of its own, and all in one runtime (as `summon sim` builds
+    game after game, and as a search holds its forks)."""
     ctx = multiprocessing.get_context("spawn")
-    with ctx.Pool(1) as pool:
-        return pool.apply(_live_matches, (str(game.root), seats, seed))
+    out = {}
+    for beside in (False, True):
+        with ctx.Pool(1) as pool:
+            out.update(pool.apply(_live_matches, (str(game.root), seats, seed, beside)))
+    return out
 
 
 def _without_hook(game: GameDef) -> GameDef:

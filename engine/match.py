@@ -242,11 +242,17 @@ class Match:
         the match with keep_checkpoints() first to make every fork cheap. quiet: the copy
         says nothing (what search wants).
         """
+        return self._fork(quiet, None)
+
+    def _fork(self, quiet: bool, redeal: tuple[int, int] | None) -> "Match":
+        """fork(), then this match's redeals and `redeal` (seat, seed) on the copy, in order
+        (the first inside the fork, which shares its work among forks of one position)."""
         if self.pending is None:
             raise IllegalAnswer("the match is over; there is nothing to fork")
         if self._redeals and self.answers:
             raise EngineError("a sample can be forked or sampled only before it is played on")
-        rt, res = self._rt.fork(quiet=quiet)
+        deals = self._redeals + ([redeal] if redeal is not None else [])
+        rt, res = self._rt.fork(quiet=quiet, redeal=deals[0] if deals else None)
         self._rt.keep_checkpoints()
         m = object.__new__(Match)
         m.game, m.seed, m.seats, m.quiet = self.game, self.seed, list(self.seats), quiet
@@ -255,7 +261,7 @@ class Match:
         m.sampled_for, m._before, m._redeals = self.sampled_for, self._before, list(self._redeals)
         m._rt = rt
         m._take(res)
-        for seat, seed in self._redeals:   # a sample's fork: the match's, dealt again the same way
+        for seat, seed in deals[1:]:   # a sample's fork: the match's, dealt again the same way
             m._redeal(seat, seed)
         return m
 
@@ -270,8 +276,7 @@ class Match:
         if not isinstance(seat, int) or isinstance(seat, bool) or seat not in range(1, len(self.seats) + 1):
             raise EngineError(f"no seat {seat!r}: seats are 1 to {len(self.seats)}")
         check_seed(seed)
-        m = self.fork(quiet=True)
-        m._redeal(seat, seed)
+        m = self._fork(True, (seat, seed))
         m._redeals.append((seat, seed))
         m.sampled_for, m._before = seat, self.decisions
         m.answers, m.askers = [], []

@@ -194,9 +194,13 @@ class Runtime:
         match data in `state` (as forks need too)."""
         return self._beside(self._E.new_match, seed, self._lua.table_from(seats, recursive=True))[0]
 
-    def fork(self, quiet: bool = True, keep: bool = False) -> tuple["Runtime", tuple]:
-        """A copy of this match in the same runtime: (its Runtime, its position as step())."""
-        new, res = self._beside(self._E.fork, keep, quiet)
+    def fork(self, quiet: bool = True, keep: bool = False,
+             redeal: tuple[int, int] | None = None) -> tuple["Runtime", tuple]:
+        """A copy of this match in the same runtime: (its Runtime, its position as step()).
+        redeal: (seat, seed) to deal the copy again as redeal() does, sharing the work of
+        finding the hidden cards with other forks of the same position."""
+        seat, seed = redeal if redeal is not None else (None, None)
+        new, res = self._beside(self._E.fork, keep, quiet, seat, seed)
         out = tuple(res)
         while len(out) > 1 and out[-1] is None:
             out = out[:-1]

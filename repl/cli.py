@@ -274,11 +274,13 @@ def _bench_value(key: str, out: dict) -> str:
     if key == "fork_us":
         if v is None:
             return "not available (Match has no fork yet)"
+        sample = "" if out.get("sample_us") is None else f"; a bot's sample {out['sample_us']:,.1f} µs"
         return (f"{v:,.1f} µs median at decision {out['fork_at_decision']} "
-                f"(best {out['fork_us_best']:,.1f} µs of {out['fork_samples']})")
+                f"(best {out['fork_us_best']:,.1f} µs of {out['fork_samples']}){sample}")
     if key == "memory_per_match_mb":
         return (f"{v:.3f} MB ({out['memory_matches']} live matches at decision {out['memory_at_decision']:.0f} "
-                f"on average; growth of {out['memory_source']} / {out['memory_matches']})")
+                f"on average; growth of {out['memory_source']} / {out['memory_matches']}); "
+                f"{out['memory_per_match_beside_mb']:.3f} MB each when they share one runtime")
     if key == "budget_hook_cost":
         return (f"{v:.1%} of the time (with the hook {out['budget_hook_on_decisions_per_s']:,.0f} decisions/s, "
                 f"without {out['budget_hook_off_decisions_per_s']:,.0f}; best of {out['rounds']})")

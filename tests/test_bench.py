@@ -29,11 +29,12 @@ def test_json_has_every_figure_with_sane_values():
                 "budget_hook_off_decisions_per_s", "host_vs_lua_ratio", "host_decisions_per_s",
                 "lua_decisions_per_s", "reload_ms", "reload_ms_best", "reload_at_decision",
                 "memory_at_decision", "cores", "comparison_games", "match_start_samples",
-                "match_start_beside_ms"):
+                "match_start_beside_ms", "memory_per_match_beside_mb", "sample_us"):
         assert is_positive(out[key]), (key, out[key])
     assert out["memory_matches"] == bench.LIVE_MATCHES
     assert 0 < out["memory_at_decision"] <= bench.LIVE_AT
     assert out["memory_source"]
+    assert out["memory_per_match_beside_mb"] < out["memory_per_match_mb"]   # no engine, cards or rules each
     assert out["reload_at_decision"] <= bench.RELOAD_AT
     # a difference of two timings: noise may make it slightly negative with so few games
     assert isinstance(out["budget_hook_cost"], float) and -1 < out["budget_hook_cost"] < 1

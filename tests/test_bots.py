@@ -356,3 +356,53 @@ def test_search_spends_its_visits_on_options_better_by_hundredths():
         visits = {label: node.visits for label, node in bot.last_root.children.items()}
         worst_three = visits["option 0"] + visits["option 3"] + visits["option 5"]
         assert visits["option 2"] > worst_three, visits
+
+
+# -- samples of one position share the work of finding the hidden cards -------------
+
+def sealed_bid_with_marked_decks(tmp_path):
+    """Sealed Bid whose deck cards carry tokens, so their identity is more than a name."""
+    import shutil
+
+    from conftest import edit
+
+    dest = tmp_path / "sealed_bid"
+    shutil.copytree(ROOT / "tests" / "games" / "sealed_bid", dest)
+    edit(dest / "bid.lua", 'cards.create(id, p, p, "deck") end',
+         'local c = cards.create(id, p, p, "deck"); tokens.add(c, "mark", #id) end')
+    return load_game(str(dest))
+
+
+@pytest.mark.parametrize("game,seed,n,players", POSITIONS[:3] + [("marked", 1, 0, 2)])
+def test_a_sample_is_the_world_a_redeal_of_a_plain_fork_gives_and_playing_it_changes_no_other(
+        game, seed, n, players, tmp_path):
+    if game == "marked":
+        m = Match(sealed_bid_with_marked_decks(tmp_path), seed, [Seat("bot"), Seat("bot")], quiet=True)
+        m.keep_checkpoints()
+    else:
+        m = position(game, seed, n, players)
+    p = m.pending.player
+    firsts = {}
+    for s in (3, 4, 3, 5):                 # the first of each seed, then again with the plan shared
+        w = m.sample(p, s)
+        slow = m.fork()
+        slow._redeal(p, s)                 # the plain way: the hidden cards found afresh
+        assert w.state_hash() == slow.state_hash()
+        firsts.setdefault(s, w.state_hash())
+        assert w.state_hash() == firsts[s]
+        w.rollout(seed=s, max_decisions=50)    # a world played on leaves the next ones alone
+    # two forks answered differently share the checkpoint but not what is hidden
+    a, b = m.fork(), m.fork()
+    a.rollout(seed=1, max_decisions=3)
+    b.rollout(seed=2, max_decisions=3)
+    for x in (a, b, a):
+        if x.pending is not None:
+            slow = x.fork()
+            slow._redeal(x.pending.player, 9)
+            assert x.sample(x.pending.player, 9).state_hash() == slow.state_hash()
+    if game == "marked":
+        # a marked card's tokens travel with its name: each owner still has the same cards
+        def cards(match):
+            return sorted((c["owner"], c["def"], sorted(c["tokens"].items())) for c in match.snapshot()["cards"])
+        assert any(t for _, _, t in cards(m))
+        assert cards(m.sample(p, 3)) == cards(m.sample(p, 6)) == cards(m)

@@ -254,3 +254,51 @@ def test_a_match_is_built_alone_when_it_cannot_share_the_runtime(sw):
     for m in (Match(sw, 5, [Seat("bot"), Seat("bot")], quiet=True, beside=scenario),
               Match(sw, 5, [Seat("bot"), Seat("bot")], quiet=True, beside=other, options={"movers": 2})):
         assert m._rt._lua is not scenario._rt._lua and m._rt._lua is not other._rt._lua
+
+
+# -- forks of a position forked again and again (a search's root) --------------------
+
+ODD_VALUES = {
+    # every kind of value a state may hold, for the copier compiled from Lua text
+    "odd": ('state.odd = { math.mininteger, math.maxinteger, 1/3, 0.1 + 0.2, -0.0, 1e308, 5e-324, 1/0, -1/0, '
+            '"quote \\" back \\\\ nul \\0 end\\n\\r\\t\\255", {1, 2, nil, 4}, [10] = "far", [-1] = "negative", '
+            '[2.5] = "float key", [true] = "key true", nested = {deeper = {deepest = {1, {2, {3}}}}}, '
+            'empty = {} }'),
+    # no literal for NaN: the plain copy takes over
+    "nan": "state.odd = { 0/0, 1 }",
+    # a table met twice stays one table in every copy
+    "shared": "local t = { n = 0 }\nstate.odd = { a = t, b = t }",
+}
+
+
+@pytest.mark.parametrize("kind", sorted(ODD_VALUES))
+def test_forks_of_a_position_forked_many_times_are_all_the_same_position(tmp_path, kind):
+    """From its eighth fork on, a checkpoint's state is copied by a copier compiled from it
+    (E.copier): every fork, before and after, is the position and plays as the match does."""
+    import shutil
+
+    from conftest import edit
+    from engine.loader import load_game
+
+    dest = tmp_path / "tiny_graph"
+    shutil.copytree(ROOT / "tests" / "games" / "tiny_graph", dest)
+    edit(dest / "tiny.lua", "function setup()\n", "function setup()\n" + ODD_VALUES[kind] + "\n")
+    # each step bumps a count through state.odd.a (the shared table, when there is one)
+    edit(dest / "tiny.lua", "      counters.add(\"steps\", 1)\n",
+         "      counters.add(\"steps\", 1)\n      if state.odd.a then state.odd.a.n = state.odd.a.n + 1 end\n")
+    edit(dest / "game.yaml", "rounds: 3", "rounds: 40")
+    game = load_game(str(dest))
+    m = Match(game, 3, [Seat("bot"), Seat("bot")], quiet=True).keep_checkpoints()
+    m.rollout(seed=3, max_decisions=9)
+    forks = [m.fork() for _ in range(12)]
+    for f in forks:
+        assert f.state_hash() == m.state_hash() and f.snapshot()["odd"] == m.snapshot()["odd"]
+    forks[9].rollout(seed=1, max_decisions=30)             # one copy moves on: the others do not
+    assert forks[10].state_hash() == m.state_hash()
+    m.rollout(seed=2, max_decisions=40)
+    for f in (forks[2], forks[11]):                          # a plain copy and a compiled one
+        assert f.replay(m.answers[f.decisions:]) is None
+        assert f.state_hash() == m.state_hash()
+    if kind == "shared":
+        st = m.snapshot()["odd"]
+        assert st["a"] == st["b"] and st["a"]["n"] > 0

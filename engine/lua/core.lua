@@ -332,6 +332,76 @@ local function deep_copy(t, memo)
 end
 function E.deep_copy(t) return deep_copy(t, {}) end
 
+-- A copier compiled for one table that never changes (a checkpoint's state): Lua text
+-- of one table constructor holding the whole tree, compiled once, so that each copy
+-- is made by the VM's constructors (tables made at their final size) instead of a loop
+-- of next() and stores. Copying a Summoner Wars state is about five times faster so;
+-- writing and compiling the text costs about as much as eight copies by E.deep_copy.
+local load, huge, mininteger = load, math.huge, math.mininteger
+
+local function literal(v, kept)
+  local tv = type(v)
+  if tv == "string" then return fmt("%q", v) end
+  if tv == "number" then
+    if mtype(v) == "integer" then
+      -- (the minimum integer has no decimal literal; its hexadecimal one wraps to it)
+      return v == mininteger and "0x8000000000000000" or fmt("%d", v)
+    end
+    if v ~= v then return nil end      -- NaN has no literal: copy the slow way
+    if v == huge then return "1e999" elseif v == -huge then return "-1e999" end
+    return fmt("%a", v)                 -- hexadecimal: the exact bits
+  end
+  if tv == "boolean" then return v and "true" or "false" end
+  kept[#kept + 1] = v                   -- views, functions: shared, as E.deep_copy does
+  return "K[" .. #kept .. "]"
+end
+
+-- Appends t's constructor to out; false if t holds what text cannot (NaN, a table met twice).
+local function constructor(t, out, seen, kept)
+  if seen[t] then return false end
+  seen[t] = true
+  local function value(v)
+    if type(v) == "table" and getmt(v) == nil then return constructor(v, out, seen, kept) end
+    local s = literal(v, kept)
+    if not s then return false end
+    out[#out + 1] = s
+    return true
+  end
+  out[#out + 1] = "{"
+  local n = 0
+  while t[n + 1] ~= nil do n = n + 1 end
+  for i = 1, n do
+    if not value(t[i]) then return false end
+    out[#out + 1] = ","
+  end
+  for k, v in next, t do
+    if not (mtype(k) == "integer" and k >= 1 and k <= n) then
+      local ks = literal(k, kept)
+      if not ks then return false end
+      out[#out + 1] = "[" .. ks .. "]="
+      if not value(v) then return false end
+      out[#out + 1] = ","
+    end
+  end
+  out[#out + 1] = "}"
+  return true
+end
+
+--- A function that returns a new copy of t each time it is called, like E.deep_copy(t)
+--- (tables with a metatable are shared, not copied), or nil when t cannot be written
+--- as Lua text (it holds NaN or a table twice) or the text does not compile (too
+--- deep). Only for a t that never changes afterwards: the copies are of t as it is now.
+function E.copier(t)
+  local out, kept = { "local K = ... return function() return " }, {}
+  if not constructor(t, out, {}, kept) then return nil end
+  out[#out + 1] = " end"
+  local chunk = load(concat(out), "=(state copy)", "t", {})
+  if not chunk then return nil end
+  local ok, fn = pcall(chunk, kept)
+  if not ok then return nil end
+  return fn
+end
+
 -- The context stack names the phase, hook or ability running, for error reports.
 -- Entries are (what, card) pairs kept unformatted until an error needs them.
 E.context = {}

@@ -309,18 +309,23 @@ function E.evaluate(p, throwaway)
   return res + 0.0
 end
 
---- Deals again, at random from `seed`, every card whose face seat p cannot see, and
---- reseeds the match's generator from `seed`: the result is one world p's view allows.
---- A hidden card keeps its place (zone, space, host, face-down state, who has seen
---- it) and takes the identity (definition, name, other fields) of a hidden card of
---- the same owner. The places are taken in an order p can tell from its view and the
---- identities are sorted before the shuffle, so the world depends on p's view and the
---- seed only: what p cannot see (which hidden card is where) makes no difference.
 local EMPTY = {}
 local PLACE = { id = true, owner = true, controller = true, zone = true, space = true, host = true,
                 under = true, face_down = true, seen_by = true, down_ref = true }
 
-function E.redeal(p, seed)
+-- (zone key -> its zone's name and owner number, parsed once per key)
+local zone_keys = setmetatable({}, { __index = function(t, key)
+  local name, owner = key:match("^([^:]+):?(%d*)$")
+  local parsed = { name, tonumber(owner) }
+  t[key] = parsed
+  return parsed
+end })
+
+-- Which cards p cannot see and what identities they take: a plan E.redeal deals from.
+-- For each owner (in order) the hidden cards' ids, in an order p can tell from its
+-- view, and their identities sorted; a plain identity is {def, name}, any other the
+-- card's fields outside its place.
+local function redeal_plan(p)
   local st = E.state
   local cards = st.cards
   local groups, owners = {}, {}   -- owner -> hidden cards in the view's order
@@ -340,14 +345,18 @@ function E.redeal(p, seed)
   end
   local function with_under(c, shown)
     consider(c, shown)
-    for _, id in ipairs(c.under or {}) do with_under(cards[id], true) end
+    local under = c.under
+    if under then
+      for _, id in ipairs(under) do with_under(cards[id], true) end
+    end
   end
   local keys = {}
   for key in next, st.zones do keys[#keys + 1] = key end
   table.sort(keys)
+  local zones = E.game.zones
   for _, key in ipairs(keys) do
-    local name, owner = key:match("^([^:]+):?(%d*)$")
-    local shown = zone_shown(E.game.zones[name], tonumber(owner), p)
+    local parsed = zone_keys[key]
+    local shown = zone_shown(zones[parsed[1]], parsed[2], p)
     for _, id in ipairs(st.zones[key]) do with_under(cards[id], shown) end
   end
   for _, s in ipairs(E.board_order) do
@@ -355,8 +364,8 @@ function E.redeal(p, seed)
     if id then with_under(cards[id], true) end
   end
   table.sort(owners)
-  local pick = E.new_generator(seed)
-  for _, owner in ipairs(owners) do
+  local plan = {}
+  for n, owner in ipairs(owners) do
     local g = groups[owner]
     -- a plain card's identity is its definition and name (the usual case, and fast);
     -- any other field outside its place travels with it too
@@ -368,42 +377,93 @@ function E.redeal(p, seed)
       end
       if not plain then break end
     end
+    local ids, identities = {}, {}
+    for i, c in ipairs(g) do ids[i] = c.id end
     if plain then
-      local keys = {}
-      for i, c in ipairs(g) do keys[i] = c.def .. "\0" .. c.name end
-      table.sort(keys)
-      for i = #keys, 2, -1 do
-        local j = pick(i)
-        keys[i], keys[j] = keys[j], keys[i]
-      end
-      for i, c in ipairs(g) do
-        local def, name = keys[i]:match("^(.-)%z(.*)$")
-        c.def, c.name = def, name
-      end
+      for i, c in ipairs(g) do identities[i] = { c.def, c.name } end
+      table.sort(identities, function(a, b)
+        if a[1] ~= b[1] then return a[1] < b[1] end
+        return a[2] < b[2]
+      end)
     else
-      local ids, sort_key = {}, {}
+      local sort_key = {}
       for i, c in ipairs(g) do
         local id = {}
         for k, v in next, c do
           if not PLACE[k] then id[k] = v end
         end
-        ids[i] = id
-        sort_key[id] = E.to_json(id)
+        identities[i] = E.deep_copy(id)
+        sort_key[identities[i]] = E.to_json(id)
       end
-      table.sort(ids, function(a, b) return sort_key[a] < sort_key[b] end)
-      for i = #ids, 2, -1 do
-        local j = pick(i)
-        ids[i], ids[j] = ids[j], ids[i]
+      table.sort(identities, function(a, b) return sort_key[a] < sort_key[b] end)
+    end
+    plan[n] = { ids = ids, identities = identities, plain = plain }
+  end
+  return plan
+end
+
+-- Deals the plan's identities to its cards at random from `seed` and reseeds the
+-- generator. The plan is left as it was (forks of one position share one).
+local function deal(plan, seed)
+  local cards = E.state.cards
+  local pick = E.new_generator(seed)
+  for _, g in ipairs(plan) do
+    local ids, order = g.ids, E.copy_list(g.identities)
+    for i = #order, 2, -1 do
+      local j = pick(i)
+      order[i], order[j] = order[j], order[i]
+    end
+    if g.plain then
+      for i, id in ipairs(ids) do
+        local c = cards[id]
+        c.def, c.name = order[i][1], order[i][2]
       end
-      for i, c in ipairs(g) do
+    else
+      for i, id in ipairs(ids) do
+        local c = cards[id]
         for k in next, c do
           if not PLACE[k] then c[k] = nil end
         end
-        for k, v in next, ids[i] do c[k] = v end
+        for k, v in next, order[i] do
+          if type(v) == "table" then v = E.deep_copy(v) end
+          c[k] = v
+        end
       end
     end
   end
   E.rng_seed(seed ~ 0x5EED5EED5EED)
   E.version = E.version + 1
   E.forget_caches()
+end
+
+--- Deals again, at random from `seed`, every card whose face seat p cannot see, and
+--- reseeds the match's generator from `seed`: the result is one world p's view allows.
+--- A hidden card keeps its place (zone, space, host, face-down state, who has seen
+--- it) and takes the identity (definition, name, other fields) of a hidden card of
+--- the same owner. The places are taken in an order p can tell from its view and the
+--- identities are sorted before the shuffle, so the world depends on p's view and the
+--- seed only: what p cannot see (which hidden card is where) makes no difference.
+function E.redeal(p, seed)
+  deal(redeal_plan(p), seed)
+end
+
+--- E.redeal for a fork of a checkpoint that was just made (E.fork): forks of one
+--- position that sample the same seat share the plan, kept with the checkpoint under
+--- `key` (the seat and the answers since the checkpoint), so each only shuffles.
+function E.redeal_fork(cp, key, p, seed)
+  local plans = cp.plans
+  if plans == nil then
+    plans = { n = 0 }
+    cp.plans = plans
+  end
+  local plan = plans[key]
+  if plan == nil then
+    plan = redeal_plan(p)
+    if plans.n >= 16 then          -- (a checkpoint lives for one phase: a few positions)
+      plans = { n = 0 }
+      cp.plans = plans
+    end
+    plans[key], plans.n = plan, plans.n + 1
+  end
+  deal(plan, seed)
 end
