@@ -280,8 +280,8 @@ def validate(doc: yamlio.Document, schema: dict) -> list[Problem]:
             keys = [k for sub in err.validator_value for k in sub["required"]]
             problems.append(doc.problem(where, f"needs one of the keys {', '.join(repr(k) for k in keys)}"))
         elif err.validator == "pattern":
-            problems.append(doc.problem(
-                where, f"'{inst}' is not a valid id: use lower-case letters, digits and _"))
+            said = err.schema.get("x-message", "is not a valid id: use lower-case letters, digits and _")
+            problems.append(doc.problem(where, f"'{inst}' {said}"))
         else:
             problems.append(doc.problem(where, err.message))
     return problems

@@ -37,6 +37,7 @@ class Looks:
         self.match, self.view, self.player = match, view, player
         self.cards = {c["id"]: c for c in view["cards"]}
         self.life = _display(match).get("life") or {}
+        self.flags = sorted((_display(match).get("flags") or {}).items())
         self._stats: dict[int, dict] = {}
 
     def printed(self, c: dict) -> dict:
@@ -79,13 +80,15 @@ class Looks:
 
     def cell(self, c: dict, badge: str | None) -> str:
         """A card on a board square: abbreviated name and controller, then life left (or the
-        badge's count), + when cards are attached, * when a stat is changed."""
+        badge's count), the sign of each flag token it has (`display: flags`), + when cards
+        are attached, * when a stat is changed."""
         text = f"{_abbrev(c['name'])}{c['controller']}"
         life = self.life_left(c)
         if life is not None:
             text += f" {life[0]}"
         elif badge and c["tokens"].get(badge):
             text += f"*{c['tokens'][badge]}"
+        text += "".join(sign for token, sign in self.flags if c["tokens"].get(token))
         if c.get("under"):
             text += "+"
         if self.changed(c):
@@ -389,6 +392,9 @@ def legend(match: Match, view: dict) -> list[str]:
         out.append("Legend: Frm2 = a card (first letters of its name, listed below) of player 2" +
                    (f", {sign}" if sign else ""))
         out.append("  + = cards attached to it (+Name below); * = a stat not as printed (now, printed); . = empty")
+        flags = sorted((display.get("flags") or {}).items())
+        if flags:
+            out.append("  " + "; ".join(f"{sign} = a {token} token on it" for token, sign in flags))
         marks = sorted(set(space_marks(match, view).values()))
         if marks:
             out.append("  marked squares: " + ", ".join(marks))

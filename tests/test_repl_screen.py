@@ -372,6 +372,46 @@ def test_regions_show_on_their_empty_squares_with_a_line_of_who_holds_each():
     assert last_board(bare)["c9"] == "."
 
 
+def test_a_flag_token_shows_its_sign_on_the_square_and_in_the_legend():
+    """display: flags: Summonaria's blessed unit shows ! after its hits left (Sum1 2!)."""
+    from engine.loader import load_game
+    from repl.render import render_state
+    game = load_game("summonaria")
+    assert game.data["display"]["flags"] == {"blessing": "!"}
+    m = Match(game, 2, [Seat("human"), Seat("bot")], quiet=True)
+    space = sorted(m.view(1)["spaces"])[0]
+    before = last_board(render_state(m, 1))[space]
+    assert not before.endswith("!")
+    m.eval(f'tokens.add(cards.get(state.spaces["{space}"]), "blessing", 1)')
+    for seat in (1, 2, None):               # public, as tokens on the board are
+        assert last_board(render_state(m, seat))[space] == before + "!"
+    assert "! = a blessing token on it" in render_state(m, 1, show_legend=True)
+    assert "! = " not in render_state(m, 1)         # the legend only when asked
+    others = {s: c for s, c in last_board(render_state(m, 1)).items() if s != space}
+    assert not any(c.endswith("!") for c in others.values())
+    # a game without flags shows no sign
+    game.data = {**game.data, "display": {k: v for k, v in game.data["display"].items() if k != "flags"}}
+    plain = Match(game, 2, [Seat("human"), Seat("bot")], quiet=True)
+    plain.eval(f'tokens.add(cards.get(state.spaces["{space}"]), "blessing", 1)')
+    assert last_board(render_state(plain, 1))[space] == before
+
+
+def test_a_flag_sign_that_is_not_one_plain_character_is_a_problem_on_its_line(game_copy):
+    from conftest import edit
+    from engine.check import check
+    copy = game_copy("summonaria")
+    game_yaml = copy.rules / "game.yaml"
+    for sign in ("+", "!!", " "):
+        text = game_yaml.read_text()
+        game_yaml.write_text(re.sub(r'flags: \{blessing: "[^"]*"\}', f'flags: {{blessing: "{sign}"}}', text))
+        found = check(str(copy.rules))
+        assert [p.message for p in found] == [f"'{sign}' is not a sign: one character, not a space, +, * or . "
+                                              "(the board's own signs)"]
+        assert "flags:" in game_yaml.read_text().splitlines()[found[0].line - 1]
+    edit(game_yaml, 'flags: {blessing: " "}', 'flags: {blessing: "^"}')
+    assert check(str(copy.rules)) == []
+
+
 def test_region_owners_run_on_the_seats_view_and_a_failing_one_is_said_not_raised():
     from engine.loader import load_game
     from repl.render import render_state

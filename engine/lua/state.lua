@@ -106,6 +106,14 @@ function E.seen_by(c, p)
   return false
 end
 
+-- (zone key -> its zone's name and owner number, parsed once per key)
+local zone_keys = setmetatable({}, { __index = function(t, key)
+  local name, owner = key:match("^([^:]+):?(%d*)$")
+  local parsed = { name, tonumber(owner) }
+  t[key] = parsed
+  return parsed
+end })
+
 local function zone_shown(z, owner, p)
   if p == nil then return true end
   if z == nil then return false end                       -- out of the game (scenario setups)
@@ -126,10 +134,11 @@ local function view_table(p)
   v.seed = nil
   v.zones, v.cards = {}, {}
   local visible = {}
+  local zones = E.game.zones
   for key, ids in pairs(st.zones) do
-    local name, owner = key:match("^([^:]+):?(%d*)$")
-    local z = E.game.zones[name]
-    if zone_shown(z, tonumber(owner), p) then
+    local parsed = zone_keys[key]
+    local z = zones[parsed[1]]
+    if zone_shown(z, parsed[2], p) then
       v.zones[key] = { count = #ids, cards = E.copy(ids) }
       for _, id in ipairs(ids) do visible[id] = true end
     elseif z ~= nil and z.visibility ~= "secret" then
@@ -137,6 +146,7 @@ local function view_table(p)
     end
   end
   local alias = {}   -- real id -> stand-in, for face-down cards p cannot see
+  local stand_ins, last, in_order = {}, 0, true
   for id, c in pairs(st.cards) do
     local where = c.zone == "board" or c.zone == "under" or visible[id]
     if (where or (c.seen_by and E.seen_by(c, p))) then
@@ -146,8 +156,12 @@ local function view_table(p)
         alias[id] = c.down_ref and ("?" .. c.down_ref) or E.hidden_id(id)
         back.id = alias[id]
         c = back
+        stand_ins[#stand_ins + 1] = c
+      else
+        if id < last then in_order = false end
+        last = id
+        v.cards[#v.cards + 1] = c
       end
-      v.cards[#v.cards + 1] = c
     end
   end
   if next(alias) then
@@ -163,20 +177,23 @@ local function view_table(p)
     local spaces = {}
     for s, id in pairs(st.spaces) do spaces[s] = alias[id] or id end
     v.spaces = spaces
-    for i, c in ipairs(v.cards) do
-      if (c.host and alias[c.host]) or (c.under and #c.under > 0) then
-        local copy = E.copy(c)
-        copy.host = alias[c.host] or c.host
-        copy.under = swap_ids(c.under or {})
-        v.cards[i] = copy
+    for _, list in ipairs({ v.cards, stand_ins }) do
+      for i, c in ipairs(list) do
+        if (c.host and alias[c.host]) or (c.under and #c.under > 0) then
+          local copy = E.copy(c)
+          copy.host = alias[c.host] or c.host
+          copy.under = swap_ids(c.under or {})
+          list[i] = copy
+        end
       end
     end
   end
-  table.sort(v.cards, function(a, b)   -- real ids in order, then stand-ins
-    local ta, tb = type(a.id), type(b.id)
-    if ta ~= tb then return ta == "number" end
-    return a.id < b.id
-  end)
+  -- real ids in order (pairs over the cards' array gives them so), then stand-ins
+  if not in_order then table.sort(v.cards, function(a, b) return a.id < b.id end) end
+  if #stand_ins > 0 then
+    table.sort(stand_ins, function(a, b) return a.id < b.id end)
+    table.move(stand_ins, 1, #stand_ins, #v.cards + 1, v.cards)
+  end
   return v
 end
 
@@ -312,14 +329,6 @@ end
 local EMPTY = {}
 local PLACE = { id = true, owner = true, controller = true, zone = true, space = true, host = true,
                 under = true, face_down = true, seen_by = true, down_ref = true }
-
--- (zone key -> its zone's name and owner number, parsed once per key)
-local zone_keys = setmetatable({}, { __index = function(t, key)
-  local name, owner = key:match("^([^:]+):?(%d*)$")
-  local parsed = { name, tonumber(owner) }
-  t[key] = parsed
-  return parsed
-end })
 
 -- Which cards p cannot see and what identities they take: a plan E.redeal deals from.
 -- For each owner (in order) the hidden cards' ids, in an order p can tell from its
