@@ -166,7 +166,8 @@ class Screen:
                 return clean
             left = give_up - time.monotonic()
             if left <= 0:
-                pytest.fail(f"the screen never showed {pattern!r}; it ends:\n{clean[-2000:]}")
+                start = f"it begins:\n{clean[:1500]}\n...\n" if len(clean) > 3500 else ""
+                pytest.fail(f"the screen never showed {pattern!r} since the last input; {start}it ends:\n{clean[-2000:]}")
             try:
                 chunk = self.p.read_nonblocking(100000, timeout=left)
             except pexpect.TIMEOUT:
