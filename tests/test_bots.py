@@ -44,7 +44,7 @@ def zone_defs(m: Match, zone: str) -> list:
 
 
 POSITIONS = [("summoner_wars", 3, 40, 2), ("summoner_wars", 5, 150, 2), ("summoner_tcg", 4, 60, 2),
-             ("summoner_tcg", 6, 120, 3), ("summonaria", 2, 80, 2), ("summoners_isle", 1, 30, 3)]
+             ("summoner_tcg", 6, 120, 3), ("summonaria", 2, 85, 2), ("summoners_isle", 1, 30, 3)]
 
 
 # -- seat kinds ----------------------------------------------------------------------

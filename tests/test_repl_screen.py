@@ -464,9 +464,10 @@ def test_summonaria_in_a_terminal_shows_domains_marks_the_own_hand_and_a_move(pl
     from engine.loader import load_game
     where = domain_squares(load_game("summonaria"))
     s = play_screen(*SUMMONARIA, size=(40, 120))
-    # the first question is a bot's trade offer, which the person may accept or refuse
-    text = s.wait(r"P1 \(you\): Player 3 proposes: player 3 promises 1 Dragon's Teeth for player 1's 1 "
-                  r"Bloodstones\s+1\. Accept the trade\s+2\. Refuse the trade\s+P1>")
+    # the first question is the trades step of P3's turn: the person may propose a trade
+    text = s.wait(r"P1 \(you\): Player 3's turn begins: propose a trade\? \(you hold 3 resource cards\)\s+"
+                  r"1\. Propose a trade to player 2\s+2\. Propose a trade to player 3\s+"
+                  r"3\. Propose a trade to player 4\s+4\. No trade\s+P1>")
     screen = text[SMN_COLUMNS.search(text).start():]
     assert max(len(line.rstrip()) for line in screen.replace("\r", "").split("\n")) <= 120
     cells = last_board(text)
@@ -484,8 +485,15 @@ def test_summonaria_in_a_terminal_shows_domains_marks_the_own_hand_and_a_move(pl
     assert [p for p, _, _ in players[-4:]] == ["P1", "P2", "P3", "P4"]
     assert players[-4][2] == "  hand: Dragon's Teeth, Bloodstones, Bloodstones\n" and players[-4][1] == "3"
     assert all(hand == "" for _, _, hand in players[-3:])
+    s.type("No trade")
+    # then the bots' trade offers, which the person may accept or refuse
+    s.wait(r"P1 \(you\): Player 2 proposes: player 2 promises 1 Toadstools for player 1's 2 Dragon's Teeth"
+           r"\s+1\. Accept the trade\s+2\. Refuse the trade\s+P1>")
     s.type("Refuse the trade")
-    s.wait(r"Player 1 refuses")
+    s.wait(r"P1 \(you\): Player 3 proposes: player 3 promises 1 Dragon's Teeth for player 1's 1 Toadstools[\s\S]*P1>")
+    s.type("Refuse the trade")
+    s.wait(r"Player 1 refuses[\s\S]*P1 \(you\): Player 4's turn begins: propose a trade\?[\s\S]*P1>")
+    s.type("No trade")
     s.wait(r"P1 \(you\): Your advance guard: which unit holds the tower\?[\s\S]*P1>")
     assert last_board(s.text)["b10"] == "portal4"                       # P4's Wasp Swarm left its portal
     s.type("Keep the Barbarian Warchief on the tower at d4")

@@ -155,6 +155,67 @@ def test_a_trade_offer_is_secret_until_the_cards_change_hands(smn):
     assert hand1(honest) == Counter(bloodstones=1, toadstools=2)
 
 
+# Three players: a trade between two of them, the third watching. "move": player 1 (whose
+# turn it is) proposes to player 2 in the move step; "trades": at the start of player 1's
+# turn player 2 proposes to player 3, and player 1 watches. Then the answers that lead
+# on to the third player's next question.
+THREE = ["tribes_of_pain", "sylvan_guardians", "stewards_of_destiny"]
+THREE_CASES = {
+    "move": ({"clear_board": True, "board": {"f5": {"card": "troll", "owner": 1}},
+              "zones": {"hand": {"1": ["bloodstones", "fairy_dust"], "2": ["toadstools", "dragon_teeth"],
+                                 "3": ["toadstools"]}},
+              "start": {"player": 1, "phase": "move"}},
+             1, 2, 3, ["Propose a trade to player 2: your Fairy Dust for their Toadstools"], ["End the move step"]),
+    "trades": ({"clear_board": True,
+                "zones": {"hand": {"1": ["toadstools"], "2": ["bloodstones", "fairy_dust"],
+                                   "3": ["toadstools", "dragon_teeth"]}},
+                "start": {"player": 1, "phase": "trades"}},
+               2, 3, 1, ["Propose a trade to player 3", "Propose a trade to player 3: your Fairy Dust for their Toadstools"],
+               ["No trade"]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(THREE_CASES))
+def test_a_third_player_never_learns_which_cards_a_trade_moved(smn, case):
+    setup, proposer, partner, third, propose, on = THREE_CASES[case]
+
+    def play_to_the_offer(handed: str) -> tuple[Match, list[str]]:
+        m = Match(smn, 5, [Seat("human", s) for s in THREE], setup=setup)
+        m.messages()
+        assert Ask(m).player == proposer and propose[0] in m.options()
+        for key in propose + ["Offer 1 Fairy Dust for 1 Toadstools", "Accept the trade"]:
+            m.answer_key(key)
+        assert Ask(m).player == proposer and Ask(m).secret
+        m.answer_key(f"Hand over a {handed}")
+        return m, m.messages()
+
+    def seen_by(m: Match, p: int) -> str:
+        return json.dumps(m.view(p), sort_keys=True)
+
+    (honest, said_h), (liar, said_l) = play_to_the_offer("Fairy Dust"), play_to_the_offer("Bloodstones")
+    assert said_h == said_l and any("proposes a trade" in x for x in said_h)
+    assert seen_by(honest, third) == seen_by(liar, third) == seen_by(liar, third)
+    assert seen_by(honest, partner) == seen_by(liar, partner)
+    assert seen_by(honest, proposer) != seen_by(liar, proposer)     # (the views do differ for the one who knows)
+    for m in (honest, liar):
+        m.answer_key("Done: hand over the cards put down")
+        assert Ask(m).player == partner and Ask(m).secret
+        m.answer_key("Hand over a Toadstools")
+        m.answer_key("Done: hand over the cards put down")
+    said_h, said_l = honest.messages(), liar.messages()
+    assert said_h == said_l and any(f"Trade done: player {proposer} hands over 1 card" in x for x in said_h)
+    assert not any("Fairy Dust" in x or "Bloodstones" in x for x in said_h)    # only the proposal names kinds
+    # the cards have changed hands: the partner sees what came, the third still nothing
+    assert seen_by(honest, third) == seen_by(liar, third)
+    assert seen_by(honest, partner) != seen_by(liar, partner)
+    for m in (honest, liar):     # on to the third player's next question: the same, word for word
+        for key in on:
+            m.answer_key(key)
+        assert Ask(m).player == third
+    assert Ask(honest).prompt == Ask(liar).prompt and honest.options() == liar.options()
+    assert honest.messages() == liar.messages()
+
+
 @pytest.mark.slow
 def test_sim_of_four_bots_finishes_every_game():
     r = summon("sim", "summonaria", "--players", "random,random,random,random", "--games", "100", "--json")

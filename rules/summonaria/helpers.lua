@@ -149,8 +149,10 @@ function draw_resources(p, n)
   return got
 end
 
---- Asks a player to discard resource cards until they hold at most `limit`.
-function discard_down_to(p, limit, why)
+--- Asks a player to discard resource cards until they hold at most `limit`. With
+--- `trading`, the player may instead transmute or propose a trade (trading_options)
+--- and is asked again after it.
+function discard_down_to(p, limit, why, trading)
   while zones.count(p, "hand") > limit do
     local opts, seen = {}, {}
     for _, c in ipairs(zones.cards(p, "hand")) do
@@ -159,11 +161,16 @@ function discard_down_to(p, limit, why)
         opts[#opts + 1] = { label = "Discard a " .. c.name, card = c }
       end
     end
+    if trading then
+      for _, o in ipairs(trading_options(p)) do opts[#opts + 1] = o end
+    end
     local pick = choose { player = p, options = opts,
                           prompt = string.format("%s: discard down to %d (you hold %d)", why, limit,
                                                  zones.count(p, "hand")) }
-    cards.to_zone(pick.card, "exhausted")
-    say(string.format("Player %d discards a %s", p, pick.card.name))
+    if not (trading and take_trading_option(p, pick)) then
+      cards.to_zone(pick.card, "exhausted")
+      say(string.format("Player %d discards a %s", p, pick.card.name))
+    end
   end
 end
 

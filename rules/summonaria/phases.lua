@@ -1,5 +1,7 @@
--- Summonaria: the steps of a turn. Deploy (first turn only), draw, summon (with
--- trades and transmutes), move and engage, place the summoned unit.
+-- Summonaria: the steps of a turn. Deploy (first turn only), the others' trades
+-- (trade.lua), draw, summon, move and engage, place the summoned unit. At each choice
+-- of the draw, summon, move and place steps the player may also transmute and
+-- propose trades (trading_options, at the end of the step's options).
 
 -- Deploy -------------------------------------------------------------------------
 
@@ -30,7 +32,7 @@ function draw_phase(p)
     say(string.format("Player %d's tower at %s is held by an enemy: focus disrupted, drawing %d", p,
                       home_tower(p), n))
   end
-  discard_down_to(p, math.max(0, options.hand_limit - n), "Before drawing")
+  discard_down_to(p, math.max(0, options.hand_limit - n), "Before drawing", true)
   local got = draw_resources(p, n)
   say(string.format("Player %d draws %d resource card%s", p, got, got == 1 and "" or "s"))
 end
@@ -108,19 +110,14 @@ end
 function summon_phase(p)
   while true do
     local opts = summon_options(p)
-    for _, o in ipairs(transmute_options(p)) do opts[#opts + 1] = o end
-    for _, o in ipairs(trade_options(p)) do opts[#opts + 1] = o end
+    for _, o in ipairs(trading_options(p)) do opts[#opts + 1] = o end
     opts[#opts + 1] = { label = "Summon nothing this turn", skip = true }
     local pick = choose { player = p, options = opts,
                           prompt = string.format("Summon a unit? (%d resource cards in hand)", zones.count(p, "hand")) }
     if pick.skip then return end
-    if pick.card then
+    if not take_trading_option(p, pick) then
       summon(p, pick.card)
       return
-    elseif pick.transmute then
-      transmute(p, pick.transmute)
-    elseif pick.trade then
-      propose_trade(p, pick.trade)
     end
   end
 end
@@ -192,11 +189,14 @@ function move_phase(p)
         end
       end
     end
-    if #opts == 0 then return end
+    if #opts == 0 then return end   -- nothing to move: no prompt just to trade (the summon step offered it)
+    for _, o in ipairs(trading_options(p)) do opts[#opts + 1] = o end
     opts[#opts + 1] = { label = "End the move step", done = true }
     local pick = choose { player = p, prompt = "Move and engage", options = opts }
     if pick.done then return end
-    if pick.rebuild then
+    if take_trading_option(p, pick) then
+      -- a transmute or a trade: the step goes on
+    elseif pick.rebuild then
       state.vars.turn.done[pick.rebuild.id] = true
       state.vars.turn.rebuilding[#state.vars.turn.rebuilding + 1] = pick.rebuild.id
       say(string.format("The %s spends its turn rebuilding the tower at %s", pick.rebuild.name, pick.rebuild.space))
@@ -231,9 +231,14 @@ function place_phase(p)
   end
   for _, c in ipairs(units_of(p)) do
     if is_temple(c.space) and not is_blessed(c) then
-      local pick = choose { player = p, prompt = string.format("The %s ends its turn on the temple at %s", c.name, c.space),
-                            options = { { label = "Bless the " .. c.name .. " at " .. c.space, yes = true },
-                                        { label = "No blessing for the " .. c.name .. " at " .. c.space } } }
+      local pick
+      repeat
+        local opts = { { label = "Bless the " .. c.name .. " at " .. c.space, yes = true } }
+        for _, o in ipairs(trading_options(p)) do opts[#opts + 1] = o end
+        opts[#opts + 1] = { label = "No blessing for the " .. c.name .. " at " .. c.space }
+        pick = choose { player = p, prompt = string.format("The %s ends its turn on the temple at %s", c.name, c.space),
+                        options = opts }
+      until not take_trading_option(p, pick)
       if pick.yes then
         tokens.add(c, "blessing")
         say(string.format("The %s at %s is blessed", c.name, c.space))

@@ -8,6 +8,8 @@ function setup()
   for _, s in ipairs(tower_spaces()) do state.vars.towers[s] = "standing" end
   state.vars.claims = {}        -- player -> true: held the towers at the end of their turn
   state.vars.deployed = {}      -- player -> true: the advance guard's places are settled
+  state.vars.proposed = {}      -- player -> trades proposed since their turn began
+  for _, p in ipairs(players.list()) do state.vars.proposed[p] = 0 end
   for _, kind in ipairs(resource_kinds()) do
     for _ = 1, options.copies_per_resource do cards.create(kind, 1, "deck") end
   end
@@ -68,7 +70,8 @@ end
 
 on("turn_start", function(ev)
   local p = ev.player
-  state.vars.turn = { moved = {}, done = {}, rebuilding = {}, trades = 0 }
+  state.vars.turn = { moved = {}, done = {}, rebuilding = {} }
+  state.vars.proposed[p] = 0    -- the trades p may propose until their next turn (trade.lua)
   if state.vars.claims[p] then
     state.vars.claims[p] = nil
     if meets_goal(p) then

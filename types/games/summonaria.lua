@@ -49,9 +49,11 @@ function destroy(c, by) end
 --- Defined in rules/summonaria/combat.lua.
 function dice_for(c, space, ranged, how) end
 
---- Asks a player to discard resource cards until they hold at most `limit`.
+--- Asks a player to discard resource cards until they hold at most `limit`. With
+--- `trading`, the player may instead transmute or propose a trade (trading_options)
+--- and is asked again after it.
 --- Defined in rules/summonaria/helpers.lua.
-function discard_down_to(p, limit, why) end
+function discard_down_to(p, limit, why, trading) end
 
 --- A player's domain (a board region), by seat.
 --- Defined in rules/summonaria/helpers.lua.
@@ -198,6 +200,10 @@ function summon_phase(p) end
 --- Defined in rules/summonaria/combat.lua.
 function take_hits(c, hits, by) end
 
+--- Carries out an option of trading_options; returns false for any other option.
+--- Defined in rules/summonaria/trade.lua.
+function take_trading_option(p, pick) end
+
 --- The five tower squares (each domain's, held or not, and the centre one), by name.
 --- Defined in rules/summonaria/helpers.lua.
 function tower_spaces() end
@@ -206,17 +212,34 @@ function tower_spaces() end
 --- Defined in rules/summonaria/helpers.lua.
 function towers_held(p) end
 
---- A trade between the active player and another: a proposal (what each says they
+--- A trade between two players, p proposing to q: a proposal (what each says they
 --- will hand over), accepted or refused; then each puts cards face down in secret,
 --- the proposer first; then both offers change hands at once. A player whose hand
 --- goes over the limit discards down to it.
 --- Defined in rules/summonaria/trade.lua.
 function trade(p, q, give_kind, give_n, want_kind, want_n) end
 
---- The trades the active player may propose now: to each other player, one kind
---- of theirs for another kind (the counts are asked next).
+--- The trades a player may propose now: to each other player holding cards (only
+--- to `to`, when given), one kind of theirs for another kind (the counts are asked
+--- next). None once they have proposed options.trades_per_turn trades since their
+--- own turn began: each player proposes at most that many a round, wherever.
 --- Defined in rules/summonaria/trade.lua.
-function trade_options(p) end
+function trade_options(p, to) end
+
+--- The trades step, at the start of p's turn before the draw: the other players, in
+--- seat order after p, are each asked whether to propose a trade, and to whom (any
+--- other player holding cards), then which; "No trade" passes. Each may propose as
+--- many as their cap still allows (trade_options). Nobody is asked who could not
+--- propose anything (the cap reached, no cards, or nobody else holding cards).
+--- Defined in rules/summonaria/trade.lua.
+function trades_phase(p) end
+
+--- What the player whose turn it is may do at any of their choices besides the
+--- step's own options: the transmutes they can make, then the trades they may
+--- propose. The steps put these at the end of their options (before the option that
+--- ends the step, if there is one), with the same labels everywhere.
+--- Defined in rules/summonaria/trade.lua.
+function trading_options(p) end
 
 --- Defined in rules/summonaria/trade.lua.
 function transmute(p, t) end
