@@ -24,6 +24,20 @@ def _abbrev(name: str) -> str:
     return (words[0][:2] + words[1][:1]).title()[:3]
 
 
+def _short(c: dict) -> str:
+    """A card's abbreviated name and controller (Frm2); ?? for a face-down card the seat
+    cannot see (its view holds only where it is)."""
+    return f"{_abbrev(c['name']) if 'name' in c else '??'}{c['controller']}"
+
+
+def _name(c: dict) -> str:
+    return c.get("name") or "a face-down card"
+
+
+def _tokens(c: dict) -> dict:
+    return c.get("tokens") or {}
+
+
 def _display(match: Match) -> dict:
     return match.game.data.get("display") or {}
 
@@ -71,7 +85,7 @@ class Looks:
         most = self.stats(c).get(stat, self.printed(c).get(stat))
         if not isinstance(most, (int, float)) or isinstance(most, bool):
             return None
-        taken = c["tokens"].get(self.life.get("less"), 0) if self.life.get("less") else 0
+        taken = _tokens(c).get(self.life.get("less"), 0) if self.life.get("less") else 0
         return _num(most - taken), _num(most)
 
     def attached(self, c: dict) -> list[str]:
@@ -82,13 +96,13 @@ class Looks:
         """A card on a board square: abbreviated name and controller, then life left (or the
         badge's count), the sign of each flag token it has (`display: flags`), + when cards
         are attached, * when a stat is changed."""
-        text = f"{_abbrev(c['name'])}{c['controller']}"
+        text = _short(c)
         life = self.life_left(c)
         if life is not None:
             text += f" {life[0]}"
-        elif badge and c["tokens"].get(badge):
-            text += f"*{c['tokens'][badge]}"
-        text += "".join(sign for token, sign in self.flags if c["tokens"].get(token))
+        elif badge and _tokens(c).get(badge):
+            text += f"*{_tokens(c)[badge]}"
+        text += "".join(sign for token, sign in self.flags if _tokens(c).get(token))
         if c.get("under"):
             text += "+"
         if self.changed(c):
@@ -97,14 +111,14 @@ class Looks:
 
     def brief(self, c: dict, mark: str | None = None) -> str:
         """A short entry for the list under the board: name, life left, changed stats, attachments, tokens."""
-        parts = [c["name"]]
+        parts = [_name(c)]
         life = self.life_left(c)
         if life is not None:
             parts.append(f"{life[0]}/{life[1]}")
         for k, now, printed in self.changed(c):
             if k != self.life.get("stat"):
                 parts.append(f"{k} {now} ({printed})")
-        parts += [f"{k} {v}" for k, v in sorted(c["tokens"].items()) if k != self.life.get("less")]
+        parts += [f"{k} {v}" for k, v in sorted(_tokens(c).items()) if k != self.life.get("less")]
         parts += ["+" + n for n in self.attached(c)]
         if mark:
             parts.append(f"on {mark}")
@@ -113,14 +127,14 @@ class Looks:
     def describe(self, c: dict, viewer: int | None, mark: str | None = None) -> str:
         """One line on a card in play, in players' words: whose, life left, changed stats, attachments, tokens."""
         whose = _whose(c, viewer)
-        parts = [f"{c['name']} ({whose})"]
+        parts = [f"{_name(c)} ({whose})"]
         life = self.life_left(c)
         if life is not None:
             parts.append(f"life {life[0]} of {life[1]}")
         for k, now, printed in self.changed(c):
             if k != self.life.get("stat"):
                 parts.append(f"{k} {now} (printed {printed})")
-        shown = {t: n for t, n in sorted(c["tokens"].items()) if t != self.life.get("less")}
+        shown = {t: n for t, n in sorted(_tokens(c).items()) if t != self.life.get("less")}
         if shown:
             parts.append(", ".join(f"{k} {v}" for k, v in shown.items()))
         if c.get("under"):
@@ -266,8 +280,8 @@ def render_board(view: dict, width: int, height: int, colour: bool = False, badg
                 if looks is not None:
                     cell = looks.cell(c, badge)
                 else:
-                    n = c["tokens"].get(badge, 0) if badge else 0
-                    cell = f"{_abbrev(c['name'])}{c['controller']}" + (f"*{n}" if n else "")
+                    n = _tokens(c).get(badge, 0) if badge else 0
+                    cell = _short(c) + (f"*{n}" if n else "")
                 row.append(paint(f"{cell:^{CELL}}", c["controller"], colour))
         lines.append(f"{y:>3}  " + "".join(row) + f"  {y}")
     lines.append(lines[0])
@@ -292,7 +306,7 @@ def render_graph(view: dict, board: dict, colour: bool = False, width: int = 120
         for s in spaces:
             short = s[len(region) + 1:] if s.startswith(region + "_") else s
             c = at.get(s)
-            what = f"{_abbrev(c['name'])}{c['controller']}" if c else "."
+            what = _short(c) if c else "."
             text += f" {short} " + (paint(what, c["controller"], colour) if c else what)
             plain += f" {short} {what}"
         entries.append((text, len(plain)))
@@ -423,7 +437,7 @@ def render_state(match: Match, player: int | None, colour: bool = False, status:
     on_board = sorted((c for c in view["cards"] if c.get("space")), key=lambda c: (c["controller"], c["space"]))
     entries = []
     for c in on_board:
-        text = f"{c['space']:>3} {_abbrev(c['name'])}{c['controller']} " + looks.brief(c, marks.get(c["space"]))
+        text = f"{c['space']:>3} {_short(c)} " + looks.brief(c, marks.get(c["space"]))
         if len(text) > ENTRY:    # three to a line on a 120-column terminal; `card SPACE` has the rest
             text = text[:ENTRY - 3] + "..."
         entries.append((paint(text, c["controller"], colour), len(text)))

@@ -262,3 +262,24 @@ def test_game_options_are_checked_saved_and_replayed(tmp_path):
         Match(g, 1, [Seat(), Seat()], options={"round": 3})
     with pytest.raises(EngineError, match="takes a whole number"):
         Match(g, 1, [Seat(), Seat()], options={"rounds": "many"})
+
+
+# -- the engine knows no game --------------------------------------------------------
+
+# Concepts of the shipped games (and their names): none may appear anywhere under engine/,
+# code, comments or schema text alike. Games say them in rules/ and cards/.
+GAME_WORDS = (r"summoners?|summonaria|tcg|wars|isle|bless\w*|wyrms?|stamina|towers?|magic|gates?|energy|"
+              r"factions?|temples?|domains?|portals?|gambits?|prim(ed|ing)|polar|dwarves|kingdom|court")
+
+
+def test_nothing_under_engine_names_a_games_concept():
+    import re
+
+    words = re.compile(rf"\b({GAME_WORDS})\b", re.IGNORECASE)
+    found = []
+    for path in sorted((ROOT / "engine").rglob("*")):
+        if path.suffix in (".py", ".lua", ".json") and "__pycache__" not in path.parts:
+            for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                for m in words.finditer(line):
+                    found.append(f"{path.relative_to(ROOT)}:{n}: {m.group(0)}")
+    assert found == []

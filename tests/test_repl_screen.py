@@ -507,3 +507,20 @@ def test_summonaria_in_a_terminal_shows_domains_marks_the_own_hand_and_a_move(pl
     after = last_board(text)
     assert after["c3"] == "Dwa1 3" and after["b2"] == "portal1" and after["c2"] == "sw"
     assert re.search(r"c3 Dwa1 Dwarven Axeman 3/3", text)
+
+
+def test_a_face_down_card_on_the_board_shows_as_unknown_to_a_seat_that_cannot_see_it():
+    """The view of such a card holds only where it is: the screen shows ?? and its
+    player (never its name), where it used to stop on the missing name."""
+    from engine.loader import load_game
+    from repl.render import render_state
+    m = Match(load_game("summoner_wars"), 1, [Seat("human"), Seat("bot")], quiet=True)
+    card = m.eval("cards.on_board()[1]")[0]
+    name, space, owner = card["name"], card["space"], card["controller"]
+    m.eval("cards.turn_face_down(cards.on_board()[1])")
+    other = render_state(m, 3 - owner, show_legend=True)
+    assert f"??{owner}" in other and f"{space} ??{owner} a face-down card" in other
+    entry = next(line for line in other.splitlines() if f"{space} ??{owner}" in line)
+    assert name not in entry.split(f"{space} ??{owner}")[1].split("  ")[0]
+    own = render_state(m, owner)
+    assert f"??{owner}" not in own                  # its owner still sees what it is

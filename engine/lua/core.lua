@@ -335,7 +335,7 @@ function E.deep_copy(t) return deep_copy(t, {}) end
 -- A copier compiled for one table that never changes (a checkpoint's state): Lua text
 -- of one table constructor holding the whole tree, compiled once, so that each copy
 -- is made by the VM's constructors (tables made at their final size) instead of a loop
--- of next() and stores. Copying a Summoner Wars state is about five times faster so;
+-- of next() and stores. Copying a state of some 200 tables is about five times faster so;
 -- writing and compiling the text costs about as much as eight copies by E.deep_copy.
 local load, huge, mininteger = load, math.huge, math.mininteger
 
