@@ -302,3 +302,113 @@ def test_forks_of_a_position_forked_many_times_are_all_the_same_position(tmp_pat
     if kind == "shared":
         st = m.snapshot()["odd"]
         assert st["a"] == st["b"] and st["a"]["n"] > 0
+
+
+# -- repeating phases (`repeat: true`): a checkpoint before each call ----------------------
+
+SPEND = '''
+-- A repeating phase: players take turns spending a coin for a point or passing; it is
+-- over once both have passed in a row. Each call asks one question.
+function spend_phase(round)
+  local v = state.vars
+  local p = v.spender or 1
+  local opts = { { label = "Pass" } }
+  if counters.get(p, "coins") > 0 then table.insert(opts, 1, { label = "Spend", go = true }) end
+  local pick = choose { player = p, prompt = "Spend a coin for a point?", options = opts }
+  v.passes = pick.go and 0 or (v.passes or 0) + 1
+  if pick.go then
+    counters.spend(p, "coins", 1)
+    counters.add(p, "points", 1)
+  end
+  v.spender = 3 - p
+  if v.passes >= 2 or counters.get(1, "coins") + counters.get(2, "coins") == 0 then
+    v.spender, v.passes = nil, nil
+    return false
+  end
+  return true
+end
+
+on("phase_start", function(ev) if ev.phase == "spend" then state.vars.starts = (state.vars.starts or 0) + 1 end end)
+on("phase_end", function(ev) if ev.phase == "spend" then state.vars.ends = (state.vars.ends or 0) + 1 end end)
+'''
+
+
+def spend_game(tmp_path, body=SPEND):
+    """sealed_bid with a third phase that repeats (`repeat: true`)."""
+    import shutil
+
+    from conftest import edit
+    from engine.loader import load_game
+
+    dest = tmp_path / "spend"
+    shutil.copytree(ROOT / "tests" / "games" / "sealed_bid", dest)
+    edit(dest / "game.yaml", "    - {id: play, run: play_phase}\n",
+         "    - {id: play, run: play_phase}\n    - {id: spend, run: spend_phase, repeat: true}\n")
+    edit(dest / "game.yaml", "scripts: [bid.lua]", "scripts: [bid.lua, spend.lua]")
+    (dest / "spend.lua").write_text(body)
+    return load_game(str(dest))
+
+
+def _in_spend(m):
+    return m.pending is not None and m.pending.prompt.startswith("Spend")
+
+
+def test_a_repeating_phase_is_called_while_it_returns_true_and_starts_and_ends_once(tmp_path):
+    m = new(spend_game(tmp_path), seed=3).keep_checkpoints()
+    asked_in_round = []
+    while m.pending is not None:
+        if _in_spend(m):
+            asked_in_round.append(m.eval("state.round")[0])
+            m.answer(0 if len(asked_in_round) % 5 else 1)   # spend, and now and then pass
+        else:
+            m.answer(0)
+    rounds = m.eval("state.round")[0]
+    assert m.eval("state.vars.starts, state.vars.ends") == [rounds, rounds]
+    # the first round's spend phase asked again and again: the function was called again
+    assert asked_in_round.count(1) >= 5, asked_in_round
+
+
+def test_a_fork_inside_a_repeating_phase_replays_only_the_current_call(tmp_path):
+    """The checkpoint is taken before each call: at a question of the phase's k-th call, the
+    checkpoint holds the decisions made so far and k - 1 calls, so a fork replays nothing."""
+    m = new(spend_game(tmp_path), seed=3).keep_checkpoints()
+    while not _in_spend(m):
+        m.answer(0)
+    first = m.decisions
+    for k in range(1, 6):
+        cp = m._rt._E.checkpoint
+        if k == 1:   # the checkpoint before the phase
+            assert cp.calls is None and cp.decision == first
+        else:
+            assert (cp.calls, cp.decision) == (k - 1, m.decisions)
+        f = m.fork()
+        assert f.state_hash() == m.state_hash() and f.options() == m.options()
+        f.answer(0)
+        m.answer(0)
+        assert f.state_hash() == m.state_hash()
+
+
+def test_forks_at_every_decision_of_a_game_with_a_repeating_phase_play_as_the_match(tmp_path):
+    m = new(spend_game(tmp_path), seed=4).keep_checkpoints()
+    rng = __import__("random").Random(4)
+    while m.pending is not None:
+        f = m.fork()
+        assert f.state_hash() == m.state_hash() and f.pending == m.pending, m.decisions
+        rest = [rng.randrange(m.pending.count)]
+        m.answer(rest[0])
+        g = m.fork() if m.pending is not None else None
+        f.answer(rest[0])
+        assert f.state_hash() == m.state_hash(), m.decisions
+        if g is not None:   # and a fork of the fork's position agrees after another answer
+            assert g.state_hash() == f.state_hash()
+
+
+def test_a_repeating_phase_that_never_asks_is_stopped_by_the_budget(tmp_path):
+    from engine.errors import ScriptError
+
+    body = "function spend_phase(round) state.vars.n = (state.vars.n or 0) + 1 return true end\n"
+    game = spend_game(tmp_path, body)
+    m = new(game, seed=3)
+    with pytest.raises(ScriptError, match="ran too long"):
+        while m.pending is not None:
+            m.answer(0)

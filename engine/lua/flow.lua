@@ -162,12 +162,28 @@ local function rules_fn(name)
   return fn
 end
 
-local function run_phase(ph, arg)
+local take_checkpoint
+
+-- A phase runs its `run` function once; a phase with `repeat: true` runs it again and
+-- again while it returns a true value, with a checkpoint before each call after the
+-- first (at, player: the checkpoint's place, see take_checkpoint). resumed: the calls
+-- already made, when a fork resumes from such a checkpoint (the phase has begun).
+local function run_phase(ph, arg, at, player, resumed)
   local st = E.state
   st.phase = ph.id
-  E.emit("phase_start", { phase = ph.id, player = st.active })
+  if not resumed then E.emit("phase_start", { phase = ph.id, player = st.active }) end
   E.push_context("phase " .. ph.id)
-  rules_fn(ph.run)(arg)
+  local fn = rules_fn(ph.run)
+  if ph["repeat"] then
+    local calls = resumed or 0
+    while true do
+      if calls > 0 and calls ~= resumed and E.keep_checkpoints then take_checkpoint(at, player, calls) end
+      calls = calls + 1
+      if not fn(arg) then break end
+    end
+  else
+    fn(arg)
+  end
   E.pop_context()
   E.emit("phase_end", { phase = ph.id, player = st.active })
 end
@@ -181,9 +197,10 @@ E.checkpoint = nil
 E.forced_since = false   -- the host forced random results since the checkpoint
 
 -- at: nil for the state before the setup, "top" for the top of a turn (round), or
--- the index of the phase about to run; player: whose turn (turns), else nil.
-local function take_checkpoint(at, player)
-  E.checkpoint = { at = at, player = player, state = E.deep_copy(E.state), decision = E.decisions,
+-- the index of the phase about to run; player: whose turn (turns), else nil; calls:
+-- in a repeating phase, the calls of its function already made (nil before the phase).
+function take_checkpoint(at, player, calls)
+  E.checkpoint = { at = at, player = player, calls = calls, state = E.deep_copy(E.state), decision = E.decisions,
                    forced = E.copy_list(E.forced), start_phase = E.start_phase, chance_n = #E.chance_log }
   E.forced_since = false
 end
@@ -217,7 +234,7 @@ function E.run_flow(resume)
   end
   local rounds = flow.kind == "rounds"
   while not st.over do
-    local p, first = resume and resume.player, 1
+    local p, first, calls = resume and resume.player, 1, resume and resume.calls
     if resume and resume.at ~= "top" then
       first = resume.at          -- inside the turn: its start is behind us
     else
@@ -235,10 +252,13 @@ function E.run_flow(resume)
     local arg = rounds and st.round or p
     for i = first, #phases do
       local ph = phases[i]
-      if E.start_phase == nil or E.start_phase == ph.id then
+      if calls then              -- inside a repeating phase: its first calls are behind us
+        run_phase(ph, arg, i, p, calls)
+        calls = nil
+      elseif E.start_phase == nil or E.start_phase == ph.id then
         E.start_phase = nil
         if E.keep_checkpoints then take_checkpoint(i, p) end
-        run_phase(ph, arg)
+        run_phase(ph, arg, i, p)
       end
     end
     if rounds then

@@ -65,20 +65,22 @@ local function apply_common(p, pick)
   return false
 end
 
---- The loop of a phase: options(opts) fills the offer, apply(pick) carries it out; the prompt
---- is text, or a function giving it anew each time (to say what is left: 1 of 3 moved).
-local function phase_loop(p, phase, prompt, fill, apply)
-  while true do
-    local opts = {}
-    fill(opts)
-    event_options(p, phase, opts)
-    action_options(p, phase, opts)
-    opts[#opts + 1] = { label = "End " .. phase .. " phase", done = true }
-    local asked = type(prompt) == "function" and prompt() or prompt   -- a function says what is left
-    local pick = choose { player = p, prompt = asked, options = opts }
-    if pick.done then return end
-    if not apply_common(p, pick) then apply(pick) end
-  end
+--- One choice of a phase: options(opts) fills the offer, apply(pick) carries it out; the
+--- prompt is text, or a function giving it anew each time (to say what is left: 1 of 3
+--- moved). Returns false once the player ends the phase, else true. The phases that use
+--- it repeat (`repeat: true` in game.yaml): the engine calls them again while they return
+--- true, so a fork of the match replays only the current choice.
+local function phase_step(p, phase, prompt, fill, apply)
+  local opts = {}
+  fill(opts)
+  event_options(p, phase, opts)
+  action_options(p, phase, opts)
+  opts[#opts + 1] = { label = "End " .. phase .. " phase", done = true }
+  local asked = type(prompt) == "function" and prompt() or prompt   -- a function says what is left
+  local pick = choose { player = p, prompt = asked, options = opts }
+  if pick.done then return false end
+  if not apply_common(p, pick) then apply(pick) end
+  return true
 end
 
 -- Phase 1: summon ----------------------------------------------------------------
@@ -109,7 +111,7 @@ end
 --- A unit with its own way of being summoned says when it can be (can_summon)
 --- and does it (summon: choose, pay and place, usually through summon() above).
 function summon_phase(p)
-  phase_loop(p, "summon", "Summon units next to your gates", function(opts)
+  return phase_step(p, "summon", "Summon units next to your gates", function(opts)
     local by_gate = #summon_spaces(p) > 0
     for _, c in ipairs(distinct_in_hand(p, function(c)
       return is_unit(c) and (is_common(c) or cards.has_tag(c, "champion")) and stat(c, "cost") <= magic(p)
@@ -205,7 +207,7 @@ function move_phase(p)
     for _ in pairs(state.vars.moved) do moved = moved + 1 end
     return string.format("Move up to %d unit%s (%d of %d moved)", movers, movers == 1 and "" or "s", moved, movers)
   end
-  phase_loop(p, "move", moves_left, function(opts)
+  return phase_step(p, "move", moves_left, function(opts)
     local moved = 0
     for _ in pairs(state.vars.moved) do moved = moved + 1 end
     if moved >= movers then return end
@@ -265,7 +267,7 @@ function build(p, c, space)
 end
 
 function build_phase(p)
-  phase_loop(p, "build", "Build structures", function(opts)
+  return phase_step(p, "build", "Build structures", function(opts)
     if #build_spaces(p) == 0 then return end
     for _, c in ipairs(distinct_in_hand(p, function(c)
       return is_structure(c) and not is_unit(c) and stat(c, "cost") <= magic(p)
@@ -346,7 +348,7 @@ function attack_phase(p)
     return string.format("Attack with up to %d unit%s (%d of %d attacked)", attackers, attackers == 1 and "" or "s",
                          used, attackers)
   end
-  phase_loop(p, "attack", attacks_left, function(opts)
+  if phase_step(p, "attack", attacks_left, function(opts)
     local used = 0
     for _ in pairs(state.vars.attacked) do used = used + 1 end
     if used >= attackers then return end
@@ -371,8 +373,10 @@ function attack_phase(p)
                        options = opts }
     state.vars.attacked[u.id] = true
     attack(u, t.target)
-  end)
-  -- the cost of inaction
+  end) then
+    return true
+  end
+  -- the cost of inaction, once the player ends the phase
   local dmg = options.inaction_damage
   if not state.vars.targeted_enemy and dmg > 0 then
     local s = summoner_of(p)
@@ -387,7 +391,7 @@ end
 
 function magic_phase(p)
   local gain = options.magic_per_discard
-  phase_loop(p, "magic", string.format("Discard cards for %d magic each", gain), function(opts)
+  return phase_step(p, "magic", string.format("Discard cards for %d magic each", gain), function(opts)
     for _, c in ipairs(distinct_in_hand(p, function() return true end)) do
       opts[#opts + 1] = { label = string.format("Discard %s for magic", c.name), card = c }
     end

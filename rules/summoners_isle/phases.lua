@@ -2,44 +2,57 @@
 
 -- Phase 1: summoning ---------------------------------------------------------------
 
---- A player summons creatures of one kind, one at a time, while they can pay, have
---- one in their pool and a location is vacant, until they say they are done.
-local function summon_step(p, kind)
+-- One choice of a player's summoning step for one kind of creature: summon one (and
+-- where), while they can pay, have one in their pool and a location is vacant, or
+-- done. Returns true if a creature was summoned (the step goes on).
+local function summon_choice(p, kind)
   local name = defs[kind].name
-  while true do
-    local c = in_pool(p, kind)
-    if c == nil then return end
-    local cost = stat(c, "cost")
-    if energy(p) < cost then return end
-    local vacant = vacant_locations()
-    if #vacant == 0 then return end
-    local pick = choose {
-      player = p,
-      prompt = string.format("Summon a %s for %d energy? (you have %d energy and %d in your pool)",
-                             name, cost, energy(p), pool_count(p, kind)),
-      options = { { label = string.format("Summon a %s (%d energy)", name, cost), go = true },
-                  { label = "Done summoning " .. kinds(kind) } },
-    }
-    if not pick.go then return end
-    local where = choose { player = p, prompt = "Place the " .. name .. " on which vacant location?",
-                           options = vacant }
-    spend(p, cost)
-    cards.place(c, where.label)
-    say(string.format("Player %d summons a %s at %s (%d energy left)", p, name, where.label, energy(p)))
-    emit("after_summon", { card = c, player = p })
-  end
+  local c = in_pool(p, kind)
+  if c == nil then return false end
+  local cost = stat(c, "cost")
+  if energy(p) < cost then return false end
+  local vacant = vacant_locations()
+  if #vacant == 0 then return false end
+  local pick = choose {
+    player = p,
+    prompt = string.format("Summon a %s for %d energy? (you have %d energy and %d in your pool)",
+                           name, cost, energy(p), pool_count(p, kind)),
+    options = { { label = string.format("Summon a %s (%d energy)", name, cost), go = true },
+                { label = "Done summoning " .. kinds(kind) } },
+  }
+  if not pick.go then return false end
+  local where = choose { player = p, prompt = "Place the " .. name .. " on which vacant location?",
+                         options = vacant }
+  spend(p, cost)
+  cards.place(c, where.label)
+  say(string.format("Player %d summons a %s at %s (%d energy left)", p, name, where.label, energy(p)))
+  emit("after_summon", { card = c, player = p })
+  return true
 end
 
---- Runs step(player, kind) for Wyrms, then Trolls, then Sprites (options.creature_order),
---- each kind in turn order: the order of both the summoning and the actions phase.
-function by_kind_in_turn_order(step)
-  for _, kind in ipairs(options.creature_order) do
-    for _, p in ipairs(turn_order()) do step(p, kind) end
+--- One call of a repeating phase (`repeat: true` in game.yaml) whose steps are taken
+--- kind by kind (Wyrms, then Trolls, then Sprites: options.creature_order), each kind
+--- in turn order, as both the summoning and the actions phase are: one(player, kind)
+--- makes one choice of the step under way and returns true while that step goes on.
+--- state.vars[var] keeps the step under way between calls (nil once the phase is
+--- over). Returns true while the phase has more to do.
+function next_in_kind_order(var, one)
+  local kinds, order = options.creature_order, turn_order()
+  local at = state.vars[var] or 1
+  while at <= #kinds * #order do
+    local kind, p = kinds[(at - 1) // #order + 1], order[(at - 1) % #order + 1]
+    if one(p, kind) then
+      state.vars[var] = at
+      return true
+    end
+    at = at + 1
   end
+  state.vars[var] = nil
+  return false
 end
 
 function summoning_phase()
-  by_kind_in_turn_order(summon_step)
+  return next_in_kind_order("summoning_step", summon_choice)
 end
 
 -- Phase 2: actions -------------------------------------------------------------------
@@ -188,24 +201,25 @@ end
 
 --- A player activates their face-up creatures of one kind, one at a time, each
 --- finished and turned face down before the next, until they are done.
-local function action_step(p, kind)
-  while true do
-    local opts = {}
-    for _, c in ipairs(creatures_of(p, kind)) do
-      if not is_face_down(c) and has_something_to_do(c) then
-        opts[#opts + 1] = { label = string.format("Activate the %s at %s", c.name, c.space), card = c }
-      end
+-- One choice of a player's actions step for one kind of creature: which creature to
+-- activate, or done. Returns true if a creature was activated (the step goes on).
+local function action_choice(p, kind)
+  local opts = {}
+  for _, c in ipairs(creatures_of(p, kind)) do
+    if not is_face_down(c) and has_something_to_do(c) then
+      opts[#opts + 1] = { label = string.format("Activate the %s at %s", c.name, c.space), card = c }
     end
-    if #opts == 0 then return end
-    opts[#opts + 1] = { label = "Done with " .. defs[kind].name .. " actions", done = true }
-    local pick = choose { player = p, prompt = "Activate which " .. defs[kind].name .. "?", options = opts }
-    if pick.done then return end
-    activate(p, pick.card)
   end
+  if #opts == 0 then return false end
+  opts[#opts + 1] = { label = "Done with " .. defs[kind].name .. " actions", done = true }
+  local pick = choose { player = p, prompt = "Activate which " .. defs[kind].name .. "?", options = opts }
+  if pick.done then return false end
+  activate(p, pick.card)
+  return true
 end
 
 function actions_phase()
-  by_kind_in_turn_order(action_step)
+  return next_in_kind_order("actions_step", action_choice)
 end
 
 -- Phase 3: energy and reset --------------------------------------------------------

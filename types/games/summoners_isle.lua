@@ -25,11 +25,6 @@ function attack(attacker, target) end
 --- Defined in rules/summoners_isle/phases.lua.
 function attack_targets(c) end
 
---- Runs step(player, kind) for Wyrms, then Trolls, then Sprites (options.creature_order),
---- each kind in turn order: the order of both the summoning and the actions phase.
---- Defined in rules/summoners_isle/phases.lua.
-function by_kind_in_turn_order(step) end
-
 --- A player's creatures on the isle, of one kind if given, in board order.
 --- Defined in rules/summoners_isle/helpers.lua.
 function creatures_of(p, kind) end
@@ -105,6 +100,15 @@ function locations_in(t) end
 --- location. Returns a list of {space=, path=, cost=}.
 --- Defined in rules/summoners_isle/phases.lua.
 function move_options(c, left) end
+
+--- One call of a repeating phase (`repeat: true` in game.yaml) whose steps are taken
+--- kind by kind (Wyrms, then Trolls, then Sprites: options.creature_order), each kind
+--- in turn order, as both the summoning and the actions phase are: one(player, kind)
+--- makes one choice of the step under way and returns true while that step goes on.
+--- state.vars[var] keeps the step under way between calls (nil once the phase is
+--- over). Returns true while the phase has more to do.
+--- Defined in rules/summoners_isle/phases.lua.
+function next_in_kind_order(var, one) end
 
 --- The next round's order: lowest energy first; of tied players, the one further
 --- back in this round's order goes first.
