@@ -80,6 +80,7 @@ def play_interactive(match: Match, *, designer: bool = False, watch: bool = Fals
     notes: list[str] = []       # what the watcher thread has to say (shown at the next prompt)
     kept_text = [""]
     stop = None
+    look_again = None
     if watch:
         from . import watch as watcher
 
@@ -91,6 +92,13 @@ def play_interactive(match: Match, *, designer: bool = False, watch: bool = Fals
                     kept_text[0] = app.current_buffer.text
                     app.exit(result=RELOAD)
                 app.loop.call_soon_threadsafe(interrupt)
+
+        def look_again() -> None:
+            """Runs as each prompt starts (pre_run): a change or a note that came while no
+            prompt was running (wake() had none to end) ends this prompt at once, instead
+            of waiting for the next key."""
+            if changed.is_set() or notes:
+                wake()
 
         def on_change(changes) -> None:
             changed.set()
@@ -130,7 +138,8 @@ def play_interactive(match: Match, *, designer: bool = False, watch: bool = Fals
         if s.needs_screen():
             show(s.screen())
         try:
-            line = prompt.prompt(f"P{p}> " if p else "> ", bottom_toolbar=lambda: safe(s.toolbar()), default=kept_text[0])
+            line = prompt.prompt(f"P{p}> " if p else "> ", bottom_toolbar=lambda: safe(s.toolbar()), default=kept_text[0],
+                                 pre_run=look_again)
             kept_text[0] = ""
             if line is RELOAD:
                 continue

@@ -186,6 +186,34 @@ def test_a_burst_of_saves_gives_one_reload(watched):
     assert len(re.findall(r"reloaded in \d+ ms", shown)) == 2, shown
 
 
+def test_start_returns_once_the_watcher_is_in_place(monkeypatch, tmp_path):
+    """The screen says "watching" when start returns: by then the system's watcher must be
+    in place, or a save made right after is missed (it was, on a busy machine). A watcher
+    slow to build (a second here) is waited for."""
+    import threading
+    import time
+
+    from repl import watch as watcher
+
+    built = threading.Event()
+
+    def slow_watch(*paths, stop_event=None, yield_on_timeout=False, **kw):
+        time.sleep(1.0)            # building the system's watcher
+        built.set()
+        assert yield_on_timeout    # how it says it is in place with nothing changed
+        while not stop_event.is_set():
+            yield set()            # a wake-up with no change: never passed on
+            time.sleep(0.05)
+
+    monkeypatch.setattr(watcher, "watch", slow_watch)
+    changes = []
+    stop = watcher.start([tmp_path], changes.append)
+    assert built.is_set()
+    time.sleep(0.2)
+    stop.set()
+    assert changes == []
+
+
 # -- the watcher thread when the system's file watcher fails ---------------------------
 
 def test_a_failing_system_watcher_falls_back_to_polling_and_says_so(monkeypatch, tmp_path):

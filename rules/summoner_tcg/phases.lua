@@ -171,24 +171,26 @@ local function main_options(p)
 end
 
 --- Play cards, prime cards, battle once, use abilities, in any order, until the turn ends.
+--- The phase repeats (`repeat: true` in game.yaml): each call is one choice, and returns
+--- true while the turn goes on.
 function main_phase(p)
-  while not is_out(p) and not state.over do
-    local pick = choose { player = p, prompt = string.format("Your turn (Stamina %d)", stamina(p)),
-                          options = main_options(p), secret = true }
-    if pick.done then
-      say(string.format("Player %d ends the turn", p))
-      return
-    elseif pick.prime then prime(pick.prime, p)
-    elseif pick.play then resolve_gambit(pick.play, p, { window = "main" })
-    elseif pick.battle then battle(p)
-    elseif pick.consume then
-      tokens.set(pick.consume, "used", 1)
-      say(string.format("Player %d uses %s's Consume", p, pick.consume.name))
-      use_consume(pick.consume, p)
-    elseif pick.attach then offer_attach(pick.attach, p)
-    elseif pick.flip then flip_down(pick.flip)
-    end
+  if is_out(p) or state.over then return false end
+  local pick = choose { player = p, prompt = string.format("Your turn (Stamina %d)", stamina(p)),
+                        options = main_options(p), secret = true }
+  if pick.done then
+    say(string.format("Player %d ends the turn", p))
+    return false
+  elseif pick.prime then prime(pick.prime, p)
+  elseif pick.play then resolve_gambit(pick.play, p, { window = "main" })
+  elseif pick.battle then battle(p)
+  elseif pick.consume then
+    tokens.set(pick.consume, "used", 1)
+    say(string.format("Player %d uses %s's Consume", p, pick.consume.name))
+    use_consume(pick.consume, p)
+  elseif pick.attach then offer_attach(pick.attach, p)
+  elseif pick.flip then flip_down(pick.flip)
   end
+  return true
 end
 
 --- The others, in seat order after the player, may spring Gambits as the turn ends.

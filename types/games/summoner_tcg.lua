@@ -116,6 +116,8 @@ function label_of(c) end
 function living_from(p) end
 
 --- Play cards, prime cards, battle once, use abilities, in any order, until the turn ends.
+--- The phase repeats (`repeat: true` in game.yaml): each call is one choice, and returns
+--- true while the turn goes on.
 --- Defined in rules/summoner_tcg/phases.lua.
 function main_phase(p) end
 
