@@ -3,6 +3,7 @@
 
 on("turn_start", function(ev)
   state.vars.battled = false
+  end_battle()
   clear_turn_marks()
 end)
 
