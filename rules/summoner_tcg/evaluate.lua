@@ -15,7 +15,7 @@
 
 local SCALE = 20          -- a lead of SCALE points is worth 0.5
 
-local STR, DEF, BODY = 1.0, 0.5, 2.0    -- a revealed Summon: STR*S + DEF*D + BODY
+local STR, DEF, BODY = 1.3, 0.6, 3.0    -- a revealed Summon: STR*S + DEF*D + BODY
 local PRIMED_OWN = 0.9    -- a primed card of our own: this share of its revealed worth
 local PRIMED_OTHER = 7    -- someone else's primed card, unseen
 local HAND = 3            -- a card in hand
@@ -24,6 +24,7 @@ local LOOSE_EQUIPMENT = 2 -- a revealed Equipment not attached (it can be later)
 local UNSEEN_THREAT = 8   -- the Strength an unseen primed card may bring to the next battle
 local DANGER = 30         -- the others' Summons could bring the player to 0 next turn
 local DANGER_CAP = 3      -- (threat / Stamina, counted up to this)
+local LATER = 0.5         -- the weight of a threat from the player whose turn it is
 local HAND_THREAT = 12    -- what an opponent's hand may deal without a battle (Quick Strike...)
 local PLANE_HELD = 1      -- owning the Plane in play (its effect is in the stats)
 local BATTLE = 0.8        -- the share of a battle's likely damage counted before it is dealt
@@ -263,10 +264,13 @@ function evaluate(view, seat)
       local threat, nblock = 0, blockers[q] + (guards[q] and 1 or 0)
       for o = 1, nplayers do
         if o ~= q and not (out[o] == true) then
-          threat = threat + HAND_THREAT
+          -- the player whose turn it is attacks the others again only after they
+          -- have all had a turn to answer (this turn's battle is counted above)
+          local w = (o == active) and LATER or 1
+          threat = threat + w * HAND_THREAT
           local list = strengths[o]
           table.sort(list)
-          for i = #list - nblock, 1, -1 do threat = threat + list[i] end
+          for i = #list - nblock, 1, -1 do threat = threat + w * list[i] end
         end
       end
       if threat > 0 then
