@@ -120,11 +120,19 @@ local function target_options(p)
   return opts
 end
 
---- Calls off one declared attack (Fog Wall); the battle's public record says so too.
-function call_off(at)
+--- Calls off one declared attack (Fog Wall, through ctx.call_off); the battle's
+--- public record says so too.
+local function call_off(at)
   at.cancelled = true
   local rec = state.vars.attacks and state.vars.attacks[at.index]
   if rec then rec.off = true end
+end
+
+--- The battle is over: its record goes.
+local function end_battle()
+  state.vars.in_battle = false
+  state.vars.declaring = false
+  state.vars.attacks = {}
 end
 
 --- The turn's battle: declare attacks one by one (each revealed Summon at most once),
@@ -167,7 +175,7 @@ function battle(p)
   for _, q in ipairs(opponents(p)) do
     if hit[q] then defenders[#defenders + 1] = q end
   end
-  react("battle", { attacks = attacks, active = p }, defenders)
+  react("battle", { attacks = attacks, active = p, call_off = call_off }, defenders)
   for i, at in ipairs(attacks) do
     if state.over or is_out(p) then break end
     resolve_attack(p, at)
@@ -175,11 +183,4 @@ function battle(p)
     if rec then rec.done = true end
   end
   end_battle()
-end
-
---- The battle is over: its record goes.
-function end_battle()
-  state.vars.in_battle = false
-  state.vars.declaring = false
-  state.vars.attacks = {}
 end

@@ -13,7 +13,7 @@
 -- The seat's score minus its strongest opponent's, squashed to -1..1 by x/(K+|x|).
 -- Out (Stamina 0 or an empty deck) is -1; the last one standing is 1.
 
-local SCALE = 20          -- a lead of SCALE points is worth 0.5
+local SCALE = 40          -- a lead of SCALE points is worth 0.5
 
 local STR, DEF, BODY = 1.3, 0.6, 3.0    -- a revealed Summon: STR*S + DEF*D + BODY
 local PRIMED_OWN = 0.9    -- a primed card of our own: this share of its revealed worth
@@ -23,7 +23,7 @@ local INCOME = 1.4        -- what a point of income is worth (taken off again: s
 local LOOSE_EQUIPMENT = 2 -- a revealed Equipment not attached (it can be later)
 local UNSEEN_THREAT = 8   -- the Strength an unseen primed card may bring to the next battle
 local DANGER = 30         -- the others' Summons could bring the player to 0 next turn
-local DANGER_CAP = 3      -- (threat / Stamina, counted up to this)
+local DANGER_CAP = 2      -- (threat / Stamina, counted up to this)
 local LATER = 0.5         -- the weight of a threat from the player whose turn it is
 local HAND_THREAT = 12    -- what an opponent's hand may deal without a battle (Quick Strike...)
 local PLANE_HELD = 1      -- owning the Plane in play (its effect is in the stats)
