@@ -138,11 +138,11 @@ end
 --- The turn's battle: declare attacks one by one (each revealed Summon at most once),
 --- let the attacked players answer with Gambits, then resolve the attacks in the
 --- order declared. Starting a battle uses the turn's battle, even if called off.
---- The declared attacks are public: state.vars.attacks keeps them (attacker, target
---- player or Summon, called off, resolved) while the battle lasts, for the bots'
---- evaluation; state.vars.in_battle says a battle is under way, state.vars.declaring
---- that its attacks are still being declared.
 function battle(p)
+  -- The declared attacks are public: state.vars.attacks keeps them (attacker, target
+  -- player or Summon, called off, resolved) while the battle lasts, for the bots'
+  -- evaluation; state.vars.in_battle says a battle is under way, state.vars.declaring
+  -- that its attacks are still being declared.
   state.vars.battled = true
   state.vars.in_battle = true
   state.vars.declaring = true
