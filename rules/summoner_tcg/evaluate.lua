@@ -1,15 +1,20 @@
 -- Summoner TCG: how good a position is for a seat, from what that seat may see.
 --
 -- Each player still in gets a score in "Stamina points":
---   life   Stamina through a concave curve: the last points before 0 weigh more
---          than the fiftieth, so spending from a high total is cheap and damage to
---          a player near 0 is dear;
+--   life   Stamina, one for one plus a concave curve: the last points before 0 weigh
+--          more than the fiftieth, and Stamina (which is also what cards cost) is
+--          never cheap, so priming is a choice;
 --   field  revealed Summons by their Strength and Defense as they stand (base
 --          stats from the definitions, plus the Plane in play, attached Equipment,
 --          Pack Howler, Iron Drummer, Tide Wisp and this turn's boosts), unattached
 --          Equipment and a Plane in play a little, primed cards at what they will
 --          be once revealed (our own, which we see) or at an average (the others');
---   hand   a flat amount a card (others' hands are only a count).
+--   hand   a flat amount a card (others' hands are only a count);
+--   battle the likely damage of the battle under way (the declared attacks, public in
+--          state.vars.attacks) or still to come this turn, taken off the attacked
+--          player's Stamina before the life curve;
+--   danger what the others' Summons (revealed, primed, unseen) and hands could deal
+--          before the player can answer, against their Stamina.
 -- The seat's score minus its strongest opponent's, squashed to -1..1 by x/(K+|x|).
 -- Out (Stamina 0 or an empty deck) is -1; the last one standing is 1.
 
