@@ -43,7 +43,7 @@ def zone_defs(m: Match, zone: str) -> list:
     return [st["cards"][i - 1]["def"] for i in st["zones"][zone]]
 
 
-POSITIONS = [("summoner_wars", 3, 40, 2), ("summoner_wars", 5, 150, 2), ("summoner_tcg", 4, 60, 2),
+POSITIONS = [("summoner_wars", 3, 40, 2), ("summoner_wars", 5, 150, 2), ("summoner_tcg", 8, 60, 2),
              ("summoner_tcg", 6, 120, 3), ("summonaria", 2, 85, 2), ("summoners_isle", 1, 30, 3)]
 
 
@@ -237,7 +237,7 @@ class Peeking:
         return sum(map(ord, secret)) % ask.count
 
 
-FAIR = [("summoner_wars", 3, 40, 2), ("summoner_wars", 7, 95, 2), ("summoner_tcg", 4, 60, 2),
+FAIR = [("summoner_wars", 3, 40, 2), ("summoner_wars", 7, 95, 2), ("summoner_tcg", 8, 60, 2),
         ("summoner_tcg", 6, 120, 3), ("summonaria", 2, 80, 2)]
 
 

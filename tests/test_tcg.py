@@ -277,13 +277,13 @@ def test_a_missing_deck_file_or_one_with_a_shipped_id_is_a_clear_error(tmp_path)
 
 
 def test_hot_seat_shows_the_next_player_only_face_down_cards_and_secret_choices():
-    """Two people at one terminal (piped): after player 1 primes Spark Fox and Scorched Plain
+    """Two people at one terminal (piped): after player 1 primes Spark Fox and Quick Strike
     and ends the turn, everything printed for player 2 names neither card."""
-    r = summon("play", GAME, "--players", "human,human", "--seed", "3", stdin="1\n1\nEnd turn\n")
+    r = summon("play", GAME, "--players", "human,human", "--seed", "3", stdin="1\n2\nEnd turn\n")
     assert r.returncode == 0, r.stderr
     before, _, after = r.stdout.partition("-- player 2 to play --")
-    assert "Prime Spark Fox" in before and "Prime Scorched Plain" in before     # player 1 saw their own
-    assert after and "Spark Fox" not in after and "Scorched Plain" not in after
+    assert "Prime Spark Fox" in before and "Prime Quick Strike" in before     # player 1 saw their own
+    assert after and "Spark Fox" not in after and "Quick Strike" not in after
     assert "P1 made a secret choice" in after and "face-down card ?1, face-down card ?2" in after
 
 
@@ -300,7 +300,7 @@ def test_in_a_terminal_a_player_sees_their_hand_and_only_face_down_cards_of_the_
 
     s = play_screen(GAME, "--players", "human,random", "--seed", "3")
     first = s.wait(r"End turn[\s\S]*P1>")
-    assert "hand: Spark Fox, Scorched Plain" in first and "stamina 55" in first
+    assert "hand: Spark Fox, Sudden Guard" in first and "stamina 55" in first
     s.type("1")                                   # Prime Spark Fox
     s.wait(r"Spark Fox #5 5/\d+\*? \(face down\)")   # its owner sees what lies face down (defense now)
     s.type("End turn")

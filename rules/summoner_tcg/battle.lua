@@ -120,11 +120,33 @@ local function target_options(p)
   return opts
 end
 
+--- Calls off one declared attack (Fog Wall, through ctx.call_off); the battle's
+--- public record says so too.
+local function call_off(at)
+  at.cancelled = true
+  local rec = state.vars.attacks and state.vars.attacks[at.index]
+  if rec then rec.off = true end
+end
+
+--- The battle is over: its record goes.
+local function end_battle()
+  state.vars.in_battle = false
+  state.vars.declaring = false
+  state.vars.attacks = {}
+end
+
 --- The turn's battle: declare attacks one by one (each revealed Summon at most once),
 --- let the attacked players answer with Gambits, then resolve the attacks in the
 --- order declared. Starting a battle uses the turn's battle, even if called off.
 function battle(p)
+  -- The declared attacks are public: state.vars.attacks keeps them (attacker, target
+  -- player or Summon, called off, resolved) while the battle lasts, for the bots'
+  -- evaluation; state.vars.in_battle says a battle is under way, state.vars.declaring
+  -- that its attacks are still being declared.
   state.vars.battled = true
+  state.vars.in_battle = true
+  state.vars.declaring = true
+  state.vars.attacks = {}
   local attacks, declared = {}, {}
   while true do
     local opts = {}
@@ -138,19 +160,27 @@ function battle(p)
     local a = pick.attacker
     local t = choose { player = p, prompt = a.name .. " attacks what?", options = target_options(p) }
     declared[a.id] = true
-    attacks[#attacks + 1] = { attacker = a, player = t.player, summon = t.summon }
+    attacks[#attacks + 1] = { attacker = a, player = t.player, summon = t.summon, index = #attacks + 1 }
+    state.vars.attacks[#attacks] = { a = a.id, p = t.player or 0, s = t.summon and t.summon.id or 0 }
     say(string.format("%s attacks %s", a.name, t.player and ("player " .. t.player) or label_of(t.summon)))
   end
-  if #attacks == 0 then return end
+  state.vars.declaring = false
+  if #attacks == 0 then
+    end_battle()
+    return
+  end
   local hit = {}
   for _, at in ipairs(attacks) do hit[at.player or at.summon.controller] = true end
   local defenders = {}
   for _, q in ipairs(opponents(p)) do
     if hit[q] then defenders[#defenders + 1] = q end
   end
-  react("battle", { attacks = attacks, active = p }, defenders)
-  for _, at in ipairs(attacks) do
-    if state.over or is_out(p) then return end
+  react("battle", { attacks = attacks, active = p, call_off = call_off }, defenders)
+  for i, at in ipairs(attacks) do
+    if state.over or is_out(p) then break end
     resolve_attack(p, at)
+    local rec = state.vars.attacks[i]
+    if rec then rec.done = true end
   end
+  end_battle()
 end

@@ -1,34 +1,44 @@
 -- Summoner TCG: how good a position is for a seat, from what that seat may see.
 --
 -- Each player still in gets a score in "Stamina points":
---   life   Stamina through a concave curve: the last points before 0 weigh more
---          than the fiftieth, so spending from a high total is cheap and damage to
---          a player near 0 is dear;
+--   life   Stamina, one for one plus a concave curve: the last points before 0 weigh
+--          more than the fiftieth, and Stamina (which is also what cards cost) is
+--          never cheap, so priming is a choice;
 --   field  revealed Summons by their Strength and Defense as they stand (base
 --          stats from the definitions, plus the Plane in play, attached Equipment,
 --          Pack Howler, Iron Drummer, Tide Wisp and this turn's boosts), unattached
 --          Equipment and a Plane in play a little, primed cards at what they will
 --          be once revealed (our own, which we see) or at an average (the others');
---   hand   a flat amount a card (others' hands are only a count).
+--   hand   a flat amount a card (others' hands are only a count);
+--   battle the likely damage of the battle under way (the declared attacks, public in
+--          state.vars.attacks) or still to come this turn, taken off the attacked
+--          player's Stamina before the life curve;
+--   danger what the others' Summons (revealed, primed, unseen) and hands could deal
+--          before the player can answer, against their Stamina.
 -- The seat's score minus its strongest opponent's, squashed to -1..1 by x/(K+|x|).
 -- Out (Stamina 0 or an empty deck) is -1; the last one standing is 1.
 
-local SCALE = 20          -- a lead of SCALE points is worth 0.5
+local SCALE = 40          -- a lead of SCALE points is worth 0.5
 
-local STR, DEF, BODY = 0.9, 0.45, 2.0    -- a revealed Summon: STR*S + DEF*D + BODY
-local PRIMED_OWN = 0.75   -- a primed card of our own: this share of its revealed worth
+local STR, DEF, BODY = 1.3, 0.6, 3.0    -- a revealed Summon: STR*S + DEF*D + BODY
+local PRIMED_OWN = 0.9    -- a primed card of our own: this share of its revealed worth
 local PRIMED_OTHER = 7    -- someone else's primed card, unseen
 local HAND = 3            -- a card in hand
-local INCOME = 0.6        -- what a point of income is worth (taken off again: see below)
+local INCOME = 1.4        -- what a point of income is worth (taken off again: see below)
 local LOOSE_EQUIPMENT = 2 -- a revealed Equipment not attached (it can be later)
-local UNSEEN_THREAT = 4   -- the Strength an unseen primed card may bring to the next battle
-local DANGER = 14         -- the others' Summons could bring the player to 0 next turn
+local UNSEEN_THREAT = 8   -- the Strength an unseen primed card may bring to the next battle
+local DANGER = 30         -- the others' Summons could bring the player to 0 next turn
+local DANGER_CAP = 2      -- (threat / Stamina, counted up to this)
+local LATER = 0.6         -- the weight of a threat from the player whose turn it is
+local HAND_THREAT = 12    -- what an opponent's hand may deal without a battle (Quick Strike...)
 local PLANE_HELD = 1      -- owning the Plane in play (its effect is in the stats)
+local BATTLE = 0.8        -- the share of a battle's likely damage counted before it is dealt
+local DOOMED = 0.8        -- the share of a Summon's worth lost to a declared attack that beats it
 
 -- What a Gambit is worth primed, waiting for its window (a share of its effect).
 local GAMBIT = {
   quick_strike = 4.5, ambush = 5, fog_wall = 4, parting_curse = 3.5, rally_cry = 2.5,
-  feeding_frenzy = 2, shatter = 2, unmask = 0.5, recall = 1,
+  feeding_frenzy = 2, shatter = 2, unmask = 0.5, recall = 1, sudden_guard = 2,
 }
 -- Equipment and Planes, primed: roughly what they add once revealed.
 local EQUIPMENT = { flame_blade = 5, stone_plating = 4, war_banner = 4.5, rusted_shackles = 3.5,
@@ -37,10 +47,13 @@ local PLANE = 2
 
 local abs = math.abs
 
+-- Stamina is both what cards cost and the life a player loses with: a point is worth
+-- at least LIFE_LINEAR Summon points, more as the total runs low.
+local LIFE_LINEAR = 1.0
 local log = math.log
 local function life(s)
   if s <= 0 then return -1000 end
-  return 30 * log(1 + s / 10)
+  return LIFE_LINEAR * s + 25 * log(1 + s / 10)
 end
 
 local function has(def, tag)
@@ -115,6 +128,8 @@ function evaluate(view, seat)
   end
 
   local score, strengths, blockers = {}, {}, {}
+  local guards = {}                  -- player -> a primed Sudden Guard (seen by its owner)
+  local summon_at = {}               -- card id -> { player, Strength, Defense, worth, blocked }
   for q = 1, nplayers do score[q], strengths[q], blockers[q] = 0, {}, 0 end
 
   for _, c in ipairs(cards) do
@@ -133,6 +148,7 @@ function evaluate(view, seat)
           list[#list + 1] = s
         elseif has(d, "gambit") then
           score[p] = score[p] + (GAMBIT[c.def] or (d.cost or 2))
+          if c.def == "sudden_guard" then guards[p] = true end
         elseif has(d, "equipment") then
           score[p] = score[p] + (EQUIPMENT[c.def] or 3)
         else
@@ -143,10 +159,13 @@ function evaluate(view, seat)
         if d then
           if has(d, "summon") then
             local s, df = stats(c, d, p, true)
-            score[p] = score[p] + STR * s + DEF * df + BODY
+            local worth = STR * s + DEF * df + BODY
+            score[p] = score[p] + worth
             local list = strengths[p]
             list[#list + 1] = s
             blockers[p] = blockers[p] + 1
+            summon_at[c.id] = { p = p, s = s, d = df, worth = worth,
+                                blocked = (c.tokens and (c.tokens.blocked or 0) or 0) > 0 }
           elseif has(d, "equipment") then
             local host = c.tokens and c.tokens.host
             if not host or host == 0 then score[p] = score[p] + LOOSE_EQUIPMENT end
@@ -161,17 +180,81 @@ function evaluate(view, seat)
   local zones, counters = view.zones or {}, view.counters or {}
   local ledger = vars.ledger or {}
   local income, draw = options.income or 0, options.draw_per_turn or 0
+
+  local function stamina_of(q)
+    return counters[q] and counters[q].stamina or 0
+  end
+  local function gone(q)
+    return out[q] == true or stamina_of(q) <= 0
+  end
+
+  -- The battle of the player whose turn it is: the damage its attacks will likely deal
+  -- (declared ones as declared; while attacks are still being declared, and before the
+  -- battle in the main phase, every revealed Summon not yet sent at the weakest
+  -- opponent), each attacked player blocking the strongest attacks with as many
+  -- Summons as they have free; a declared attack that beats the Summon it targets
+  -- costs that Summon. Counted here so a search that stops short of the fight still
+  -- sees why to fight, and why to answer it with a Gambit.
+  local hits = {}                    -- player -> Strengths of the attacks on them
+  local active = view.active
+  if active and score[active] and not gone(active) and view.phase == "main" then
+    local target, low = nil, nil
+    for q = 1, nplayers do
+      if q ~= active and not gone(q) and (low == nil or stamina_of(q) < low) then target, low = q, stamina_of(q) end
+    end
+    local sent = {}
+    local attacks = vars.attacks or {}
+    if vars.in_battle then
+      for _, at in ipairs(attacks) do
+        sent[at.a] = true
+        local a = summon_at[at.a]
+        if a and a.p == active and not at.off and not at.done then
+          if at.p and at.p ~= 0 then
+            local list = hits[at.p] or {}
+            hits[at.p] = list
+            list[#list + 1] = a.s
+          elseif at.s and summon_at[at.s] then
+            local t = summon_at[at.s]
+            if a.s > t.d then
+              score[t.p] = score[t.p] - DOOMED * t.worth
+              t.doomed = true
+            end
+          end
+        end
+      end
+    end
+    if target and (not vars.battled or vars.declaring) then
+      for id, a in pairs(summon_at) do
+        if a.p == active and not sent[id] and a.s > 0 then
+          local list = hits[target] or {}
+          hits[target] = list
+          list[#list + 1] = a.s
+        end
+      end
+    end
+  end
+  local battle_damage = {}
+  for q, list in pairs(hits) do
+    local free = 0
+    for _, t in pairs(summon_at) do
+      if t.p == q and not t.blocked and not t.doomed then free = free + 1 end
+    end
+    table.sort(list)
+    local dmg = 0
+    for i = #list - free, 1, -1 do dmg = dmg + list[i] end
+    battle_damage[q] = BATTLE * dmg
+  end
+
   local best_other, alive_others = nil, 0
   local mine
   for q = 1, nplayers do
-    local st = counters[q] and counters[q].stamina or 0
-    local gone = out[q] == true or st <= 0
+    local st = stamina_of(q)
     if q == seat then
-      if gone then return -1 end
+      if gone(q) then return -1 end
     end
-    if not gone then
+    if not gone(q) then
       local hand = zones["hand:" .. q]
-      local total = score[q] + life(st) + HAND * (hand and hand.count or 0)
+      local total = score[q] + life(st - (battle_damage[q] or 0)) + HAND * (hand and hand.count or 0)
       -- Each turn's draw and income come to everyone in turn: taking them off again
       -- keeps a position from looking better just because its player's turn began
       -- (one-ply search compares positions before and after the draw).
@@ -180,19 +263,24 @@ function evaluate(view, seat)
       total = total - INCOME * got
       if income > 0 then total = total - HAND * draw * got / income end
       -- Danger: what the others' Summons could deal next turn (revealed ones, primed
-      -- ones that can be revealed first, an unseen primed card as a little), the
-      -- largest attacks taken by as many blockers as q has, against q's Stamina.
-      local threat, nblock = 0, blockers[q]
+      -- ones that can be revealed first, an unseen primed card as a likely attacker),
+      -- the largest attacks taken by as many blockers as q has (one more with a primed
+      -- Sudden Guard), and what a hand may deal directly, against q's Stamina.
+      local threat, nblock = 0, blockers[q] + (guards[q] and 1 or 0)
       for o = 1, nplayers do
         if o ~= q and not (out[o] == true) then
+          -- the player whose turn it is attacks the others again only after they
+          -- have all had a turn to answer (this turn's battle is counted above)
+          local w = (o == active) and LATER or 1
+          threat = threat + w * HAND_THREAT
           local list = strengths[o]
           table.sort(list)
-          for i = #list - nblock, 1, -1 do threat = threat + list[i] end
+          for i = #list - nblock, 1, -1 do threat = threat + w * list[i] end
         end
       end
       if threat > 0 then
         local r = threat / st
-        if r > 1 then r = 1 end
+        if r > DANGER_CAP then r = DANGER_CAP end
         total = total - DANGER * r * r
       end
       local deck = zones["deck:" .. q]

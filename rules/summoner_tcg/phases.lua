@@ -3,6 +3,9 @@
 
 on("turn_start", function(ev)
   state.vars.battled = false
+  state.vars.in_battle = false     -- the battle's public record (battle.lua)
+  state.vars.declaring = false
+  state.vars.attacks = {}
   clear_turn_marks()
 end)
 
