@@ -130,7 +130,7 @@ TRADE_SETUP = {"clear_board": True, "zones": {"hand": {"1": ["bloodstones", "fai
 
 def trade_match(smn, handed: str) -> Match:
     m = Match(smn, 5, [Seat("human", "tribes_of_pain"), Seat("human", "sylvan_guardians")], setup=TRADE_SETUP)
-    for key in ("Propose a trade to player 2: your Fairy Dust for their Toadstools",
+    for key in ("Propose a trade to player 2", "Promise your Fairy Dust", "Ask for their Toadstools",
                 "Offer 1 Fairy Dust for 1 Toadstools", "Accept the trade", f"Hand over a {handed}"):
         m.answer_key(key)
     return m
@@ -165,12 +165,13 @@ THREE_CASES = {
               "zones": {"hand": {"1": ["bloodstones", "fairy_dust"], "2": ["toadstools", "dragon_teeth"],
                                  "3": ["toadstools"]}},
               "start": {"player": 1, "phase": "move"}},
-             1, 2, 3, ["Propose a trade to player 2: your Fairy Dust for their Toadstools"], ["End the move step"]),
+             1, 2, 3, ["Propose a trade to player 2", "Promise your Fairy Dust", "Ask for their Toadstools"],
+             ["End the move step"]),
     "trades": ({"clear_board": True,
                 "zones": {"hand": {"1": ["toadstools"], "2": ["bloodstones", "fairy_dust"],
                                    "3": ["toadstools", "dragon_teeth"]}},
                 "start": {"player": 1, "phase": "trades"}},
-               2, 3, 1, ["Propose a trade to player 3", "Propose a trade to player 3: your Fairy Dust for their Toadstools"],
+               2, 3, 1, ["Propose a trade to player 3", "Promise your Fairy Dust", "Ask for their Toadstools"],
                ["No trade"]),
 }
 
@@ -203,10 +204,23 @@ def test_a_third_player_never_learns_which_cards_a_trade_moved(smn, case):
         m.answer_key("Hand over a Toadstools")
         m.answer_key("Done: hand over the cards put down")
     said_h, said_l = honest.messages(), liar.messages()
-    assert said_h == said_l and any(f"Trade done: player {proposer} hands over 1 card" in x for x in said_h)
-    assert not any("Fairy Dust" in x or "Bloodstones" in x for x in said_h)    # only the proposal names kinds
-    # the cards have changed hands: the partner sees what came, the third still nothing
-    assert seen_by(honest, third) == seen_by(liar, third)
+    # after the exchange everyone learns whether each side handed over what it promised
+    # (kind and count), never which cards it did hand over
+    kept = f"Player {proposer} handed over what they promised (kept 1, broken 0)"
+    broke = f"Player {proposer} did not hand over what they promised (kept 0, broken 1)"
+    assert kept in said_h and broke in said_l
+    assert [x for x in said_h if x != kept] == [x for x in said_l if x != broke]
+    assert any(f"Trade done: player {proposer} hands over 1 card" in x for x in said_h)
+    assert not any("Fairy Dust" in x or "Bloodstones" in x for x in said_h + said_l)   # only the proposal names kinds
+
+    def seen_but_the_record(m: Match, p: int) -> str:
+        v = m.view(p)
+        assert v["vars"]["word"][proposer - 1] == ({"kept": 1, "broken": 0} if m is honest else {"kept": 0, "broken": 1})
+        del v["vars"]["word"]
+        return json.dumps(v, sort_keys=True)
+
+    # the cards have changed hands: the partner sees what came, the third nothing but the record
+    assert seen_but_the_record(honest, third) == seen_but_the_record(liar, third)
     assert seen_by(honest, partner) != seen_by(liar, partner)
     for m in (honest, liar):     # on to the third player's next question: the same, word for word
         for key in on:
