@@ -33,7 +33,8 @@ local CARD = 0.5           -- a resource card in hand (of another player: the se
 local KIND_WORTH = { 0.75, 0.6, 0.45 }   -- the seat's own card of its army's primary, secondary, tertiary resource
 local FOURTH = 0.2         -- ... of the resource its army spends on nothing (trading, transmuting)
 local HAND_FULL = 5        -- cards past this many are worth 0.4 of themselves (the hand limit discards them)
-local BROKEN = 3           -- a trade in which a player did not hand over what they promised
+local BROKEN = 6           -- a trade in which a player did not hand over what they promised
+local BEFORE_DRAW = { deploy = true, trades = true, draw = true }   -- the steps of a turn before its draw
 local FORMING = 0.05       -- the cost of starting a proposal (it uses the cap), so none is made for nothing
 local SUMMONING = 0.9      -- a unit being summoned, of its worth on the board
 local ON_PORTAL = 0.5      -- a unit of the player's own on their portal blocks summoning
@@ -326,14 +327,15 @@ function evaluate(view, seat)
     else
       score[p] = score[p] + count_value(h)
     end
-    -- before the draw step of p's turn (the deploy and trades steps), the cards p is
-    -- about to draw count already: otherwise a choice there that leads on to the draw
-    -- (refusing a trade, not proposing one) would look better than one that does not
-    if p == view.active and (view.phase == "deploy" or view.phase == "trades") then
-      local taken = holder[home[p]] ~= nil and holder[home[p]] ~= p
-      local d = taken and options.disrupted_draw or options.draw
-      score[p] = score[p] + count_value(h + d) - count_value(h)
-    end
+    -- the cards p will draw count already, in proportion to how near p's draw step is
+    -- (all of them just before it, none just after it): so every player gains as much
+    -- at every turn's end, and a choice that leads on into the next turn (refusing a
+    -- trade, say) looks no better than one that does not for the cards drawn there
+    local k = (p - (view.active or p)) % n     -- turns until p's own
+    if k == 0 and not BEFORE_DRAW[view.phase] then k = n end
+    local taken = holder[home[p]] ~= nil and holder[home[p]] ~= p
+    local d = (taken and options.disrupted_draw or options.draw) * (n - k) / n
+    score[p] = score[p] + count_value(h + d) - count_value(h)
     -- the seat's own broken words cost it (the others' show in how far it trusts them:
     -- counted against them too, a world sampled for the seat in which the other side
     -- of a trade happened to hand over other cards would look good for the seat)
