@@ -100,15 +100,15 @@ local function withdrew(p)
   return t ~= nil and t.withdrawn == state.phase and state.active == p
 end
 
---- The players p may propose a trade to now: every other player holding cards (only
---- `to`, when given), in seat order. None once p has proposed options.trades_per_turn
---- trades since their own turn began (each player proposes at most that many a round,
---- wherever), or holds no cards, or backed out of a proposal in this step of their turn.
-function trade_partners(p, to)
+--- The players p may propose a trade to now: every other player holding cards, in
+--- seat order. None once p has proposed options.trades_per_turn trades since their own
+--- turn began (each player proposes at most that many a round, wherever), or holds no
+--- cards, or backed out of a proposal in this step of their turn.
+function trade_partners(p)
   local out = {}
   if proposed(p) >= options.trades_per_turn or zones.count(p, "hand") == 0 or withdrew(p) then return out end
   for _, q in ipairs(players.list()) do
-    if q ~= p and (to == nil or q == to) and zones.count(q, "hand") > 0 then out[#out + 1] = q end
+    if q ~= p and zones.count(q, "hand") > 0 then out[#out + 1] = q end
   end
   return out
 end
