@@ -354,15 +354,16 @@ def test_a_greedy_bot_proposes_no_trade_that_would_not_help_it(smn):
 
 
 def test_a_greedy_bot_proposes_a_trade_the_other_would_accept_and_both_keep_their_word(smn):
-    # the Tribes' Fairy Dust is worth more to the Guardians than the Dragon's Teeth they spare
+    # the Tribes spare Fairy Dust, which is worth more to the Guardians than their Dragon's
+    # Teeth or (two for one) their Bloodstones
     m = bot_trade_match(smn, {"1": ["fairy_dust", "fairy_dust", "bloodstones"],
-                              "2": ["dragon_teeth", "dragon_teeth", "toadstools"]}, seats=("greedy", "greedy"))
+                              "2": ["dragon_teeth", "bloodstones", "toadstools"]}, seats=("greedy", "greedy"))
     answers, said = [], m.messages()
     while m.pending is not None and len(answers) < 30 and not any("Trade done" in x for x in said):
         who = Ask(m).player
         answers += [f"{who}: {a}" for a in bot_answers(m, "greedy", who)]
         said += m.messages()
-    assert answers[:3] == ["1: Propose a trade to player 2", "1: Promise your Fairy Dust", "1: Ask for their Dragon's Teeth"]
+    assert answers[:2] == ["1: Propose a trade to player 2", "1: Promise your Fairy Dust"]   # the kind it spares
     assert "2: Accept the trade" in answers
     assert "Player 1 handed over what they promised (kept 1, broken 0)" in said
     assert "Player 2 handed over what they promised (kept 1, broken 0)" in said

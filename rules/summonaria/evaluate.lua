@@ -160,22 +160,29 @@ local function deal_value(counts, worth, give, gn, get, getn, tr, put)
   return before + tr * (hand_value(c, worth) - before) - cost
 end
 
---- Whether player q would accept p's proposal (gn of give for wn of want), as the seat
---- can judge it: q's army (so what each kind is worth to q) and p's record are public;
---- q's hand is not, so it counts cards at their worth alone.
-local function would_accept(vars, p, q, give, gn, want, wn)
+--- How likely player q is to accept p's proposal (gn of give for wn of want), as the
+--- seat can judge it: q's army (so what each kind is worth to q) and p's record are
+--- public, so whether the deal pays q is known (counting cards at their worth alone);
+--- q's hand is not, so only the chance that a hand of its size holds wn of the kind
+--- asked for (each card one kind in four, as the deck is dealt): q refuses a promise
+--- it could not keep.
+local function acceptance(vars, view, p, q, give, gn, want, wn)
   local wq = kind_worths(vars, q)
-  if not wq then return false end
-  return trust(vars, p) * gn * wq[give] - wn * wq[want] > 0
+  if not wq or trust(vars, p) * gn * wq[give] - wn * wq[want] <= 0 then return 0 end
+  local z = view.zones and view.zones["hand:" .. q]
+  local h = z and z.count or 0
+  local none = 0.75 ^ h
+  if wn == 1 then return 1 - none end
+  return 1 - none - (h > 0 and h * 0.25 * 0.75 ^ (h - 1) or 0)
 end
 
 --- The seat's hand worth with vars.trade under way (the seat is one side of it).
---- While the seat forms a proposal: the best proposal still open that the other
---- would accept (nothing, if none), less FORMING. Asked: the proposal, if the other
---- would accept it (the seat proposing) or the better of accepting and refusing (the
---- seat asked). Offers: the deal, the seat's own side as promised until it starts to
+--- While the seat forms a proposal: the best proposal still open, by what it would
+--- bring times the chance that the other accepts (nothing, if none), less FORMING.
+--- Asked: the proposal by that chance (the seat proposing), or the better of
+--- accepting and refusing (the seat asked). Offers: the deal, the seat's own side as promised until it starts to
 --- put cards down, then as they lie in its offer zone.
-local function trade_value(vars, seat, counts, worth, put)
+local function trade_value(view, vars, seat, counts, worth, put)
   local t = vars.trade
   local base = hand_value(counts, worth)
   local is_p = seat == t.p
@@ -193,8 +200,9 @@ local function trade_value(vars, seat, counts, worth, put)
           if w ~= g then
             for gn = 1, held < 2 and held or 2 do
               for wn = 1, 2 do
-                if would_accept(vars, seat, other, g, gn, w, wn) then
-                  local v = deal_value(counts, worth, g, gn, w, wn, tr) - base
+                local a = acceptance(vars, view, seat, other, g, gn, w, wn)
+                if a > 0 then
+                  local v = a * (deal_value(counts, worth, g, gn, w, wn, tr) - base)
                   if v > best then best = v end
                 end
               end
@@ -210,7 +218,7 @@ local function trade_value(vars, seat, counts, worth, put)
   if t.stage == "asked" then
     local v = deal_value(counts, worth, give, gn, get, getn, tr)
     if is_p then
-      return would_accept(vars, seat, other, give, gn, get, getn) and v or base
+      return base + acceptance(vars, view, seat, other, give, gn, get, getn) * (v - base)
     end
     return v > base and v or base
   end
@@ -228,7 +236,7 @@ local function own_hand(view, vars, seat, worth)
     elseif c.zone == in_offer then put[#put + 1] = c.def end
   end
   local t = vars.trade
-  if t and (t.p == seat or t.q == seat) then return trade_value(vars, seat, counts, worth, put) end
+  if t and (t.p == seat or t.q == seat) then return trade_value(view, vars, seat, counts, worth, put) end
   return hand_value(counts, worth)
 end
 
