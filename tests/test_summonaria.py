@@ -130,7 +130,7 @@ TRADE_SETUP = {"clear_board": True, "zones": {"hand": {"1": ["bloodstones", "fai
 
 def trade_match(smn, handed: str) -> Match:
     m = Match(smn, 5, [Seat("human", "tribes_of_pain"), Seat("human", "sylvan_guardians")], setup=TRADE_SETUP)
-    for key in ("Propose a trade to player 2: your Fairy Dust for their Toadstools",
+    for key in ("Propose a trade to player 2", "Promise your Fairy Dust", "Ask for their Toadstools",
                 "Offer 1 Fairy Dust for 1 Toadstools", "Accept the trade", f"Hand over a {handed}"):
         m.answer_key(key)
     return m
@@ -165,12 +165,13 @@ THREE_CASES = {
               "zones": {"hand": {"1": ["bloodstones", "fairy_dust"], "2": ["toadstools", "dragon_teeth"],
                                  "3": ["toadstools"]}},
               "start": {"player": 1, "phase": "move"}},
-             1, 2, 3, ["Propose a trade to player 2: your Fairy Dust for their Toadstools"], ["End the move step"]),
+             1, 2, 3, ["Propose a trade to player 2", "Promise your Fairy Dust", "Ask for their Toadstools"],
+             ["End the move step"]),
     "trades": ({"clear_board": True,
                 "zones": {"hand": {"1": ["toadstools"], "2": ["bloodstones", "fairy_dust"],
                                    "3": ["toadstools", "dragon_teeth"]}},
                 "start": {"player": 1, "phase": "trades"}},
-               2, 3, 1, ["Propose a trade to player 3", "Propose a trade to player 3: your Fairy Dust for their Toadstools"],
+               2, 3, 1, ["Propose a trade to player 3", "Promise your Fairy Dust", "Ask for their Toadstools"],
                ["No trade"]),
 }
 
@@ -203,10 +204,23 @@ def test_a_third_player_never_learns_which_cards_a_trade_moved(smn, case):
         m.answer_key("Hand over a Toadstools")
         m.answer_key("Done: hand over the cards put down")
     said_h, said_l = honest.messages(), liar.messages()
-    assert said_h == said_l and any(f"Trade done: player {proposer} hands over 1 card" in x for x in said_h)
-    assert not any("Fairy Dust" in x or "Bloodstones" in x for x in said_h)    # only the proposal names kinds
-    # the cards have changed hands: the partner sees what came, the third still nothing
-    assert seen_by(honest, third) == seen_by(liar, third)
+    # after the exchange everyone learns whether each side handed over what it promised
+    # (kind and count), never which cards it did hand over
+    kept = f"Player {proposer} handed over what they promised (kept 1, broken 0)"
+    broke = f"Player {proposer} did not hand over what they promised (kept 0, broken 1)"
+    assert kept in said_h and broke in said_l
+    assert [x for x in said_h if x != kept] == [x for x in said_l if x != broke]
+    assert any(f"Trade done: player {proposer} hands over 1 card" in x for x in said_h)
+    assert not any("Fairy Dust" in x or "Bloodstones" in x for x in said_h + said_l)   # only the proposal names kinds
+
+    def seen_but_the_record(m: Match, p: int) -> str:
+        v = m.view(p)
+        assert v["vars"]["word"][proposer - 1] == ({"kept": 1, "broken": 0} if m is honest else {"kept": 0, "broken": 1})
+        del v["vars"]["word"]
+        return json.dumps(v, sort_keys=True)
+
+    # the cards have changed hands: the partner sees what came, the third nothing but the record
+    assert seen_but_the_record(honest, third) == seen_but_the_record(liar, third)
     assert seen_by(honest, partner) != seen_by(liar, partner)
     for m in (honest, liar):     # on to the third player's next question: the same, word for word
         for key in on:
@@ -238,3 +252,118 @@ def test_the_board_shows_the_games_marks_from_display_marks(smn):
     plain = load_game("summonaria")
     plain.data = {**plain.data, "display": {"badge": "wound"}}
     assert "temple" not in render_state(Match(plain, 2, [Seat("human"), Seat("bot")], quiet=True), 1)
+
+
+# Bots and trades (issue 15): a bot puts down what it promised, accepts a trade that
+# helps it from a player who keeps their word, refuses one that does not, and proposes
+# nothing when no trade would help. Player 1 commands the Tribes of Pain (Bloodstones,
+# Toadstools, Dragon's Teeth; Fairy Dust is worth nothing to them but trading),
+# player 2 the Sylvan Guardians (Toadstools, Fairy Dust, Bloodstones; Dragon's Teeth).
+BOT_TRADE_SEATS = ["tribes_of_pain", "sylvan_guardians"]
+
+
+def bot_trade_match(smn, hands: dict, seats=("human", "human"), lua: str | None = None) -> Match:
+    from engine.loader import LuaSource
+    setup = {"clear_board": True, "zones": {"hand": hands}, "start": {"player": 1, "phase": "summon"}}
+    return Match(smn, 7, [Seat(c, s) for c, s in zip(seats, BOT_TRADE_SEATS)], setup=setup,
+                 scenario=LuaSource("test", lua) if lua else None)
+
+
+def propose(m: Match, to: int, give: str, want: str, counts: str) -> None:
+    for key in (f"Propose a trade to player {to}", f"Promise your {give}", f"Ask for their {want}", counts):
+        m.answer_key(key)
+
+
+def bot_answers(m: Match, kind: str, seat: int, *, while_secret: bool = False) -> list[str]:
+    """Lets a bot of `kind` answer seat's questions (while they are secret, with
+    while_secret; else one question); returns its answers."""
+    from engine.bots import make_bot
+    bot, said = make_bot(kind, m.seed, seat), []
+    while m.pending is not None and Ask(m).player == seat:
+        ask = Ask(m)
+        if while_secret and not ask.secret:
+            break
+        said.append(ask.options[bot(ask)])
+        m.answer(m.options().index(said[-1]))
+        if not while_secret:
+            break
+    return said
+
+
+def hand(m: Match, p: int) -> Counter:
+    return Counter(c["def"] for c in m.snapshot()["cards"] if c["zone"] == f"hand:{p}")
+
+
+@pytest.mark.parametrize("kind", ["greedy", "mcts"])
+def test_a_bot_asked_for_two_bloodstones_hands_over_the_two_it_promised(smn, kind):
+    m = bot_trade_match(smn, {"1": ["fairy_dust", "fairy_dust", "toadstools"],
+                              "2": ["bloodstones", "bloodstones", "toadstools", "dragon_teeth"]})
+    propose(m, 2, "Fairy Dust", "Bloodstones", "Offer 2 Fairy Dust for 2 Bloodstones")
+    m.answer_key("Accept the trade")
+    for key in ("Hand over a Fairy Dust", "Hand over a Fairy Dust", "Done: hand over the cards put down"):
+        m.answer_key(key)
+    put = bot_answers(m, kind, 2, while_secret=True)
+    assert put == ["Hand over a Bloodstones", "Hand over a Bloodstones", "Done: hand over the cards put down"]
+    assert hand(m, 1) == Counter(bloodstones=2, toadstools=1)
+    assert hand(m, 2) == Counter(fairy_dust=2, toadstools=1, dragon_teeth=1)
+    assert "Player 2 handed over what they promised (kept 1, broken 0)" in m.messages()
+
+
+@pytest.mark.parametrize("kind", ["greedy", "mcts"])
+def test_a_bot_that_proposed_puts_down_what_it_promised_and_no_more(smn, kind):
+    m = bot_trade_match(smn, {"1": ["fairy_dust", "fairy_dust", "fairy_dust", "bloodstones"],
+                              "2": ["dragon_teeth", "toadstools"]})
+    propose(m, 2, "Fairy Dust", "Dragon's Teeth", "Offer 2 Fairy Dust for 1 Dragon's Teeth")
+    m.answer_key("Accept the trade")
+    put = bot_answers(m, kind, 1, while_secret=True)
+    assert put == ["Hand over a Fairy Dust", "Hand over a Fairy Dust", "Done: hand over the cards put down"]
+    assert Counter(c["def"] for c in m.snapshot()["cards"] if c["zone"] == "offer:1") == Counter(fairy_dust=2)
+
+
+@pytest.mark.parametrize("give,want,counts,answer", [
+    ("Toadstools", "Dragon's Teeth", "Offer 1 Toadstools for 1 Dragon's Teeth", "Accept the trade"),   # their primary for their spare
+    ("Dragon's Teeth", "Toadstools", "Offer 1 Dragon's Teeth for 2 Toadstools", "Refuse the trade"),  # the other way round
+    ("Fairy Dust", "Toadstools", "Offer 1 Fairy Dust for 1 Toadstools", "Refuse the trade"),          # secondary for primary
+])
+def test_a_greedy_bot_accepts_a_trade_only_when_it_helps(smn, give, want, counts, answer):
+    # (player 1 can still summon after a refusal, so that either answer leaves the turn where it is)
+    m = bot_trade_match(smn, {"1": ["toadstools", "dragon_teeth", "fairy_dust", "bloodstones", "bloodstones"],
+                              "2": ["toadstools", "toadstools", "dragon_teeth", "bloodstones"]})
+    propose(m, 2, give, want, counts)
+    assert bot_answers(m, "greedy", 2) == [answer]
+
+
+@pytest.mark.parametrize("kept,broken,answer", [(3, 0, "Accept the trade"), (0, 0, "Accept the trade"),
+                                                (0, 5, "Refuse the trade")])
+def test_a_greedy_bot_refuses_a_player_who_broke_their_word_too_often(smn, kept, broken, answer):
+    # 1 Fairy Dust (the Guardians' secondary) for 1 Dragon's Teeth (their spare): worth it
+    # from a player likely to hand the Fairy Dust over
+    m = bot_trade_match(smn, {"1": ["fairy_dust", "bloodstones", "bloodstones", "bloodstones"],
+                              "2": ["toadstools", "dragon_teeth"]},
+                        lua=f"state.vars.word[1] = {{ kept = {kept}, broken = {broken} }}")
+    assert m.view(2)["vars"]["word"][0] == {"kept": kept, "broken": broken}
+    propose(m, 2, "Fairy Dust", "Dragon's Teeth", "Offer 1 Fairy Dust for 1 Dragon's Teeth")
+    assert bot_answers(m, "greedy", 2) == [answer]
+
+
+def test_a_greedy_bot_proposes_no_trade_that_would_not_help_it(smn):
+    # the Tribes hold only Bloodstones, their primary resource: every trade loses
+    m = bot_trade_match(smn, {"1": ["bloodstones", "bloodstones"], "2": ["toadstools", "dragon_teeth"]})
+    assert "Propose a trade to player 2" in m.options()
+    assert bot_answers(m, "greedy", 1) == ["Summon nothing this turn"]
+
+
+def test_a_greedy_bot_proposes_a_trade_the_other_would_accept_and_both_keep_their_word(smn):
+    # the Tribes spare Fairy Dust, which is worth more to the Guardians than their Dragon's
+    # Teeth or (two for one) their Bloodstones
+    m = bot_trade_match(smn, {"1": ["fairy_dust", "fairy_dust", "bloodstones"],
+                              "2": ["dragon_teeth", "bloodstones", "toadstools"]}, seats=("greedy", "greedy"))
+    answers, said = [], m.messages()
+    while m.pending is not None and len(answers) < 30 and not any("Trade done" in x for x in said):
+        who = Ask(m).player
+        answers += [f"{who}: {a}" for a in bot_answers(m, "greedy", who)]
+        said += m.messages()
+    assert answers[:2] == ["1: Propose a trade to player 2", "1: Promise your Fairy Dust"]   # the kind it spares
+    assert "2: Accept the trade" in answers
+    assert "Player 1 handed over what they promised (kept 1, broken 0)" in said
+    assert "Player 2 handed over what they promised (kept 1, broken 0)" in said

@@ -9,7 +9,12 @@ function setup()
   state.vars.claims = {}        -- player -> true: held the towers at the end of their turn
   state.vars.deployed = {}      -- player -> true: the advance guard's places are settled
   state.vars.proposed = {}      -- player -> trades proposed since their turn began
-  for _, p in ipairs(players.list()) do state.vars.proposed[p] = 0 end
+  state.vars.word = {}          -- player -> {kept, broken}: trades in which they handed over what they promised, or not
+  state.vars.resources = {}     -- player -> their army's resource order (public, for the bots' evaluation)
+  for _, p in ipairs(players.list()) do
+    state.vars.proposed[p] = 0
+    state.vars.word[p] = { kept = 0, broken = 0 }
+  end
   for _, kind in ipairs(resource_kinds()) do
     for _ = 1, options.copies_per_resource do cards.create(kind, 1, "deck") end
   end
@@ -17,6 +22,7 @@ function setup()
   for _, p in ipairs(players.list()) do
     local set = sets[state.players[p].set]
     check_army(set)
+    state.vars.resources[p] = { set.resources[1], set.resources[2], set.resources[3] }
     for _, id in ipairs(set.cards) do
       for _ = 1, defs[id].copies do cards.create(id, p, p, "army") end
     end

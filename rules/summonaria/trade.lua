@@ -2,10 +2,31 @@
 -- player whose turn it is may do both at every step of the turn where they choose
 -- something (trading_options at the end of the step's options); the others may
 -- propose trades in the trades step at the start of each turn (trades_phase).
+--
+-- state.vars.trade is the trade under way, public as the proposal is: who proposes to
+-- whom, the kinds and counts chosen so far, the stage ("forming" while the proposer
+-- chooses, "asked" while the other answers, "offers" while the cards are put down),
+-- whose turn it is to put cards down (`putting`: "p" or "q") and who has finished
+-- (`p_done`, `q_done`). Never which cards lie in an offer zone: only their owner sees
+-- them. state.vars.word[p] = {kept, broken} counts, for each player, the trades in
+-- which they handed over exactly what they promised, or not; it is said aloud after
+-- every exchange (see the README's "Keeping one's word"). The bots' evaluation reads
+-- both (evaluate.lua).
+
+--- Whether an offer zone holds exactly what was promised: n cards, all of the kind.
+local function matches(p, kind, n)
+  local put = zones.cards(p, "offer")
+  if #put ~= n then return false end
+  for _, c in ipairs(put) do
+    if c.def ~= kind then return false end
+  end
+  return true
+end
 
 --- A player puts cards face down for a trade, one at a time, in secret: nobody else
 --- learns which cards (only how many lie in their offer zone).
-local function pick_offer(p, promise)
+local function pick_offer(p, promise, side)
+  state.vars.trade.putting = side
   while true do
     local opts, seen = {}, {}
     for _, c in ipairs(zones.cards(p, "hand")) do
@@ -18,16 +39,28 @@ local function pick_offer(p, promise)
     local pick = choose { player = p, secret = true, confirm = true, options = opts,
                           prompt = string.format("Trade: put cards face down to hand over (%s; %d put down)",
                                                  promise, zones.count(p, "offer")) }
-    if pick.done then return end
+    if pick.done then break end
     cards.to_zone(pick.card, p, "offer")
   end
+  state.vars.trade[side .. "_done"] = true
+end
+
+--- Adds a player's side of a finished exchange to their public record, and says it.
+local function record_word(p, kept)
+  local w = state.vars.word[p]
+  if kept then w.kept = w.kept + 1 else w.broken = w.broken + 1 end
+  say(string.format("Player %d %s (kept %d, broken %d)", p,
+                    kept and "handed over what they promised" or "did not hand over what they promised",
+                    w.kept, w.broken))
 end
 
 --- A trade between two players, p proposing to q: a proposal (what each says they
 --- will hand over), accepted or refused; then each puts cards face down in secret,
---- the proposer first; then both offers change hands at once. A player whose hand
---- goes over the limit discards down to it.
+--- the proposer first; then both offers change hands at once, and whether each side
+--- handed over exactly what it promised (kind and count) is said and kept in
+--- state.vars.word. A player whose hand goes over the limit discards down to it.
 function trade(p, q, give_kind, give_n, want_kind, want_n)
+  state.vars.trade = { p = p, q = q, give = give_kind, gn = give_n, want = want_kind, wn = want_n, stage = "asked" }
   local promise = string.format("player %d promises %d %s for player %d's %d %s", p, give_n,
                                 defs[give_kind].name, q, want_n, defs[want_kind].name)
   say(string.format("Player %d proposes a trade to player %d: %d %s for %d %s", p, q, give_n,
@@ -35,16 +68,22 @@ function trade(p, q, give_kind, give_n, want_kind, want_n)
   local answer = choose { player = q, prompt = "Player " .. p .. " proposes: " .. promise,
                           options = { { label = "Accept the trade", yes = true }, { label = "Refuse the trade" } } }
   if not answer.yes then
+    state.vars.trade = nil
     say(string.format("Player %d refuses", q))
     return false
   end
-  pick_offer(p, promise)
-  pick_offer(q, promise)
+  state.vars.trade.stage = "offers"
+  pick_offer(p, promise, "p")
+  pick_offer(q, promise, "q")
+  local kept_p, kept_q = matches(p, give_kind, give_n), matches(q, want_kind, want_n)
   local a, b = zones.cards(p, "offer"), zones.cards(q, "offer")
   for _, c in ipairs(a) do cards.to_zone(c, q, "hand") end
   for _, c in ipairs(b) do cards.to_zone(c, p, "hand") end
+  state.vars.trade = nil
   say(string.format("Trade done: player %d hands over %d card%s, player %d hands over %d", p, #a,
                     #a == 1 and "" or "s", q, #b))
+  record_word(p, kept_p)
+  record_word(q, kept_q)
   discard_down_to(p, options.hand_limit, "Hand limit after the trade")
   discard_down_to(q, options.hand_limit, "Hand limit after the trade")
   return true
@@ -54,44 +93,73 @@ end
 --- the trades steps of the others' turns after it).
 local function proposed(p) return state.vars.proposed[p] end
 
---- The trades a player may propose now: to each other player holding cards (only
---- to `to`, when given), one kind of theirs for another kind (the counts are asked
---- next). None once they have proposed options.trades_per_turn trades since their
---- own turn began: each player proposes at most that many a round, wherever.
-function trade_options(p, to)
+--- Whether the player whose turn it is backed out of a proposal in this step (they
+--- are offered no more proposals until the next step).
+local function withdrew(p)
+  local t = state.vars.turn
+  return t ~= nil and t.withdrawn == state.phase and state.active == p
+end
+
+--- The players p may propose a trade to now: every other player holding cards, in
+--- seat order. None once p has proposed options.trades_per_turn trades since their own
+--- turn began (each player proposes at most that many a round, wherever), or holds no
+--- cards, or backed out of a proposal in this step of their turn.
+function trade_partners(p)
   local out = {}
-  if proposed(p) >= options.trades_per_turn or zones.count(p, "hand") == 0 then return out end
-  local have = hand_counts(p)
+  if proposed(p) >= options.trades_per_turn or zones.count(p, "hand") == 0 or withdrew(p) then return out end
   for _, q in ipairs(players.list()) do
-    if q ~= p and (to == nil or q == to) and zones.count(q, "hand") > 0 then
-      for _, g in ipairs(resource_kinds()) do
-        if have[g] > 0 then
-          for _, w in ipairs(resource_kinds()) do
-            if w ~= g then
-              out[#out + 1] = { label = string.format("Propose a trade to player %d: your %s for their %s", q,
-                                                      defs[g].name, defs[w].name),
-                                trade = { q = q, give = g, want = w } }
-            end
-          end
-        end
-      end
-    end
+    if q ~= p and zones.count(q, "hand") > 0 then out[#out + 1] = q end
   end
   return out
 end
 
---- Asks how many of each side the proposal names, then trades.
-function propose_trade(p, t)
-  state.vars.proposed[p] = proposed(p) + 1
+--- The options to propose a trade: one for each player p may propose to.
+function trade_options(p)
+  local out = {}
+  for _, q in ipairs(trade_partners(p)) do
+    out[#out + 1] = { label = "Propose a trade to player " .. q, trade_to = q }
+  end
+  return out
+end
+
+--- A proposal to q, asked in short questions: which kind p promises (one they hold),
+--- which kind they ask for, then how many of each (1 or 2). "No trade" in the first
+--- two backs out: nothing is proposed and the cap is not used. Then the trade.
+--- Returns false when p backed out.
+function propose_trade(p, q)
+  state.vars.trade = { p = p, q = q, stage = "forming" }
+  local have = hand_counts(p)
   local opts = {}
-  for g = 1, math.min(2, hand_counts(p)[t.give]) do
+  for _, g in ipairs(resource_kinds()) do
+    if have[g] > 0 then opts[#opts + 1] = { label = "Promise your " .. defs[g].name, kind = g } end
+  end
+  opts[#opts + 1] = { label = "No trade", skip = true }
+  local pick = choose { player = p, options = opts,
+                        prompt = string.format("A trade with player %d: which of your resources do you promise?", q) }
+  if pick.skip then state.vars.trade = nil return false end
+  local give = pick.kind
+  state.vars.trade.give = give
+  opts = {}
+  for _, w in ipairs(resource_kinds()) do
+    if w ~= give then opts[#opts + 1] = { label = "Ask for their " .. defs[w].name, kind = w } end
+  end
+  opts[#opts + 1] = { label = "No trade", skip = true }
+  pick = choose { player = p, options = opts,
+                  prompt = string.format("A trade with player %d: your %s for which of theirs?", q, defs[give].name) }
+  if pick.skip then state.vars.trade = nil return false end
+  local want = pick.kind
+  state.vars.trade.want = want
+  state.vars.proposed[p] = proposed(p) + 1
+  opts = {}
+  for g = 1, math.min(2, have[give]) do
     for w = 1, 2 do
-      opts[#opts + 1] = { label = string.format("Offer %d %s for %d %s", g, defs[t.give].name, w, defs[t.want].name),
+      opts[#opts + 1] = { label = string.format("Offer %d %s for %d %s", g, defs[give].name, w, defs[want].name),
                           g = g, w = w }
     end
   end
   local n = choose { player = p, prompt = "How many of each?", options = opts }
-  trade(p, t.q, t.give, n.g, t.want, n.w)
+  trade(p, q, give, n.g, want, n.w)
+  return true
 end
 
 --- Transmutes the player may make: options.transmute_cost cards of one kind onto
@@ -129,9 +197,9 @@ end
 -- Trading at any time ---------------------------------------------------------------
 
 --- What the player whose turn it is may do at any of their choices besides the
---- step's own options: the transmutes they can make, then the trades they may
---- propose. The steps put these at the end of their options (before the option that
---- ends the step, if there is one), with the same labels everywhere.
+--- step's own options: the transmutes they can make, then a proposal to each player
+--- they may propose to. The steps put these at the end of their options (before the
+--- option that ends the step, if there is one), with the same labels everywhere.
 function trading_options(p)
   local out = transmute_options(p)
   for _, o in ipairs(trade_options(p)) do out[#out + 1] = o end
@@ -139,11 +207,12 @@ function trading_options(p)
 end
 
 --- Carries out an option of trading_options; returns false for any other option.
+--- Backing out of a proposal leaves no more proposals for the rest of the step.
 function take_trading_option(p, pick)
   if pick.transmute then
     transmute(p, pick.transmute)
-  elseif pick.trade then
-    propose_trade(p, pick.trade)
+  elseif pick.trade_to then
+    if not propose_trade(p, pick.trade_to) and state.vars.turn then state.vars.turn.withdrawn = state.phase end
   else
     return false
   end
@@ -152,31 +221,21 @@ end
 
 --- The trades step, at the start of p's turn before the draw: the other players, in
 --- seat order after p, are each asked whether to propose a trade, and to whom (any
---- other player holding cards), then which; "No trade" passes. Each may propose as
---- many as their cap still allows (trade_options). Nobody is asked who could not
+--- other player holding cards), then which (propose_trade); "No trade" passes. Each
+--- may propose as many as their cap still allows. Nobody is asked who could not
 --- propose anything (the cap reached, no cards, or nobody else holding cards).
 function trades_phase(p)
   local others = players.from(p)
   for i = 2, #others do
     local q = others[i]
     while true do
-      local to = {}
-      for _, o in ipairs(trade_options(q)) do
-        if to[#to] == nil or to[#to].to ~= o.trade.q then
-          to[#to + 1] = { label = "Propose a trade to player " .. o.trade.q, to = o.trade.q }
-        end
-      end
+      local to = trade_options(q)
       if #to == 0 then break end
       to[#to + 1] = { label = "No trade", skip = true }
       local pick = choose { player = q, options = to,
                             prompt = string.format("Player %d's turn begins: propose a trade? (you hold %d resource cards)",
                                                    p, zones.count(q, "hand")) }
-      if pick.skip then break end
-      local opts = trade_options(q, pick.to)
-      opts[#opts + 1] = { label = "No trade", skip = true }
-      pick = choose { player = q, options = opts, prompt = "Which trade do you propose to player " .. pick.to .. "?" }
-      if pick.skip then break end
-      propose_trade(q, pick.trade)
+      if pick.skip or not propose_trade(q, pick.trade_to) then break end
     end
   end
 end

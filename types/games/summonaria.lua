@@ -151,9 +151,12 @@ function plural(n, word) end
 --- Defined in rules/summonaria/helpers.lua.
 function portal_of(p) end
 
---- Asks how many of each side the proposal names, then trades.
+--- A proposal to q, asked in short questions: which kind p promises (one they hold),
+--- which kind they ask for, then how many of each (1 or 2). "No trade" in the first
+--- two backs out: nothing is proposed and the cap is not used. Then the trade.
+--- Returns false when p backed out.
 --- Defined in rules/summonaria/trade.lua.
-function propose_trade(p, t) end
+function propose_trade(p, q) end
 
 --- Writes state.vars.marks: each tower ("tower" standing, "ruin" crumbled), temple and
 --- player's portal ("portal1"), for the terminal's board.
@@ -201,6 +204,7 @@ function summon_phase(p) end
 function take_hits(c, hits, by) end
 
 --- Carries out an option of trading_options; returns false for any other option.
+--- Backing out of a proposal leaves no more proposals for the rest of the step.
 --- Defined in rules/summonaria/trade.lua.
 function take_trading_option(p, pick) end
 
@@ -214,30 +218,35 @@ function towers_held(p) end
 
 --- A trade between two players, p proposing to q: a proposal (what each says they
 --- will hand over), accepted or refused; then each puts cards face down in secret,
---- the proposer first; then both offers change hands at once. A player whose hand
---- goes over the limit discards down to it.
+--- the proposer first; then both offers change hands at once, and whether each side
+--- handed over exactly what it promised (kind and count) is said and kept in
+--- state.vars.word. A player whose hand goes over the limit discards down to it.
 --- Defined in rules/summonaria/trade.lua.
 function trade(p, q, give_kind, give_n, want_kind, want_n) end
 
---- The trades a player may propose now: to each other player holding cards (only
---- to `to`, when given), one kind of theirs for another kind (the counts are asked
---- next). None once they have proposed options.trades_per_turn trades since their
---- own turn began: each player proposes at most that many a round, wherever.
+--- The options to propose a trade: one for each player p may propose to.
 --- Defined in rules/summonaria/trade.lua.
-function trade_options(p, to) end
+function trade_options(p) end
+
+--- The players p may propose a trade to now: every other player holding cards, in
+--- seat order. None once p has proposed options.trades_per_turn trades since their own
+--- turn began (each player proposes at most that many a round, wherever), or holds no
+--- cards, or backed out of a proposal in this step of their turn.
+--- Defined in rules/summonaria/trade.lua.
+function trade_partners(p) end
 
 --- The trades step, at the start of p's turn before the draw: the other players, in
 --- seat order after p, are each asked whether to propose a trade, and to whom (any
---- other player holding cards), then which; "No trade" passes. Each may propose as
---- many as their cap still allows (trade_options). Nobody is asked who could not
+--- other player holding cards), then which (propose_trade); "No trade" passes. Each
+--- may propose as many as their cap still allows. Nobody is asked who could not
 --- propose anything (the cap reached, no cards, or nobody else holding cards).
 --- Defined in rules/summonaria/trade.lua.
 function trades_phase(p) end
 
 --- What the player whose turn it is may do at any of their choices besides the
---- step's own options: the transmutes they can make, then the trades they may
---- propose. The steps put these at the end of their options (before the option that
---- ends the step, if there is one), with the same labels everywhere.
+--- step's own options: the transmutes they can make, then a proposal to each player
+--- they may propose to. The steps put these at the end of their options (before the
+--- option that ends the step, if there is one), with the same labels everywhere.
 --- Defined in rules/summonaria/trade.lua.
 function trading_options(p) end
 
