@@ -238,7 +238,7 @@ class Peeking:
 
 
 FAIR = [("summoner_wars", 3, 40, 2), ("summoner_wars", 7, 95, 2), ("summoner_tcg", 8, 60, 2),
-        ("summoner_tcg", 6, 120, 3), ("summonaria", 2, 80, 2)]
+        ("summoner_tcg", 6, 120, 3), ("summonaria", 2, 90, 2)]
 
 
 def decisions_on_both(bot_factory, positions):

@@ -4,7 +4,7 @@ count), partly (some of the promised kind), other cards, or nothing; and how lon
 option lists of the questions that offer trades are. The games are those of `summon
 sim` with the same seats and seeds (seed, seed + 1, ...), played one after the other.
 
-    PYTHONPATH=. nice -n 10 python rules/summonaria/tools/trade_stats.py \\
+    PYTHONPATH=. nice -n 10 python bench/summonaria_trades.py \\
         --players greedy,greedy,greedy,greedy --games 8 --seed 10
 
 It reads only the questions and the answers (the prompt of the question to accept
@@ -20,7 +20,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.bots import bots_for  # noqa: E402
 from engine.loader import load_game  # noqa: E402
