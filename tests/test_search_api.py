@@ -189,7 +189,7 @@ def test_fork_refuses_a_finished_match_and_forced_dice(sw):
     m.answer(0)   # the match itself is unharmed
 
 
-@pytest.mark.parametrize("game_id", ["summoner_wars", "summoners_isle", "summoner_tcg", "sealed_bid"])
+@pytest.mark.parametrize("game_id", ["summoner_wars", "summoners_isle", "summoner_tcg", "summonaria", "sealed_bid"])
 def test_a_fork_at_every_decision_of_a_game_is_the_same_position(game_id):
     """Checkpoints fall at the top of turns (rounds) and before each phase: a fork taken at
     any decision resumes from the right one (turn and round counters, active player)."""
@@ -413,3 +413,31 @@ def test_a_repeating_phase_that_never_asks_is_stopped_by_the_budget(tmp_path):
     with pytest.raises(ScriptError, match="ran too long"):
         while m.pending is not None:
             m.answer(0)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_summonaria_steps_repeat_so_a_fork_replays_at_most_one_answer_at_their_questions(players):
+    """Summonaria's trades, summon and move steps are repeating phases, one question a call
+    (a unit's movement keeps its unit and squares left in state.vars.turn.active): at each
+    such question the latest checkpoint is at most one answer back (the unit's pick), and
+    each step still asks again within one turn (which it would not if it did not repeat)."""
+    from collections import Counter
+
+    from engine.loader import load_game
+
+    m = Match(load_game("summonaria"), 6, [Seat("bot")] * players, quiet=True).keep_checkpoints()
+    rng = __import__("random").Random(6)
+    asked = Counter()   # (kind, turn) -> questions
+    while m.pending is not None and m.decisions < 600:
+        prompt, back = m.pending.prompt, m.decisions - m._rt._E.checkpoint.decision
+        kind = ("trade" if "propose a trade?" in prompt else "summon" if prompt.startswith("Summon a unit?")
+                else "engage" if prompt == "Move and engage" else "movement" if "of movement left" in prompt else None)
+        if kind is not None:
+            asked[kind, m._rt._E.state.turn] += 1
+            assert back <= (1 if kind == "movement" else 0), (kind, prompt, m.decisions)
+        m.answer(rng.randrange(m.pending.count))
+    most = {kind: max(n for (k, _), n in asked.items() if k == kind) for kind, _ in asked}
+    # With two players only one other player is asked about trades at a turn's start.
+    assert most == {"trade": most["trade"] if players == 2 else max(2, most["trade"]),
+                    "summon": max(2, most["summon"]), "engage": max(2, most["engage"]),
+                    "movement": max(2, most["movement"])}, most

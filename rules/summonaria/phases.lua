@@ -107,19 +107,18 @@ function summon(p, c)
                     p, c.name, payment_text(p, pick.pay)))
 end
 
+--- One choice of the summon step (a repeating phase: called again while it returns
+--- true). A transmute or a trade keeps the step going; a summon or "nothing" ends it.
 function summon_phase(p)
-  while true do
-    local opts = summon_options(p)
-    for _, o in ipairs(trading_options(p)) do opts[#opts + 1] = o end
-    opts[#opts + 1] = { label = "Summon nothing this turn", skip = true }
-    local pick = choose { player = p, options = opts,
-                          prompt = string.format("Summon a unit? (%d resource cards in hand)", zones.count(p, "hand")) }
-    if pick.skip then return end
-    if not take_trading_option(p, pick) then
-      summon(p, pick.card)
-      return
-    end
-  end
+  local opts = summon_options(p)
+  for _, o in ipairs(trading_options(p)) do opts[#opts + 1] = o end
+  opts[#opts + 1] = { label = "Summon nothing this turn", skip = true }
+  local pick = choose { player = p, options = opts,
+                        prompt = string.format("Summon a unit? (%d resource cards in hand)", zones.count(p, "hand")) }
+  if pick.skip then return false end
+  if take_trading_option(p, pick) then return true end
+  summon(p, pick.card)
+  return false
 end
 
 -- 3. Move and engage -------------------------------------------------------------------
@@ -144,66 +143,79 @@ function can_rebuild(c)
      and not state.vars.turn.moved[c.id]
 end
 
---- One unit's movement: moves while it has squares left, then perhaps an attack
---- (which needs a square left and ends its movement).
-local function activate(p, c)
-  local left = stat(c, "move")
-  state.vars.turn.done[c.id] = true
-  while left > 0 and c.space do
-    local opts = {}
-    for _, m in ipairs(move_options(c, left)) do
-      opts[#opts + 1] = { label = string.format("Move to %s (%d)", m.space, #m.path), move = m }
-    end
-    for _, t in ipairs(attack_targets(c)) do
-      opts[#opts + 1] = { label = "Attack " .. describe(t), target = t }
-    end
-    opts[#opts + 1] = { label = "Stop the " .. c.name .. " here", done = true }
-    local pick = choose { player = p, options = opts,
-                          prompt = string.format("%s: %d square%s of movement left", describe(c), left,
-                                                 left == 1 and "" or "s") }
-    if pick.done then return end
-    if pick.move then
-      local from = c.space
-      cards.place(c, pick.move.space)
-      state.vars.turn.moved[c.id] = true
-      left = left - #pick.move.path
-      say(string.format("%s moves %s -> %s", c.name, from, table.concat(pick.move.path, " -> ")))
-    else
-      attack(c, pick.target)
-      return
-    end
+--- One choice of a unit's movement: it moves while it has squares left, then perhaps
+--- attacks (which needs a square left and ends its movement). The unit under way
+--- and its squares left are kept in state.vars.turn.active between choices.
+local function activation_step(p)
+  local a = state.vars.turn.active
+  local c = cards.get(a.id)
+  if not (a.left > 0 and c.space) then
+    state.vars.turn.active = nil
+    return
+  end
+  local opts = {}
+  for _, m in ipairs(move_options(c, a.left)) do
+    opts[#opts + 1] = { label = string.format("Move to %s (%d)", m.space, #m.path), move = m }
+  end
+  for _, t in ipairs(attack_targets(c)) do
+    opts[#opts + 1] = { label = "Attack " .. describe(t), target = t }
+  end
+  opts[#opts + 1] = { label = "Stop the " .. c.name .. " here", done = true }
+  local pick = choose { player = p, options = opts,
+                        prompt = string.format("%s: %d square%s of movement left", describe(c), a.left,
+                                               a.left == 1 and "" or "s") }
+  if pick.done then
+    state.vars.turn.active = nil
+  elseif pick.move then
+    local from = c.space
+    cards.place(c, pick.move.space)
+    state.vars.turn.moved[c.id] = true
+    a.left = a.left - #pick.move.path
+    say(string.format("%s moves %s -> %s", c.name, from, table.concat(pick.move.path, " -> ")))
+    if not (a.left > 0 and c.space) then state.vars.turn.active = nil end
+  else
+    state.vars.turn.active = nil
+    attack(c, pick.target)
   end
 end
 
+--- One choice of the move step (a repeating phase): the next choice of the unit
+--- under way, or which unit moves, rebuilds, a trade, or the end of the step.
 function move_phase(p)
-  while true do
-    local opts = {}
-    for _, c in ipairs(units_of(p)) do
-      if not state.vars.turn.done[c.id] and stat(c, "move") > 0 then
-        if #move_options(c, stat(c, "move")) > 0 or #attack_targets(c) > 0 then
-          opts[#opts + 1] = { label = "Move or attack with the " .. describe(c), card = c }
-        end
-        if can_rebuild(c) then
-          opts[#opts + 1] = { label = string.format("Rebuild the tower at %s with the %s", c.space, c.name),
-                              rebuild = c }
-        end
+  if state.vars.turn.active then
+    activation_step(p)
+    return true
+  end
+  local opts = {}
+  for _, c in ipairs(units_of(p)) do
+    if not state.vars.turn.done[c.id] and stat(c, "move") > 0 then
+      if #move_options(c, stat(c, "move")) > 0 or #attack_targets(c) > 0 then
+        opts[#opts + 1] = { label = "Move or attack with the " .. describe(c), card = c }
+      end
+      if can_rebuild(c) then
+        opts[#opts + 1] = { label = string.format("Rebuild the tower at %s with the %s", c.space, c.name),
+                            rebuild = c }
       end
     end
-    if #opts == 0 then return end   -- nothing to move: no prompt just to trade (the summon step offered it)
-    for _, o in ipairs(trading_options(p)) do opts[#opts + 1] = o end
-    opts[#opts + 1] = { label = "End the move step", done = true }
-    local pick = choose { player = p, prompt = "Move and engage", options = opts }
-    if pick.done then return end
-    if take_trading_option(p, pick) then
-      -- a transmute or a trade: the step goes on
-    elseif pick.rebuild then
-      state.vars.turn.done[pick.rebuild.id] = true
-      state.vars.turn.rebuilding[#state.vars.turn.rebuilding + 1] = pick.rebuild.id
-      say(string.format("The %s spends its turn rebuilding the tower at %s", pick.rebuild.name, pick.rebuild.space))
-    else
-      activate(p, pick.card)
-    end
   end
+  if #opts == 0 then return false end   -- nothing to move: no prompt just to trade (the summon step offered it)
+  for _, o in ipairs(trading_options(p)) do opts[#opts + 1] = o end
+  opts[#opts + 1] = { label = "End the move step", done = true }
+  local pick = choose { player = p, prompt = "Move and engage", options = opts }
+  if pick.done then return false end
+  if take_trading_option(p, pick) then
+    -- a transmute or a trade: the step goes on
+  elseif pick.rebuild then
+    state.vars.turn.done[pick.rebuild.id] = true
+    state.vars.turn.rebuilding[#state.vars.turn.rebuilding + 1] = pick.rebuild.id
+    say(string.format("The %s spends its turn rebuilding the tower at %s", pick.rebuild.name, pick.rebuild.space))
+  else
+    local c = pick.card
+    state.vars.turn.done[c.id] = true
+    state.vars.turn.active = { id = c.id, left = stat(c, "move") }
+    activation_step(p)
+  end
+  return true
 end
 
 -- 4. Place the summoned unit; the end of the turn -------------------------------------------

@@ -226,16 +226,23 @@ end
 --- propose anything (the cap reached, no cards, or nobody else holding cards).
 function trades_phase(p)
   local others = players.from(p)
-  for i = 2, #others do
+  local i = state.vars.trades_at or 2
+  while i <= #others do
     local q = others[i]
-    while true do
-      local to = trade_options(q)
-      if #to == 0 then break end
+    local to = trade_options(q)
+    if #to > 0 then
       to[#to + 1] = { label = "No trade", skip = true }
       local pick = choose { player = q, options = to,
                             prompt = string.format("Player %d's turn begins: propose a trade? (you hold %d resource cards)",
                                                    p, zones.count(q, "hand")) }
-      if pick.skip or not propose_trade(q, pick.trade_to) then break end
+      -- One question a call: after a trade the same player is asked again, after
+      -- "No trade" (or a withdrawn proposal) the next one.
+      local traded = not pick.skip and propose_trade(q, pick.trade_to)
+      state.vars.trades_at = traded and i or i + 1
+      return true
     end
+    i = i + 1
   end
+  state.vars.trades_at = nil
+  return false
 end
