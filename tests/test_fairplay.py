@@ -28,13 +28,16 @@ def end_turn(s: Screen, player: int) -> str:
 
 def only_player_1_has_seen(save) -> list[str]:
     """Names of the cards in player 1's hand at a saved point that player 2 cannot see anywhere
-    and was never told (a card player 1 played was announced: another copy may be in the hand)."""
-    m = load_match(save, quiet=True)
+    and was never told: a card player 1 played was announced, and a unit that stood on the
+    board was named in the match's messages (another copy may be in the hand)."""
+    m = load_match(save, quiet=False)
+    told = "\n".join(m.messages())
     st, seen_by_2 = m.snapshot(), {c["name"] for c in m.view(2)["cards"]}
     played = {match.group(1) for who, key in zip(m.askers, m.answers) if who == 1
               for match in [re.match(r"Play (.+) \(cost \d+\)$", key)] if match}
     names = {st["cards"][i - 1]["name"] for i in st["zones"]["hand:1"]}
-    return sorted(names - seen_by_2 - played)
+    return sorted(n for n in names - seen_by_2 - played
+                  if not re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", told))
 
 
 def test_player_2_cannot_see_player_1s_hand_by_any_command(play_screen, tmp_path):

@@ -232,11 +232,13 @@ def test_a_third_player_never_learns_which_cards_a_trade_moved(smn, case):
 
 @pytest.mark.slow
 def test_sim_of_four_bots_finishes_every_game():
-    r = summon("sim", "summonaria", "--players", "random,random,random,random", "--games", "100", "--json")
+    """The command line's sim of four players (40 games here: the 300 seeded playouts above
+    already play every count of players to the end; `--games 100` is run for the issue's note)."""
+    r = summon("sim", "summonaria", "--players", "random,random,random,random", "--games", "40", "--json")
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
-    assert out["finished"] == 100 and len(out["results"]) == 100
-    assert sum(out["wins"].values()) + out["draws"] == 100
+    assert out["finished"] == 40 and len(out["results"]) == 40
+    assert sum(out["wins"].values()) + out["draws"] == 40
 
 
 def test_the_board_shows_the_games_marks_from_display_marks(smn):

@@ -130,14 +130,6 @@ local function too_large(why)
   error("cannot encode the data: " .. why, 0)
 end
 
-local function put(out, text)
-  bytes_left = bytes_left - #text
-  if bytes_left < 0 then
-    too_large(fmt("its text would be longer than %d MB", E.MAX_JSON_BYTES // (1024 * 1024)))
-  end
-  out[#out + 1] = text
-end
-
 local function quote(s)
   if #s + 2 > bytes_left then
     too_large(fmt("its text would be longer than %d MB", E.MAX_JSON_BYTES // (1024 * 1024)))
@@ -161,15 +153,6 @@ local function count(n)
   end
 end
 
-local function is_sequence(t)
-  local n = rawlen(t)
-  if n == 0 then return next(t) == nil end
-  local seen = 0
-  for _ in next, t do seen = seen + 1 end
-  count(seen)
-  return seen == n
-end
-
 local function keystr(k)
   local tk = type(k)
   if tk == "string" then return k end
@@ -179,48 +162,128 @@ local function keystr(k)
   return "<" .. tk .. ">"
 end
 
-local function encode(v, out, depth)
+-- The text being written: its pieces and how many (set by encode for each value encoded).
+local buf, pos = nil, 0
+
+local function too_long()
+  too_large(fmt("its text would be longer than %d MB", E.MAX_JSON_BYTES // (1024 * 1024)))
+end
+
+-- A value that is not a table, as JSON text.
+local function scalar(v, tv)
+  if tv == "string" then return quote(v)
+  elseif tv == "number" then
+    if mtype(v) == "integer" then return fmt("%d", v)
+    elseif v ~= v or v == math.huge or v == -math.huge then return "null"
+    elseif v == math.floor(v) and math.abs(v) < 2^53 then return fmt("%d", math.floor(v))
+    else return fmt("%.17g", v) end
+  elseif tv == "boolean" then return v and "true" or "false"
+  elseif tv == "nil" then return "null"
+  elseif tv == "function" then return '"<function>"'
+  end
+  return quote("<" .. tv .. ">")
+end
+
+-- Writes a table. Every value written counts one against the values left, and every
+-- piece of text its length against the bytes left; a sequence's entries are counted
+-- once more when it is checked for holes (so a table holding itself runs out).
+local function encode_table(v, depth)
   if depth > 64 then too_large("it is nested more than 64 deep (a table inside itself?)") end
+  local len = rawlen(v)
+  local is_seq
+  if len == 0 then
+    is_seq = next(v) == nil
+  else
+    local seen = 0
+    for _ in next, v do seen = seen + 1 end
+    count(seen)
+    is_seq = seen == len
+  end
+  if is_seq then
+    if len == 0 then
+      pos = pos + 1; buf[pos] = "[]"; bytes_left = bytes_left - 2
+      return
+    end
+    values_left = values_left - len
+    bytes_left = bytes_left - len - 1
+    if values_left < 0 then count(0) end
+    if bytes_left < 0 then too_long() end
+    pos = pos + 1; buf[pos] = "["
+    for i = 1, len do
+      if i > 1 then pos = pos + 1; buf[pos] = "," end
+      local x = rawget(v, i)
+      local tx = type(x)
+      if tx == "table" then
+        encode_table(x, depth + 1)
+      else
+        local text = scalar(x, tx)
+        bytes_left = bytes_left - #text
+        if bytes_left < 0 then too_long() end
+        pos = pos + 1; buf[pos] = text
+      end
+    end
+    pos = pos + 1; buf[pos] = "]"
+    return
+  end
+  -- An object: keys sorted as text. Keys that are all strings are read straight from the
+  -- table; other keys go through their text (two keys with one text: the last read wins).
+  local keys, kn, lookup = {}, 0, nil
+  for k in next, v do
+    if type(k) ~= "string" then lookup = true end
+    kn = kn + 1
+    keys[kn] = k
+  end
+  if lookup then
+    lookup, kn = {}, 0
+    for k, val in next, v do
+      local ks = keystr(k)
+      if lookup[ks] == nil then kn = kn + 1; keys[kn] = ks end
+      lookup[ks] = val
+    end
+    for i = #keys, kn + 1, -1 do keys[i] = nil end
+  end
+  sort(keys)
+  values_left = values_left - kn
+  bytes_left = bytes_left - 2 * kn - 1
+  if values_left < 0 then count(0) end
+  if bytes_left < 0 then too_long() end
+  pos = pos + 1; buf[pos] = "{"
+  for i = 1, kn do
+    local k = keys[i]
+    local qk = quote(k)
+    bytes_left = bytes_left - #qk
+    if i > 1 then pos = pos + 1; buf[pos] = "," end
+    pos = pos + 1; buf[pos] = qk
+    pos = pos + 1; buf[pos] = ":"
+    local x
+    if lookup then x = lookup[k] else x = rawget(v, k) end
+    local tx = type(x)
+    if tx == "table" then
+      encode_table(x, depth + 1)
+    else
+      local text = scalar(x, tx)
+      bytes_left = bytes_left - #text
+      if bytes_left < 0 then too_long() end
+      pos = pos + 1; buf[pos] = text
+    end
+  end
+  pos = pos + 1; buf[pos] = "}"
+end
+
+-- Writes v at the end of out.
+local function encode(v, out)
+  buf, pos = out, #out
   count(1)
   local tv = type(v)
-  if tv == "nil" then put(out, "null")
-  elseif tv == "boolean" then put(out, v and "true" or "false")
-  elseif tv == "number" then
-    if mtype(v) == "integer" then put(out, fmt("%d", v))
-    elseif v ~= v or v == math.huge or v == -math.huge then put(out, "null")
-    elseif v == math.floor(v) and math.abs(v) < 2^53 then put(out, fmt("%d", math.floor(v)))
-    else put(out, fmt("%.17g", v)) end
-  elseif tv == "string" then put(out, quote(v))
-  elseif tv == "table" then
-    if is_sequence(v) then
-      local n = rawlen(v)
-      if n == 0 then put(out, "[]"); return end
-      put(out, "[")
-      for i = 1, n do
-        if i > 1 then put(out, ",") end
-        encode(rawget(v, i), out, depth + 1)
-      end
-      put(out, "]")
-    else
-      local keys = {}
-      local lookup = {}
-      for k, val in next, v do
-        local ks = keystr(k)
-        if lookup[ks] == nil then keys[#keys + 1] = ks end
-        lookup[ks] = val
-      end
-      sort(keys)
-      put(out, "{")
-      for i, k in ipairs(keys) do
-        if i > 1 then put(out, ",") end
-        put(out, quote(k))
-        put(out, ":")
-        encode(lookup[k], out, depth + 1)
-      end
-      put(out, "}")
-    end
-  elseif tv == "function" then put(out, '"<function>"')
-  else put(out, quote("<" .. tv .. ">")) end
+  if tv == "table" then
+    encode_table(v, 0)
+  else
+    local text = scalar(v, tv)
+    bytes_left = bytes_left - #text
+    if bytes_left < 0 then too_long() end
+    pos = pos + 1; buf[pos] = text
+  end
+  buf = nil
 end
 
 -- Runs fn(...) with fresh limits for one encoding; the cache goes with them.
@@ -234,7 +297,7 @@ end
 
 local function to_json(v)
   local out = {}
-  encode(v, out, 0)
+  encode(v, out)
   return concat(out)
 end
 
@@ -250,7 +313,7 @@ function E.to_json_list(t, first, last)
     local parts = {}
     for i = first, last do
       local out = {}
-      local ok, err = pcall(encode, t[i], out, 0)
+      local ok, err = pcall(encode, t[i], out)
       if not ok then
         bytes_left = math.max(bytes_left, 1000)
         out = { quote("<cannot show: " .. (type(err) == "string" and err or "an error") .. ">") }

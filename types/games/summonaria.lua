@@ -133,6 +133,8 @@ function meets_goal(p) end
 --- Defined in rules/summonaria/phases.lua.
 function move_options(c, left) end
 
+--- One choice of the move step (a repeating phase): the next choice of the unit
+--- under way, or which unit moves, rebuilds, a trade, or the end of the step.
 --- Defined in rules/summonaria/phases.lua.
 function move_phase(p) end
 
@@ -194,6 +196,8 @@ function summon(p, c) end
 --- Defined in rules/summonaria/phases.lua.
 function summon_options(p) end
 
+--- One choice of the summon step (a repeating phase: called again while it returns
+--- true). A transmute or a trade keeps the step going; a summon or "nothing" ends it.
 --- Defined in rules/summonaria/phases.lua.
 function summon_phase(p) end
 
