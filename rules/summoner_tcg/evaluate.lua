@@ -8,13 +8,20 @@
 --          stats from the definitions, plus the Plane in play, attached Equipment,
 --          Pack Howler, Iron Drummer, Tide Wisp and this turn's boosts), unattached
 --          Equipment and a Plane in play a little, primed cards at what they will
---          be once revealed (our own, which we see) or at an average (the others');
+--          be once revealed (our own, which we see) or, the others', at what they
+--          likely cost: what the public ledger says the player paid, less the cost
+--          of their cards in sight, shared among their unseen primed cards;
 --   hand   a flat amount a card (others' hands are only a count);
---   battle the likely damage of the battle under way (the declared attacks, public in
---          state.vars.attacks) or still to come this turn, taken off the attacked
---          player's Stamina before the life curve;
+--   battle the likely damage of the next battle, taken off the attacked player's
+--          Stamina before the life curve: the active player's while it is to come
+--          (with its primed Summons too in the reveal step) or under way (the
+--          declared attacks, public in state.vars.attacks); once it is over, or when
+--          the active player has nothing to fight with, the next player's, its primed
+--          cards included. So a position reads much the same just before and after
+--          a turn ends, and a search cut at "End turn" is not misjudged (issue 16);
 --   danger what the others' Summons (revealed, primed, unseen) and hands could deal
---          before the player can answer, against their Stamina.
+--          before the player can answer, against their Stamina; the threats of the
+--          player whose battle is counted above count LATER.
 -- The seat's score minus its strongest opponent's, squashed to -1..1 by x/(K+|x|).
 -- Out (Stamina 0 or an empty deck) is -1; the last one standing is 1.
 
@@ -30,7 +37,7 @@ local LOOSE_EQUIPMENT = 2 -- a revealed Equipment not attached (it can be later)
 local UNSEEN_THREAT = 0.7 -- the Strength an unseen primed card may bring to the next battle, a point of cost
 local DANGER = 30         -- the others' Summons could bring the player to 0 next turn
 local DANGER_CAP = 2      -- (threat / Stamina, counted up to this)
-local LATER = 0.6         -- the weight of a threat from the player whose turn it is
+local LATER = 0.6         -- the weight of the threats of the player whose battle is counted
 local HAND_THREAT = 12    -- what an opponent's hand may deal without a battle (Quick Strike...)
 local PLANE_HELD = 1      -- owning the Plane in play (its effect is in the stats)
 local BATTLE = 0.8        -- the share of a battle's likely damage counted before it is dealt
@@ -217,13 +224,13 @@ function evaluate(view, seat)
     return out[q] == true or stamina_of(q) <= 0
   end
 
-  -- The battle of the player whose turn it is: the damage its attacks will likely deal
-  -- (declared ones as declared; while attacks are still being declared, and before the
-  -- battle in the main phase, every revealed Summon not yet sent at the weakest
-  -- opponent), each attacked player blocking the strongest attacks with as many
-  -- Summons as they have free; a declared attack that beats the Summon it targets
-  -- costs that Summon. Counted here so a search that stops short of the fight still
-  -- sees why to fight, and why to answer it with a Gambit.
+  -- The next battle: the damage its attacks will likely deal (declared ones as
+  -- declared; while attacks are still being declared, and before the battle, every
+  -- revealed Summon not yet sent at the weakest opponent, and before the attacker's
+  -- reveal step its primed ones too), each attacked player blocking the strongest
+  -- attacks with as many Summons as they have free; a declared attack that beats the
+  -- Summon it targets costs that Summon. Counted here so a search that stops short of
+  -- the fight still sees why to fight, and why to answer it with a Gambit.
   local hits = {}                    -- player -> Strengths of the attacks on them
   local active = view.active
   -- Whose battle comes next: the active player's until it is over, then the next
