@@ -63,6 +63,9 @@ def test_a_revealed_summon_counts(tcg):
       end
       cards.to_zone(c, 1, 'field')
       cards.turn_face_up(c)
+      -- as if paid for: the others judge player 1's unseen primed cards by what the
+      -- ledger says was paid less the cards in sight
+      state.vars.ledger[1].paid = state.vars.ledger[1].paid + stat(c, "cost")
     """)
     assert m.evaluate(1) > before1 + 0.05
     assert m.evaluate(2) < before2 - 0.05

@@ -8,13 +8,20 @@
 --          stats from the definitions, plus the Plane in play, attached Equipment,
 --          Pack Howler, Iron Drummer, Tide Wisp and this turn's boosts), unattached
 --          Equipment and a Plane in play a little, primed cards at what they will
---          be once revealed (our own, which we see) or at an average (the others');
+--          be once revealed (our own, which we see) or, the others', at what they
+--          likely cost: what the public ledger says the player paid, less the cost
+--          of their cards in sight, shared among their unseen primed cards;
 --   hand   a flat amount a card (others' hands are only a count);
---   battle the likely damage of the battle under way (the declared attacks, public in
---          state.vars.attacks) or still to come this turn, taken off the attacked
---          player's Stamina before the life curve;
+--   battle the likely damage of the next battle, taken off the attacked player's
+--          Stamina before the life curve: the active player's while it is to come
+--          (with its primed Summons too in the reveal step) or under way (the
+--          declared attacks, public in state.vars.attacks); once it is over, or when
+--          the active player has nothing to fight with, the next player's, its primed
+--          cards included. So a position reads much the same just before and after
+--          a turn ends, and a search cut at "End turn" is not misjudged (issue 16);
 --   danger what the others' Summons (revealed, primed, unseen) and hands could deal
---          before the player can answer, against their Stamina.
+--          before the player can answer, against their Stamina; the threats of the
+--          player whose battle is counted above count LATER.
 -- The seat's score minus its strongest opponent's, squashed to -1..1 by x/(K+|x|).
 -- Out (Stamina 0 or an empty deck) is -1; the last one standing is 1.
 
@@ -22,14 +29,15 @@ local SCALE = 40          -- a lead of SCALE points is worth 0.5
 
 local STR, DEF, BODY = 1.3, 0.6, 3.0    -- a revealed Summon: STR*S + DEF*D + BODY
 local PRIMED_OWN = 0.9    -- a primed card of our own: this share of its revealed worth
-local PRIMED_OTHER = 7    -- someone else's primed card, unseen
+local PRIMED_OTHER = 1.4  -- someone else's primed card, unseen: this much a point of its likely cost
+local UNSEEN_COST = 6     -- (a primed card's cost when the ledger cannot tell)
 local HAND = 3            -- a card in hand
 local INCOME = 1.4        -- what a point of income is worth (taken off again: see below)
 local LOOSE_EQUIPMENT = 2 -- a revealed Equipment not attached (it can be later)
-local UNSEEN_THREAT = 8   -- the Strength an unseen primed card may bring to the next battle
+local UNSEEN_THREAT = 0.7 -- the Strength an unseen primed card may bring to the next battle, a point of cost
 local DANGER = 30         -- the others' Summons could bring the player to 0 next turn
 local DANGER_CAP = 2      -- (threat / Stamina, counted up to this)
-local LATER = 0.6         -- the weight of a threat from the player whose turn it is
+local LATER = 0.6         -- the weight of the threats of the player whose battle is counted
 local HAND_THREAT = 12    -- what an opponent's hand may deal without a battle (Quick Strike...)
 local PLANE_HELD = 1      -- owning the Plane in play (its effect is in the stats)
 local BATTLE = 0.8        -- the share of a battle's likely damage counted before it is dealt
@@ -129,8 +137,32 @@ function evaluate(view, seat)
 
   local score, strengths, blockers = {}, {}, {}
   local guards = {}                  -- player -> a primed Sudden Guard (seen by its owner)
+  local primed_strength = {}         -- player -> Strengths their primed cards may bring
   local summon_at = {}               -- card id -> { player, Strength, Defense, worth, blocked }
-  for q = 1, nplayers do score[q], strengths[q], blockers[q] = 0, {}, 0 end
+  for q = 1, nplayers do score[q], strengths[q], blockers[q], primed_strength[q] = 0, {}, 0, {} end
+
+  -- What a player's unseen primed cards cost, on average: what they paid (public, in
+  -- the ledger) less what their cards in sight cost.
+  local known_cost, unseen = {}, {}
+  for q = 1, nplayers do known_cost[q], unseen[q] = 0, 0 end
+  for _, c in ipairs(cards) do
+    local z, q = c.zone, c.owner
+    if q and known_cost[q] and z and (z:sub(1, 6) == "field:" or z:sub(1, 10) == "graveyard:") then
+      local d = c.def and defs[c.def]
+      if d then known_cost[q] = known_cost[q] + (d.cost or 0)
+      elseif c.face_down then unseen[q] = unseen[q] + 1 end
+    end
+  end
+  local unseen_cost = {}
+  for q = 1, nplayers do
+    local led = (vars.ledger or {})[q]
+    local each = UNSEEN_COST
+    if led and unseen[q] > 0 then
+      each = (led.paid - known_cost[q]) / unseen[q]
+      if each < 1 then each = 1 elseif each > 30 then each = 30 end
+    end
+    unseen_cost[q] = each
+  end
 
   for _, c in ipairs(cards) do
     local z = c.zone
@@ -140,12 +172,16 @@ function evaluate(view, seat)
         local d = c.def and defs[c.def]
         local list = strengths[p]
         if not d then
-          score[p] = score[p] + PRIMED_OTHER
-          list[#list + 1] = UNSEEN_THREAT       -- it may be a Summon, revealed next turn
+          local cost = unseen_cost[c.owner] or UNSEEN_COST
+          local threat = UNSEEN_THREAT * cost
+          score[p] = score[p] + PRIMED_OTHER * cost
+          list[#list + 1] = threat       -- it may be a Summon, revealed next turn
+          table.insert(primed_strength[p], threat)
         elseif has(d, "summon") then
           local s, df = stats(c, d, p, false)
           score[p] = score[p] + PRIMED_OWN * (STR * s + DEF * df + BODY)
           list[#list + 1] = s
+          table.insert(primed_strength[p], s)
         elseif has(d, "gambit") then
           score[p] = score[p] + (GAMBIT[c.def] or (d.cost or 2))
           if c.def == "sudden_guard" then guards[p] = true end
@@ -188,23 +224,42 @@ function evaluate(view, seat)
     return out[q] == true or stamina_of(q) <= 0
   end
 
-  -- The battle of the player whose turn it is: the damage its attacks will likely deal
-  -- (declared ones as declared; while attacks are still being declared, and before the
-  -- battle in the main phase, every revealed Summon not yet sent at the weakest
-  -- opponent), each attacked player blocking the strongest attacks with as many
-  -- Summons as they have free; a declared attack that beats the Summon it targets
-  -- costs that Summon. Counted here so a search that stops short of the fight still
-  -- sees why to fight, and why to answer it with a Gambit.
+  -- The next battle: the damage its attacks will likely deal (declared ones as
+  -- declared; while attacks are still being declared, and before the battle, every
+  -- revealed Summon not yet sent at the weakest opponent, and before the attacker's
+  -- reveal step its primed ones too), each attacked player blocking the strongest
+  -- attacks with as many Summons as they have free; a declared attack that beats the
+  -- Summon it targets costs that Summon. Counted here so a search that stops short of
+  -- the fight still sees why to fight, and why to answer it with a Gambit.
   local hits = {}                    -- player -> Strengths of the attacks on them
   local active = view.active
-  if active and score[active] and not gone(active) and view.phase == "main" then
+  -- Whose battle comes next: the active player's until it is over, then the next
+  -- player's (the same reckoning on both sides of a turn's end).
+  local nextp, started = nil, false
+  local armed = false                -- whether the active player has anything to battle with
+  if active and score[active] then
+    for _, a in pairs(summon_at) do
+      if a.p == active and a.s > 0 then armed = true end
+    end
+    if view.phase == "reveal" and #primed_strength[active] > 0 then armed = true end
+  end
+  if active and score[active] and not gone(active) and view.phase ~= "end"
+     and (vars.in_battle or (not vars.battled and armed)) then
+    nextp, started = active, view.phase ~= "reveal"
+  elseif active then
+    for k = 1, nplayers do
+      local q = (active + k - 1) % nplayers + 1
+      if q ~= active and score[q] and not gone(q) then nextp = q; break end
+    end
+  end
+  if nextp then
     local target, low = nil, nil
     for q = 1, nplayers do
-      if q ~= active and not gone(q) and (low == nil or stamina_of(q) < low) then target, low = q, stamina_of(q) end
+      if q ~= nextp and not gone(q) and (low == nil or stamina_of(q) < low) then target, low = q, stamina_of(q) end
     end
     local sent = {}
     local attacks = vars.attacks or {}
-    if vars.in_battle then
+    if nextp == active and vars.in_battle then
       for _, at in ipairs(attacks) do
         sent[at.a] = true
         local a = summon_at[at.a]
@@ -223,13 +278,15 @@ function evaluate(view, seat)
         end
       end
     end
-    if target and (not vars.battled or vars.declaring) then
+    if target and (not (nextp == active and vars.in_battle) or vars.declaring) then
+      local list = hits[target] or {}
+      hits[target] = list
       for id, a in pairs(summon_at) do
-        if a.p == active and not sent[id] and a.s > 0 then
-          local list = hits[target] or {}
-          hits[target] = list
-          list[#list + 1] = a.s
-        end
+        if a.p == nextp and not sent[id] and a.s > 0 then list[#list + 1] = a.s end
+      end
+      -- before its reveal step, its primed Summons may join the battle too
+      if not started then
+        for _, s in ipairs(primed_strength[nextp]) do list[#list + 1] = s end
       end
     end
   end
@@ -271,7 +328,7 @@ function evaluate(view, seat)
         if o ~= q and not (out[o] == true) then
           -- the player whose turn it is attacks the others again only after they
           -- have all had a turn to answer (this turn's battle is counted above)
-          local w = (o == active) and LATER or 1
+          local w = (o == nextp) and LATER or 1
           threat = threat + w * HAND_THREAT
           local list = strengths[o]
           table.sort(list)
