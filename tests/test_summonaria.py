@@ -37,14 +37,13 @@ for _, p in ipairs(players.list()) do
     out.places[z] = (out.places[z] or 0) + zones.count(p, z); n = n + zones.count(p, z)
   end
   out.max_hand = math.max(out.max_hand, zones.count(p, "hand"))
-  local kinds = {}
-  for _, c in ipairs(cards.on_board(function(c) return c.owner == p end)) do
-    kinds[c.def] = (kinds[c.def] or 0) + 1
-    if board.card_at(c.space) ~= c then out.doubled = out.doubled + 1 end
-  end
-  for k, v in pairs(kinds) do
-    if v > defs[k].copies then out.over_tokens[#out.over_tokens + 1] = p .. ":" .. k end
-  end
+end
+local kinds = {}
+for _, c in ipairs(cards.on_board()) do
+  local key = c.owner .. ":" .. c.def
+  kinds[key] = (kinds[key] or 0) + 1
+  if kinds[key] == defs[c.def].copies + 1 then out.over_tokens[#out.over_tokens + 1] = key end
+  if board.card_at(c.space) ~= c then out.doubled = out.doubled + 1 end
 end
 out.total = n
 return out

@@ -125,15 +125,35 @@ end
 
 --- Squares a unit can reach with `left` moves: through empty squares (any, when it
 --- flies), ending on an empty square that is not another player's portal.
+local function enemy_portals(p)
+  local out = {}
+  for q = 1, players.count() do
+    if q ~= p then out[portal_of(q)] = true end
+  end
+  return out
+end
+
 function move_options(c, left)
   local p = c.controller
   local pass = def_of(c).flying and function() return true end or board.is_empty
-  local function stop(s) return board.is_empty(s) and not is_enemy_portal(s, p) end
+  local portals = enemy_portals(p)
+  local function stop(s) return board.is_empty(s) and not portals[s] end
   local out = {}
   for _, r in ipairs(board.reach(c.space, left, pass, stop)) do
     if r.space ~= c.space then out[#out + 1] = r end
   end
   return out
+end
+
+--- Whether a unit has anywhere to move with `left` moves (#move_options(c, left) > 0,
+--- answered at once when a square next to it will do).
+function can_move(c, left)
+  if left <= 0 then return false end
+  local portals = enemy_portals(c.controller)
+  for _, s in ipairs(board.neighbors(c.space)) do
+    if board.is_empty(s) and not portals[s] then return true end
+  end
+  return #move_options(c, left) > 0
 end
 
 --- Whether a unit on a crumbled tower may rebuild it: no enemy next to it and it
@@ -189,7 +209,7 @@ function move_phase(p)
   local opts = {}
   for _, c in ipairs(units_of(p)) do
     if not state.vars.turn.done[c.id] and stat(c, "move") > 0 then
-      if #move_options(c, stat(c, "move")) > 0 or #attack_targets(c) > 0 then
+      if can_move(c, stat(c, "move")) or #attack_targets(c) > 0 then
         opts[#opts + 1] = { label = "Move or attack with the " .. describe(c), card = c }
       end
       if can_rebuild(c) then

@@ -18,6 +18,11 @@ function attack(attacker, target) end
 --- Defined in rules/summonaria/combat.lua.
 function attack_targets(c) end
 
+--- Whether a unit has anywhere to move with `left` moves (#move_options(c, left) > 0,
+--- answered at once when a square next to it will do).
+--- Defined in rules/summonaria/phases.lua.
+function can_move(c, left) end
+
 --- Whether a unit on a crumbled tower may rebuild it: no enemy next to it and it
 --- has not moved this turn.
 --- Defined in rules/summonaria/phases.lua.
@@ -128,8 +133,6 @@ function is_unit(c) end
 --- Defined in rules/summonaria/helpers.lua.
 function meets_goal(p) end
 
---- Squares a unit can reach with `left` moves: through empty squares (any, when it
---- flies), ending on an empty square that is not another player's portal.
 --- Defined in rules/summonaria/phases.lua.
 function move_options(c, left) end
 
