@@ -184,10 +184,25 @@ local function scalar(v, tv)
   return quote("<" .. tv .. ">")
 end
 
+local encode_table
+
+-- Writes one value (a table at the given depth).
+local function write(x, depth)
+  local tx = type(x)
+  if tx == "table" then
+    encode_table(x, depth)
+  else
+    local text = scalar(x, tx)
+    bytes_left = bytes_left - #text
+    if bytes_left < 0 then too_long() end
+    pos = pos + 1; buf[pos] = text
+  end
+end
+
 -- Writes a table. Every value written counts one against the values left, and every
 -- piece of text its length against the bytes left; a sequence's entries are counted
 -- once more when it is checked for holes (so a table holding itself runs out).
-local function encode_table(v, depth)
+function encode_table(v, depth)
   if depth > 64 then too_large("it is nested more than 64 deep (a table inside itself?)") end
   local len = rawlen(v)
   local is_seq
@@ -211,16 +226,7 @@ local function encode_table(v, depth)
     pos = pos + 1; buf[pos] = "["
     for i = 1, len do
       if i > 1 then pos = pos + 1; buf[pos] = "," end
-      local x = rawget(v, i)
-      local tx = type(x)
-      if tx == "table" then
-        encode_table(x, depth + 1)
-      else
-        local text = scalar(x, tx)
-        bytes_left = bytes_left - #text
-        if bytes_left < 0 then too_long() end
-        pos = pos + 1; buf[pos] = text
-      end
+      write(rawget(v, i), depth + 1)
     end
     pos = pos + 1; buf[pos] = "]"
     return
@@ -255,17 +261,7 @@ local function encode_table(v, depth)
     if i > 1 then pos = pos + 1; buf[pos] = "," end
     pos = pos + 1; buf[pos] = qk
     pos = pos + 1; buf[pos] = ":"
-    local x
-    if lookup then x = lookup[k] else x = rawget(v, k) end
-    local tx = type(x)
-    if tx == "table" then
-      encode_table(x, depth + 1)
-    else
-      local text = scalar(x, tx)
-      bytes_left = bytes_left - #text
-      if bytes_left < 0 then too_long() end
-      pos = pos + 1; buf[pos] = text
-    end
+    if lookup then write(lookup[k], depth + 1) else write(rawget(v, k), depth + 1) end
   end
   pos = pos + 1; buf[pos] = "}"
 end
@@ -274,15 +270,7 @@ end
 local function encode(v, out)
   buf, pos = out, #out
   count(1)
-  local tv = type(v)
-  if tv == "table" then
-    encode_table(v, 0)
-  else
-    local text = scalar(v, tv)
-    bytes_left = bytes_left - #text
-    if bytes_left < 0 then too_long() end
-    pos = pos + 1; buf[pos] = text
-  end
+  write(v, 0)
   buf = nil
 end
 
