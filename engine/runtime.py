@@ -16,6 +16,8 @@ from .luac import compile_lua
 ENGINE_FILES = ("core", "portable", "board", "pieces", "events", "flow", "libs", "sandbox", "state", "scenario")
 _SOURCES = {name: (ENGINE_DIR / "lua" / f"{name}.lua").read_text() for name in ENGINE_FILES}
 
+LOAD_HEADROOM_MB = 256   # room above a match's memory cap while its runtime loads (see Runtime)
+
 # Globals removed from the runtime once the engine has captured what it needs.
 _UNSAFE = ("python", "io", "os", "package", "require", "debug", "load", "loadstring",
            "dofile", "loadfile", "collectgarbage")
@@ -74,11 +76,14 @@ class Runtime:
     def __init__(self, game: GameDef, seed: int, seats: list[dict], scenario: LuaSource | None = None,
                  setup: dict | None = None, options: dict | None = None):
         memory = self.memory_mb = (game.data.get("limits") or {}).get("memory_mb", 256)
+        # Loading runs with room above the cap: the host's conversions of definitions
+        # (table_from) are not protected calls, and a Lua runtime that reaches its cap
+        # inside one aborts the process. The cap applies once everything is loaded.
         self._lua = LuaRuntime(
             register_eval=False,
             register_builtins=False,
             attribute_filter=_deny_attributes,
-            max_memory=memory * 1024 * 1024,
+            max_memory=(memory + LOAD_HEADROOM_MB) * 1024 * 1024,
         )
         lua = self._lua
         self._E = E = lua.table()
@@ -154,6 +159,9 @@ class Runtime:
             raise DefinitionError(problems)
         self._check_flow(game)
         E.mark_heap()
+        if lua.get_memory_used() > memory * 1024 * 1024:
+            raise LuaMemoryError(f"the definitions need more than {memory} MB")
+        lua.set_max_memory(memory * 1024 * 1024)
         self._shared = _Shared(self)
         self._saved = None      # this match's values while another match of the runtime runs
 

@@ -796,3 +796,31 @@ def test_a_card_chunk_cannot_change_definitions_while_the_game_loads(tmp_path):
         end)() or function(self, ev)''')
     m = Match(load_game(str(g.rules)), 1, [Seat("bot", "polar_dwarves"), Seat("bot", "fallen_kingdom")], quiet=True)
     assert m.eval("return defs.frost_mage.cost, defs.dwarf_great_gate.life") == [1, 10]
+
+
+# -- definitions made views when first read, card environments sharing the API --------
+
+def test_pairs_over_defs_lists_every_card_before_any_is_read(sw):
+    """A definition's read-only view is made the first time it is read (state.lua
+    freeze_definitions): pairs(defs) in a fresh match still lists every card, the
+    unplayed card sets' too, each as a view the same on every read."""
+    m = Match(sw, 1, [Seat("bot", "polar_dwarves"), Seat("bot", "fallen_kingdom")], quiet=True)
+    ids = m.eval("local ids = {} for id, d in pairs(defs) do ids[#ids + 1] = id .. ':' .. d.name end return ids")[0]
+    assert sorted(i.split(":")[0] for i in ids) == sorted(sw.cards)
+    assert all(i.split(":", 1)[1] == sw.cards[i.split(":")[0]].data["name"] for i in ids)
+    court = next(c for c in sorted(sw.cards) if sw.cards[c].set_id == "veiled_court")
+    assert m.eval(f"local a = defs.{court} return a == defs.{court}, rawequal(a, defs.{court}), "
+                  f"pcall(function() a.cost = 0 end)") == [
+        True, True, False, "eval:1: cannot change cost: a card definition is read-only"]
+
+
+def test_a_card_environment_reads_the_api_and_keeps_its_own_globals(sw):
+    """Every card chunk's environment reads the engine API through one shared table:
+    pairs(_ENV) lists the API and the chunk's own globals, a global set in one chunk is
+    not seen by another, and none can change the shared table."""
+    m = Match(sw, 1, [Seat("bot", "polar_dwarves"), Seat("bot", "fallen_kingdom")], quiet=True)
+    listed = m.eval("mine = 1 local seen = {} for k in pairs(_ENV) do seen[#seen + 1] = k end return seen")[0]
+    assert {"cards", "board", "defs", "string", "choose", "mine", "_G"} <= set(listed)
+    assert m.eval("return mine, type(cards), _G == _ENV, getmetatable(_ENV)") == [None, "table", True, False]
+    assert m.eval("cards = 5 return cards") == [5]
+    assert m.eval("return type(cards.def)") == ["function"]

@@ -309,7 +309,7 @@ local def_names = nil
 local function card_names()
   if def_names == nil then
     def_names = {}
-    for id in pairs(E.defs) do def_names[#def_names + 1] = id end
+    for id in pairs(E.plain_defs or E.defs) do def_names[#def_names + 1] = id end
     table.sort(def_names)
   end
   return def_names
@@ -320,7 +320,7 @@ local tag_set, tags_known = {}, false   -- every tag some card definition has
 local function check_tag(tag, fn)
   if not tags_known then
     tags_known = true
-    for _, d in pairs(E.defs) do
+    for _, d in pairs(E.plain_defs or E.defs) do
       for t in pairs(d.tagset) do tag_set[t] = true end
     end
   end

@@ -104,7 +104,7 @@ end
 local function card_id(id, where)
   if E.defs[id] then return id end
   local names = {}
-  for k in pairs(E.defs) do names[#names + 1] = k end
+  for k in pairs(E.plain_defs or E.defs) do names[#names + 1] = k end
   table.sort(names)
   error(where .. ": no card called '" .. tostring(id) .. "'" .. E.suggest(id, names), 0)
 end

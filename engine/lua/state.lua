@@ -72,16 +72,34 @@ function E.install_lua(card_id, tbl, name, src, chunkname)
 end
 
 --- Makes card sets and card definitions read-only once everything is loaded: a
---- script that writes to one stops with an error at its own line. (Each definition
---- is made a read-only view once, here, so reading through it stays cheap.)
---- E.plain_defs keeps the tables behind the views, for the engine's own copies.
+--- script that writes to one stops with an error at its own line. E.plain_defs keeps
+--- the tables behind the views, for the engine's own reads and copies. E.defs (the
+--- same table, which the scripts' `defs` reads) then makes each definition's view the
+--- first time it is read, and keeps it: a match never reads most of a game's cards
+--- (the card sets no one plays), and a view of a definition costs a few hundred bytes
+--- a table inside it.
 function E.freeze_definitions()
-  for id, st in next, E.sets do E.sets[id] = E.freeze(st, "a card set") end
-  E.plain_defs = {}
-  for id, d in next, E.defs do
-    E.plain_defs[id] = d
-    E.defs[id] = E.freeze(d, "a card definition")
-  end
+  for id, st in next, E.sets do E.sets[id] = E.freeze(st, "a card set", true) end
+  local plain, views = {}, E.defs
+  for id, d in next, views do plain[id] = d end
+  for id in next, plain do views[id] = nil end
+  E.plain_defs = plain
+  setmetatable(views, {
+    __index = function(_, id)
+      local d = plain[id]
+      if d == nil then return nil end
+      local view = E.freeze(d, "a card definition", true)
+      rawset(views, id, view)
+      return view
+    end,
+    __pairs = function()
+      return function(_, k)
+        local id = next(plain, k)
+        if id ~= nil then return id, views[id] end
+      end, views, nil
+    end,
+    __metatable = false,
+  })
 end
 
 function E.sets_view()
