@@ -37,8 +37,9 @@ local LOOSE_EQUIPMENT = 2 -- a revealed Equipment not attached (it can be later)
 local UNSEEN_THREAT = 0.7 -- the Strength an unseen primed card may bring to the next battle, a point of cost
 local DANGER = 30         -- the others' Summons could bring the player to 0 next turn
 local DANGER_CAP = 2      -- (threat / Stamina, counted up to this)
-local LATER = 0.45        -- the weight of the threats of the player whose battle is counted
-                          -- (0.6 until issue 16's second round: see the README)
+local LATER = 0.4         -- the weight of the threats of the player whose battle is counted
+                          -- (0.6 until issue 16's second round, 0.45 until issue 14's
+                          -- third round: see the README)
 local HAND_THREAT = 12    -- what an opponent's hand may deal without a battle (Quick Strike...)
 local PLANE_HELD = 1      -- owning the Plane in play (its effect is in the stats)
 local BATTLE = 0.8        -- the share of a battle's likely damage counted before it is dealt
