@@ -106,6 +106,10 @@ class Node:
     reward: float = 0.0       # summed over visits, for the player who chose the option leading here
     available: int = 0        # iterations in which this option was offered
     children: dict = field(default_factory=dict)
+    best: float = 0.0         # implicit minimax: the evaluation backed up by max/min, for the bot's seat
+    player: int = 0           # who chose at this node when last walked through (0: not yet)
+    value: float = 0.0        # its own evaluation, from the iteration that added it
+    options: int = 0          # how many options its chooser had when last walked through
 
 
 class MctsBot(Bot):
@@ -114,10 +118,11 @@ class MctsBot(Bot):
     name = "mcts"
 
     def __init__(self, seed: int, seat: int, iterations: int | None = MCTS_ITERATIONS,
-                 seconds: float | None = None, rollout: int = 0, exploration: float = EXPLORATION):
+                 seconds: float | None = None, rollout: int = 0, exploration: float = EXPLORATION,
+                 minimax: float = 0.0):
         super().__init__(seed, seat)
         self.iterations, self.seconds = iterations, seconds
-        self.rollout, self.c = rollout, exploration
+        self.rollout, self.c, self.minimax = rollout, exploration, minimax
         self.last_iterations, self.last_root = 0, None     # (for tests and explaining a choice)
 
     def decide(self, ask: Ask) -> int:
@@ -147,9 +152,13 @@ class MctsBot(Bot):
 
     def _iterate(self, world: Match, root: Node, seat: int) -> None:
         node, path = root, []
+        walked = [root]           # the nodes whose chooser was asked, for the minimax backup
+        a = self.minimax
         while world.pending is not None:
             player = world.pending.player
+            node.player = player
             labels = world.options()
+            node.options = len(labels)
             untried = [i for i, lab in enumerate(labels) if lab not in node.children]
             for lab in labels:
                 child = node.children.get(lab)
@@ -170,12 +179,16 @@ class MctsBot(Bot):
             best_i, best_u = 0, -math.inf
             for i, lab in enumerate(labels):
                 child = node.children[lab]
-                q = (child.reward / child.visits - base) / spread
+                q = child.reward / child.visits
+                if a:
+                    q = (1.0 - a) * q + a * (child.best if player == seat else 1.0 - child.best)
+                q = (q - base) / spread
                 u = q + self.c * math.sqrt(math.log(child.available) / child.visits)
                 if u > best_u:
                     best_i, best_u = i, u
             node = node.children[labels[best_i]]
             path.append((node, player))
+            walked.append(node)
             world.answer(best_i)
         if self.rollout and world.pending is not None:
             world.rollout(self.seed(), self.rollout)
@@ -186,19 +199,37 @@ class MctsBot(Bot):
             node.visits += 1
             node.reward += value if player == seat else 1.0 - value
         root.visits += 1
+        if a:
+            # implicit minimax backups (Lanctot et al. 2014): a node added now holds its
+            # evaluation; every node walked through holds its best child's for whoever
+            # chooses there, so that an option is not judged by the average of the poor
+            # replies tried under it. While some of its options are untried, a node's
+            # own evaluation stands for them: one poor reply tried first must not bury
+            # an option whose other replies nobody has looked at.
+            if path:
+                path[-1][0].best = path[-1][0].value = value
+            for n in reversed(walked):
+                if n.children and n.player:
+                    vals = [c.best for c in n.children.values() if c.visits]
+                    if len(vals) < n.options:
+                        vals.append(n.value)
+                    n.best = max(vals) if n.player == seat else min(vals)
 
 
-def make_bot(kind: str, seed: int, seat: int, rollout: int = 0, iterations: int = MCTS_ITERATIONS):
+def make_bot(kind: str, seed: int, seat: int, rollout: int = 0, iterations: int = MCTS_ITERATIONS,
+             minimax: float = 0.0):
     """The controller for a seat kind (random, greedy, mcts[:N|:Ns], bot); `iterations`
-    is what mcts without a budget and bot run (the game's `bots: iterations`)."""
+    is what mcts without a budget and bot run (the game's `bots: iterations`), `minimax`
+    the weight of implicit minimax backups in its choices (`bots: minimax`)."""
     name, budget, seconds = parse_kind(kind)
     if name == "random":
         return RandomBot(seed, seat)
     if name == "greedy":
         return GreedyBot(seed, seat)
     if name == "bot" or (budget is None and seconds is None):
-        return MctsBot(seed, seat, iterations, rollout=rollout)
-    return MctsBot(seed, seat, budget if seconds is None else None, seconds, rollout=rollout)
+        return MctsBot(seed, seat, iterations, rollout=rollout, minimax=minimax)
+    return MctsBot(seed, seat, budget if seconds is None else None, seconds, rollout=rollout,
+                   minimax=minimax)
 
 
 def searches(seats: list[Seat]) -> bool:
@@ -211,12 +242,13 @@ def bots_for(match: Match, *, humans_too: bool = False) -> dict:
     humans_too: the REPL's `bot` command), each seeded from the match seed and its seat."""
     spec = match.game.data.get("bots") or {}
     rollout, iterations = int(spec.get("rollout", 0)), int(spec.get("iterations", MCTS_ITERATIONS))
+    minimax = float(spec.get("minimax", 0.0))
     out = {}
     for i, s in enumerate(match.seats, 1):
         if s.controller != "human":
-            out[i] = make_bot(s.controller, match.seed, i, rollout, iterations)
+            out[i] = make_bot(s.controller, match.seed, i, rollout, iterations, minimax)
         elif humans_too:
-            out[i] = make_bot("bot", match.seed, i, rollout, iterations)
+            out[i] = make_bot("bot", match.seed, i, rollout, iterations, minimax)
     if searches(match.seats):
         match.keep_checkpoints()
     return out

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.bots import GreedyBot, MctsBot, RandomBot, make_bot, parse_kind
+from engine.bots import GreedyBot, MctsBot, RandomBot, bots_for, make_bot, parse_kind
 from engine.errors import DefinitionError, EngineError, ScriptError
 from engine.loader import load_game
 from engine.match import Ask, Match, Seat, check_seats, play
@@ -357,6 +357,87 @@ def test_search_spends_its_visits_on_options_better_by_hundredths():
         worst_three = visits["option 0"] + visits["option 3"] + visits["option 5"]
         assert visits["option 2"] > worst_three, visits
 
+
+
+class TwoSteps:
+    """A stand-in for a turn of several small steps of one player: seat 1 goes (then
+    picks one of eight steps, one good and seven poor) or stays (a fair position)."""
+
+    STEPS = 8
+
+    def __init__(self, noise=0.0):
+        self.noise, self.path = noise, []
+
+    @property
+    def pending(self):
+        done = self.path[:1] == ["stay"] or len(self.path) == 2
+        return None if done else self
+
+    player = 1
+
+    def options(self):
+        return ["go", "stay"] if not self.path else [f"step {i}" for i in range(self.STEPS)]
+
+    def answer(self, i):
+        self.path.append(self.options()[i])
+
+    def evaluate(self, seat, last_use=False):
+        if self.path == ["stay"]:
+            v = 0.5
+        elif len(self.path) < 2:
+            v = 0.45
+        else:
+            v = 0.8 if self.path[1] == "step 5" else 0.3
+        return 2 * (v + self.noise) - 1
+
+
+class TwoStepsAsk:
+    player, count, options = 1, 2, ["go", "stay"]
+
+    def sample(self, seed):
+        return TwoSteps(random.Random(seed).uniform(-0.02, 0.02))
+
+
+def choices(minimax, seeds=range(20), iterations=200):
+    return [TwoStepsAsk.options[MctsBot(seed=s, seat=1, iterations=iterations, minimax=minimax)
+                                .decide(TwoStepsAsk())] for s in seeds]
+
+
+def test_minimax_backups_find_the_good_step_the_average_hides():
+    # averaged, "go" looks worse than "stay" while the seven poor steps under it are
+    # tried; with each node's best line backed up (and an untried step counted as good
+    # as the node's own evaluation), the search keeps coming back until it finds step 5
+    plain, backed = choices(0.0), choices(0.7)
+    assert plain.count("go") <= 12, plain
+    assert backed.count("go") >= 19, backed
+
+
+def test_a_minimax_backup_is_each_choosers_best():
+    bot = MctsBot(seed=3, seat=1, iterations=200, minimax=0.7)
+    bot.decide(TwoStepsAsk())
+    root = bot.last_root
+    go = root.children["go"]
+    assert len(go.children) == TwoSteps.STEPS          # every step was tried
+    assert go.best == max(c.best for c in go.children.values())
+    assert go.best == pytest.approx(0.8, abs=0.03)      # step 5, whatever the noise
+    assert root.best == max(go.best, root.children["stay"].best)
+    # a node its search has not finished trying keeps its own evaluation as a floor:
+    # after 10 iterations "go" has tried one step, a poor one
+    partial = MctsBot(seed=3, seat=1, iterations=10, minimax=0.7)
+    partial.decide(TwoStepsAsk())
+    go = partial.last_root.children["go"]
+    [(label, step)] = go.children.items()
+    assert label != "step 5" and step.best < go.value
+    assert go.best == go.value
+
+
+def test_a_games_minimax_weight_reaches_its_bots(tmp_path):
+    rules = evaluating_game(tmp_path, "function evaluate(view, seat) return 0 end")
+    with open(rules / "game.yaml", "a") as f:
+        f.write("  minimax: 0.3\n")
+    m = Match(load_game(str(rules)), 1, [Seat("mcts:5"), Seat("bot")], quiet=True)
+    bots = bots_for(m)
+    assert bots[1].minimax == 0.3 and bots[2].minimax == 0.3
 
 # -- samples of one position share the work of finding the hidden cards -------------
 

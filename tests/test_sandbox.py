@@ -653,8 +653,23 @@ def summon_cmd(*args: str) -> list[str]:
     return [sys.executable, "-m", "repl", *args]
 
 
+@pytest.fixture
+def ctrl_c_heard():
+    """Ctrl-C as a terminal delivers it. A test run started in the background of a
+    non-interactive shell (`pytest &`, as some CI runners do) inherits SIGINT ignored,
+    and so would every `summon` it starts: these tests would then see no Ctrl-C at all.
+    Python's own handler is put back for the test (a child started meanwhile gets the
+    default action) and the ignoring restored after."""
+    before = signal.getsignal(signal.SIGINT)
+    if before == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    if before == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, before)
+
+
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processor time from /proc")
-def test_ctrl_c_stops_a_running_script(tmp_path):
+def test_ctrl_c_stops_a_running_script(tmp_path, ctrl_c_heard):
     """`summon eval` of an endless loop, with the largest budget: Ctrl-C stops it, with a clear
     message. Ctrl-C is sent by processor time used, not after a fixed delay (see below)."""
     g = copy_game(tmp_path)
@@ -692,7 +707,7 @@ def test_ctrl_c_stops_a_running_script(tmp_path):
     assert (proc.returncode, out, err) == (1, "", "error: stopped: Ctrl-C interrupted the script at eval:1\n")
 
 
-def test_ctrl_c_leaves_the_match_at_its_last_decision(sw):
+def test_ctrl_c_leaves_the_match_at_its_last_decision(sw, ctrl_c_heard):
     """A SIGINT while a rule loops in a decision's step stops it with a clear error, and the
     match is as it was before that answer. The signal is sent only once one call into Lua has
     lasted half a second (a step takes milliseconds), seen from another thread."""
