@@ -103,8 +103,8 @@ function summon(p, c)
     if pick.pay[i] > 0 then spend_kind(p, order[i], pick.pay[i]) end
   end
   cards.to_zone(c, p, "summoning")
-  say(string.format("Player %d summons a %s, paying %s: it arrives on the portal at the end of the turn",
-                    p, c.name, payment_text(p, pick.pay)))
+  say(string.format("Player %d summons %s %s, paying %s: it arrives on the portal at the end of the turn",
+                    p, c.name:find("^[AEIOUaeiou]") and "an" or "a", c.name, payment_text(p, pick.pay)))
 end
 
 --- One choice of the summon step (a repeating phase: called again while it returns
