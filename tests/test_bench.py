@@ -3,6 +3,9 @@ No assertion here is about speed: the figures depend on the machine."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -77,3 +80,39 @@ def test_fork_time_is_measured(sw, monkeypatch):
     out = bench.fork_time(sw, [Seat("bot"), Seat("bot")], 7)
     assert is_positive(out["fork_us"]) and is_positive(out["fork_us_best"])
     assert out["fork_samples"] == 3 and 0 < out["fork_at_decision"] <= bench.LIVE_AT
+
+
+def test_armies_script_leaves_each_set_out_and_sums_every_run(tmp_path):
+    """bench/armies.py: one run per set left out (random bots: quick), each set seated in
+    all runs but its own; the summary counts every game's winner for the set in its seat."""
+    root = Path(__file__).resolve().parent.parent
+    out = tmp_path / "runs"
+    cmd = [sys.executable, str(root / "bench" / "armies.py"), "summonaria", "--players", "4",
+           "--bot", "random", "--games", "4", "--seed", "1", "--out", str(out)]
+    r = subprocess.run(cmd, capture_output=True, text=True, cwd=root)
+    assert r.returncode == 0, r.stderr
+    runs = {int(p.stem): json.loads(p.read_text()) for p in out.glob("*.json")}
+    assert sorted(runs) == [1, 2, 3, 4, 5]
+    armies = sorted({s for run in runs.values() for res in run["results"] for s in res["sets"]})
+    assert len(armies) == 5
+    for seed, run in runs.items():
+        seated = {s for res in run["results"] for s in res["sets"]}
+        assert seated == set(armies) - {armies[seed - 1]}
+    wins = {a: 0 for a in armies}
+    for run in runs.values():
+        for res in run["results"]:
+            if res["winner"] is not None:
+                wins[res["sets"][res["winner"] - 1]] += 1
+    lines = {ln.split()[0]: ln.split()[1] for ln in r.stdout.splitlines()[1:]}
+    assert lines == {a: f"{wins[a]}/16" for a in armies}
+    # a second call plays nothing again and reads the same runs
+    again = subprocess.run(cmd, capture_output=True, text=True, cwd=root)
+    assert again.returncode == 0 and again.stdout == r.stdout and "seed" not in again.stderr
+
+
+def test_armies_script_needs_more_sets_than_seats(tmp_path):
+    root = Path(__file__).resolve().parent.parent
+    r = subprocess.run([sys.executable, str(root / "bench" / "armies.py"), "summonaria", "--players", "5",
+                        "--bot", "random", "--out", str(tmp_path)], capture_output=True, text=True, cwd=root)
+    assert r.returncode != 0 and "needs more sets than 5 seats" in r.stderr
+    assert not any(tmp_path.iterdir())
