@@ -21,6 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from engine.errors import EngineError  # noqa: E402
 from engine.loader import load_game  # noqa: E402
 from engine.stats import wilson  # noqa: E402
 
@@ -49,7 +50,13 @@ def summary(out: Path) -> list[dict]:
     wins: dict[str, int] = {}
     played: dict[str, int] = {}
     for path in sorted(out.glob("*.json")):
-        for r in json.loads(path.read_text())["results"]:
+        try:
+            results = json.loads(path.read_text())["results"]
+        except json.JSONDecodeError as e:
+            sys.exit(f"{path}:{e.lineno}:{e.colno}: not a run's JSON ({e.msg}); delete it to play that run again")
+        except (KeyError, TypeError):
+            sys.exit(f"{path}:1:1: not a run's JSON (no 'results'); delete it to play that run again")
+        for r in results:
             for s in r["sets"]:
                 played[s] = played.get(s, 0) + 1
                 wins.setdefault(s, 0)
@@ -75,7 +82,11 @@ def main() -> None:
     args = ap.parse_args()
     out = args.read or args.out or ROOT / "bench" / "out" / args.game
     if args.read is None:
-        sets = sorted(sid for sid, s in load_game(args.game).sets.items() if s.data.get("playable", True))
+        try:
+            game = load_game(args.game)
+        except EngineError as e:
+            sys.exit(str(e))
+        sets = sorted(sid for sid, s in game.sets.items() if s.data.get("playable", True))
         play(args.game, sets, args.players, args.bot, args.games, args.seed, out)
     rows = summary(out)
     if not rows:

@@ -116,3 +116,16 @@ def test_armies_script_needs_more_sets_than_seats(tmp_path):
                         "--bot", "random", "--out", str(tmp_path)], capture_output=True, text=True, cwd=root)
     assert r.returncode != 0 and "needs more sets than 5 seats" in r.stderr
     assert not any(tmp_path.iterdir())
+
+
+def test_armies_script_names_a_bad_run_file_and_an_unknown_game(tmp_path):
+    root = Path(__file__).resolve().parent.parent
+    script = str(root / "bench" / "armies.py")
+    (tmp_path / "10.json").write_text("{oops")
+    r = subprocess.run([sys.executable, script, "summonaria", "--read", str(tmp_path)],
+                       capture_output=True, text=True, cwd=root)
+    assert r.returncode != 0 and f"{tmp_path / '10.json'}:1:2: not a run's JSON" in r.stderr
+    assert "Traceback" not in r.stderr
+    r = subprocess.run([sys.executable, script, "nosuchgame", "--out", str(tmp_path / "x")],
+                       capture_output=True, text=True, cwd=root)
+    assert r.returncode != 0 and "no game called 'nosuchgame'" in r.stderr and "Traceback" not in r.stderr
