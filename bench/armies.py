@@ -13,8 +13,6 @@ with their 95% Wilson intervals. Run it again with another --seed for more games
 from __future__ import annotations
 
 import argparse
-import json
-import subprocess
 import sys
 from pathlib import Path
 
@@ -25,38 +23,26 @@ from engine.errors import EngineError  # noqa: E402
 from engine.loader import load_game  # noqa: E402
 from engine.stats import wilson  # noqa: E402
 
+import runs  # noqa: E402  (bench/runs.py)
+
 
 def play(game: str, sets: list[str], players: int, bot: str, games: int, seed: int, out: Path) -> None:
     if players >= len(sets):
         sys.exit(f"{game} has {len(sets)} card sets to play: leaving one out needs more sets than {players} seats")
     out.mkdir(parents=True, exist_ok=True)
     for k, left_out in enumerate(sets):
-        path = out / f"{seed + k}.json"
-        if path.exists():
-            continue
         seated = [s for s in sets if s != left_out][:players]
-        cmd = [sys.executable, "-m", "repl", "sim", game, "--players", ",".join(f"{bot}:{s}" for s in seated),
-               "--swap", "--seed", str(seed + k), "--games", str(games), "--jobs", "1", "--json"]
-        print(f"seed {seed + k}: without {left_out}", file=sys.stderr, flush=True)
-        res = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
-        if res.returncode != 0:
-            sys.exit(f"seed {seed + k}: summon sim failed:\n{res.stderr}")
-        part = path.with_suffix(".part")
-        part.write_text(res.stdout)
-        part.replace(path)
+        runs.play(out / f"{seed + k}.json",
+                  [game, "--players", ",".join(f"{bot}:{s}" for s in seated), "--swap", "--seed", str(seed + k),
+                   "--games", str(games), "--jobs", "1"],
+                  f"seed {seed + k}: without {left_out}")
 
 
 def summary(out: Path) -> list[dict]:
     wins: dict[str, int] = {}
     played: dict[str, int] = {}
-    for path in sorted(out.glob("*.json")):
-        try:
-            results = json.loads(path.read_text())["results"]
-        except json.JSONDecodeError as e:
-            sys.exit(f"{path}:{e.lineno}:{e.colno}: not a run's JSON ({e.msg}); delete it to play that run again")
-        except (KeyError, TypeError):
-            sys.exit(f"{path}:1:1: not a run's JSON (no 'results'); delete it to play that run again")
-        for r in results:
+    for _, run in runs.runs(out):
+        for r in run["results"]:
             for s in r["sets"]:
                 played[s] = played.get(s, 0) + 1
                 wins.setdefault(s, 0)

@@ -129,3 +129,47 @@ def test_armies_script_names_a_bad_run_file_and_an_unknown_game(tmp_path):
     r = subprocess.run([sys.executable, script, "nosuchgame", "--out", str(tmp_path / "x")],
                        capture_output=True, text=True, cwd=root)
     assert r.returncode != 0 and "no game called 'nosuchgame'" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_strength_script_chunks_are_one_run_and_resume(tmp_path):
+    """bench/strength.py: chunks of a pairing are exactly the games of one `summon sim` run
+    (same seeds, same seating, same end states), their sums are that run's, and a second call
+    plays nothing again."""
+    root = Path(__file__).resolve().parent.parent
+    pair = "random:polar_dwarves,random:fallen_kingdom"
+    cmd = [sys.executable, str(root / "bench" / "strength.py"), "summoner_wars", "--pair", pair,
+           "--games", "6", "--chunk", "2", "--seed", "5", "--out", str(tmp_path), "--json"]
+    r = subprocess.run(cmd, capture_output=True, text=True, cwd=root)
+    assert r.returncode == 0, r.stderr
+    chunks = sorted(int(p.stem) for p in (tmp_path / "summoner_wars").glob("*/*.json"))
+    assert chunks == [5, 7, 9]
+    whole = summon("sim", "summoner_wars", "--players", pair, "--swap", "--seed", "5", "--games", "6",
+                   "--jobs", "1", "--json")
+    assert whole.returncode == 0, whole.stderr
+    whole = json.loads(whole.stdout)
+    played = [res for s in chunks
+              for res in json.loads((tmp_path / "summoner_wars" / pair.replace(",", "_vs_") / f"{s}.json")
+                                    .read_text())["results"]]
+    assert [(g["seed"], g["seating"], g["hash"]) for g in played] == \
+        [(g["seed"], g["seating"], g["hash"]) for g in whole["results"]]
+    [row] = json.loads(r.stdout)
+    assert (row["game"], row["pair"], row["games"]) == ("summoner_wars", pair, 6)
+    assert row["wins"] == whole["wins"] and row["draws"] == whole["draws"]
+    assert row["rate"] == whole["wins"]["polar_dwarves"] / 6
+    again = subprocess.run(cmd, capture_output=True, text=True, cwd=root)
+    assert again.returncode == 0 and again.stdout == r.stdout and again.stderr == ""
+
+
+def test_strength_script_refuses_uneven_chunks_and_names_a_bad_file(tmp_path):
+    root = Path(__file__).resolve().parent.parent
+    script = str(root / "bench" / "strength.py")
+    r = subprocess.run([sys.executable, script, "summoner_wars", "--pair", "random,greedy", "--chunk", "3",
+                        "--out", str(tmp_path)], capture_output=True, text=True, cwd=root)
+    assert r.returncode != 0 and "--chunk 3 is not a multiple of the 2 players" in r.stderr
+    assert not any(tmp_path.iterdir())
+    bad = tmp_path / "summoner_wars" / "mcts_vs_random" / "1.json"
+    bad.parent.mkdir(parents=True)
+    bad.write_text('{"results": 3')
+    r = subprocess.run([sys.executable, script, "--read", "--out", str(tmp_path)],
+                       capture_output=True, text=True, cwd=root)
+    assert r.returncode != 0 and f"{bad}:1:14: not a run's JSON" in r.stderr and "Traceback" not in r.stderr

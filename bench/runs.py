@@ -1,0 +1,46 @@
+"""Runs of `summon sim` kept as JSON files, for benchmark scripts whose measures take hours:
+each run is played once, written whole (never half a file), and read back with a clear
+error for a file that is not a run's JSON, so an interrupted measure resumes where it stopped."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def play(path: Path, args: list[str], label: str) -> bool:
+    """Plays `summon sim ARGS --json` into PATH unless PATH holds a run already; True when it
+    played. A failed run stops the script with summon's own error."""
+    if path.exists():
+        return False
+    path.parent.mkdir(parents=True, exist_ok=True)
+    print(label, file=sys.stderr, flush=True)
+    res = subprocess.run([sys.executable, "-m", "repl", "sim", *args, "--json"], cwd=ROOT,
+                         capture_output=True, text=True)
+    if res.returncode != 0:
+        sys.exit(f"{label}: summon sim failed:\n{res.stderr}")
+    part = path.with_suffix(".part")
+    part.write_text(res.stdout)
+    part.replace(path)
+    return True
+
+
+def load(path: Path) -> dict:
+    """A run's JSON, or exit naming the file, line and column and the way out."""
+    try:
+        run = json.loads(path.read_text())
+    except json.JSONDecodeError as e:
+        sys.exit(f"{path}:{e.lineno}:{e.colno}: not a run's JSON ({e.msg}); delete it to play that run again")
+    for key, kind in (("results", list), ("wins", dict), ("bots", list), ("games", int)):
+        if not isinstance(run, dict) or not isinstance(run.get(key), kind):
+            sys.exit(f"{path}:1:1: not a run's JSON (no '{key}'); delete it to play that run again")
+    return run
+
+
+def runs(folder: Path) -> list[tuple[Path, dict]]:
+    """Every run in a folder, in the order of their seeds (file names)."""
+    paths = sorted(folder.glob("*.json"), key=lambda p: (len(p.stem), p.stem))
+    return [(p, load(p)) for p in paths]

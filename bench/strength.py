@@ -1,0 +1,137 @@
+"""Benchmark: how strong the bots are, game by game: who beats whom, how often, how fast.
+
+    python bench/strength.py summoner_wars summoners_isle --games 100
+    python bench/strength.py summonaria --pair mcts:60,greedy --games 100 --chunk 10
+    python bench/strength.py --read                  # only sum up what was played
+
+Each pairing A,B (default: greedy,random  mcts,random  mcts,greedy) is played as
+`summon sim GAME --players A,B --swap --jobs 1` in chunks of --chunk games (seeds SEED,
+SEED+CHUNK, ...), each chunk's JSON kept under OUT/GAME/A_vs_B/ (default bench/out/strength),
+so a measure of many hours can be stopped and resumed, and chunks may be played by several
+processes at once. A chunk is a multiple of the players, so the chunks are together exactly
+the games of one run `--seed SEED --games GAMES`. The report gives, for every pairing played,
+the first player's wins with their 95% interval, draws, games cut off, the median number of
+turns and each bot's mean time a decision.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from engine.errors import EngineError  # noqa: E402
+from engine.loader import load_game  # noqa: E402
+from engine.stats import wilson  # noqa: E402
+
+import runs  # noqa: E402  (bench/runs.py)
+
+PAIRS = ["greedy,random", "mcts,random", "mcts,greedy"]
+
+
+def folder(out: Path, game: str, pair: str) -> Path:
+    return out / game / pair.replace(",", "_vs_")
+
+
+def play(game: str, pair: str, games: int, chunk: int, seed: int, out: Path) -> None:
+    where = folder(out, game, pair)
+    for first in range(0, games, chunk):
+        n = min(chunk, games - first)
+        runs.play(where / f"{seed + first}.json",
+                  [game, "--players", pair, "--swap", "--seed", str(seed + first), "--games", str(n), "--jobs", "1"],
+                  f"{game} {pair}: games {first + 1}-{first + n} of {games}")
+
+
+def summary(where: Path) -> dict | None:
+    """The sums over a pairing's chunks, or None when none was played."""
+    played = runs.runs(where)
+    if not played:
+        return None
+    names: list[str] = [b["entrant"] for b in played[0][1]["bots"]]   # in the order named
+    wins = {n: 0 for n in names}
+    decisions = {n: 0 for n in names}
+    seconds = {n: 0.0 for n in names}
+    games = draws = cut_off = 0
+    turns: list[int] = []
+    for path, run in played:
+        if [b["entrant"] for b in run["bots"]] != names:
+            sys.exit(f"{path}:1:1: a run of {', '.join(b['entrant'] for b in run['bots'])}, not of {', '.join(names)} like the "
+                     f"others in {where}")
+        games += run["games"]
+        draws += run["draws"]
+        cut_off += run["cut_off"]
+        for n in names:
+            wins[n] += run["wins"][n]
+        for b in run["bots"]:
+            decisions[b["entrant"]] += b["decisions"]
+            seconds[b["entrant"]] += b["seconds"]
+        turns += [r["turns"] for r in run["results"] if "turns" in r]
+    low, high = wilson(wins[names[0]], games)
+    return {"players": names, "games": games, "wins": wins, "draws": draws, "cut_off": cut_off,
+            "rate": wins[names[0]] / games if games else None, "low": low, "high": high,
+            "median_turns": statistics.median(turns) if turns else None,
+            "ms_per_decision": {n: round(1000 * seconds[n] / decisions[n], 1) if decisions[n] else None
+                                for n in names}}
+
+
+def report(out: Path, games: list[str] | None) -> list[dict]:
+    rows = []
+    for game_dir in sorted(p for p in out.iterdir() if p.is_dir()) if out.is_dir() else []:
+        if games and game_dir.name not in games:
+            continue
+        for where in sorted(p for p in game_dir.iterdir() if p.is_dir()):
+            s = summary(where)
+            if s is not None:
+                rows.append({"game": game_dir.name, "pair": where.name.replace("_vs_", ","), **s})
+    return rows
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("games", nargs="*", help="games to measure (all four shipped when none is named)")
+    ap.add_argument("--pair", action="append", help="players A,B (repeatable; default: " + "  ".join(PAIRS) + ")")
+    ap.add_argument("--games", dest="count", type=int, default=100, help="games a pairing plays")
+    ap.add_argument("--chunk", type=int, default=10, help="games a chunk (a multiple of the players)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--out", type=Path, default=ROOT / "bench" / "out" / "strength")
+    ap.add_argument("--read", action="store_true", help="play nothing: only sum up the chunks in OUT")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    if args.count < 1 or args.chunk < 1:
+        sys.exit("--games and --chunk must be 1 or more")
+    if not args.read:
+        names = args.games or ["summoner_wars", "summoners_isle", "summoner_tcg", "summonaria"]
+        for game in names:
+            try:
+                load_game(game)
+            except EngineError as e:
+                sys.exit(str(e))
+        for pair in args.pair or PAIRS:
+            players = len(pair.split(","))
+            if args.chunk % players:
+                sys.exit(f"--chunk {args.chunk} is not a multiple of the {players} players of {pair}: "
+                         "the chunks would not seat them as one run does")
+        for game in names:
+            for pair in args.pair or PAIRS:
+                play(game, pair, args.count, args.chunk, args.seed, args.out)
+    rows = report(args.out, args.games)
+    if not rows:
+        sys.exit(f"no runs in {args.out}")
+    if args.json:
+        print(json.dumps(rows, indent=1))
+        return
+    print(f"{'game':<16}{'players':<36}{'first won':>12}  95% int.  draws  cut  turns  ms a decision")
+    for r in rows:
+        first = r["players"][0]
+        ms = ", ".join(f"{r['ms_per_decision'][n]}" for n in r["players"])
+        print(f"{r['game']:<16}{r['pair']:<36}{r['wins'][first]:>6}/{r['games']:<5}"
+              f"  {r['low'] * 100:.0f}-{r['high'] * 100:.0f}%  {r['draws']:>5}  {r['cut_off']:>3}"
+              f"  {r['median_turns'] if r['median_turns'] is not None else '-':>5}  {ms}")
+
+
+if __name__ == "__main__":
+    main()
