@@ -10,8 +10,8 @@ SEED+CHUNK, ...), each chunk's JSON kept under OUT/GAME/A_vs_B/ (default bench/o
 so a measure of many hours can be stopped and resumed, and chunks may be played by several
 processes at once. A chunk is a multiple of the players, so the chunks are together exactly
 the games of one run `--seed SEED --games GAMES`. The report gives, for every pairing played,
-the first player's wins with their 95% interval, draws, games cut off, the median number of
-turns and each bot's mean time a decision.
+the first player's wins with their 95% interval, draws, games cut off, the median length
+(turns, or rounds for a game that counts rounds) and each bot's mean time a decision.
 """
 from __future__ import annotations
 
@@ -57,6 +57,7 @@ def summary(where: Path) -> dict | None:
     seconds = {n: 0.0 for n in names}
     games = draws = cut_off = 0
     turns: list[int] = []
+    rounds: list[int] = []
     for path, run in played:
         if [b["entrant"] for b in run["bots"]] != names:
             sys.exit(f"{path}:1:1: a run of {', '.join(b['entrant'] for b in run['bots'])}, not of {', '.join(names)} like the "
@@ -69,11 +70,13 @@ def summary(where: Path) -> dict | None:
         for b in run["bots"]:
             decisions[b["entrant"]] += b["decisions"]
             seconds[b["entrant"]] += b["seconds"]
-        turns += [r["turns"] for r in run["results"] if "turns" in r]
+        turns += [r["turns"] for r in run["results"] if r.get("turns")]
+        rounds += [r["rounds"] for r in run["results"] if r.get("rounds")]
     low, high = wilson(wins[names[0]], games)
     return {"players": names, "games": games, "wins": wins, "draws": draws, "cut_off": cut_off,
             "rate": wins[names[0]] / games if games else None, "low": low, "high": high,
             "median_turns": statistics.median(turns) if turns else None,
+            "median_rounds": statistics.median(rounds) if rounds else None,
             "ms_per_decision": {n: round(1000 * seconds[n] / decisions[n], 1) if decisions[n] else None
                                 for n in names}}
 
@@ -88,6 +91,15 @@ def report(out: Path, games: list[str] | None) -> list[dict]:
             if s is not None:
                 rows.append({"game": game_dir.name, "pair": where.name.replace("_vs_", ","), **s})
     return rows
+
+
+def length(row: dict) -> str:
+    """A pairing's median game length as the game counts it: turns, or else rounds."""
+    if row["median_turns"] is not None:
+        return f"{row['median_turns']:g} turns"
+    if row["median_rounds"] is not None:
+        return f"{row['median_rounds']:g} rounds"
+    return "-"
 
 
 def main() -> None:
@@ -124,13 +136,13 @@ def main() -> None:
     if args.json:
         print(json.dumps(rows, indent=1))
         return
-    print(f"{'game':<16}{'players':<36}{'first won':>12}  95% int.  draws  cut  turns  ms a decision")
+    print(f"{'game':<16}{'players':<36}{'first won':>12}  95% int.  draws  cut  length      ms a decision")
     for r in rows:
         first = r["players"][0]
         ms = ", ".join(f"{r['ms_per_decision'][n]}" for n in r["players"])
         print(f"{r['game']:<16}{r['pair']:<36}{r['wins'][first]:>6}/{r['games']:<5}"
               f"  {r['low'] * 100:.0f}-{r['high'] * 100:.0f}%  {r['draws']:>5}  {r['cut_off']:>3}"
-              f"  {r['median_turns'] if r['median_turns'] is not None else '-':>5}  {ms}")
+              f"  {length(r):<10}  {ms}")
 
 
 if __name__ == "__main__":

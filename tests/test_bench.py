@@ -173,3 +173,21 @@ def test_strength_script_refuses_uneven_chunks_and_names_a_bad_file(tmp_path):
     r = subprocess.run([sys.executable, script, "--read", "--out", str(tmp_path)],
                        capture_output=True, text=True, cwd=root)
     assert r.returncode != 0 and f"{bad}:1:14: not a run's JSON" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_strength_script_gives_length_in_the_game_own_count(tmp_path):
+    """Summoner Wars counts turns, Summoner's Isle rounds: the table gives each its own."""
+    root = Path(__file__).resolve().parent.parent
+    base = [sys.executable, str(root / "bench" / "strength.py"), "--pair", "greedy,random", "--games", "2",
+            "--chunk", "2", "--out", str(tmp_path)]
+    for game in ("summoner_wars", "summoners_isle"):
+        r = subprocess.run(base[:2] + [game] + base[2:], capture_output=True, text=True, cwd=root)
+        assert r.returncode == 0, r.stderr
+    r = subprocess.run(base + ["--read"], capture_output=True, text=True, cwd=root)
+    assert r.returncode == 0, r.stderr
+    rows = {ln.split()[0]: ln for ln in r.stdout.splitlines()[1:]}
+    assert set(rows) == {"summoner_wars", "summoners_isle"}
+    assert " turns " in rows["summoner_wars"] and " rounds " in rows["summoners_isle"]
+    run = json.loads((tmp_path / "summoners_isle" / "greedy_vs_random" / "1.json").read_text())
+    rounds = sorted(g["rounds"] for g in run["results"])
+    assert f" {(rounds[0] + rounds[1]) / 2:g} rounds " in rows["summoners_isle"]
