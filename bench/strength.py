@@ -7,8 +7,8 @@
 Each pairing A,B (default: greedy,random  mcts,random  mcts,greedy) is played as
 `summon sim GAME --players A,B --swap --jobs 1` in chunks of --chunk games (seeds SEED,
 SEED+CHUNK, ...), each chunk's JSON kept under OUT/GAME/A_vs_B/ (default bench/out/strength),
-so a measure of many hours can be stopped and resumed, and chunks may be played by several
-processes at once. A chunk is a multiple of the players, so the chunks are together exactly
+so a measure of many hours can be stopped and resumed, and several processes may play one
+pairing at once (each takes the next chunk nobody is playing, then waits for the others). A chunk is a multiple of the players, so the chunks are together exactly
 the games of one run `--seed SEED --games GAMES`. The report gives, for every pairing played,
 the first player's wins with their 95% interval, draws, games cut off, the median length
 (turns, or rounds for a game that counts rounds) and each bot's mean time a decision.
@@ -16,6 +16,7 @@ the first player's wins with their 95% interval, draws, games cut off, the media
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import statistics
 import sys
@@ -25,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine.errors import EngineError  # noqa: E402
-from engine.loader import load_game  # noqa: E402
+from engine.loader import load_game, resolve  # noqa: E402
 from engine.stats import wilson  # noqa: E402
 
 import runs  # noqa: E402  (bench/runs.py)
@@ -37,20 +38,41 @@ def folder(out: Path, game: str, pair: str) -> Path:
     return out / game / pair.replace(",", "_vs_")
 
 
+def stamp(game: str) -> dict:
+    """What a chunk of GAME is played with, as digests: the game's rules and card sets (not
+    their tests or READMEs) and the bots. A chunk whose stamp differs from the tree's was
+    played with other rules or bots, and its figures are not this tree's."""
+    rules_dir, cards_dir = resolve(game)
+    files = sorted(f for d in (rules_dir, cards_dir) if d for f in d.iterdir()
+                   if f.is_file() and f.suffix in (".yaml", ".lua", ".json"))
+    rules = hashlib.sha256()
+    for f in files:
+        rules.update(f.name.encode() + b"\0" + f.read_bytes() + b"\0")
+    bots = hashlib.sha256((ROOT / "engine" / "bots.py").read_bytes())
+    return {"rules": rules.hexdigest()[:16], "bots": bots.hexdigest()[:16]}
+
+
 def play(game: str, pair: str, games: int, chunk: int, seed: int, out: Path) -> None:
+    """Every chunk not yet played; chunks another process is playing are left to it on the
+    first pass and waited for on the second, so the sums reported after are whole."""
     where = folder(out, game, pair)
-    for first in range(0, games, chunk):
-        n = min(chunk, games - first)
-        runs.play(where / f"{seed + first}.json",
-                  [game, "--players", pair, "--swap", "--seed", str(seed + first), "--games", str(n), "--jobs", "1"],
-                  f"{game} {pair}: games {first + 1}-{first + n} of {games}")
+    played_with = stamp(game)
+    for wait in (False, True):
+        for first in range(0, games, chunk):
+            n = min(chunk, games - first)
+            runs.play(where / f"{seed + first}.json",
+                      [game, "--players", pair, "--swap", "--seed", str(seed + first), "--games", str(n), "--jobs", "1"],
+                      f"{game} {pair}: games {first + 1}-{first + n} of {games}", wait=wait,
+                      stamp=played_with)
 
 
-def summary(where: Path) -> dict | None:
-    """The sums over a pairing's chunks, or None when none was played."""
+def summary(where: Path, current: dict | None) -> dict | None:
+    """The sums over a pairing's chunks, or None when none was played; `stale` counts the
+    chunks not played with CURRENT (the tree's stamp; None: a game this tree does not have)."""
     played = runs.runs(where)
     if not played:
         return None
+    stale = sum(1 for _, run in played if current is None or run.get("played_with") != current)
     names: list[str] = [b["entrant"] for b in played[0][1]["bots"]]   # in the order named
     wins = {n: 0 for n in names}
     decisions = {n: 0 for n in names}
@@ -73,7 +95,7 @@ def summary(where: Path) -> dict | None:
         turns += [r["turns"] for r in run["results"] if r.get("turns")]
         rounds += [r["rounds"] for r in run["results"] if r.get("rounds")]
     low, high = wilson(wins[names[0]], games)
-    return {"players": names, "games": games, "wins": wins, "draws": draws, "cut_off": cut_off,
+    return {"players": names, "chunks": len(played), "stale": stale, "games": games, "wins": wins, "draws": draws, "cut_off": cut_off,
             "rate": wins[names[0]] / games if games else None, "low": low, "high": high,
             "median_turns": statistics.median(turns) if turns else None,
             "median_rounds": statistics.median(rounds) if rounds else None,
@@ -86,8 +108,12 @@ def report(out: Path, games: list[str] | None) -> list[dict]:
     for game_dir in sorted(p for p in out.iterdir() if p.is_dir()) if out.is_dir() else []:
         if games and game_dir.name not in games:
             continue
+        try:
+            current = stamp(game_dir.name)
+        except EngineError:
+            current = None
         for where in sorted(p for p in game_dir.iterdir() if p.is_dir()):
-            s = summary(where)
+            s = summary(where, current)
             if s is not None:
                 rows.append({"game": game_dir.name, "pair": where.name.replace("_vs_", ","), **s})
     return rows
@@ -133,6 +159,11 @@ def main() -> None:
     rows = report(args.out, args.games)
     if not rows:
         sys.exit(f"no runs in {args.out}")
+    for r in rows:
+        if r["stale"]:
+            print(f"{r['game']} {r['pair']}: {r['stale']} of {r['chunks']} chunks were not played with this tree's "
+                  f"rules, cards and bots (or do not say); move them out of {args.out} and play again for this "
+                  "tree's figures", file=sys.stderr)
     if args.json:
         print(json.dumps(rows, indent=1))
         return

@@ -191,3 +191,45 @@ def test_strength_script_gives_length_in_the_game_own_count(tmp_path):
     run = json.loads((tmp_path / "summoners_isle" / "greedy_vs_random" / "1.json").read_text())
     rounds = sorted(g["rounds"] for g in run["results"])
     assert f" {(rounds[0] + rounds[1]) / 2:g} rounds " in rows["summoners_isle"]
+
+
+def test_strength_script_two_processes_share_the_chunks(tmp_path):
+    """Two processes on the same pairing at once play every chunk exactly once between them
+    (a chunk being played is locked), and the sums are those of one process alone."""
+    root = Path(__file__).resolve().parent.parent
+    cmd = [sys.executable, str(root / "bench" / "strength.py"), "summoner_wars", "--pair", "random,random",
+           "--games", "8", "--chunk", "2", "--seed", "3", "--json"]
+    procs = [subprocess.Popen(cmd + ["--out", str(tmp_path / "two")], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True, cwd=root) for _ in range(2)]
+    outs = [p.communicate() for p in procs]
+    assert all(p.returncode == 0 for p in procs), outs
+    labels = [ln for _, err in outs for ln in err.splitlines() if ln.startswith("summoner_wars random,random: games")]
+    assert sorted(labels) == sorted(f"summoner_wars random,random: games {g}-{g + 1} of 8" for g in (1, 3, 5, 7))
+    folder = tmp_path / "two" / "summoner_wars" / "random_vs_random"
+    assert sorted(p.name for p in folder.iterdir()) == ["3.json", "5.json", "7.json", "9.json"]
+    alone = subprocess.run(cmd + ["--out", str(tmp_path / "one")], capture_output=True, text=True, cwd=root)
+    assert alone.returncode == 0, alone.stderr
+    def sums(text):                       # all but the times, which are the machine's
+        return [{k: v for k, v in row.items() if k != "ms_per_decision"} for row in json.loads(text)]
+    assert sums(alone.stdout) == sums(outs[0][0]) == sums(outs[1][0])
+
+
+def test_strength_script_names_chunks_played_with_other_rules(tmp_path):
+    """Each chunk keeps digests of the rules, cards and bots it was played with; --read says
+    how many of a pairing's chunks are not this tree's, and is quiet when all are."""
+    root = Path(__file__).resolve().parent.parent
+    script = str(root / "bench" / "strength.py")
+    r = subprocess.run([sys.executable, script, "summoner_tcg", "--pair", "random,random", "--games", "4",
+                        "--chunk", "2", "--out", str(tmp_path), "--json"], capture_output=True, text=True, cwd=root)
+    assert r.returncode == 0 and "chunks were not played" not in r.stderr, r.stderr
+    [row] = json.loads(r.stdout)
+    assert (row["chunks"], row["stale"]) == (2, 0)
+    chunk = tmp_path / "summoner_tcg" / "random_vs_random" / "3.json"
+    run = json.loads(chunk.read_text())
+    assert set(run["played_with"]) == {"rules", "bots"}
+    run["played_with"]["rules"] = "0" * 16          # as if played before a card changed
+    chunk.write_text(json.dumps(run))
+    r = subprocess.run([sys.executable, script, "--read", "--out", str(tmp_path)], capture_output=True, text=True,
+                       cwd=root)
+    assert r.returncode == 0, r.stderr
+    assert "summoner_tcg random,random: 1 of 2 chunks were not played with this tree's rules" in r.stderr
