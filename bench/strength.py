@@ -8,8 +8,9 @@ Each pairing A,B (default: greedy,random  mcts,random  mcts,greedy) is played as
 `summon sim GAME --players A,B --swap --jobs 1` in chunks of --chunk games (seeds SEED,
 SEED+CHUNK, ...), each chunk's JSON kept under OUT/GAME/A_vs_B/ (default bench/out/strength),
 so a measure of many hours can be stopped and resumed, and several processes may play one
-pairing at once (each takes the next chunk nobody is playing, then waits for the others). A chunk is a multiple of the players, so the chunks are together exactly
-the games of one run `--seed SEED --games GAMES`. The report gives, for every pairing played,
+pairing at once (each takes the next chunk nobody is playing, then waits for the others).
+A chunk is a multiple of the players, so the chunks are together exactly the games of one
+run `--seed SEED --games GAMES`. The report gives, for every pairing played,
 the first player's wins with their 95% interval, draws, games cut off, the median length
 (turns, or rounds for a game that counts rounds) and each bot's mean time a decision.
 """
