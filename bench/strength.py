@@ -36,7 +36,9 @@ PAIRS = ["greedy,random", "mcts,random", "mcts,greedy"]
 
 
 def folder(out: Path, game: str, pair: str) -> Path:
-    return out / game / pair.replace(",", "_vs_")
+    """Where a pairing's chunks go: OUT/GAME/A_vs_B, with ":" (mcts:60, greedy:SET) written
+    "-", so that the kept runs can be checked out on any system."""
+    return out / game / pair.replace(",", "_vs_").replace(":", "-")
 
 
 def stamp(game: str) -> dict:
@@ -116,7 +118,9 @@ def report(out: Path, games: list[str] | None) -> list[dict]:
         for where in sorted(p for p in game_dir.iterdir() if p.is_dir()):
             s = summary(where, current)
             if s is not None:
-                rows.append({"game": game_dir.name, "pair": where.name.replace("_vs_", ","), **s})
+                first = runs.runs(where)[0][1]
+                pair = ",".join(first["seats"]) if isinstance(first.get("seats"), list) else where.name.replace("_vs_", ",")
+                rows.append({"game": game_dir.name, "pair": pair, **s})
     return rows
 
 
