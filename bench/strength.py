@@ -98,7 +98,9 @@ def summary(where: Path, current: dict | None) -> dict | None:
         turns += [r["turns"] for r in run["results"] if r.get("turns")]
         rounds += [r["rounds"] for r in run["results"] if r.get("rounds")]
     low, high = wilson(wins[names[0]], games)
-    return {"players": names, "chunks": len(played), "stale": stale, "games": games, "wins": wins, "draws": draws, "cut_off": cut_off,
+    seats = played[0][1].get("seats")
+    pair = ",".join(seats) if isinstance(seats, list) else where.name.replace("_vs_", ",")
+    return {"pair": pair, "players": names, "chunks": len(played), "stale": stale, "games": games, "wins": wins, "draws": draws, "cut_off": cut_off,
             "rate": wins[names[0]] / games if games else None, "low": low, "high": high,
             "median_turns": statistics.median(turns) if turns else None,
             "median_rounds": statistics.median(rounds) if rounds else None,
@@ -118,9 +120,7 @@ def report(out: Path, games: list[str] | None) -> list[dict]:
         for where in sorted(p for p in game_dir.iterdir() if p.is_dir()):
             s = summary(where, current)
             if s is not None:
-                first = runs.runs(where)[0][1]
-                pair = ",".join(first["seats"]) if isinstance(first.get("seats"), list) else where.name.replace("_vs_", ",")
-                rows.append({"game": game_dir.name, "pair": pair, **s})
+                rows.append({"game": game_dir.name, **s})
     return rows
 
 

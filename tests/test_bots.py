@@ -359,6 +359,38 @@ def test_search_spends_its_visits_on_options_better_by_hundredths():
 
 
 
+@pytest.mark.parametrize("game", ["summoner_wars", "summoner_tcg", "summonaria"])
+def test_a_search_stops_once_its_answer_cannot_change_and_answers_the_same(game):
+    # at positions of a seeded game, the search that stops when the leading option
+    # leads by more than the iterations left answers as the search that runs them all
+    # (the same seed draws the same first iterations), with fewer iterations somewhere
+    stopped_early = 0
+    for n in (6, 14, 22, 30):
+        m = position(game, 2, n)
+        settled = MctsBot(seed=7, seat=m.pending.player, iterations=40)
+        whole = MctsBot(seed=7, seat=m.pending.player, iterations=40, settle=False)
+        assert settled(Ask(m)) == whole(Ask(m)), n
+        assert whole.last_iterations == 40 or len(m.options()) == 1
+        lead = sorted((c.visits for c in settled.last_root.children.values()), reverse=True) + [0, 0]
+        if settled.last_iterations < 40:
+            stopped_early += 1
+            assert lead[0] - lead[1] > 40 - settled.last_iterations    # no option could catch up
+    assert stopped_early >= 1
+
+
+def test_a_search_stops_sooner_the_clearer_its_best_option():
+    def iterations(values):
+        out = []
+        for seed in range(5):
+            bot = MctsBot(seed=seed, seat=1, iterations=200)
+            bot.decide(OneChoiceAsk(values))
+            out.append(bot.last_iterations)
+        return out
+    clear, even = iterations([0.1, 0.9, 0.1]), iterations([0.5, 0.5, 0.5])
+    assert max(clear) <= 120            # 0.9 takes nearly every visit from the start
+    assert min(even) > max(clear)       # three alike: no early lead to stop on
+
+
 class TwoSteps:
     """A stand-in for a turn of several small steps of one player: seat 1 goes (then
     picks one of eight steps, one good and seven poor) or stays (a fair position)."""
@@ -422,8 +454,9 @@ def test_a_minimax_backup_is_each_choosers_best():
     assert go.best == pytest.approx(0.8, abs=0.03)      # step 5, whatever the noise
     assert root.best == max(go.best, root.children["stay"].best)
     # a node its search has not finished trying keeps its own evaluation as a floor:
-    # after 10 iterations "go" has tried one step, a poor one
-    partial = MctsBot(seed=3, seat=1, iterations=10, minimax=0.7)
+    # after 10 iterations "go" has tried one step, a poor one (all 10 are run: the
+    # search would otherwise stop once "go" leads by more than the iterations left)
+    partial = MctsBot(seed=3, seat=1, iterations=10, minimax=0.7, settle=False)
     partial.decide(TwoStepsAsk())
     go = partial.last_root.children["go"]
     [(label, step)] = go.children.items()
