@@ -142,23 +142,27 @@ class MctsBot(Bot):
                 break
             self._iterate(ask.sample(self.seed()), root, seat)
             n += 1
-            if deadline is None and self.settle and self._settled(root, self.iterations - n):
+            if deadline is None and self.settle and self._settled(root, labels, self.iterations - n):
                 break
         self.last_iterations, self.last_root = n, root
         best = max(range(len(labels)), key=lambda i: self._rank(root.children.get(labels[i])))
         return best
 
     @staticmethod
-    def _settled(root: Node, left: int) -> bool:
+    def _settled(root: Node, labels: list, left: int) -> bool:
         """Whether the most visited option stays the most visited whatever the LEFT
         iterations do: each iteration adds one visit to one option at the root, so a
         lead of more than LEFT visits cannot be caught (nor tied, so the mean reward
         that breaks ties does not matter). Stopping there answers exactly as the whole
         search would (as Leela Chess Zero's "smart pruning" does), with fewer samples;
         the iterations not run draw nothing from the bot's generator, so the games
-        played after that differ from a whole search's, but not in kind."""
+        played after that differ from a whole search's, but not in kind. Only the
+        real ask's LABELS count: a sampled world may offer options the real one does
+        not, and those can never be the answer."""
         first = second = 0
-        for child in root.children.values():
+        for child in (root.children.get(label) for label in labels):
+            if child is None:
+                continue
             if child.visits > first:
                 first, second = child.visits, first
             elif child.visits > second:

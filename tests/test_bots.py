@@ -378,6 +378,18 @@ def test_a_search_stops_once_its_answer_cannot_change_and_answers_the_same(game)
     assert stopped_early >= 1
 
 
+def test_only_the_real_options_count_towards_stopping():
+    # a sampled world may offer an option the real ask does not: however many visits
+    # it has, it cannot be the answer, so it must not make the search stop early
+    from engine.bots import Node
+    root = Node(children={"phantom": Node(visits=30), "a": Node(visits=6), "b": Node(visits=5)})
+    assert not MctsBot._settled(root, ["a", "b"], 10)        # a leads b by 1, 10 left
+    assert MctsBot._settled(root, ["a", "b"], 0)
+    root.children["a"].visits = 20
+    assert MctsBot._settled(root, ["a", "b"], 10)            # leads by 15 > 10
+    assert not MctsBot._settled(root, ["a", "b", "c"], 20)   # an untried real option counts as 0
+
+
 def test_a_search_stops_sooner_the_clearer_its_best_option():
     def iterations(values):
         out = []
