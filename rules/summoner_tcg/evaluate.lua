@@ -60,9 +60,12 @@ local abs = math.abs
 -- Stamina is both what cards cost and the life a player loses with: a point is worth
 -- at least LIFE_LINEAR Summon points, more as the total runs low.
 local LIFE_LINEAR = 1.0
+local HOARD, HOARD_RATE = 50, 0.5   -- Stamina above HOARD is worth HOARD_RATE a point as life
 local log = math.log
 local function life(s)
   if s <= 0 then return -1000 end
+  local spare = s - HOARD
+  if spare > 0 then s = HOARD + HOARD_RATE * spare end
   return LIFE_LINEAR * s + 25 * log(1 + s / 10)
 end
 
