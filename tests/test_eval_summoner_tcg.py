@@ -111,3 +111,17 @@ def test_blind_to_the_opponents_hand_and_deck(tcg):
     assert m.evaluate(1) == v
     for seed in (11, 12, 13):   # worlds dealt again from seat 1's view
         assert m.sample(1, seed).evaluate(1) == v
+
+
+@pytest.mark.parametrize("seed", [5, 8, 11])
+def test_stamina_above_fifty_counts_half(tcg, seed):
+    # Stamina banked above 50 only pays for cards (HOARD in evaluate.lua): ten more
+    # points there are worth less than ten points of score, ten more at 30 more than ten.
+    # The score is read back through the squash v = x / (SCALE + |x|), SCALE = 40.
+    def score(stamina):
+        m = midgame(tcg, seed)
+        m.eval(f"counters.add(1, 'stamina', {stamina} - counters.get(1, 'stamina'))")
+        v = m.evaluate(1)
+        return 40 * v / (1 - abs(v))
+    assert score(40) - score(30) > 10
+    assert score(80) - score(70) < 10
