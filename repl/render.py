@@ -354,7 +354,7 @@ def _listed_card(c: dict, match: Match, fields: list[str], looks: Looks | None =
     """A card in a listed zone: name, #id, its fields (stats now, * when changed) and tokens;
     a face-down card as such."""
     if "name" not in c:
-        return f"face-down card {c['id']}"
+        return f"face-down card {c['id']}" + _mark_text(c)
     data = match.game.cards[c["def"]].data if c.get("def") in match.game.cards else {}
     now = looks.stats(c) if looks is not None else {}
     vals = []
@@ -370,8 +370,18 @@ def _listed_card(c: dict, match: Match, fields: list[str], looks: Looks | None =
     if c.get("under") and looks is not None:
         text += " with " + ", ".join(looks.attached(c))
     if c.get("face_down"):
-        text += " (face down)"
+        text += " (face down)" + _mark_text(c)
     return text
+
+
+def _mark_text(c: dict) -> str:
+    """What everyone knows of a face-down card (its mark, cards.mark), as ' [paid 11]'."""
+    mark = c.get("mark")
+    if mark is None or mark == {} or mark == []:
+        return ""
+    if isinstance(mark, dict):
+        return " [" + ", ".join(f"{k} {v}" for k, v in sorted(mark.items())) + "]"
+    return f" [{mark}]"
 
 
 def listed_zones(match: Match, view: dict, player: int, looks: Looks | None = None) -> list[tuple[str, list[str]]]:

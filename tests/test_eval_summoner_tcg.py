@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from conftest import copy_game, edit
 from engine.loader import load_game
 from engine.match import Match, RandomBot, Seat, play
 
@@ -13,6 +14,25 @@ GAME = "summoner_tcg"
 @pytest.fixture(scope="module")
 def tcg():
     return load_game(GAME)
+
+
+# The seventh round's variants (rules/summoner_tcg/README.md): the switches at the top of
+# evaluate.lua, off in the shipped evaluation, turned on in a copy of the game.
+SWITCHES = {
+    "local FOG = false": "local FOG = true",
+    "local GUARD_BLOCKS = false": "local GUARD_BLOCKS = true",
+    "local PRIMED_BLOCKS = false": "local PRIMED_BLOCKS = true",
+    "local SAMPLE_BY_COST = false": "local SAMPLE_BY_COST = true",
+    "local HAND_FULL, HAND_PAST = 5, 3": "local HAND_FULL, HAND_PAST = 5, 0.5",
+}
+
+
+@pytest.fixture(scope="module")
+def variant(tmp_path_factory):
+    g = copy_game(tmp_path_factory.mktemp("tcg_variant"), GAME)
+    for old, new in SWITCHES.items():
+        edit(g.rules / "evaluate.lua", old, new)
+    return load_game(str(g.rules))
 
 
 def midgame(game, seed: int = 8, decisions: int = 40) -> Match:
@@ -125,3 +145,164 @@ def test_stamina_above_fifty_counts_half(tcg, seed):
         return 40 * v / (1 - abs(v))
     assert score(40) - score(30) > 10
     assert score(80) - score(70) < 10
+
+
+# -- the defender's answers and the stand-off (issue 14, seventh round) -------------------
+# These test the switched parts in the variant copy (each fails on the shipped evaluation
+# as it was before the switches, commit a368819).
+
+
+def first_turn(game, seed: int = 1) -> Match:
+    """A fresh two-player match in which player 1 (Ember Pack) is in its first main phase,
+    before any battle, and player 2 (Tide Circle) waits."""
+    for s in range(seed, seed + 50):
+        m = Match(game, s, [Seat("random", "ember"), Seat("random", "tide")], quiet=True)
+        if m.eval("return state.active, state.phase, state.vars.battled") == [1, "main", False]:
+            return m
+    raise AssertionError("no seed from {seed} lets player 1 begin")
+
+
+PUT = """
+  local function put(p, def, face_down)
+    for _, zone in ipairs({'deck', 'hand'}) do
+      for _, c in ipairs(zones.cards(p, zone)) do
+        if c.def == def then
+          cards.to_zone(c, p, 'field')
+          if face_down then cards.turn_face_down(c) else cards.turn_face_up(c) end
+          return c
+        end
+      end
+    end
+    error('no ' .. def .. ' left for player ' .. p)
+  end
+"""
+
+
+def score(m: Match, seat: int) -> float:
+    """The seat's lead in evaluation points, read back through v = x / (SCALE + |x|), SCALE 40."""
+    v = m.evaluate(seat)
+    return 40 * v / (1 - abs(v))
+
+
+def defended(game, answer: str, attackers: int = 2, primed: tuple[str, ...] = ()) -> float:
+    """Player 2's score when player 1 has `attackers` revealed Ash Runners (15/0) and its
+    battle still to come, and player 2 has `answer` and `primed` primed."""
+    m = first_turn(game)
+    m.eval(PUT + "".join(f"put(1, '{d}', false)\n" for d in ["ash_runner", "spark_fox", "cinder_pup"][:attackers])
+           + f"put(2, '{answer}', true)\n" + "".join(f"put(2, '{d}', true)\n" for d in primed))
+    return score(m, 2)
+
+
+def test_a_primed_fog_wall_is_worth_the_battle_it_calls_off(variant):
+    # Two attackers (20 Strength) are coming at player 2. A primed Fog Wall calls that
+    # battle off; a primed Recall (a Gambit of no use here) does nothing
+    # against it. The old evaluation gave the Fog Wall a flat few points either way.
+    assert defended(variant, "fog_wall") > defended(variant, "recall") + 10
+
+
+def test_a_primed_sudden_guard_brings_primed_walls_into_the_battle(variant):
+    # With a Reef Guardian (5/20) primed, Sudden Guard lets it block one of the two
+    # attacks (the 15 of the Ash Runner); without the Guard it cannot be revealed in time.
+    guarded = defended(variant, "sudden_guard", primed=("reef_guardian",))
+    unguarded = defended(variant, "recall", primed=("reef_guardian",))
+    assert guarded > unguarded + 8
+
+
+def test_a_fog_wall_counts_only_until_its_window_passes(variant):
+    # Once the attacks are declared and player 2 has passed, a Fog Wall still primed
+    # saves nothing: passing must not look as good as playing it.
+    m = first_turn(variant)
+    m.eval(PUT + "put(1, 'ash_runner', false)\nput(2, 'fog_wall', true)")
+    before = score(m, 2)
+    m.eval("state.vars.battled = true; state.vars.in_battle = true; state.vars.declaring = false")
+    m.eval("""local a = zones.cards(1, 'field')[1]
+              state.vars.attacks = { { a = a.id, p = 2, s = 0 } }""")
+    assert score(m, 2) < before - 10
+
+
+def wall_gain(game, attackers: int) -> float:
+    """How much more player 2 (at 20 Stamina) is worth with a Reef Guardian primed than in
+    its deck, facing `attackers` revealed Summons of player 1 (whose battle comes first)."""
+    def one(primed: bool) -> float:
+        m = first_turn(game)
+        m.eval(PUT + "".join(f"put(1, '{d}', false)\n" for d in ["ash_runner", "ash_runner", "grove_stag"][:attackers])
+               + "counters.add(2, 'stamina', 20 - counters.get(2, 'stamina'))\n"
+               + ("put(2, 'reef_guardian', true)\n" if primed else ""))
+        return score(m, 2)
+    return one(True) - one(False)
+
+
+def test_a_primed_wall_counts_as_a_blocker_against_the_attacks_after_its_reveal(variant):
+    # Player 2's primed wall is revealed at its next turn, before player 1 attacks again:
+    # it is worth more against three attackers than against none.
+    assert wall_gain(variant, 3) > wall_gain(variant, 0) + 3
+
+
+def test_turning_a_summon_face_down_in_ones_own_turn_gives_up_a_blocker(variant):
+    # The primed-blocker reckoning holds only for Summons that can be revealed before the
+    # others attack again; a Summon turned face down in its owner's main phase cannot
+    # (the churn seen in session 22's variant, which counted it as blocking anyway).
+    m = first_turn(variant)
+    m.eval(PUT + "put(2, 'storm_eel', false); put(2, 'storm_eel', false); put(1, 'stone_sentry', false)"
+           "\ncounters.add(1, 'stamina', 25 - counters.get(1, 'stamina'))")
+    up = score(m, 1)
+    m.eval("for _, c in ipairs(zones.cards(1, 'field')) do cards.turn_face_down(c) end")
+    assert score(m, 1) < up - 3
+
+
+def hand_gain(game, held: int) -> float:
+    """What three more cards in hand add to player 1's score when it holds `held`."""
+    def one(n: int) -> float:
+        m = first_turn(game)
+        m.eval(f"""local h = zones.cards(1, 'hand')
+                   while #h > {n} do cards.to_zone(h[#h], 1, 'deck'); h = zones.cards(1, 'hand') end
+                   local d = zones.cards(1, 'deck')
+                   local i = 1
+                   while #zones.cards(1, 'hand') < {n} do cards.to_zone(d[i], 1, 'hand'); i = i + 1 end""")
+        return score(m, 1)
+    return one(held + 3) - one(held)
+
+
+def test_cards_in_hand_past_five_are_worth_less(variant):
+    # A hand of ten gains less from three more cards than a hand of one: a bot that holds
+    # twenty cards is not ahead by sixty points (the 28-card hand of session 22's replay).
+    assert hand_gain(variant, 1) > hand_gain(variant, 10) + 4
+
+
+def test_a_bots_sample_deals_primed_cards_only_of_the_cost_paid(variant):
+    # Everyone sees what a primed card cost (Stamina is public), and prime marks the card
+    # with it; a bot's sample of the other seat's cards keeps to cards of that cost (fits
+    # in evaluate.lua). Ember Pack's only 22 is Ember Drake; its 11s are Grove Stag and
+    # Stone Sentry. Before, a sample dealt any card there, and the search met rushes it
+    # had judged to be Cinder Pups.
+    for seed in range(1, 200):
+        m = first_turn(variant, seed)
+        if {"Prime Ember Drake (cost 22)", "Prime Grove Stag (cost 11)"} <= set(m.options()):
+            break
+    m.answer(m.index_of("Prime Ember Drake (cost 22)"))
+    m.answer(m.index_of("Prime Grove Stag (cost 11)"))
+    marks = sorted(c["mark"]["paid"] for c in m.view(2)["cards"] if c.get("face_down"))
+    assert marks == [11, 22]
+    dealt = {11: set(), 22: set()}
+    for s in range(30):
+        for c in m.sample(2, s).snapshot()["cards"]:
+            if c.get("face_down") and c["owner"] == 1:
+                dealt[c["mark"]["paid"]].add(c["def"])
+    assert dealt == {22: {"ember_drake"}, 11: {"grove_stag", "stone_sentry"}}
+
+
+def test_a_primed_golem_under_stone_age_fits_the_lower_cost(variant):
+    # fits(mark, def) from evaluate.lua, run on its own with the definitions as data
+    from lupa.lua54 import LuaRuntime
+    lua = LuaRuntime()
+    lua.execute((variant.root / "evaluate.lua").read_text())
+    fits = lua.globals().fits
+    golem = lua.table_from({"cost": 11, "tags": lua.table_from(["summon", "golem"])})
+    beast = lua.table_from({"cost": 11, "tags": lua.table_from(["summon", "beast"])})
+    def mark(paid, plane=None):
+        return lua.table_from({"paid": paid, **({"plane": plane} if plane else {})})
+    assert fits(mark(7, "stone_age"), golem) is True
+    assert fits(mark(7, "stone_age"), beast) is False
+    assert fits(mark(11, "stone_age"), beast) is True
+    assert fits(mark(11), golem) is True
+    assert fits(mark(7, "scorched_plain"), golem) is False

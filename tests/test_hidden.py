@@ -221,3 +221,93 @@ def test_piped_hot_seat_hands_over_and_keeps_secrets():
     turn_2 = after.split("Bids revealed")[0]
     assert "P1 made a secret choice" in turn_2 and "Bid 1 (secret)" not in turn_2
     assert "Bids revealed: player 1 bid 1, player 2 bid 4" in after
+
+
+# -- public marks on face-down cards (cards.mark) and samples that respect them ----------
+
+def marked_bid_game(tmp_path, fits: str | None):
+    """sealed_bid whose played cards carry their value as a mark, with a bots file that
+    may define fits(mark, def)."""
+    import shutil
+    dest = tmp_path / "sealed_bid"
+    shutil.copytree(BID, dest)
+    edit(dest / "game.yaml", "scripts: [bid.lua]", "scripts: [bid.lua]\nbots: {evaluate: evaluate.lua}")
+    edit(dest / "bid.lua", "    cards.turn_face_down(c)\n",
+         "    cards.turn_face_down(c)\n    cards.mark(c, { value = stat(c, 'value') })\n")
+    (dest / "evaluate.lua").write_text("function evaluate(view, seat) return 0 end\n" + (fits or ""))
+    return load_game(str(dest))
+
+
+PLAY_HIGH_MARKED = """
+  local c
+  for _, x in ipairs(zones.cards(1, 'hand')) do if x.def == 'high' then c = x end end
+  cards.to_zone(c, 1, 'table')
+  cards.turn_face_down(c)
+  cards.mark(c, { value = 3 })
+"""
+
+
+def high_played(game) -> Match:
+    """Player 1 has played High face down (marked 3); player 2 is to play."""
+    m = new_bid_match(game)
+    for key in ("Bid 1", "Bid 1", "Play High"):
+        m.answer_key(key)
+    return m
+
+
+def table_card_in_samples(m: Match, seeds=range(40)) -> set[str]:
+    out = set()
+    for s in seeds:
+        snap = m.sample(2, s).snapshot()
+        (c,) = [c for c in snap["cards"] if c["zone"] == "table:1"]
+        out.add(c["def"])
+    return out
+
+
+def test_a_mark_is_shown_to_everyone_with_the_face_down_card(bid_game):
+    m = new_bid_match(bid_game)
+    m.eval(PLAY_HIGH_MARKED)
+    (down,) = [c for c in m.view(2)["cards"] if c["zone"] == "table:1"]
+    assert down["face_down"] is True and "def" not in down
+    assert down["mark"] == {"value": 3}
+    m.eval("cards.turn_face_up(zones.cards(1, 'table')[1])")
+    (up,) = [c for c in m.view(2)["cards"] if c["zone"] == "table:1"]
+    assert up["def"] == "high" and "mark" not in up
+
+
+def test_a_mark_goes_when_the_card_moves_or_turns_face_down_again(bid_game):
+    m = new_bid_match(bid_game)
+    m.eval(PLAY_HIGH_MARKED)
+    m.eval("cards.turn_face_down(zones.cards(1, 'table')[1])")
+    assert "mark" not in [c for c in m.snapshot()["cards"] if c["zone"] == "table:1"][0]
+    m.eval("cards.mark(zones.cards(1, 'table')[1], 3); cards.to_zone(zones.cards(1, 'table')[1], 1, 'hand')")
+    assert all("mark" not in c for c in m.snapshot()["cards"])
+
+
+def test_marking_a_face_up_card_or_with_a_function_is_an_error_naming_the_line(bid_game):
+    m = new_bid_match(bid_game)
+    with pytest.raises(ScriptError, match=r"eval:1: cards.mark: .* is face up"):
+        m.eval("cards.mark(zones.cards(1, 'hand')[1], 1)")
+    m.eval("local c = zones.cards(1, 'hand')[1]; cards.to_zone(c, 1, 'table'); cards.turn_face_down(c)")
+    with pytest.raises(ScriptError, match=r"eval:1: cards.mark: the mark must be plain data .* a function"):
+        m.eval("cards.mark(zones.cards(1, 'table')[1], { f = function() end })")
+
+
+def test_a_sample_deals_a_marked_card_only_what_fits_its_mark(tmp_path):
+    m = high_played(marked_bid_game(tmp_path, "function fits(mark, def) return def.value == mark.value end\n"))
+    assert table_card_in_samples(m) == {"high"}       # the deck's High or the hand's, never another
+    # the other hidden cards are still dealt again
+    hands = {tuple(sorted(c["def"] for c in m.sample(2, s).snapshot()["cards"] if c["zone"] == "hand:1"))
+             for s in range(40)}
+    assert len(hands) > 1
+
+
+def test_without_fits_a_mark_does_not_limit_a_sample(tmp_path):
+    m = high_played(marked_bid_game(tmp_path, None))
+    assert table_card_in_samples(m) > {"high"}
+
+
+def test_a_fits_that_fails_is_an_error_naming_the_bots_file(tmp_path):
+    m = high_played(marked_bid_game(tmp_path, "function fits(mark, def) return def.value > mark end\n"))
+    with pytest.raises(ScriptError, match=r"fits\(mark, def\): .*evaluate.lua:2: attempt to compare"):
+        m.sample(2, 1)

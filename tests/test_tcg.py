@@ -145,8 +145,9 @@ def test_a_primed_card_shows_to_its_owner_and_only_as_face_down_to_the_other(tcg
     my_card = next(c for c in mine["cards"] if c["id"] == field_mine[0])
     their_card = next(c for c in theirs["cards"] if c["id"] == field_theirs[0])
     assert my_card["def"] == "stone_sentry"
+    # and what everyone saw it cost (its mark: the Stamina paid, no Plane in play)
     assert their_card == {"id": field_theirs[0], "face_down": True, "owner": 1, "controller": 1, "zone": "field:1",
-                          "under": []}
+                          "under": [], "mark": {"paid": 11}}
     assert isinstance(their_card["id"], str)     # a stand-in, not the real id
 
 
@@ -303,7 +304,8 @@ def test_hot_seat_shows_the_next_player_only_face_down_cards_and_secret_choices(
     before, _, after = r.stdout.partition("-- player 2 to play --")
     assert "Prime Spark Fox" in before and "Prime Quick Strike" in before     # player 1 saw their own
     assert after and "Spark Fox" not in after and "Quick Strike" not in after
-    assert "P1 made a secret choice" in after and "face-down card ?1, face-down card ?2" in after
+    # what player 2 may know of them: the Stamina paid (their marks), which it saw go
+    assert "P1 made a secret choice" in after and "face-down card ?1 [paid 5], face-down card ?2 [paid 4]" in after
 
 
 def test_list_shows_the_two_decks_with_their_size():
@@ -329,6 +331,8 @@ def test_in_a_terminal_a_player_sees_their_hand_and_only_face_down_cards_of_the_
     p2 = re.sub(r"\r*\n    ", " ", p2)                       # a long field is wrapped, indented
     assert int(re.search(r"hand (\d+)", p2).group(1)) > 0 and "hand:" not in p2   # a count, never names
     field = re.search(r"field: (.*)", p2).group(1).strip()
-    # the bot primed cards this turn: each is shown face down only, by a stand-in id
-    assert field != "empty" and all(re.fullmatch(r"face-down card \?\d+", f.strip()) for f in field.split(",")), field
+    # the bot primed cards this turn: each is shown face down only, by a stand-in id, with
+    # what everyone saw it cost (its mark)
+    assert field != "empty" and all(re.fullmatch(r"face-down card \?\d+ \[paid \d+\]", f.strip())
+                                    for f in field.split(",")), field
     assert "Player 2 primes" in back or "P2 made a secret choice" in back

@@ -43,6 +43,7 @@
 ---@field face_down boolean|nil True while face down.
 ---@field seen_by Player[]|nil Players it has been revealed to.
 ---@field down_ref integer|nil The stand-in number others know it by while face down.
+---@field mark any What every player knows of it while face down (cards.mark), or nil.
 ---@field base table<string, number>|nil This card's own stat values, overriding its definition's.
 
 --- A card definition: the card's YAML (its id, name, tags, copies, text, the
@@ -148,7 +149,8 @@
 ---@field cards (CardId|string)[]|nil Their ids, bottom to top, when the seat may see them.
 
 --- A card as a view shows it: a Card, or for a face-down card the seat may not see, only
---- where it is: {id = "?n", face_down = true, owner, controller, zone, space, host, under}.
+--- where it is: {id = "?n", face_down = true, owner, controller, zone, space, host, under,
+--- mark}.
 ---@class ViewCard: Card
 
 -------------------------------------------------------------------------------
@@ -561,6 +563,17 @@ function cards.turn_face_down(c) end
 --- Example: cards.turn_face_up(c)
 ---@param c CardArg
 function cards.turn_face_up(c) end
+
+--- Puts a public mark on a face-down card: what every player knows of it without seeing
+--- its face (what was paid for it, say). Every view shows the mark with the card; a
+--- bot's sample deals the card only definitions that the evaluation file's
+--- fits(mark, def) accepts, when it defines one. The mark goes when the card turns face
+--- up, turns face down again or leaves its place; nil takes it off.
+--- Errors: not a card; a face-up card; a mark that is not plain data (booleans, numbers, strings, tables of them).
+--- Example: cards.turn_face_down(c); cards.mark(c, { paid = 3 })
+---@param c CardArg
+---@param mark any
+function cards.mark(c, mark) end
 
 --- Shows a card's face to player p, or to everyone when p is nil, until it is
 --- shuffled into a zone or turned face down. Says so to every seat.

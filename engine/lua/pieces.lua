@@ -395,6 +395,7 @@ local function lift(c)
     remove_from_list(E.state.zones[c.zone], c.id)
   end
   c.zone = nil
+  c.mark = nil
 end
 
 local S_TO_ZONE = spec("cards.to_zone", "zone", "c, ", "", 1)
@@ -584,14 +585,44 @@ function C.turn_face_down(c)
   c = card_arg(c, "cards.turn_face_down")
   local st = E.state
   st.turned_down = (st.turned_down or 0) + 1
-  c.face_down, c.seen_by, c.down_ref = true, nil, st.turned_down
+  c.face_down, c.seen_by, c.down_ref, c.mark = true, nil, st.turned_down, nil
+end
+
+--- Puts a public mark on a face-down card: what every player knows of it without seeing
+--- its face (what was paid for it, say). Every view shows the mark with the card, and a
+--- bot's sample deals the card only identities the game's fits(mark, def) accepts (a
+--- function the bots' evaluation file may define). The mark goes when the card is
+--- turned face up or face down again or leaves its place; mark must be a boolean, a
+--- number, a string or a table of them (nil takes a mark off).
+function C.mark(c, mark)
+  c = card_arg(c, "cards.mark")
+  if not c.face_down then
+    fail("cards.mark: " .. E.describe(c) .. " is face up: only a face-down card takes a mark")
+  end
+  local function plain(v, depth)
+    local t = type(v)
+    if t == "table" then
+      if depth > 8 then return "tables nested more than 8 deep" end
+      for k, x in next, v do
+        if type(k) ~= "string" and math.type(k) ~= "integer" then return "a key of type " .. type(k) end
+        local why = plain(x, depth + 1)
+        if why then return why end
+      end
+      return nil
+    end
+    if t == "boolean" or t == "string" or (t == "number" and v == v) then return nil end
+    return t == "number" and "NaN" or ("a " .. t)
+  end
+  local why = plain(mark, 1)
+  if why then fail("cards.mark: the mark must be plain data (booleans, numbers, strings, tables), not " .. why) end
+  c.mark = type(mark) == "table" and E.deep_copy(mark) or mark
 end
 
 --- Turns a card face up: everyone sees it (a reveal, so fair undo stops here).
 function C.turn_face_up(c)
   c = card_arg(c, "cards.turn_face_up")
   if c.face_down then
-    c.face_down, c.seen_by, c.down_ref = nil, nil, nil
+    c.face_down, c.seen_by, c.down_ref, c.mark = nil, nil, nil, nil
     E.note("reveal", { zone = c.zone })
   end
 end

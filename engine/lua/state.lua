@@ -139,7 +139,7 @@ local function zone_shown(z, owner, p)
 end
 
 -- What the others see of a face-down card: that it is there, and where.
-local FACE_DOWN_KEEP = { "owner", "controller", "zone", "space", "host", "under" }
+local FACE_DOWN_KEEP = { "owner", "controller", "zone", "space", "host", "under", "mark" }
 
 --- What player p may see (p nil: everything), as a table that shares the
 --- state's own subtables: encode it, never hand it to a script. Every zone is
@@ -285,6 +285,7 @@ end
 -------------------------------------------------------------------------------
 
 E.evaluator = nil   -- the game's evaluate(view, seat), when game.yaml names a file for it
+E.fits = nil        -- the same file's fits(mark, def), when it defines one (see E.redeal)
 
 -- What an evaluation may use besides the view: the safe libraries, card
 -- definitions (read-only), the game's options and the board's shape.
@@ -310,6 +311,11 @@ function E.load_evaluator(bc, chunkname)
     return chunkname .. ":1: this file must define a function evaluate(view, seat)"
   end
   E.evaluator = rawget(env, "evaluate")
+  local fits = rawget(env, "fits")
+  if fits ~= nil and type(fits) ~= "function" then
+    return chunkname .. ":1: fits must be a function fits(mark, def), not " .. type(fits)
+  end
+  E.fits = fits
   return nil
 end
 
@@ -346,7 +352,37 @@ end
 
 local EMPTY = {}
 local PLACE = { id = true, owner = true, controller = true, zone = true, space = true, host = true,
-                under = true, face_down = true, seen_by = true, down_ref = true }
+                under = true, face_down = true, seen_by = true, down_ref = true, mark = true }
+
+-- Which identities each marked hidden card of a group may take: for the nth card of
+-- g.ids with a mark, the indices into g.identities that the game's fits(mark, def)
+-- accepts (all of the game's calls made in one guarded run).
+local function fitting(groups_plan)
+  local cards = E.state.cards
+  local ok, res = E.run_guarded(function()
+    local fits, defs = E.fits, E.defs
+    for _, g in ipairs(groups_plan) do
+      for i, id in ipairs(g.ids) do
+        local mark = cards[id].mark
+        if mark ~= nil then
+          local list, seen = {}, {}
+          for j, ident in ipairs(g.identities) do
+            local def = g.plain and ident[1] or ident.def
+            local yes = seen[def]
+            if yes == nil then
+              yes = fits(type(mark) == "table" and E.deep_copy(mark) or mark, def and defs[def]) and true or false
+              seen[def] = yes
+            end
+            if yes then list[#list + 1] = j end
+          end
+          g.fit = g.fit or {}
+          g.fit[#g.fit + 1] = { at = i, ok = list }
+        end
+      end
+    end
+  end)
+  if not ok then error("fits(mark, def): " .. res, 0) end
+end
 
 -- Which cards p cannot see and what identities they take: a plan E.redeal deals from.
 -- For each owner (in order) the hidden cards' ids, in an order p can tell from its
@@ -426,7 +462,41 @@ local function redeal_plan(p)
     end
     plan[n] = { ids = ids, identities = identities, plain = plain }
   end
+  if E.fits then fitting(plan) end
   return plan
+end
+
+-- The order of a group's identities for its places when some places are marked: each
+-- marked place (fewest choices first) takes an identity it fits at random, the other
+-- places the rest in the shuffled order. nil when the picks leave a marked place with
+-- nothing it fits (then the caller tries again, and in the end ignores the marks).
+local function fitted_order(g, shuffled, pick)
+  local n = #g.identities
+  local taken, out = {}, {}
+  local marked = E.copy_list(g.fit)
+  table.sort(marked, function(a, b)
+    if #a.ok ~= #b.ok then return #a.ok < #b.ok end
+    return a.at < b.at
+  end)
+  for _, m in ipairs(marked) do
+    local free = {}
+    for _, j in ipairs(m.ok) do
+      if not taken[j] then free[#free + 1] = j end
+    end
+    if #free == 0 then return nil end
+    local j = free[pick(#free)]
+    taken[j], out[m.at] = true, j
+  end
+  local k = 1
+  for i = 1, n do
+    if out[i] == nil then
+      while taken[shuffled[k]] do k = k + 1 end
+      out[i] = shuffled[k]
+      k = k + 1
+    end
+  end
+  for i = 1, n do out[i] = g.identities[out[i]] end
+  return out
 end
 
 -- Deals the plan's identities to its cards at random from `seed` and reseeds the
@@ -439,6 +509,20 @@ local function deal(plan, seed)
     for i = #order, 2, -1 do
       local j = pick(i)
       order[i], order[j] = order[j], order[i]
+    end
+    if g.fit then
+      local fitted
+      for _ = 1, 8 do
+        local shuffled = {}
+        for i = 1, #order do shuffled[i] = i end
+        for i = #shuffled, 2, -1 do
+          local j = pick(i)
+          shuffled[i], shuffled[j] = shuffled[j], shuffled[i]
+        end
+        fitted = fitted_order(g, shuffled, pick)
+        if fitted then break end
+      end
+      order = fitted or order
     end
     if g.plain then
       for i, id in ipairs(ids) do
@@ -466,8 +550,9 @@ end
 --- Deals again, at random from `seed`, every card whose face seat p cannot see, and
 --- reseeds the match's generator from `seed`: the result is one world p's view allows.
 --- A hidden card keeps its place (zone, space, host, face-down state, who has seen
---- it) and takes the identity (definition, name, other fields) of a hidden card of
---- the same owner. The places are taken in an order p can tell from its view and the
+--- it, its mark) and takes the identity (definition, name, other fields) of a hidden
+--- card of the same owner; a marked card (cards.mark) only one that the game's
+--- fits(mark, def) accepts, when the evaluation file defines it. The places are taken in an order p can tell from its view and the
 --- identities are sorted before the shuffle, so the world depends on p's view and the
 --- seed only: what p cannot see (which hidden card is where) makes no difference.
 function E.redeal(p, seed)

@@ -31,7 +31,9 @@ local STR, DEF, BODY = 1.3, 0.6, 3.0    -- a revealed Summon: STR*S + DEF*D + BO
 local PRIMED_OWN = 0.9    -- a primed card of our own: this share of its revealed worth
 local PRIMED_OTHER = 1.4  -- someone else's primed card, unseen: this much a point of its likely cost
 local UNSEEN_COST = 6     -- (a primed card's cost when the ledger cannot tell)
-local HAND = 3            -- a card in hand
+local HAND = 3            -- a card in hand, up to HAND_FULL cards
+local HAND_FULL, HAND_PAST = 5, 3     -- each card past HAND_FULL is worth HAND_PAST (0.5 in
+                                      -- the seventh round's variants)
 local INCOME = 1.4        -- what a point of income is worth (taken off again: see below)
 local LOOSE_EQUIPMENT = 2 -- a revealed Equipment not attached (it can be later)
 local UNSEEN_THREAT = 0.7 -- the Strength an unseen primed card may bring to the next battle, a point of cost
@@ -43,6 +45,12 @@ local LATER = 0.4         -- the weight of the threats of the player whose battl
 local HAND_THREAT = 12    -- what an opponent's hand may deal without a battle (Quick Strike...)
 local PLANE_HELD = 1      -- owning the Plane in play (its effect is in the stats)
 local BATTLE = 0.8        -- the share of a battle's likely damage counted before it is dealt
+-- Switches for the variants of issue 14's seventh round (the game's README): each off is
+-- the evaluation as shipped; tests/test_eval_summoner_tcg.py turns them on in a copy.
+local FOG = false           -- a primed Fog Wall of the attacked player calls the next battle off
+local GUARD_BLOCKS = false  -- a primed Sudden Guard lets its owner's primed Summons block in it
+local PRIMED_BLOCKS = false -- our own primed Summons block the attacks after they can be revealed
+local SAMPLE_BY_COST = false -- a bot's sample deals a primed card only cards of the cost paid
 local DOOMED = 0.8        -- the share of a Summon's worth lost to a declared attack that beats it
 
 -- What a Gambit is worth primed, waiting for its window (a share of its effect).
@@ -76,6 +84,17 @@ local function has(def, tag)
     if tags[i] == tag then return true end
   end
   return false
+end
+
+-- Whether a card of definition def could be a primed card with this mark: its cost,
+-- under the Plane that was in play when it was primed, is what was paid (the mark set
+-- by prime in phases.lua). As the file's fits(mark, def), a bot's sample deals primed
+-- cards only identities that fit (SAMPLE_BY_COST).
+local function fits_by_cost(mark, def)
+  if type(mark) ~= "table" or def == nil then return true end
+  local cost = def.cost or 0
+  if mark.plane == "stone_age" and has(def, "golem") then cost = math.max(0, cost - 4) end
+  return cost == mark.paid
 end
 
 local function controller_of(c)
@@ -142,6 +161,8 @@ function evaluate(view, seat)
 
   local score, strengths, blockers = {}, {}, {}
   local guards = {}                  -- player -> a primed Sudden Guard (seen by its owner)
+  local fogs = {}                    -- player -> a primed Fog Wall (seen by its owner)
+  local primed_summons = {}          -- player -> their primed Summons (seen by their owner)
   local primed_strength = {}         -- player -> Strengths their primed cards may bring
   local summon_at = {}               -- card id -> { player, Strength, Defense, worth, blocked }
   for q = 1, nplayers do score[q], strengths[q], blockers[q], primed_strength[q] = 0, {}, 0, {} end
@@ -185,11 +206,13 @@ function evaluate(view, seat)
         elseif has(d, "summon") then
           local s, df = stats(c, d, p, false)
           score[p] = score[p] + PRIMED_OWN * (STR * s + DEF * df + BODY)
+          primed_summons[p] = (primed_summons[p] or 0) + 1
           list[#list + 1] = s
           table.insert(primed_strength[p], s)
         elseif has(d, "gambit") then
           score[p] = score[p] + (GAMBIT[c.def] or (d.cost or 2))
-          if c.def == "sudden_guard" then guards[p] = true end
+          if c.def == "sudden_guard" then guards[p] = true
+          elseif c.def == "fog_wall" then fogs[p] = true end
         elseif has(d, "equipment") then
           score[p] = score[p] + (EQUIPMENT[c.def] or 3)
         else
@@ -295,16 +318,23 @@ function evaluate(view, seat)
       end
     end
   end
+  -- The attacked player's primed Gambits answer the battle until their window has
+  -- passed (the window opens once the attacks are declared): a Fog Wall calls it off,
+  -- a Sudden Guard brings their primed Summons in as blockers.
+  local answerable = not vars.in_battle or vars.declaring
   local battle_damage = {}
   for q, list in pairs(hits) do
-    local free = 0
-    for _, t in pairs(summon_at) do
-      if t.p == q and not t.blocked and not t.doomed then free = free + 1 end
+    if not (FOG and answerable and fogs[q]) then
+      local free = 0
+      for _, t in pairs(summon_at) do
+        if t.p == q and not t.blocked and not t.doomed then free = free + 1 end
+      end
+      if GUARD_BLOCKS and answerable and guards[q] then free = free + (primed_summons[q] or 0) end
+      table.sort(list)
+      local dmg = 0
+      for i = #list - free, 1, -1 do dmg = dmg + list[i] end
+      battle_damage[q] = BATTLE * dmg
     end
-    table.sort(list)
-    local dmg = 0
-    for i = #list - free, 1, -1 do dmg = dmg + list[i] end
-    battle_damage[q] = BATTLE * dmg
   end
 
   local best_other, alive_others = nil, 0
@@ -316,7 +346,9 @@ function evaluate(view, seat)
     end
     if not gone(q) then
       local hand = zones["hand:" .. q]
-      local total = score[q] + life(st - (battle_damage[q] or 0)) + HAND * (hand and hand.count or 0)
+      local held = hand and hand.count or 0
+      local total = score[q] + life(st - (battle_damage[q] or 0)) + HAND * math.min(held, HAND_FULL)
+                    + HAND_PAST * math.max(held - HAND_FULL, 0)
       -- Each turn's draw and income come to everyone in turn: taking them off again
       -- keeps a position from looking better just because its player's turn began
       -- (one-ply search compares positions before and after the draw).
@@ -329,6 +361,11 @@ function evaluate(view, seat)
       -- the largest attacks taken by as many blockers as q has (one more with a primed
       -- Sudden Guard), and what a hand may deal directly, against q's Stamina.
       local threat, nblock = 0, blockers[q] + (guards[q] and 1 or 0)
+      -- q's primed Summons are revealed before the others attack again, unless q's own
+      -- reveal step is already behind it this turn
+      if PRIMED_BLOCKS and (q ~= active or view.phase == "reveal") then
+        nblock = nblock + (primed_summons[q] or 0)
+      end
       for o = 1, nplayers do
         if o ~= q and not (out[o] == true) then
           -- the player whose turn it is attacks the others again only after they
@@ -358,3 +395,5 @@ function evaluate(view, seat)
   local x = mine - best_other
   return x / (SCALE + abs(x))
 end
+
+if SAMPLE_BY_COST then fits = fits_by_cost end

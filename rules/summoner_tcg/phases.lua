@@ -107,11 +107,17 @@ end
 
 -- The main phase -------------------------------------------------------------------------------
 
---- Primes a card from the hand: pay its cost, lay it face down on the Field.
+--- Primes a card from the hand: pay its cost, lay it face down on the Field. What was
+--- paid is public (everyone sees the Stamina go), and so is the Plane in play: the card
+--- carries both as its mark, so a bot's sample deals it only cards of that cost
+--- (fits in evaluate.lua).
 function prime(c, p)
-  pay(p, stat(c, "cost"))
+  local cost = stat(c, "cost")
+  local plane = plane_in_play()
+  pay(p, cost)
   cards.to_zone(c, p, "field")
   cards.turn_face_down(c)
+  cards.mark(c, { paid = cost, plane = plane and plane.def or nil })
   say(string.format("Player %d primes a card (Stamina %d)", p, stamina(p)))
 end
 

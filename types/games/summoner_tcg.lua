@@ -155,7 +155,10 @@ function pick_player(p, prompt, ps) end
 --- Defined in rules/summoner_tcg/helpers.lua.
 function plane_in_play() end
 
---- Primes a card from the hand: pay its cost, lay it face down on the Field.
+--- Primes a card from the hand: pay its cost, lay it face down on the Field. What was
+--- paid is public (everyone sees the Stamina go), and so is the Plane in play: the card
+--- carries both as its mark, so a bot's sample deals it only cards of that cost
+--- (fits in evaluate.lua).
 --- Defined in rules/summoner_tcg/phases.lua.
 function prime(c, p) end
 
