@@ -20,6 +20,12 @@ from .luac import at_line, first_line
 from .names import did_you_mean, kind_of
 from .options import OptionSpec
 
+# Keys that were renamed: where, old key -> what the message adds.
+_RENAMED = {
+    (("limits",), "instructions"): " (the budget is counted in steps now: use steps, about one for every "
+                                   "20 instructions, so 50,000,000 instructions is steps: 2500000)",
+}
+
 # Events the engine itself emits; a game declares its own under `hooks:`.
 ENGINE_EVENTS = ("turn_start", "turn_end", "phase_start", "phase_end", "round_start", "round_end")
 # Card keys every game has; a game adds its own under `card_fields:`.
@@ -261,7 +267,8 @@ def validate(doc: yamlio.Document, schema: dict) -> list[Problem]:
             allowed = list((err.schema.get("properties") or {}).keys())
             for key in inst:
                 if key not in allowed:
-                    problems.append(doc.key_problem(where + (key,), f"unknown key '{key}'{did_you_mean(key, allowed)}"))
+                    hint = _RENAMED.get((where, key)) or did_you_mean(key, allowed)
+                    problems.append(doc.key_problem(where + (key,), f"unknown key '{key}'{hint}"))
         elif err.validator == "required":
             missing = [k for k in err.validator_value if not (isinstance(inst, dict) and k in inst)]
             for key in missing:

@@ -12,8 +12,10 @@ import re
 
 from lupa.lua54 import LuaRuntime
 
+from .steps import Reserved, meter, plain
+
 _compiler: LuaRuntime | None = None
-_compiled: dict[tuple[str, str], tuple[bool, bytes | str]] = {}
+_compiled: dict[tuple[str, str, str], tuple[bool, bytes | str]] = {}
 
 _MARK = re.compile(r"--\[\[@line (\d{1,9})\]\]")
 _ERROR_LINE = re.compile(r"^(.*?):(\d+):")
@@ -30,21 +32,40 @@ def first_line(source: str) -> tuple[int, str]:
     return (int(m.group(1)), source[m.end():]) if m else (1, source)
 
 
-def compile_lua(source: str, chunkname: str) -> tuple[bool, bytes | str]:
+def compile_lua(source: str, chunkname: str, steps: str = "calls") -> tuple[bool, bytes | str]:
     """Compiles Lua text once per process: (True, bytecode) or (False, syntax error).
 
     Only text is ever compiled, by Lua's own compiler, so the bytecode handed to a
     match's runtime is as safe as the text; scripts themselves can never load bytecode.
+    The bytecode counts steps for the budget (engine/steps.py) and takes the step
+    counter as its first argument: steps "calls" counts loops, gotos and function calls
+    (scripts), "loops" only loops and gotos (the engine's own files), "none" nothing
+    (benchmarks). Syntax errors are those of the text as written.
     """
-    key = (chunkname, source)
+    key = (chunkname, source, steps)
     hit = _compiled.get(key)
     if hit is None:
-        line, _ = first_line(source)
+        line, text = first_line(source)
         ok, res = _compile(source, chunkname)
+        if ok:
+            ok, res = _metered(text, chunkname, steps)
         if line > 1:
-            ok, res = _moved(ok, res, source, chunkname, line - 1)
+            ok, res = _moved(ok, res, line - 1, lambda: _metered("\n" * (line - 1) + text, chunkname, steps))
         hit = _compiled[key] = (ok, res)
     return hit
+
+
+def _metered(text: str, chunkname: str, steps: str) -> tuple[bool, bytes | str]:
+    """Lua text that compiles as written, compiled with its steps (engine/steps.py)."""
+    try:
+        counted = plain(text) if steps == "none" else meter(text, calls=steps == "calls")
+    except Reserved as e:
+        return False, f"{chunkname}:{e.line}: {e}"
+    ok, res = _compile(counted, chunkname)
+    if not ok:   # the tokenizer read valid Lua wrongly: a bug of the engine, said as one
+        return False, (f"{chunkname}:1: the engine could not count the steps of this text "
+                       f"(please report it with the text): {res}")
+    return True, res
 
 
 def _compile(source: str, chunkname: str) -> tuple[bool, bytes | str]:
@@ -61,14 +82,15 @@ def _compile(source: str, chunkname: str) -> tuple[bool, bytes | str]:
     return (True, res) if ok else (False, res.decode("utf-8", "replace"))
 
 
-def _moved(ok: bool, res: bytes | str, source: str, chunkname: str, by: int) -> tuple[bool, bytes | str]:
-    """A compile result with its line numbers `by` lines further down the file."""
+def _moved(ok: bool, res: bytes | str, by: int, padded) -> tuple[bool, bytes | str]:
+    """A compile result with its line numbers `by` lines further down the file; padded()
+    compiles the text again padded with `by` newlines, for bytecode this cannot read."""
     if not ok:
         m = _ERROR_LINE.match(res)
         return False, (f"{m.group(1)}:{int(m.group(2)) + by}:{res[m.end():]}" if m else res)
     moved = shift_lines(res, by)
     if moved is None:   # a bytecode format this does not read: pad the text instead (slow, but right)
-        return _compile("\n" * by + source, chunkname)
+        return padded()
     return True, moved
 
 

@@ -29,9 +29,9 @@ def _deny_attributes(obj: Any, name: Any, is_setting: bool) -> Any:
 
 # -- Ctrl-C while a script runs ------------------------------------------------------
 # Python runs its signal handlers between bytecodes of the main thread, never while
-# Lua runs. But every ten thousand instructions or so the budget hook calls _poll
-# (flow.lua, sandbox.lua's E.watch): a pending SIGINT is handled right there, in
-# _poll's frame, where our handler only notes it; _poll then tells the hook, which
+# Lua runs. But every ten thousand steps or so the budget calls _poll (flow.lua's
+# settle, sandbox.lua's E.watch): a pending SIGINT is handled right there, in
+# _poll's frame, where our handler only notes it; _poll then tells the budget, which
 # stops the script with an error (the match stays at its last decision). Anywhere
 # else Ctrl-C raises KeyboardInterrupt as usual.
 
@@ -87,9 +87,14 @@ class Runtime:
         )
         lua = self._lua
         self._E = E = lua.table()
-        run_binary = lua.eval("function(bc, E) return assert(load(bc, nil, 'b'))(E) end")
+        # The step counter every compiled chunk takes as its first argument (engine/steps.py);
+        # flow.lua sets what it calls when it runs out. Scripts never see it.
+        E.steps = lua.table(n=1 << 40)
+        # limits: {steps: 0} (benchmarks only: game.yaml refuses it) compiles with no steps
+        self._steps = "none" if (game.data.get("limits") or {}).get("steps") == 0 else "calls"
+        run_binary = lua.eval("function(bc, E) return assert(load(bc, nil, 'b'))(E.steps, E) end")
         for name in ENGINE_FILES:
-            ok, bc = compile_lua(_SOURCES[name], f"engine/lua/{name}.lua")
+            ok, bc = compile_lua(_SOURCES[name], f"engine/lua/{name}.lua", "none" if self._steps == "none" else "loops")
             assert ok, bc
             run_binary(bc, E)
         _catch_ctrl_c()
@@ -114,7 +119,7 @@ class Runtime:
             E.add_def(lua.table_from({**c.data, "set": c.set_id}, recursive=True))
         for cid, c in game.cards.items():
             for src in c.lua:
-                ok, bc = compile_lua(src.source, src.chunkname)
+                ok, bc = compile_lua(src.source, src.chunkname, self._steps)
                 if not ok:
                     problems.append(problem_from_lua(bc, src.chunkname))
                     continue
@@ -123,7 +128,7 @@ class Runtime:
                     problems.append(problem_from_lua(err, src.chunkname))
         E.freeze_definitions()
         for src in game.scripts:
-            ok, bc = compile_lua(src.source, src.chunkname)
+            ok, bc = compile_lua(src.source, src.chunkname, self._steps)
             if not ok:
                 problems.append(problem_from_lua(bc, src.chunkname))
                 continue
@@ -136,12 +141,12 @@ class Runtime:
                 problems.append(problem_from_lua(str(r[1]), src.chunkname))
         if game.evaluator is not None:
             src = game.evaluator
-            ok, res = compile_lua(src.source, src.chunkname)
+            ok, res = compile_lua(src.source, src.chunkname, self._steps)
             err = E.load_evaluator(res, src.chunkname) if ok else res
             if err is not None:
                 problems.append(problem_from_lua(str(err), src.chunkname))
         if scenario is not None:
-            ok, res = compile_lua(scenario.source, scenario.chunkname)
+            ok, res = compile_lua(scenario.source, scenario.chunkname, self._steps)
             if ok:
                 ok, res = E.load_chunk(res, scenario.chunkname, "scenario")
             if not ok:

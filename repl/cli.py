@@ -281,9 +281,9 @@ def _bench_value(key: str, out: dict) -> str:
         return (f"{v:.3f} MB ({out['memory_matches']} live matches at decision {out['memory_at_decision']:.0f} "
                 f"on average; growth of {out['memory_source']} / {out['memory_matches']}); "
                 f"{out['memory_per_match_beside_mb']:.3f} MB each when they share one runtime")
-    if key == "budget_hook_cost":
-        return (f"{v:.1%} of the time (with the hook {out['budget_hook_on_decisions_per_s']:,.0f} decisions/s, "
-                f"without {out['budget_hook_off_decisions_per_s']:,.0f}; best of {out['rounds']})")
+    if key == "budget_cost":
+        return (f"{v:.1%} of the time (with the step budget {out['budget_on_decisions_per_s']:,.0f} decisions/s, "
+                f"without {out['budget_off_decisions_per_s']:,.0f}; best of {out['rounds']})")
     if key == "host_vs_lua_ratio":
         return (f"{v:.2f} times the time per decision (host {out['host_decisions_per_s']:,.0f} decisions/s, "
                 f"pure Lua {out['lua_decisions_per_s']:,.0f}; {_count(out['comparison_games'], 'game')}, "
@@ -303,7 +303,7 @@ BENCH_LABELS = {
     "match_start_ms": "match start",
     "fork_us": "fork",
     "memory_per_match_mb": "memory per live match",
-    "budget_hook_cost": "budget hook cost",
+    "budget_cost": "step budget cost",
     "host_vs_lua_ratio": "host / pure Lua",
     "reload_ms": "hot reload",
 }
@@ -316,7 +316,7 @@ def _bench_goal(key: str, out: dict) -> str:
         return ""
     goal = bench.GOALS[key][1]
     words = {"decisions_per_s_one_process": f"aim {goal:,.0f}", "fork_us": f"goal under {goal:g} µs",
-             "memory_per_match_mb": f"goal under {goal:g} MB", "budget_hook_cost": f"goal under {goal:.0%}",
+             "memory_per_match_mb": f"goal under {goal:g} MB", "budget_cost": f"goal under {goal:.0%}",
              "reload_ms": f"goal under {goal:g} ms", "host_vs_lua_ratio": f"goal {goal:g} or less"}[key]
     met = out["met"][key] if "met" in out else bench.met(out)[key]
     verdict = "" if met is None else ": met" if met else ": not met"

@@ -217,12 +217,20 @@ def test_a_rules_script_that_is_a_pipe_is_refused(tiny):
 
 # -- limits and options in game.yaml ------------------------------------------------------
 
-@pytest.mark.parametrize("limit, value", [("memory_mb", 100_000), ("instructions", 10 ** 12),
+@pytest.mark.parametrize("limit, value", [("memory_mb", 100_000), ("steps", 10 ** 12),
                                           ("trigger_depth", 100_000), ("seconds", 100_000)])
 def test_limits_have_ceilings(tiny, limit, value):
     game = tiny / "game.yaml"
     game.write_text(game.read_text() + f"limits:\n  {limit}: {value}\n")
     check_refuses(tiny, game, rf"{value} is greater than the maximum of \d+")
+
+
+def test_the_old_instruction_budget_is_named_with_its_new_form(tiny):
+    game = tiny / "game.yaml"
+    game.write_text(game.read_text() + "limits:\n  instructions: 50000000\n")
+    m = check_refuses(tiny, game, r"unknown key 'instructions' \(the budget is counted in steps now: use steps, "
+                                  r"about one for every 20 instructions, so 50,000,000 instructions is steps: 2500000\)")
+    assert m.group(1) == str(game.read_text().splitlines().index("  instructions: 50000000") + 1)
 
 
 @pytest.mark.parametrize("value, message", [("0", r"0 is less than the minimum of 1"),

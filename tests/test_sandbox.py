@@ -60,9 +60,9 @@ def nil_field(name: str, verb: str = "call") -> Raises:
 
 
 # (then where the script was: " at eval:1", or the file and line of a card's script)
-TOO_LONG = Raises(r"script ran too long: more than \d+ Lua instructions before the next decision "
-                  r"\(an endless loop\?\)( at \S+:\d+)?")
-TOO_MUCH_WORK = Raises(r"script ran too long: more than \d+ Lua instructions' worth of work before the next "
+TOO_LONG = Raises(r"script ran too long: more than \d+ steps \(loop turns and function calls\) before the next "
+                  r"decision \(an endless loop\?\)( at \S+:\d+)?")
+TOO_MUCH_WORK = Raises(r"script ran too long: more than \d+ steps' worth of work before the next "
                        r"decision \(library calls on large strings or tables\?\)( at \S+:\d+)?")
 # (with where the script was after "decision", as for the budget)
 TIME_LIMIT = ("script ran too long: it hit the time limit of {} s of processor time before the next decision"
@@ -141,6 +141,15 @@ EXHAUSTION = [
     ("pcall swallowing the budget", "while true do pcall(function() while true do end end) end", TOO_LONG),
     ("xpcall handler loop", "xpcall(error, function() while true do end end)", TOO_LONG),
     ("goto loop", "::top:: goto top", TOO_LONG),
+    ("repeat loop", "repeat local x = 1 until false", TOO_LONG),
+    # no loop at all: the steps at function calls count the calls of a doubling recursion
+    ("doubling recursion", "local function f(n) if n == 0 then return 0 end return f(n - 1) + f(n - 1) end "
+                           "return f(60)", TOO_LONG),
+    ("doubling through __index", "local t = setmetatable({}, {__index = function(s, k) if k > 100 then return 0 end "
+                                 "return s[k + 1] + s[k + 1] end}) return t[1]", TOO_LONG),
+    ("the step counter", "__summon_steps.n = 1e18 while true do end",
+     fails("eval:1: the name __summon_steps is the engine's own: a script may not use it")),
+    ("the step counter by _ENV", '_ENV["__summon_steps"] = {n = 1e18} while true do end', TOO_LONG),
     ("coroutine library", "coroutine.wrap(function() while true do end end)()", nil_global("coroutine")),
     ("many coroutines", "for i = 1, 1e6 do coroutine.create(print) end", nil_global("coroutine")),
     ("tail recursion", "local function f() return f() end return f()", TOO_LONG),
@@ -151,7 +160,9 @@ EXHAUSTION = [
     ("huge string.rep", 'return string.rep("x", 1e10)', fails("eval:1: string.rep: result of 10000000000 bytes is too large")),
     ("huge rep by method", 'return ("xy"):rep(1e9, ",")', fails("eval:1: string.rep: result of 2999999999 bytes is too large")),
     ("doubling concatenation", 'local s = "x" while true do s = s .. s end', OUT_OF_MEMORY),
-    ("table growth", "local t = {} for i = 1, 1e10 do t[i] = i end", OUT_OF_MEMORY),
+    # (a table of 16 values a turn: memory runs out long before the steps)
+    ("table growth", "local t = {} for i = 1, 1e10 do t[i] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16} end",
+     OUT_OF_MEMORY),
     # `return f(...)` is a tail call: Lua keeps no frame for the line, but eval of one line names line 1
     ("catastrophic pattern", 'return string.find(string.rep("a", 1e5), ".-.-.-.-b")',
      too_slow("string.find", "2e+25", 100000, 4, "eval:1: ")),
@@ -204,7 +215,7 @@ WORK_IN_C = [
     ("__len is read once", "local n = 0 local t = setmetatable({}, {__len = function() n = n + 1 "
      "return n == 1 and 1 or 1e12 end}) table.insert(t, 1, 0) return n", Returns([1])),
     ("shifting a long list again and again",
-     "local t = {} for i = 1, 1e6 do t[i] = i end while true do table.insert(t, 1, 0) table.remove(t, 1) end",
+     "local t = {} for i = 1, 2e5 do t[i] = i end while true do table.insert(t, 1, 0) table.remove(t, 1) end",
      TOO_MUCH_WORK),
     ("sorting a short list again and again", "local t = {} for i = 1, 100 do t[i] = -i end "
      "while true do table.sort(t) end", TOO_MUCH_WORK),
@@ -635,12 +646,12 @@ def test_the_walk_finds_what_is_hidden_deep_or_behind_a_metatable(opened_match):
 
 # -- Ctrl-C -------------------------------------------------------------------------------
 
-def schema_max_instructions() -> int:
-    """The largest instruction budget game.yaml may ask for (the schema's maximum, if it has one)."""
+def schema_max_steps() -> int:
+    """The largest step budget game.yaml may ask for (the schema's maximum, if it has one)."""
     import json
 
     schema = json.loads((ROOT / "engine" / "schemas" / "game.schema.json").read_text())
-    return schema["properties"]["limits"]["properties"]["instructions"].get("maximum", 10 ** 12)
+    return schema["properties"]["limits"]["properties"]["steps"].get("maximum", 10 ** 12)
 
 
 def cpu_seconds(pid: int) -> float:
@@ -673,7 +684,7 @@ def test_ctrl_c_stops_a_running_script(tmp_path, ctrl_c_heard):
     """`summon eval` of an endless loop, with the largest budget: Ctrl-C stops it, with a clear
     message. Ctrl-C is sent by processor time used, not after a fixed delay (see below)."""
     g = copy_game(tmp_path)
-    edit(g.rules / "game.yaml", "  instructions: 20000000", f"  instructions: {schema_max_instructions()}")
+    edit(g.rules / "game.yaml", "  steps: 1000000", f"  steps: {schema_max_steps()}")
     env = dict(os.environ, PYTHONPATH=str(ROOT))
 
     def cpu_of(code: str) -> tuple[float, subprocess.CompletedProcess]:
@@ -717,7 +728,7 @@ def test_ctrl_c_leaves_the_match_at_its_last_decision(sw, ctrl_c_heard):
         pytest.skip("signals reach the main thread only")
     from engine.runtime import Runtime
 
-    game = with_limits(sw, instructions=schema_max_instructions())
+    game = with_limits(sw, steps=schema_max_steps())
     m = Match(game, 1, [Seat("bot", "polar_dwarves"), Seat("bot", "fallen_kingdom")], quiet=True,
               scenario=LuaSource("scenario", 'on("phase_start", function() if state.vars.hang then '
                                              "while true do end end end)"))

@@ -84,7 +84,7 @@ end
 -------------------------------------------------------------------------------
 -- Canonical JSON: sorted keys, sequences as arrays, integers as integers.
 -- Script data reaches the host only through here (snapshots, hashes, views,
--- eval results), on the host's time, outside any instruction budget: so the
+-- eval results), on the host's time, outside any step budget: so the
 -- encoder bounds its own work. A table met twice is encoded twice (a few shared
 -- tables nested can stand for 2^40 values), so it counts the values it writes
 -- and the bytes of text, and gives up with a clear error past either limit.

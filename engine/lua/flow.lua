@@ -4,6 +4,7 @@ local E = ...
 
 local co_create, co_resume, co_yield, co_status = coroutine.create, coroutine.resume, coroutine.yield, coroutine.status
 local co_running = coroutine.running
+local load = load
 local find = string.find
 local sethook, gethook, traceback, gc = debug.sethook, debug.gethook, debug.traceback, collectgarbage
 
@@ -12,7 +13,7 @@ E.pending = nil
 E.answers = {}       -- keys of the answers given, in order
 E.askers = {}        -- the player who gave each
 E.picks = {}         -- the index of each answer among its options (forks replay them)
-E.limits = { instructions = 50000000, trigger_depth = 40, hook_every = 1000, check_every = 10000, seconds = 10 }
+E.limits = { steps = 2500000, trigger_depth = 40, check_every = 10000, seconds = 10 }
 
 -- The error that ends the match. Compared with rawequal (a script's error value may
 -- claim to equal anything through __eq), and sealed so no script can change it.
@@ -276,12 +277,30 @@ end
 -- The driver the host calls: start, then step with each answer.
 -------------------------------------------------------------------------------
 local co
-local budget = 0
 local tripped = nil
-local since, fresh = 0, true   -- instructions since the hook last ran E.watch; first watch of this budget?
+
+-- The budget, in steps (engine/steps.py): every compiled chunk counts its steps down on
+-- E.steps.n and calls E.steps.out (settle, below) when that passes zero. The engine
+-- grants the counter a slice of the budget at a time, so it only hears of the count
+-- every few thousand steps; `left` is what is not granted yet. A run is stopped at
+-- exactly its budget's step plus one, on every machine.
+local steps = E.steps
+local left, granted = 0, 0
+local fresh = true                                  -- first check since the budget was refilled?
+local metered = setmetatable({}, { __mode = "k" })  -- the threads that run under the budget
+local UNMETERED_SLICE = 1 << 30
+
+local function grant(n)
+  local g = E.limits.check_every
+  if gc("count") > E.roomy_kb then g = 100 end      -- slow single instructions: check often
+  if g > n then g = n end
+  left, granted = n - g, g
+  steps.n = g
+end
 
 local function refill()
-  budget, tripped, since, fresh = E.limits.instructions, nil, 0, true
+  tripped, fresh = nil, true
+  grant(E.limits.steps > 0 and E.limits.steps or UNMETERED_SLICE)
 end
 
 local function hard_hook()
@@ -305,17 +324,16 @@ end
 -- Instruction-count samples by source line, when E.profile is a table (benchmarks).
 local getinfo = debug.getinfo
 
-local function sample(prof)
-  for level = 3, 12 do
+local function sample()
+  local prof = E.profile
+  for level = 2, 12 do
     local info = getinfo(level, "Sl")
     if not info then break end
-    local k = info.short_src .. ":" .. (level == 3 and (info.currentline or 0) or ("fn" .. info.linedefined))
-    prof[k] = (prof[k] or 0) + (level == 3 and 1 or 0)
+    local k = info.short_src .. ":" .. (level == 2 and (info.currentline or 0) or ("fn" .. info.linedefined))
+    prof[k] = (prof[k] or 0) + (level == 2 and 1 or 0)
     prof["~" .. k] = (prof["~" .. k] or 0) + 1
   end
 end
-
-local budget_hook
 
 -- Where a script was running when the budget ran out: the innermost frame that is not
 -- the engine's own (engine files are named engine/lua/...), as " at file:line".
@@ -331,54 +349,66 @@ local function running_at()
   return ""
 end
 
-local function profiling_hook()
-  sample(E.profile)
-  budget_hook()
-end
-
-local function work_used_up()
-  trip("script ran too long: more than " .. E.limits.instructions ..
-       " Lua instructions' worth of work before the next decision (library calls on large strings or tables?)" ..
-       running_at())
-end
-
--- Counts instructions in the thread it is set on; past the budget, every further
--- instruction fails. Every check_every instructions, and at every call while the
--- heap is large, E.watch (sandbox.lua) looks at what the count cannot see: Ctrl-C,
--- processor time, single instructions made slow by huge values.
-function budget_hook()
-  local every = E.limits.hook_every
-  budget = budget - every
-  if budget <= 0 then
-    -- already used up before this count: a charge did it, and the hook ran inside E.charge
-    if budget + every <= 0 then work_used_up() end
-    trip("script ran too long: more than " .. E.limits.instructions ..
-         " Lua instructions before the next decision (an endless loop?)" .. running_at())
+-- Called when the counter passes zero (by a step, or by E.charge with charged true).
+-- In a thread under the budget: past the budget, stop the run; else check what steps
+-- cannot see (E.watch: Ctrl-C, processor time) and grant the next slice. Anywhere else
+-- (the host reading state) steps count for nothing. Engine code: no step of its own
+-- before the counter is granted again.
+local function settle(charged)
+  if not metered[co_running()] or E.limits.steps <= 0 then
+    steps.n = UNMETERED_SLICE
+    return
   end
-  since = since + every
-  if since >= E.limits.check_every or gc("count") > E.roomy_kb then
-    since = 0
-    local stop, rest = E.watch(fresh)
-    fresh = false
-    if stop then trip(stop .. running_at() .. rest) end
+  local rest = left + steps.n
+  if rest < 0 then
+    steps.n = UNMETERED_SLICE   -- (the hard hook stops the thread from here on)
+    if charged then
+      trip("script ran too long: more than " .. E.limits.steps ..
+           " steps' worth of work before the next decision (library calls on large strings or tables?)" ..
+           running_at())
+    end
+    trip("script ran too long: more than " .. E.limits.steps ..
+         " steps (loop turns and function calls) before the next decision (an endless loop?)" .. running_at())
   end
+  grant(rest)
+  local stop, more = E.watch(fresh)
+  fresh = false
+  if stop then trip(stop .. running_at() .. more) end
 end
+steps.out = settle
 
 --- Charges the budget for n instructions' worth of work done in C (library calls,
---- libs.lua). Outside a budgeted thread (the host reading state) it stops nothing.
+--- libs.lua), at 20 to a step (about the instructions a step stands for in games'
+--- scripts). Outside a budgeted thread (the host reading state) it stops nothing.
 function E.charge(n)
-  budget = budget - n
-  if budget <= 0 and gethook() then work_used_up() end
+  steps.n = steps.n - (n + 19) // 20
+  if steps.n < 0 then settle(true) end
 end
 
---- Runs fn(...) in its own thread under the instruction budget (for script code
---- the host runs outside the match: loading chunks, `summon eval`).
+--- Loads bytecode the host compiled (luac.compile_lua) in env, as a function called
+--- like the text's chunk: the step counter goes in as the chunk's first argument.
+--- Returns the function, or nil and the error.
+function E.load_compiled(bc, chunkname, env)
+  local fn, err = load(bc, "@" .. chunkname, "b", env)
+  if not fn then return nil, err end
+  return function(...) return fn(steps, ...) end
+end
+
+-- A thread that runs under the budget; with E.profile, also sampled by a count hook.
+local function metered_thread(fn)
+  local th = co_create(fn)
+  metered[th] = true
+  if E.profile then sethook(th, sample, "", 1000) end
+  return th
+end
+
+--- Runs fn(...) in its own thread under the budget (for script code the host runs
+--- outside the match: loading chunks, `summon eval`).
 --- Returns true, results... or false, message.
 function E.run_guarded(fn, ...)
   local args = table.pack(...)
-  local th = co_create(function() return fn(table.unpack(args, 1, args.n)) end)
+  local th = metered_thread(function() return fn(table.unpack(args, 1, args.n)) end)
   refill()
-  sethook(th, budget_hook, "", E.limits.hook_every)
   local saved = E.set_context_aside()
   local res = table.pack(co_resume(th))
   E.restore_context(saved)
@@ -404,13 +434,12 @@ local function on_error(err)
 end
 
 local function start_co(main)
-  co = co_create(function()
+  co = metered_thread(function()
     local ok, err = xpcall(main, on_error)
     if ok or rawequal(err, GAME_OVER) then return "over" end
     return "error", err.message
   end)
   E.match_co = co
-  sethook(co, E.profile and profiling_hook or budget_hook, "", E.limits.hook_every)
 end
 
 --- Starts the match; returns like step().

@@ -1,6 +1,6 @@
 -- The string, table, utf8 and math libraries as scripts see them, each function bounded
 -- by the work it does. A C library function runs inside one Lua instruction,
--- where the instruction budget cannot see it; so each one here charges the budget
+-- where the step count cannot see it; so each one here charges the budget
 -- (E.charge, flow.lua) for its work, worked out from the sizes of its arguments or
 -- results, or refuses at once work no budget could pay for. A table with a
 -- metatable, and a long list to sort, are read and written from Lua instead, where
@@ -8,7 +8,8 @@
 --
 -- Units: one unit is about one Lua instruction's time (3 ns here): 4 bytes of a
 -- byte-by-byte loop (upper, utf8.len), 8 bytes copied, one step of the pattern
--- matcher; a table element read and written by C is 8.
+-- matcher; a table element read and written by C is 8. The budget counts steps
+-- (engine/steps.py): E.charge takes 20 units as a step.
 --
 -- Errors of the C functions (and of this file) are raised at the script's line.
 -- The engine's own Lua keeps the plain functions: the global tables are left as
@@ -105,7 +106,7 @@ end
 --- Charges n units, or refuses at once work no budget could pay for: `what`
 --- (formatted with `count`) says what that work was.
 local function cost(fn, n, what, count)
-  if n > E.limits.instructions then
+  if n > E.limits.steps * 20 then
     fail(s_format("%s: " .. what .. " is more work than a script may do before the next decision", fn, count))
   end
   if n > SMALL then charge(n) end
@@ -424,8 +425,8 @@ end
 
 -------------------------------------------------------------------------------
 -- table: a plain table goes to the C function once its work is charged; a table
--- with a metatable is read and written from Lua, one counted instruction per
--- element, so a lying __len or a C function as __index cannot make C loop for
+-- with a metatable is read and written from Lua, in loops whose every turn is a
+-- counted step, so a lying __len or a C function as __index cannot make C loop for
 -- ever. Lengths are read once, here, and handed on, so C never asks __len again.
 -------------------------------------------------------------------------------
 local T = {}

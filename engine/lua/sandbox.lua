@@ -9,8 +9,8 @@ local type, pairs, error = type, pairs, error
 local LIBS = E.safe_libs
 
 -------------------------------------------------------------------------------
--- What the instruction count cannot see. Every check_every instructions the
--- budget hook (flow.lua) calls E.watch, which
+-- What the step count cannot see. Every check_every steps the budget (flow.lua's
+-- settle) calls E.watch, which
 --  * asks the host whether Ctrl-C was pressed (a Python function set by E.set_poll:
 --    Python's signal handlers cannot run while Lua runs, but they run when Lua
 --    calls into Python);
@@ -19,10 +19,10 @@ local LIBS = E.safe_libs
 --    huge values (== < and .. on long strings, lists of a hundred thousand values)
 --    do work that neither the count nor the charges of libs.lua see.
 -- While the heap is far larger than the loaded game needs (only then can single
--- instructions be that slow), the hook calls E.watch every hook_every
--- instructions, so Ctrl-C and the time limit take effect within a second or so.
+-- instructions be that slow), the budget calls E.watch every hundred steps, so
+-- Ctrl-C and the time limit take effect within a second or so.
 -- The time limit depends on the machine, so it is a safety cut, never a rule: the
--- deterministic limits (instructions, charged library work, memory) stop every
+-- deterministic limits (steps, charged library work, memory) stop every
 -- script a game needs long before it. Its message says it is the time limit and how
 -- to raise it (limits.seconds in game.yaml, 1 to 600); like every trip it cannot be
 -- caught by a script's pcall, and the host never counts it as anything but an error
@@ -34,11 +34,11 @@ local started = 0            -- clock() at the first watch since the budget was 
 
 function E.set_poll(fn) poll = fn end
 
---- Notes the heap the loaded game needs: the hook watches more often once the
+--- Notes the heap the loaded game needs: the budget watches more often once the
 --- heap grows well past it (four times, plus 4 MB).
 --- Called once the match is built: what loading left behind is collected (it would
 --- otherwise set the high-water mark of the process's memory), and the heap as it is
---- now sets when the hook starts looking often (E.roomy_kb).
+--- now sets when the budget starts looking often (E.roomy_kb).
 function E.mark_heap()
   gc("collect")
   E.roomy_kb = gc("count") * 4 + 4096
@@ -54,8 +54,8 @@ E.mark_heap()
 -- is what the process keeps (bench: memory per live match).
 gc("generational", 5, 100)
 
---- Called by the budget hook; returns a message to stop the script with, or nil. The
---- message comes in two parts: the hook puts where the script was between them.
+--- Called by the budget; returns a message to stop the script with, or nil. The
+--- message comes in two parts: the budget puts where the script was between them.
 function E.watch(fresh)
   local now = clock()
   if fresh then started = now end
@@ -150,9 +150,9 @@ local function safe_pcall(f, ...)
   return unpack(res, 1, res.n)
 end
 
--- Lua runs an xpcall message handler at the point of the error; when the error
--- comes from the budget hook, hooks are off there, so a looping handler would
--- never be stopped. Scripts get an xpcall that calls the handler after unwinding.
+-- Lua runs an xpcall message handler at the point of the error, before the stack
+-- unwinds; a handler that loops there, on an error of the budget, would run inside
+-- the budget's own call. Scripts get an xpcall that calls the handler after unwinding.
 local function safe_xpcall(f, handler, ...)
   local res = pack(safe_pcall(f, ...))
   if res[1] then return unpack(res, 1, res.n) end
@@ -367,7 +367,7 @@ end
 --- Returns ok, result-or-message.
 function E.load_chunk(src, chunkname, kind)
   local env = chunk_env(kind)
-  local fn, err = load(src, "@" .. chunkname, "b", env)
+  local fn, err = E.load_compiled(src, chunkname, env)
   if not fn then return false, err end
   if kind == "rules" or kind == "scenario" then
     return true, fn
@@ -402,7 +402,7 @@ end
 --- true and the results as a JSON list, or false and the error. `line`: the line
 --- to name in an error that names none (the host gives 1 for code of one line).
 function E.eval(bc, chunkname, env, line)
-  local fn, err = load(bc, "@" .. chunkname, "b", env or card_env())
+  local fn, err = E.load_compiled(bc, chunkname, env or card_env())
   if not fn then return false, err end
   if line then fn = placed(fn, chunkname .. ":" .. line .. ": ") end
   local res = table.pack(E.run_guarded(fn))

@@ -303,7 +303,7 @@ E.evaluation_env = evaluation_env   -- (and `summon check` reads what it holds)
 --- returns nil, or the problem as "file:line: message".
 function E.load_evaluator(bc, chunkname)
   local env = evaluation_env()
-  local fn, err = load(bc, "@" .. chunkname, "b", env)
+  local fn, err = E.load_compiled(bc, chunkname, env)
   if not fn then return err end
   local ok, res = E.run_guarded(fn)
   if not ok then return res end
