@@ -10,16 +10,16 @@ counting steps bounds every run, and the count is the same on any machine.
 
 A step is a few Lua instructions on a counter the chunk receives as its first argument
 (never a global, so no script can reach it): it counts down, and when it passes zero it
-calls the engine (flow.lua, E.settle_steps), which charges the budget and checks Ctrl-C
+calls the engine (`settle` in flow.lua), which charges the budget and checks Ctrl-C
 and the time limit. The engine's own files take steps at loops only: their functions
 call each other a great deal and recurse only as deep as the data, so steps at their
 entries would cost much and guard nothing. Scripts' functions take one at entry as
 well, so that recursion (and metamethods, which are calls) is counted.
 
 Steps go into the text on the lines where the code is, so errors and tracebacks name
-the same lines. The text is read with a tokenizer that knows Lua's strings, long
-brackets, comments and numbers; it is only ever given text that Lua has just compiled
-(luac.compile_lua checks the text as written first), so it never has to guess.
+the same lines. The text is read with a scanner that knows Lua's strings, long brackets
+and comments; it is only ever given text that Lua has just compiled (luac.compile_lua
+checks the text as written first), so it never has to guess.
 """
 from __future__ import annotations
 
@@ -31,10 +31,18 @@ STEP = f" {_C}.n = {_C}.n - 1 if {_C}.n < 0 then {_C}.out() end "
 HEAD = f"local {_C} = ...; return (function(_, ...) "
 TAIL = "\nend)(...)"
 
-_LONG_BRACKET = re.compile(r"\[(=*)\[")
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_HEX_NUMBER = re.compile(r"0[xX](?:[pP][+-]?|[0-9a-fA-F.])*")
-_NUMBER = re.compile(r"(?:[eE][+-]?|[0-9a-fA-F.])*")
+# One pass over the text: comments and strings are matched whole (and passed over); the
+# words that matter are matched as whole words (no name has one inside it: names are
+# words, and keywords cannot follow a "."); everything else is skipped by the search.
+_SKIP = r"""
+    --\[(?P<c>=*)\[.*?\](?P=c)\]     # long comment
+  | --[^\n]*                         # line comment
+  | \[(?P<s>=*)\[.*?\](?P=s)\]       # long string
+  | "(?:[^"\\]|\\.)*"               # short strings, escapes and all
+  | '(?:[^'\\]|\\.)*'
+"""
+_WORDS = re.compile(_SKIP + r"| \b(?P<word>do|repeat|goto|function|" + COUNTER + r")\b", re.VERBOSE | re.DOTALL | re.ASCII)
+_CLOSE = re.compile(_SKIP + r"| (?P<close>\))", re.VERBOSE | re.DOTALL | re.ASCII)
 
 
 class Reserved(Exception):
@@ -45,48 +53,22 @@ class Reserved(Exception):
         self.line = line
 
 
-def _long_end(src: str, i: int) -> int | None:
-    """Where the long bracket opening at i ([[ or [==[) ends, past its closing bracket."""
-    m = _LONG_BRACKET.match(src, i)
-    if not m:
-        return None
-    j = src.find("]" + m.group(1) + "]", m.end())
-    return len(src) if j < 0 else j + len(m.group(1)) + 2
+def words(src: str):
+    """(word, start, end) of each `do`, `repeat`, `goto`, `function` and COUNTER in the code
+    of the text (not in its strings or comments). The text is valid Lua (it has just
+    compiled), so nothing has to be guessed."""
+    for m in _WORDS.finditer(src):
+        if m.group("word") is not None:
+            yield m.group("word"), m.start(), m.end()
 
 
-def tokens(src: str):
-    """(kind, start, end) of the tokens metering needs: "name" (names and keywords), "(", ")".
-
-    Strings, comments and numbers are skipped, and so is punctuation that does not matter
-    here; the text is valid Lua (it has just compiled), so nothing has to be guessed."""
-    i, n = 0, len(src)
-    while i < n:
-        c = src[i]
-        if c == "-" and src.startswith("--", i):
-            end = _long_end(src, i + 2)
-            if end is None:
-                j = src.find("\n", i)
-                end = n if j < 0 else j
-            i = end
-        elif c == "[":
-            end = _long_end(src, i)
-            i = i + 1 if end is None else end
-        elif c == '"' or c == "'":
-            j = i + 1
-            while j < n and src[j] != c:
-                j += 2 if src[j] == "\\" else 1
-            i = j + 1
-        elif c.isdigit() or (c == "." and i + 1 < n and src[i + 1].isdigit()):
-            m = _HEX_NUMBER.match(src, i) if src.startswith(("0x", "0X"), i) else None
-            i = m.end() if m else _NUMBER.match(src, i + 1).end()
-        elif c.isalpha() or c == "_":
-            end = _NAME.match(src, i).end()
-            yield ("name", i, end)
-            i = end
-        else:
-            if c == "(" or c == ")":
-                yield (c, i, i + 1)
-            i += 1
+def _params_end(src: str, at: int) -> int | None:
+    """Where the parameter list of the function whose keyword ends at `at` ends: past the
+    first ) outside comments (a parameter list has no parentheses or strings inside)."""
+    for m in _CLOSE.finditer(src, at):
+        if m.group("close") is not None:
+            return m.end()
+    return None
 
 
 def meter(src: str, *, calls: bool = True) -> str:
@@ -95,26 +77,22 @@ def meter(src: str, *, calls: bool = True) -> str:
 
     calls: a step at the start of every function body too (scripts); without it, only at
     loops and gotos (the engine's own files). Raises Reserved if the text names COUNTER."""
-    toks = list(tokens(src))
-    at: list[tuple[int, bool]] = []     # (position, True: the step goes before the token there)
-    for k, (kind, a, b) in enumerate(toks):
-        if kind != "name":
-            continue
-        word = src[a:b]
+    at: list[int] = []
+    for word, a, b in words(src):
         if word == "do" or word == "repeat":
-            at.append((b, False))
+            at.append(b)
         elif word == "goto":
-            at.append((a, True))
-        elif word == "function" and calls:
-            # the parameter list is the first ( after the keyword, and has no ( inside
-            j = next((j for j in range(k + 1, len(toks)) if toks[j][0] == ")"), None)
-            if j is not None:
-                at.append((toks[j][2], False))
-        elif word == COUNTER:
+            at.append(a)
+        elif word == "function":
+            if calls:
+                end = _params_end(src, b)
+                if end is not None:
+                    at.append(end)
+        else:
             raise Reserved(src.count("\n", 0, a) + 1)
     at.sort()
     out, last = [HEAD], 0
-    for pos, _ in at:
+    for pos in at:
         out.append(src[last:pos])
         out.append(STEP)
         last = pos
@@ -126,7 +104,7 @@ def meter(src: str, *, calls: bool = True) -> str:
 def plain(src: str) -> str:
     """The text as a chunk of the same shape as meter's, with no steps (benchmarks measure
     what the steps cost with it)."""
-    for kind, a, b in tokens(src):
-        if kind == "name" and src[a:b] == COUNTER:
+    for word, a, _ in words(src):
+        if word == COUNTER:
             raise Reserved(src.count("\n", 0, a) + 1)
     return HEAD + src + TAIL

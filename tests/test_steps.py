@@ -137,3 +137,35 @@ def test_the_budget_stops_at_the_same_step_every_time():
                                               r"function calls\) before the next decision \(an endless loop\?\) "
                                               r"at eval:1$"):
             m.eval("local n = 0 for i = 1, 1100 do n = n + 1 end return n")
+
+
+# Text made of Lua's own words and marks, to hide in strings and comments.
+LUA_BITS = ["do", "end", "while", "repeat", "until", "goto", "function", "(", ")", "[[", "]]", "[=[", "]=]",
+            "--", "\\", '"', "'", "\n", "::", " ", "x", "=", "1e5", "0x1p4"]
+
+
+def lua_quoted(text: str, quote: str) -> str:
+    """text as a short Lua string literal."""
+    body = text.replace("\\", "\\\\").replace(quote, "\\" + quote).replace("\n", "\\n")
+    return quote + body + quote
+
+
+def lua_long(text: str) -> str:
+    """text as a long Lua string literal, with enough = signs that nothing inside closes it."""
+    level = 0
+    while "]" + "=" * level + "]" in text + "]":
+        level += 1
+    return "[" + "=" * level + "[\n" + text + "]" + "=" * level + "]"
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(LUA_BITS), max_size=30).map("".join), st.sampled_from(['"', "'", "long"]))
+def test_what_strings_and_comments_hold_is_never_metered(text, kind):
+    literal = lua_long(text) if kind == "long" else lua_quoted(text, kind)
+    comment = "--" + lua_long(text)
+    program = f"{comment}\nlocal s = {literal} return s"
+    assert steps_in(program) == 0
+    assert Box().results(program) == text

@@ -24,11 +24,14 @@ local function plane_arrives(c)
 end
 
 --- Offers to attach a revealed Equipment to a revealed Summon (anyone's), or leave it.
-function offer_attach(eq, p)
+--- chosen: the player chose "Attach" from the turn's menu, so the choice is only where
+--- (a "leave it" there would go back to the same menu with nothing changed, and a bot
+--- that found both as good could go round for ever).
+function offer_attach(eq, p, chosen)
   local opts = {}
   for _, s in ipairs(attach_targets(eq)) do opts[#opts + 1] = { label = "Attach to " .. label_of(s), host = s } end
   if #opts == 0 then return end
-  opts[#opts + 1] = { label = "Leave " .. eq.name .. " unattached", none = true }
+  if not chosen then opts[#opts + 1] = { label = "Leave " .. eq.name .. " unattached", none = true } end
   local pick = choose { player = p, prompt = eq.name .. ": attach it to which Summon?", options = opts }
   if pick.host then attach(eq, pick.host) end
 end
@@ -196,7 +199,7 @@ function main_phase(p)
     tokens.set(pick.consume, "used", 1)
     say(string.format("Player %d uses %s's Consume", p, pick.consume.name))
     use_consume(pick.consume, p)
-  elseif pick.attach then offer_attach(pick.attach, p)
+  elseif pick.attach then offer_attach(pick.attach, p, true)
   elseif pick.flip then flip_down(pick.flip)
   end
   return true

@@ -126,8 +126,11 @@ function main_phase(p) end
 function next_player(p) end
 
 --- Offers to attach a revealed Equipment to a revealed Summon (anyone's), or leave it.
+--- chosen: the player chose "Attach" from the turn's menu, so the choice is only where
+--- (a "leave it" there would go back to the same menu with nothing changed, and a bot
+--- that found both as good could go round for ever).
 --- Defined in rules/summoner_tcg/phases.lua.
-function offer_attach(eq, p) end
+function offer_attach(eq, p, chosen) end
 
 --- Defined in rules/summoner_tcg/helpers.lua.
 function on_field(c) end
