@@ -22,8 +22,8 @@ SWITCHES = {
     "local FOG = false": "local FOG = true",
     "local GUARD_BLOCKS = false": "local GUARD_BLOCKS = true",
     "local PRIMED_BLOCKS = false": "local PRIMED_BLOCKS = true",
-    "local SAMPLE_BY_COST = false": "local SAMPLE_BY_COST = true",
     "local HAND_FULL, HAND_PAST = 5, 3": "local HAND_FULL, HAND_PAST = 5, 0.5",
+    "local PRIMED_MAX = false": "local PRIMED_MAX = true",
 }
 
 
@@ -269,14 +269,14 @@ def test_cards_in_hand_past_five_are_worth_less(variant):
     assert hand_gain(variant, 1) > hand_gain(variant, 10) + 4
 
 
-def test_a_bots_sample_deals_primed_cards_only_of_the_cost_paid(variant):
+def test_a_bots_sample_deals_primed_cards_only_of_the_cost_paid(tcg):
     # Everyone sees what a primed card cost (Stamina is public), and prime marks the card
     # with it; a bot's sample of the other seat's cards keeps to cards of that cost (fits
     # in evaluate.lua). Ember Pack's only 22 is Ember Drake; its 11s are Grove Stag and
     # Stone Sentry. Before, a sample dealt any card there, and the search met rushes it
     # had judged to be Cinder Pups.
     for seed in range(1, 200):
-        m = first_turn(variant, seed)
+        m = first_turn(tcg, seed)
         if {"Prime Ember Drake (cost 22)", "Prime Grove Stag (cost 11)"} <= set(m.options()):
             break
     m.answer(m.index_of("Prime Ember Drake (cost 22)"))
@@ -306,3 +306,21 @@ def test_a_primed_golem_under_stone_age_fits_the_lower_cost(variant):
     assert fits(mark(11, "stone_age"), beast) is True
     assert fits(mark(11), golem) is True
     assert fits(mark(7, "scorched_plain"), golem) is False
+
+
+def primed_threat(game, paid: int) -> float:
+    """Player 2's score at 25 Stamina when two of player 1's primed cards, unseen, are
+    marked as costing `paid` each (the ledger says nothing: they were put there)."""
+    m = first_turn(game)
+    m.eval(PUT + f"""cards.mark(put(1, 'ash_runner', true), {{paid = {paid}}})
+                     cards.mark(put(1, 'cinder_pup', true), {{paid = {paid}}})
+                     counters.add(2, 'stamina', 25 - counters.get(2, 'stamina'))""")
+    return score(m, 2)
+
+
+def test_an_unseen_primed_card_threatens_the_strongest_summon_of_its_cost(variant, tcg):
+    # Seed 9 of session 24's MM run: at 25 Stamina, player 1 faced two primed cards that
+    # cost 13 and 11, the price of a Storm Eel (15) and a Mist Heron (10), and died to
+    # them; the shipped danger term counts 0.7 a point of likely cost, whatever the cost.
+    assert primed_threat(variant, 3) > primed_threat(variant, 13) + 5
+    assert primed_threat(tcg, 3) == pytest.approx(primed_threat(tcg, 13))

@@ -50,7 +50,9 @@ local BATTLE = 0.8        -- the share of a battle's likely damage counted befor
 local FOG = false           -- a primed Fog Wall of the attacked player calls the next battle off
 local GUARD_BLOCKS = false  -- a primed Sudden Guard lets its owner's primed Summons block in it
 local PRIMED_BLOCKS = false -- our own primed Summons block the attacks after they can be revealed
-local SAMPLE_BY_COST = false -- a bot's sample deals a primed card only cards of the cost paid
+local SAMPLE_BY_COST = true  -- a bot's sample deals a primed card only cards of the cost paid
+local PRIMED_MAX = false    -- an unseen primed card threatens the Strength of the strongest
+                            -- Summon of the cost paid (its mark), not UNSEEN_THREAT a point
 local DOOMED = 0.8        -- the share of a Summon's worth lost to a declared attack that beats it
 
 -- What a Gambit is worth primed, waiting for its window (a share of its effect).
@@ -95,6 +97,22 @@ local function fits_by_cost(mark, def)
   local cost = def.cost or 0
   if mark.plane == "stone_age" and has(def, "golem") then cost = math.max(0, cost - 4) end
   return cost == mark.paid
+end
+
+-- The most Strength a Summon that fits a primed card's mark has (0 when none fits),
+-- worked out once per mark: what a careful player fears the card may be.
+local strongest = {}
+local function strongest_fit(mark)
+  local key = tostring(mark.paid) .. "/" .. tostring(mark.plane)
+  local most = strongest[key]
+  if most == nil then
+    most = 0
+    for _, d in pairs(defs) do
+      if has(d, "summon") and fits_by_cost(mark, d) and (d.strength or 0) > most then most = d.strength end
+    end
+    strongest[key] = most
+  end
+  return most
 end
 
 local function controller_of(c)
@@ -200,6 +218,7 @@ function evaluate(view, seat)
         if not d then
           local cost = unseen_cost[c.owner] or UNSEEN_COST
           local threat = UNSEEN_THREAT * cost
+          if PRIMED_MAX and type(c.mark) == "table" and c.mark.paid then threat = strongest_fit(c.mark) end
           score[p] = score[p] + PRIMED_OTHER * cost
           list[#list + 1] = threat       -- it may be a Summon, revealed next turn
           table.insert(primed_strength[p], threat)
