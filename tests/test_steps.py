@@ -169,3 +169,19 @@ def test_what_strings_and_comments_hold_is_never_metered(text, kind):
     program = f"{comment}\nlocal s = {literal} return s"
     assert steps_in(program) == 0
     assert Box().results(program) == text
+
+
+def test_with_no_budget_library_work_is_not_refused():
+    """limits: {steps: 0} (what `summon bench` compares against; game.yaml's schema refuses
+    it) counts nothing, and charged library calls go through instead of being refused."""
+    import dataclasses
+    from pathlib import Path
+
+    from engine.loader import load_game
+    from engine.match import Match, Seat
+
+    g = load_game(str(Path(__file__).parent / "games" / "sealed_bid"))
+    g = dataclasses.replace(g, data={**g.data, "limits": {**(g.data.get("limits") or {}), "steps": 0}})
+    m = Match(g, 1, [Seat("bot"), Seat("bot")], quiet=True)
+    assert m.eval('return #string.rep("ab", 100000)') == [200000]
+    assert m.eval("local n = 0 for i = 1, 3000000 do n = n + 1 end return n") == [3000000]
