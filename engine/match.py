@@ -252,8 +252,8 @@ class Match:
         if self._redeals and self.answers:
             raise EngineError("a sample can be forked or sampled only before it is played on")
         deals = self._redeals + ([redeal] if redeal is not None else [])
+        self._rt.keep_checkpoints()   # (before the fork: this match is active then)
         rt, res = self._rt.fork(quiet=quiet, redeal=deals[0] if deals else None)
-        self._rt.keep_checkpoints()
         m = object.__new__(Match)
         m.game, m.seed, m.seats, m.quiet = self.game, self.seed, list(self.seats), quiet
         m.scenario, m.setup, m.game_options = self.scenario, self.setup, dict(self.game_options)

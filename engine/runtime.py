@@ -169,6 +169,7 @@ class Runtime:
         lua.set_max_memory(memory * 1024 * 1024)
         self._shared = _Shared(self)
         self._saved = None      # this match's values while another match of the runtime runs
+        self._keeps = False     # whether this match keeps checkpoints (keep_checkpoints)
 
     # -- matches side by side --------------------------------------------------
 
@@ -185,8 +186,11 @@ class Runtime:
 
     def keep_checkpoints(self) -> None:
         """From now on, copy the state at the top of every turn, so forks replay only the turn."""
+        if self._keeps:   # (no switch to this match for nothing: forks call this every time)
+            return
         self._activate()
         self._E.keep_checkpoints = True
+        self._keeps = True
 
     def _beside(self, make, *args) -> tuple["Runtime", tuple]:
         """Runs make(*args) (E.fork, E.new_match) to put a new match in this runtime, leaving
@@ -196,7 +200,7 @@ class Runtime:
         res = self._call(make, *args)
         new = object.__new__(Runtime)
         new._lua, new._E, new.memory_mb = self._lua, self._E, self.memory_mb
-        new._shared, new._saved = self._shared, None
+        new._shared, new._saved, new._keeps = self._shared, None, False
         self._saved = saved
         self._shared.current = new
         return new, res
@@ -214,6 +218,7 @@ class Runtime:
         finding the hidden cards with other forks of the same position."""
         seat, seed = redeal if redeal is not None else (None, None)
         new, res = self._beside(self._E.fork, keep, quiet, seat, seed)
+        new._keeps = keep
         out = tuple(res)
         while len(out) > 1 and out[-1] is None:
             out = out[:-1]

@@ -261,3 +261,14 @@ def test_results_are_canonical_json_whatever_the_keys_and_values(tm):
     assert text == ('{"1":false,"2.5":false,"<boolean>":"x","a":[1,2,0.5],"b":false,"e":[],'
                     '"z":["q\\"\\n",null,null,null]}')
     assert m._rt._call(m._rt._E.to_json, m._rt._lua.eval('{ false, "a" }'))[0] == '[false,"a"]'
+
+
+
+def test_say_names_a_table_or_function_without_its_address(tiny):
+    # the log is the same in every process: no "table: 0x55d2..." (print did this already)
+    m = Match(tiny, 1, [Seat(), Seat()], quiet=False)
+    m.messages()
+    m.eval('say({})\nsay(say)\nprint({}, 2)')
+    said = m.messages()
+    assert len(said) == 3 and all("0x" not in s for s in said), said
+    assert said[0].startswith("table") and said[1].startswith("function"), said

@@ -249,9 +249,10 @@ local UTF8 = readonly(LIBS.utf8, "utf8")
 local MATH = readonly(LIBS.math, "math")
 
 -- Messages go to the host: long ones are cut (the rest would only fill the screen).
+-- A table or function is named as tostring names it in scripts (no address).
 local MAX_MESSAGE = 4000
 local function say(text)
-  text = tostring(text)
+  text = E.portable_tostring(text)
   if #text > MAX_MESSAGE then text = string.sub(text, 1, MAX_MESSAGE) .. " [...]" end
   return E.say(text)
 end
