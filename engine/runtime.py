@@ -301,6 +301,18 @@ class Runtime:
         """Deals again what `player` cannot see and reseeds the generator (see E.redeal)."""
         self._call(self._E.redeal, player, seed)
 
+    def start_profile(self) -> None:
+        """Samples where Lua runs (every 1,000 instructions, by source line) from now on, in
+        this match and every match of the runtime started or forked after it (bench/profile.py)."""
+        self._activate()
+        self._E.start_profile(self._lua.table())
+
+    def profile_samples(self) -> dict[str, int]:
+        """The samples so far: "file:line" -> samples there; "~file:line" or "~file:fnN" (the
+        function defined at line N) -> samples in it or in what it called."""
+        prof = self._E.profile
+        return {} if prof is None else {str(k): int(v) for k, v in prof.items() if v}
+
     def evaluate(self, player: int, throwaway: bool = False) -> float:
         """The game's evaluation of the position from `player`'s view, -1 to 1 (throwaway:
         the match is dropped next, so the evaluation may be handed its tables uncopied)."""

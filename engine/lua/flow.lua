@@ -335,6 +335,13 @@ local function sample()
   end
 end
 
+--- Samples the running match from now on (and every match started or forked after it)
+--- into tbl, as E.profile: bench/profile.py.
+function E.start_profile(tbl)
+  E.profile = tbl
+  if E.match_co then sethook(E.match_co, sample, "", 1000) end
+end
+
 -- Where a script was running when the budget ran out: the innermost frame that is not
 -- the engine's own (engine files are named engine/lua/...), as " at file:line".
 local function running_at()
