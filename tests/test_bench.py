@@ -260,3 +260,40 @@ def test_profile_script_names_a_bad_game_in_one_line():
     r = subprocess.run([sys.executable, str(root / "bench" / "profile.py"), "nosuchgame"],
                        capture_output=True, text=True, cwd=root)
     assert r.returncode == 1 and r.stderr.count("\n") == 1 and "no game called 'nosuchgame'" in r.stderr
+
+
+def test_lengths_script_counts_each_game_in_its_band_and_names_a_bad_file(tmp_path):
+    """bench/lengths.py: every game of every run in a folder counted once, at its own length
+    (rounds for a game that counts rounds), within, under or over the band."""
+    root = Path(__file__).resolve().parent.parent
+    script = [sys.executable, str(root / "bench" / "lengths.py")]
+    lengths = {}
+    for game in ("summoner_wars", "summoners_isle"):
+        folder = tmp_path / game
+        folder.mkdir()
+        for seed in (1, 4):
+            r = summon("sim", game, "--players", "random,random", "--games", "3", "--seed", str(seed),
+                       "--jobs", "1", "--json")
+            assert r.returncode == 0, r.stderr
+            (folder / f"{seed}.json").write_text(r.stdout)
+        played = [g for seed in (1, 4) for g in json.loads((folder / f"{seed}.json").read_text())["results"]]
+        lengths[game] = sorted(g["rounds"] if game == "summoners_isle" else g["turns"] for g in played)
+    lo, hi = lengths["summoner_wars"][0] + 1, lengths["summoner_wars"][-1] - 1   # the shortest and longest miss it
+    r = subprocess.run(script + [str(tmp_path / "summoner_wars"), str(tmp_path / "summoners_isle"),
+                                 "--band", f"{lo},{hi}", "--json"], capture_output=True, text=True, cwd=root)
+    assert r.returncode == 0, r.stderr
+    wars, isle = json.loads(r.stdout)
+    assert wars["lengths"] == lengths["summoner_wars"] and wars["unit"] == "turns" and wars["games"] == 6
+    assert (wars["within"], wars["under"], wars["over"]) == (
+        sum(lo <= n <= hi for n in lengths["summoner_wars"]),
+        sum(n < lo for n in lengths["summoner_wars"]), sum(n > hi for n in lengths["summoner_wars"]))
+    assert wars["under"] >= 1 and wars["over"] >= 1 and sum(wars["wins"].values()) <= 6
+    assert isle["lengths"] == lengths["summoners_isle"] and isle["unit"] == "rounds"
+    text = subprocess.run(script + [str(tmp_path / "summoner_wars")], capture_output=True, text=True, cwd=root)
+    assert text.returncode == 0 and " 6 games, median " in text.stdout and "10-30: " in text.stdout
+    bad = tmp_path / "summoner_wars" / "7.json"
+    bad.write_text('{"results": [')
+    r = subprocess.run(script + [str(bad.parent)], capture_output=True, text=True, cwd=root)
+    assert r.returncode != 0 and f"{bad}:1:" in r.stderr and "Traceback" not in r.stderr
+    r = subprocess.run(script + [str(bad.parent), "--band", "30,10"], capture_output=True, text=True, cwd=root)
+    assert r.returncode != 0 and "LOW must not be above HIGH" in r.stderr

@@ -19,7 +19,6 @@ def tcg():
 # The seventh round's variants (rules/summoner_tcg/README.md): the switches at the top of
 # evaluate.lua, off in the shipped evaluation, turned on in a copy of the game.
 SWITCHES = {
-    "local FOG = false": "local FOG = true",
     "local GUARD_BLOCKS = false": "local GUARD_BLOCKS = true",
     "local PRIMED_BLOCKS = false": "local PRIMED_BLOCKS = true",
     "local HAND_FULL, HAND_PAST = 5, 3": "local HAND_FULL, HAND_PAST = 5, 0.5",
@@ -193,11 +192,11 @@ def defended(game, answer: str, attackers: int = 2, primed: tuple[str, ...] = ()
     return score(m, 2)
 
 
-def test_a_primed_fog_wall_is_worth_the_battle_it_calls_off(variant):
+def test_a_primed_fog_wall_is_worth_the_battle_it_calls_off(tcg):
     # Two attackers (20 Strength) are coming at player 2. A primed Fog Wall calls that
     # battle off; a primed Recall (a Gambit of no use here) does nothing
     # against it. The old evaluation gave the Fog Wall a flat few points either way.
-    assert defended(variant, "fog_wall") > defended(variant, "recall") + 10
+    assert defended(tcg, "fog_wall") > defended(tcg, "recall") + 10
 
 
 def test_a_primed_sudden_guard_brings_primed_walls_into_the_battle(variant):
@@ -208,10 +207,10 @@ def test_a_primed_sudden_guard_brings_primed_walls_into_the_battle(variant):
     assert guarded > unguarded + 8
 
 
-def test_a_fog_wall_counts_only_until_its_window_passes(variant):
+def test_a_fog_wall_counts_only_until_its_window_passes(tcg):
     # Once the attacks are declared and player 2 has passed, a Fog Wall still primed
     # saves nothing: passing must not look as good as playing it.
-    m = first_turn(variant)
+    m = first_turn(tcg)
     m.eval(PUT + "put(1, 'ash_runner', false)\nput(2, 'fog_wall', true)")
     before = score(m, 2)
     m.eval("state.vars.battled = true; state.vars.in_battle = true; state.vars.declaring = false")

@@ -47,7 +47,8 @@ local PLANE_HELD = 1      -- owning the Plane in play (its effect is in the stat
 local BATTLE = 0.8        -- the share of a battle's likely damage counted before it is dealt
 -- Switches for the variants of issue 14's seventh round (the game's README): each off is
 -- the evaluation as shipped; tests/test_eval_summoner_tcg.py turns them on in a copy.
-local FOG = false           -- a primed Fog Wall of the attacked player calls the next battle off
+-- FOG and SAMPLE_BY_COST are on (the ninth and eighth rounds).
+local FOG = true            -- a primed Fog Wall of the attacked player calls the next battle off
 local GUARD_BLOCKS = false  -- a primed Sudden Guard lets its owner's primed Summons block in it
 local PRIMED_BLOCKS = false -- our own primed Summons block the attacks after they can be revealed
 local SAMPLE_BY_COST = true  -- a bot's sample deals a primed card only cards of the cost paid

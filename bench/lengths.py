@@ -1,0 +1,92 @@
+"""Benchmark: how long games last, from kept runs of `summon sim --json`.
+
+    python bench/lengths.py bench/results/tcg_lengths/fog bench/results/tcg_lengths/before
+    python bench/lengths.py DIR --band 10,30 --json
+
+For each folder of runs (every *.json in it, as bench/strength.py and bench/armies.py keep
+them) the report gives the games, the median length and its quartiles, how many games
+ended within the band (default 10-30), before it and after it, the games cut off, and the
+wins of each card set. The length is the game's own count: turns, or rounds for a game
+that counts rounds (Summoner's Isle). A game cut off is counted at the length it reached.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import runs  # noqa: E402  (bench/runs.py)
+
+
+def band(text: str) -> tuple[int, int]:
+    try:
+        lo, hi = (int(x) for x in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected LOW,HIGH (two whole numbers), got {text!r}") from None
+    if lo > hi:
+        raise argparse.ArgumentTypeError(f"LOW must not be above HIGH, got {text!r}")
+    return lo, hi
+
+
+def length(game: dict) -> int:
+    """A game's length as its game counts it: rounds when it counts rounds, else turns."""
+    return game["rounds"] if game.get("rounds") else game["turns"]
+
+
+def summary(folder: Path, lo: int, hi: int) -> dict:
+    found = runs.runs(folder)
+    if not found:
+        sys.exit(f"{folder}: no runs (*.json) here")
+    lengths: list[int] = []
+    wins: dict[str, int] = {}
+    cut = 0
+    unit = "turns"
+    for _, run in found:
+        for g in run["results"]:
+            lengths.append(length(g))
+            if g.get("rounds"):
+                unit = "rounds"
+            cut += not g.get("finished", True)
+            w = g.get("winner")
+            if w:
+                name = g["sets"][w - 1] if g.get("sets") else f"seat {w}"
+                wins[name] = wins.get(name, 0) + 1
+    q1, med, q3 = statistics.quantiles(lengths, n=4, method="inclusive") if len(lengths) > 1 else lengths * 3
+    return {
+        "folder": str(folder), "games": len(lengths), "unit": unit,
+        "median": statistics.median(lengths), "quartiles": [q1, q3],
+        "band": [lo, hi], "within": sum(lo <= n <= hi for n in lengths),
+        "under": sum(n < lo for n in lengths), "over": sum(n > hi for n in lengths),
+        "cut_off": cut, "wins": dict(sorted(wins.items())), "lengths": sorted(lengths),
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0].removeprefix("Benchmark: "))
+    ap.add_argument("folders", nargs="+", type=Path, metavar="DIR", help="folders of kept runs")
+    ap.add_argument("--band", type=band, default=(10, 30), help="LOW,HIGH: the lengths aimed at (default 10,30)")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    lo, hi = args.band
+    rows = []
+    for folder in args.folders:
+        if not folder.is_dir():
+            sys.exit(f"{folder}: not a folder")
+        rows.append(summary(folder, lo, hi))
+    if args.json:
+        print(json.dumps(rows, indent=1))
+        return
+    for r in rows:
+        q1, q3 = r["quartiles"]
+        print(f"{r['folder']}: {r['games']} games, median {r['median']:g} {r['unit']} "
+              f"(quartiles {q1:g}-{q3:g}); {lo}-{hi}: {r['within']} within, {r['under']} under, "
+              f"{r['over']} over; cut off {r['cut_off']}; wins "
+              + ", ".join(f"{k} {v}" for k, v in r["wins"].items()))
+
+
+if __name__ == "__main__":
+    main()
