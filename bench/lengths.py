@@ -45,8 +45,11 @@ def summary(folder: Path, lo: int, hi: int) -> dict:
     wins: dict[str, int] = {}
     cut = 0
     unit = "turns"
-    for _, run in found:
-        for g in run["results"]:
+    for path, run in found:
+        for i, g in enumerate(run["results"]):
+            if not isinstance(g, dict) or not isinstance(g.get("turns"), int):
+                sys.exit(f"{path}:1:1: game {i + 1} of this run has no turns; not a run's JSON? "
+                         "delete it to play that run again")
             lengths.append(length(g))
             if g.get("rounds"):
                 unit = "rounds"

@@ -295,5 +295,9 @@ def test_lengths_script_counts_each_game_in_its_band_and_names_a_bad_file(tmp_pa
     bad.write_text('{"results": [')
     r = subprocess.run(script + [str(bad.parent)], capture_output=True, text=True, cwd=root)
     assert r.returncode != 0 and f"{bad}:1:" in r.stderr and "Traceback" not in r.stderr
+    bad.write_text(json.dumps({"results": [{"seed": 1}], "wins": {}, "bots": [], "games": 1}))
+    r = subprocess.run(script + [str(bad.parent)], capture_output=True, text=True, cwd=root)
+    assert r.returncode != 0 and f"{bad}:1:1: game 1 of this run has no turns" in r.stderr
+    assert "Traceback" not in r.stderr
     r = subprocess.run(script + [str(bad.parent), "--band", "30,10"], capture_output=True, text=True, cwd=root)
     assert r.returncode != 0 and "LOW must not be above HIGH" in r.stderr
