@@ -169,12 +169,16 @@ def evaluating_game(tmp_path: Path, lua: str | None, *, file: str = "evaluate.lu
     return rules
 
 
-def test_a_games_evaluate_sees_the_view_defs_and_options(tmp_path):
+def test_a_games_evaluate_sees_the_view_defs_sets_and_options(tmp_path):
     rules = evaluating_game(tmp_path, """
 function evaluate(view, seat)
   -- magic and the number of cards in hand as this seat sees them
   assert(defs.frost_mage and options.hand_size == 5 and board.distance)
   assert(cards == nil and state == nil and choose == nil)
+  -- the card sets (deck lists are public), read-only
+  local set = view.players[seat].set
+  assert(set and sets[set] and sets[set].id == set)
+  assert(not pcall(function() sets[set] = false end))
   local mine = view.counters[seat].magic
   return (mine - 3) / 10
 end

@@ -34,6 +34,14 @@ def variant(tmp_path_factory):
     return load_game(str(g.rules))
 
 
+@pytest.fixture(scope="module")
+def burn(tmp_path_factory):
+    """The game with BURN_COUNT on alone (issue 14's tenth round)."""
+    g = copy_game(tmp_path_factory.mktemp("tcg_burn"), GAME)
+    edit(g.rules / "evaluate.lua", "local BURN_COUNT = false", "local BURN_COUNT = true")
+    return load_game(str(g.rules))
+
+
 def midgame(game, seed: int = 8, decisions: int = 40) -> Match:
     m = Match(game, seed, [Seat("random", "ember"), Seat("random", "tide")], quiet=True)
     play(m, {1: RandomBot(seed, 1), 2: RandomBot(seed, 2)}, max_decisions=decisions)
@@ -111,8 +119,9 @@ def test_a_seat_out_is_lost_and_three_players_judge_the_strongest(tcg):
     assert -1.0 < m.evaluate(1) < 1.0
 
 
-def test_blind_to_the_opponents_hand_and_deck(tcg):
-    m = midgame(tcg, seed=11, decisions=30)
+@pytest.mark.parametrize("which", ["tcg", "burn"])
+def test_blind_to_the_opponents_hand_and_deck(request, which):
+    m = midgame(request.getfixturevalue(which), seed=11, decisions=30)
     v = m.evaluate(1)
     changed = m.eval("""
       local h = zones.cards(2, 'hand')[1]
@@ -323,3 +332,100 @@ def test_an_unseen_primed_card_threatens_the_strongest_summon_of_its_cost(varian
     # them; the shipped danger term counts 0.7 a point of likely cost, whatever the cost.
     assert primed_threat(variant, 3) > primed_threat(variant, 13) + 5
     assert primed_threat(tcg, 3) == pytest.approx(primed_threat(tcg, 13))
+
+
+# -- the burn a hand may hold (issue 14, tenth round: BURN_COUNT) --------------------------
+
+FIND = """
+  local function find(p, def)
+    for _, zone in ipairs({'deck', 'hand'}) do
+      for _, c in ipairs(zones.cards(p, zone)) do
+        if c.def == def then return c end
+      end
+    end
+    error('no ' .. def .. ' left for player ' .. p)
+  end
+"""
+
+
+def burn_seen(game, seen: tuple[str, ...]) -> float:
+    """Player 2's score at 20 Stamina when player 1 (Ember Pack) has two revealed Beasts and the cards
+    `seen` have gone from its deck or hand to its graveyard, in sight of everyone."""
+    m = first_turn(game)
+    m.eval(PUT + FIND + "put(1, 'cinder_pup', false)\nput(1, 'spark_fox', false)\n"
+           + "counters.add(2, 'stamina', 20 - counters.get(2, 'stamina'))\n"
+           + "".join(f"cards.to_zone(find(1, '{d}'), 1, 'graveyard')\n" for d in seen))
+    return score(m, 2)
+
+
+def test_burn_cards_seen_in_the_graveyard_threaten_no_more(burn, tcg):
+    # Ember's two Quick Strikes (5 each) and its Feeding Frenzy (5 a Beast) are its burn.
+    # Once all three lie in its graveyard its hand can deal nothing without a battle;
+    # three other cards gone the same way change nothing. The flat HAND_THREAT of the
+    # shipped evaluation cannot tell the two apart.
+    cards = ("quick_strike", "quick_strike", "feeding_frenzy")
+    other = ("moss_shell", "moss_shell", "rally_cry")
+    assert burn_seen(burn, cards) > burn_seen(burn, other) + 2
+    assert burn_seen(tcg, cards) == pytest.approx(burn_seen(tcg, other))
+
+
+def test_a_deck_list_without_burn_threatens_none(burn, tcg):
+    # Tide Circle's list holds no burn card: the Ember player, at 15 Stamina with its
+    # battle to come (so the Tide player's threats count in full), fears nothing from the
+    # Tide hand under BURN_COUNT, and the flat HAND_THREAT (12) otherwise. (Its own
+    # burn is in its graveyard, so the Tide player's fear of its hand falls too, but at 55
+    # Stamina that weighs little.)
+    def lead(game, seat):
+        m = first_turn(game)
+        m.eval(PUT + FIND + """counters.add(1, 'stamina', 15 - counters.get(1, 'stamina'))
+                               put(1, 'cinder_pup', false)   -- its battle is to come
+                               for _, d in ipairs({'quick_strike', 'quick_strike', 'feeding_frenzy'}) do
+                                 cards.to_zone(find(1, d), 1, 'graveyard')
+                               end""")
+        return score(m, seat)
+    assert lead(burn, 1) > lead(tcg, 1) + 3
+
+
+def test_the_seat_counts_its_own_burn_as_held(burn):
+    # The seat sees its own hand: a Quick Strike in it, for a card of the same cost from its
+    # deck, is a threat the opponent faces. The opponent's seat cannot tell the two apart.
+    def swapped(card: str):
+        m = first_turn(burn)
+        m.eval(FIND + f"""counters.add(2, 'stamina', 15 - counters.get(2, 'stamina'))
+                          local hand = zones.cards(1, 'hand')
+                          local out = nil
+                          for _, c in ipairs(hand) do
+                            if c.def ~= 'quick_strike' and c.def ~= 'feeding_frenzy' then out = c end
+                          end
+                          for _, c in ipairs(hand) do
+                            if c.def == 'quick_strike' then cards.to_zone(c, 1, 'deck') end
+                          end
+                          cards.to_zone(out, 1, 'deck')
+                          cards.to_zone(find(1, '{card}'), 1, 'hand')""")
+        return score(m, 1), score(m, 2)
+    held, other = swapped("quick_strike"), swapped("cinder_pup")
+    assert held[0] > other[0] + 1
+    assert held[1] == pytest.approx(other[1])
+
+
+@pytest.fixture(scope="module")
+def fearful(tmp_path_factory):
+    """The game with OTHERS_DANGER 0: a seat counts the danger term for itself only."""
+    g = copy_game(tmp_path_factory.mktemp("tcg_fearful"), GAME)
+    edit(g.rules / "evaluate.lua", "local OTHERS_DANGER = 1", "local OTHERS_DANGER = 0")
+    return load_game(str(g.rules))
+
+
+def test_others_danger_weighs_the_threat_the_seat_poses(fearful, tcg):
+    # Player 1 has two revealed attackers; player 2 falls from 50 to 20 Stamina. To player 1
+    # that fall is worth the Stamina (the same either way) and, with the shipped evaluation,
+    # the danger player 2 is now in; with OTHERS_DANGER 0 only the Stamina.
+    def gain(game):
+        m = first_turn(game)
+        m.eval(PUT + "put(1, 'ash_runner', false)\nput(1, 'cinder_pup', false)\n"
+               "counters.add(2, 'stamina', 50 - counters.get(2, 'stamina'))")
+        before = score(m, 1)
+        m.eval("counters.add(2, 'stamina', -30)")
+        return score(m, 1) - before
+    assert gain(tcg) > gain(fearful) + 5
+    assert gain(fearful) > 20

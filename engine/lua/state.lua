@@ -288,9 +288,11 @@ E.evaluator = nil   -- the game's evaluate(view, seat), when game.yaml names a f
 E.fits = nil        -- the same file's fits(mark, def), when it defines one (see E.redeal)
 
 -- What an evaluation may use besides the view: the safe libraries, card
--- definitions (read-only), the game's options and the board's shape.
+-- definitions and card sets (read-only; deck lists are public, as the samples of
+-- E.redeal assume: each owner's hidden cards are the rest of their list), the
+-- game's options and the board's shape.
 local function evaluation_env()
-  local env = view_only_env({ string = true, table = true, math = true, utf8 = true })
+  local env = view_only_env({ string = true, table = true, math = true, utf8 = true, sets = true })
   env.board = E.freeze(env.board, "the board's shape")
   env.defs = E.defs
   env.options = E.freeze(copy_of(E.game.options), "the game's options")

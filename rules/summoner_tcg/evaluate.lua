@@ -55,6 +55,19 @@ local SAMPLE_BY_COST = true  -- a bot's sample deals a primed card only cards of
 local PRIMED_MAX = false    -- an unseen primed card threatens the Strength of the strongest
                             -- Summon of the cost paid (its mark), not UNSEEN_THREAT a point
 local DOOMED = 0.8        -- the share of a Summon's worth lost to a declared attack that beats it
+-- BURN_COUNT (issue 14's tenth round): a hand threatens the damage cards its player's
+-- deck list still holds unseen (each as likely in the hand as anywhere among their
+-- unseen cards), times BURN_WEIGHT, instead of a flat HAND_THREAT; the seat's own hand
+-- counts as it is. Deck lists are public (the card sets; the samples assume it too).
+local BURN_COUNT = false
+local BURN_WEIGHT = 2
+-- Damage a card deals from the hand without a battle, in the order summed: a flat
+-- amount, or `each` a revealed Summon of the tag its Consume sacrifices.
+local BURN = { { id = "quick_strike", damage = 5 }, { id = "feeding_frenzy", each = 5, tag = "beast" } }
+-- OTHERS_DANGER (issue 14's tenth round): the share of the danger term counted for the
+-- seat's opponents (1: the same as its own; below, the seat fears for itself more than
+-- it values threatening the others).
+local OTHERS_DANGER = 1
 
 -- What a Gambit is worth primed, waiting for its window (a share of its effect).
 local GAMBIT = {
@@ -120,6 +133,23 @@ local function controller_of(c)
   return c.controller or c.owner
 end
 
+-- A set's deck list as copies by card id, worked out once per set.
+local deck_lists = {}
+local function deck_list(set_id)
+  if set_id == nil or sets == nil then return nil end
+  local list = deck_lists[set_id]
+  if list == nil then
+    list = {}
+    local set = sets[set_id]
+    local deck = set and set.deck
+    if deck then
+      for _, e in ipairs(deck) do list[e.card] = (list[e.card] or 0) + (e.copies or 1) end
+    end
+    deck_lists[set_id] = list
+  end
+  return list
+end
+
 function evaluate(view, seat)
   local cards = view.cards
   local vars = view.vars or {}
@@ -130,6 +160,7 @@ function evaluate(view, seat)
   local plane, plane_owner = nil, nil
   local eq_s, eq_d = {}, {}          -- host id -> Strength, Defense from Equipment
   local beasts, drummers = {}, {}    -- player -> revealed Beasts, revealed Iron Drummers
+  local tagged = {}                  -- player -> tag -> their revealed Summons with it
   for _, c in ipairs(cards) do
     local z = c.zone
     if not c.face_down and z and z:sub(1, 6) == "field:" then
@@ -152,6 +183,9 @@ function evaluate(view, seat)
           end
         elseif has(d, "summon") then
           if has(d, "beast") then beasts[p] = (beasts[p] or 0) + 1 end
+          local by = tagged[p] or {}
+          tagged[p] = by
+          for _, t in ipairs(d.tags) do by[t] = (by[t] or 0) + 1 end
           if c.def == "iron_drummer" then drummers[p] = (drummers[p] or 0) + 1 end
         end
       end
@@ -189,9 +223,18 @@ function evaluate(view, seat)
   -- What a player's unseen primed cards cost, on average: what they paid (public, in
   -- the ledger) less what their cards in sight cost.
   local known_cost, unseen = {}, {}
-  for q = 1, nplayers do known_cost[q], unseen[q] = 0, 0 end
+  local seen_burn, held_burn = {}, {}   -- player -> card id -> copies seen; in the seat's hand
+  for q = 1, nplayers do known_cost[q], unseen[q], seen_burn[q] = 0, 0, {} end
   for _, c in ipairs(cards) do
     local z, q = c.zone, c.owner
+    if BURN_COUNT and q and seen_burn[q] and c.def then
+      for _, b in ipairs(BURN) do
+        if b.id == c.def then
+          seen_burn[q][b.id] = (seen_burn[q][b.id] or 0) + 1
+          if z == "hand:" .. seat then held_burn[b.id] = (held_burn[b.id] or 0) + 1 end
+        end
+      end
+    end
     if q and known_cost[q] and z and (z:sub(1, 6) == "field:" or z:sub(1, 10) == "graveyard:") then
       local d = c.def and defs[c.def]
       if d then known_cost[q] = known_cost[q] + (d.cost or 0)
@@ -357,6 +400,35 @@ function evaluate(view, seat)
     end
   end
 
+  -- What player o's hand may deal without a battle (BURN_COUNT; else HAND_THREAT).
+  local function hand_threat(o)
+    if not BURN_COUNT then return HAND_THREAT end
+    local pl = view.players[o]
+    local list = deck_list(pl and pl.set)
+    if list == nil or next(list) == nil then return HAND_THREAT end
+    local hand, deck = zones["hand:" .. o], zones["deck:" .. o]
+    local held = hand and hand.count or 0
+    if held == 0 then return 0 end
+    local pool = held + (deck and deck.count or 0) + unseen[o]
+    local st, total = stamina_of(o), 0
+    for _, b in ipairs(BURN) do
+      local d = defs[b.id]
+      if d and st > (d.cost or 0) then
+        local n
+        if o == seat then n = held_burn[b.id] or 0
+        else
+          n = (list[b.id] or 0) - (seen_burn[o][b.id] or 0)
+          if n < 0 then n = 0 end
+          n = n * held / pool
+        end
+        local dmg = b.damage or 0
+        if b.each then dmg = b.each * ((tagged[o] or {})[b.tag] or 0) end
+        total = total + n * dmg
+      end
+    end
+    return BURN_WEIGHT * total
+  end
+
   local best_other, alive_others = nil, 0
   local mine
   for q = 1, nplayers do
@@ -391,7 +463,7 @@ function evaluate(view, seat)
           -- the player whose turn it is attacks the others again only after they
           -- have all had a turn to answer (this turn's battle is counted above)
           local w = (o == nextp) and LATER or 1
-          threat = threat + w * HAND_THREAT
+          threat = threat + w * hand_threat(o)
           local list = strengths[o]
           table.sort(list)
           for i = #list - nblock, 1, -1 do threat = threat + w * list[i] end
@@ -400,7 +472,7 @@ function evaluate(view, seat)
       if threat > 0 then
         local r = threat / st
         if r > DANGER_CAP then r = DANGER_CAP end
-        total = total - DANGER * r * r
+        total = total - (q == seat and 1 or OTHERS_DANGER) * DANGER * r * r
       end
       local deck = zones["deck:" .. q]
       if deck and deck.count < 3 then total = total - 6 * (3 - deck.count) end
