@@ -429,3 +429,26 @@ def test_others_danger_weighs_the_threat_the_seat_poses(fearful, tcg):
         return score(m, 1) - before
     assert gain(tcg) > gain(fearful) + 5
     assert gain(fearful) > 20
+
+
+@pytest.fixture(scope="module")
+def breaking(tmp_path_factory):
+    """The game with BREAK on: a blocked attack that beats its blocker costs the blocker."""
+    g = copy_game(tmp_path_factory.mktemp("tcg_break"), GAME)
+    edit(g.rules / "evaluate.lua", "local BREAK = false", "local BREAK = true")
+    return load_game(str(g.rules))
+
+
+def walled(game, attacker: str) -> float:
+    """Player 2's score when its one revealed Summon, a Tide Wisp (0/10), faces player 1's
+    revealed `attacker` with player 1's battle still to come."""
+    m = first_turn(game)
+    m.eval(PUT + f"put(1, '{attacker}', false)\nput(2, 'tide_wisp', false)")
+    return score(m, 2)
+
+
+def test_break_counts_a_blocker_the_attack_beats(breaking, tcg):
+    # An Ash Runner (15 Strength) beats the Tide Wisp's 10 Defense: blocking it costs the
+    # Wisp. A Grove Stag (10) does not: the block costs nothing either way.
+    assert walled(breaking, "ash_runner") < walled(tcg, "ash_runner") - 3
+    assert walled(breaking, "grove_stag") == pytest.approx(walled(tcg, "grove_stag"))

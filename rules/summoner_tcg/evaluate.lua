@@ -64,6 +64,10 @@ local BURN_WEIGHT = 2
 -- Damage a card deals from the hand without a battle, in the order summed: a flat
 -- amount, or `each` a revealed Summon of the tag its Consume sacrifices.
 local BURN = { { id = "quick_strike", damage = 5 }, { id = "feeding_frenzy", each = 5, tag = "beast" } }
+-- BREAK (issue 14's tenth round): in the battle term, a blocked attack that beats its
+-- blocker's Defense costs the blocker (else a blocked attack counts nothing), so Strength
+-- that beats the other side's walls is seen to be worth more than Strength that does not.
+local BREAK = false
 -- OTHERS_DANGER (issue 14's tenth round): the share of the danger term counted for the
 -- seat's opponents (1: the same as its own; below, the seat fears for itself more than
 -- it values threatening the others).
@@ -396,6 +400,27 @@ function evaluate(view, seat)
       table.sort(list)
       local dmg = 0
       for i = #list - free, 1, -1 do dmg = dmg + list[i] end
+      if BREAK then
+        -- the strongest attacks meet the free revealed blockers of most Defense, in
+        -- order; an attack that beats its blocker's Defense costs the attacked player
+        -- the blocker, or the attack's Strength when the blocker is worth more
+        local bl = {}
+        for id, t in pairs(summon_at) do
+          if t.p == q and not t.blocked and not t.doomed then bl[#bl + 1] = { id = id, d = t.d, worth = t.worth } end
+        end
+        table.sort(bl, function(a, b)
+          if a.d ~= b.d then return a.d > b.d end
+          return a.id < b.id
+        end)
+        local lost = 0
+        for i = 1, math.min(#bl, #list) do
+          local a, b = list[#list - i + 1], bl[i]
+          if a > b.d then
+            if b.worth < a then lost = lost + b.worth else dmg = dmg + a end
+          end
+        end
+        score[q] = score[q] - BATTLE * lost
+      end
       battle_damage[q] = BATTLE * dmg
     end
   end
