@@ -2,12 +2,17 @@
 
     python bench/lengths.py bench/results/tcg_lengths/fog bench/results/tcg_lengths/before
     python bench/lengths.py DIR --band 10,30 --json
+    python bench/lengths.py bench/results/tcg_lengths/tried/* --against bench/results/tcg_lengths/fog
 
 For each folder of runs (every *.json in it, as bench/strength.py and bench/armies.py keep
 them) the report gives the games, the median length and its quartiles, how many games
 ended within the band (default 10-30), before it and after it, the games cut off, and the
 wins of each card set. The length is the game's own count: turns, or rounds for a game
 that counts rounds (Summoner's Isle). A game cut off is counted at the length it reached.
+
+With --against BASE, each folder is compared with BASE on the games of the seeds both
+played (a variant against the bots it changes, game for game): the folder's figures count
+only those games, and BASE's figures on the same seeds follow them.
 """
 from __future__ import annotations
 
@@ -37,19 +42,29 @@ def length(game: dict) -> int:
     return game["rounds"] if game.get("rounds") else game["turns"]
 
 
-def summary(folder: Path, lo: int, hi: int) -> dict:
+def games(folder: Path) -> list[dict]:
+    """Every game of every run kept in the folder; stops naming a file that is not a run's."""
     found = runs.runs(folder)
     if not found:
         sys.exit(f"{folder}: no runs (*.json) here")
+    out = []
+    for path, run in found:
+        for i, g in enumerate(run["results"]):
+            if not isinstance(g, dict) or not isinstance(g.get("turns"), int) or not isinstance(g.get("seed"), int):
+                sys.exit(f"{path}:1:1: game {i + 1} of this run has no turns or seed; not a run's JSON? "
+                         "delete it to play that run again")
+            out.append(g)
+    return out
+
+
+def summary(folder: Path, lo: int, hi: int, seeds: set[int] | None = None) -> dict:
+    """The folder's figures, over the games of `seeds` only when given."""
     lengths: list[int] = []
     wins: dict[str, int] = {}
     cut = 0
     unit = "turns"
-    for path, run in found:
-        for i, g in enumerate(run["results"]):
-            if not isinstance(g, dict) or not isinstance(g.get("turns"), int):
-                sys.exit(f"{path}:1:1: game {i + 1} of this run has no turns; not a run's JSON? "
-                         "delete it to play that run again")
+    for g in games(folder):
+        if seeds is None or g["seed"] in seeds:
             lengths.append(length(g))
             if g.get("rounds"):
                 unit = "rounds"
@@ -58,6 +73,8 @@ def summary(folder: Path, lo: int, hi: int) -> dict:
             if w:
                 name = g["sets"][w - 1] if g.get("sets") else f"seat {w}"
                 wins[name] = wins.get(name, 0) + 1
+    if not lengths:
+        sys.exit(f"{folder}: no games of the seeds asked for")
     q1, med, q3 = statistics.quantiles(lengths, n=4, method="inclusive") if len(lengths) > 1 else lengths * 3
     return {
         "folder": str(folder), "games": len(lengths), "unit": unit,
@@ -72,23 +89,39 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0].removeprefix("Benchmark: "))
     ap.add_argument("folders", nargs="+", type=Path, metavar="DIR", help="folders of kept runs")
     ap.add_argument("--band", type=band, default=(10, 30), help="LOW,HIGH: the lengths aimed at (default 10,30)")
+    ap.add_argument("--against", type=Path, metavar="BASE",
+                    help="compare each folder with BASE on the seeds both played")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     lo, hi = args.band
-    rows = []
-    for folder in args.folders:
+    for folder in args.folders + ([args.against] if args.against else []):
         if not folder.is_dir():
             sys.exit(f"{folder}: not a folder")
-        rows.append(summary(folder, lo, hi))
+    base_seeds = {g["seed"] for g in games(args.against)} if args.against else None
+    rows = []
+    for folder in args.folders:
+        if args.against is None:
+            rows.append(summary(folder, lo, hi))
+            continue
+        shared = base_seeds & {g["seed"] for g in games(folder)}
+        if not shared:
+            sys.exit(f"{folder}: no seed in common with {args.against}")
+        row = summary(folder, lo, hi, shared)
+        row["against"] = summary(args.against, lo, hi, shared)
+        rows.append(row)
     if args.json:
         print(json.dumps(rows, indent=1))
         return
-    for r in rows:
+
+    def line(r: dict) -> str:
         q1, q3 = r["quartiles"]
-        print(f"{r['folder']}: {r['games']} games, median {r['median']:g} {r['unit']} "
-              f"(quartiles {q1:g}-{q3:g}); {lo}-{hi}: {r['within']} within, {r['under']} under, "
-              f"{r['over']} over; cut off {r['cut_off']}; wins "
-              + ", ".join(f"{k} {v}" for k, v in r["wins"].items()))
+        return (f"{r['games']} games, median {r['median']:g} {r['unit']} (quartiles {q1:g}-{q3:g}); "
+                f"{lo}-{hi}: {r['within']} within, {r['under']} under, {r['over']} over; cut off "
+                f"{r['cut_off']}; wins " + ", ".join(f"{k} {v}" for k, v in r["wins"].items()))
+    for r in rows:
+        print(f"{r['folder']}: {line(r)}")
+        if "against" in r:
+            print(f"  {r['against']['folder']}, the same seeds: {line(r['against'])}")
 
 
 if __name__ == "__main__":

@@ -301,3 +301,36 @@ def test_lengths_script_counts_each_game_in_its_band_and_names_a_bad_file(tmp_pa
     assert "Traceback" not in r.stderr
     r = subprocess.run(script + [str(bad.parent), "--band", "30,10"], capture_output=True, text=True, cwd=root)
     assert r.returncode != 0 and "LOW must not be above HIGH" in r.stderr
+    bad.unlink()
+
+
+def test_lengths_against_a_base_counts_the_seeds_both_played(tmp_path):
+    """bench/lengths.py --against: a folder and the base, each over the games of the seeds
+    both hold (runs of seeds 1 and 4, and of 4 and 7: games 4-6 are shared)."""
+    root = Path(__file__).resolve().parent.parent
+    script = [sys.executable, str(root / "bench" / "lengths.py")]
+    played = {}
+    for name, seeds, bots in (("base", (1, 4), "random,random"), ("variant", (4, 7), "greedy,random")):
+        folder = tmp_path / name
+        folder.mkdir()
+        for seed in seeds:
+            r = summon("sim", "summoner_wars", "--players", bots, "--games", "3", "--seed", str(seed),
+                       "--jobs", "1", "--json", "--max-decisions", "400")
+            assert r.returncode == 0, r.stderr
+            (folder / f"{seed}.json").write_text(r.stdout)
+            for g in json.loads(r.stdout)["results"]:
+                played[name, g["seed"]] = g["turns"]
+    r = subprocess.run(script + [str(tmp_path / "variant"), "--against", str(tmp_path / "base"), "--json"],
+                       capture_output=True, text=True, cwd=root)
+    assert r.returncode == 0, r.stderr
+    [row] = json.loads(r.stdout)
+    assert row["games"] == 3 and row["lengths"] == sorted(played["variant", s] for s in (4, 5, 6))
+    assert row["against"]["games"] == 3
+    assert row["against"]["lengths"] == sorted(played["base", s] for s in (4, 5, 6))
+    text = subprocess.run(script + [str(tmp_path / "variant"), "--against", str(tmp_path / "base")],
+                          capture_output=True, text=True, cwd=root)
+    assert text.returncode == 0 and "base, the same seeds: 3 games" in text.stdout
+    (tmp_path / "variant" / "4.json").unlink()
+    r = subprocess.run(script + [str(tmp_path / "variant"), "--against", str(tmp_path / "base")],
+                       capture_output=True, text=True, cwd=root)
+    assert r.returncode != 0 and "no seed in common with" in r.stderr and "Traceback" not in r.stderr

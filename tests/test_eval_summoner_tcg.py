@@ -34,12 +34,17 @@ def variant(tmp_path_factory):
     return load_game(str(g.rules))
 
 
+def switched(tmp_path_factory, name: str, old: str, new: str):
+    """A copy of the game with one line of evaluate.lua changed (a switch turned)."""
+    g = copy_game(tmp_path_factory.mktemp(name), GAME)
+    edit(g.rules / "evaluate.lua", old, new)
+    return load_game(str(g.rules))
+
+
 @pytest.fixture(scope="module")
 def burn(tmp_path_factory):
     """The game with BURN_COUNT on alone (issue 14's tenth round)."""
-    g = copy_game(tmp_path_factory.mktemp("tcg_burn"), GAME)
-    edit(g.rules / "evaluate.lua", "local BURN_COUNT = false", "local BURN_COUNT = true")
-    return load_game(str(g.rules))
+    return switched(tmp_path_factory, "tcg_burn", "local BURN_COUNT = false", "local BURN_COUNT = true")
 
 
 def midgame(game, seed: int = 8, decisions: int = 40) -> Match:
@@ -411,9 +416,7 @@ def test_the_seat_counts_its_own_burn_as_held(burn):
 @pytest.fixture(scope="module")
 def fearful(tmp_path_factory):
     """The game with OTHERS_DANGER 0: a seat counts the danger term for itself only."""
-    g = copy_game(tmp_path_factory.mktemp("tcg_fearful"), GAME)
-    edit(g.rules / "evaluate.lua", "local OTHERS_DANGER = 1", "local OTHERS_DANGER = 0")
-    return load_game(str(g.rules))
+    return switched(tmp_path_factory, "tcg_fearful", "local OTHERS_DANGER = 1", "local OTHERS_DANGER = 0")
 
 
 def test_others_danger_weighs_the_threat_the_seat_poses(fearful, tcg):
@@ -434,9 +437,7 @@ def test_others_danger_weighs_the_threat_the_seat_poses(fearful, tcg):
 @pytest.fixture(scope="module")
 def breaking(tmp_path_factory):
     """The game with BREAK on: a blocked attack that beats its blocker costs the blocker."""
-    g = copy_game(tmp_path_factory.mktemp("tcg_break"), GAME)
-    edit(g.rules / "evaluate.lua", "local BREAK = false", "local BREAK = true")
-    return load_game(str(g.rules))
+    return switched(tmp_path_factory, "tcg_break", "local BREAK = false", "local BREAK = true")
 
 
 def walled(game, attacker: str) -> float:
