@@ -6,8 +6,8 @@
 
 For each folder of runs (every *.json in it, as bench/strength.py and bench/armies.py keep
 them) the report gives the games, the median length and its quartiles, how many games
-ended within the band (default 10-30), before it and after it, the games cut off, and the
-wins of each card set. The length is the game's own count: turns, or rounds for a game
+ended within the band (default 10-30, with the 95% Wilson interval of that share),
+before it and after it, the games cut off, and the wins of each card set. The length is the game's own count: turns, or rounds for a game
 that counts rounds (Summoner's Isle). A game cut off is counted at the length it reached.
 
 With --against BASE, each folder is compared with BASE on the games of the seeds both
@@ -23,8 +23,10 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import runs  # noqa: E402  (bench/runs.py)
+from engine.stats import pct, wilson  # noqa: E402
 
 
 def band(text: str) -> tuple[int, int]:
@@ -75,11 +77,13 @@ def summary(folder: Path, lo: int, hi: int, seeds: set[int] | None = None) -> di
                 wins[name] = wins.get(name, 0) + 1
     if not lengths:
         sys.exit(f"{folder}: no games of the seeds asked for")
+    within = sum(lo <= n <= hi for n in lengths)
     q1, med, q3 = statistics.quantiles(lengths, n=4, method="inclusive") if len(lengths) > 1 else lengths * 3
     return {
         "folder": str(folder), "games": len(lengths), "unit": unit,
         "median": statistics.median(lengths), "quartiles": [q1, q3],
-        "band": [lo, hi], "within": sum(lo <= n <= hi for n in lengths),
+        "band": [lo, hi], "within": within,
+        "within_interval": [round(x, 4) for x in wilson(within, len(lengths))],
         "under": sum(n < lo for n in lengths), "over": sum(n > hi for n in lengths),
         "cut_off": cut, "wins": dict(sorted(wins.items())), "lengths": sorted(lengths),
     }
@@ -116,7 +120,9 @@ def main() -> None:
     def line(r: dict) -> str:
         q1, q3 = r["quartiles"]
         return (f"{r['games']} games, median {r['median']:g} {r['unit']} (quartiles {q1:g}-{q3:g}); "
-                f"{lo}-{hi}: {r['within']} within, {r['under']} under, {r['over']} over; cut off "
+                f"{lo}-{hi}: {r['within']} within ({pct(r['within'] / r['games'])}%, "
+                f"{pct(r['within_interval'][0])}-{pct(r['within_interval'][1])}%), {r['under']} under, "
+                f"{r['over']} over; cut off "
                 f"{r['cut_off']}; wins " + ", ".join(f"{k} {v}" for k, v in r["wins"].items()))
     for r in rows:
         print(f"{r['folder']}: {line(r)}")

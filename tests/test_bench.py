@@ -288,9 +288,12 @@ def test_lengths_script_counts_each_game_in_its_band_and_names_a_bad_file(tmp_pa
         sum(lo <= n <= hi for n in lengths["summoner_wars"]),
         sum(n < lo for n in lengths["summoner_wars"]), sum(n > hi for n in lengths["summoner_wars"]))
     assert wars["under"] >= 1 and wars["over"] >= 1 and sum(wars["wins"].values()) <= 6
+    from engine.stats import wilson
+    assert wars["within_interval"] == [round(x, 4) for x in wilson(wars["within"], 6)]
     assert isle["lengths"] == lengths["summoners_isle"] and isle["unit"] == "rounds"
     text = subprocess.run(script + [str(tmp_path / "summoner_wars")], capture_output=True, text=True, cwd=root)
     assert text.returncode == 0 and " 6 games, median " in text.stdout and "10-30: " in text.stdout
+    assert "within (" in text.stdout and "%, " in text.stdout
     bad = tmp_path / "summoner_wars" / "7.json"
     bad.write_text('{"results": [')
     r = subprocess.run(script + [str(bad.parent)], capture_output=True, text=True, cwd=root)
