@@ -187,9 +187,11 @@ function evaluate(view, seat)
           end
         elseif has(d, "summon") then
           if has(d, "beast") then beasts[p] = (beasts[p] or 0) + 1 end
-          local by = tagged[p] or {}
-          tagged[p] = by
-          for _, t in ipairs(d.tags) do by[t] = (by[t] or 0) + 1 end
+          if BURN_COUNT then
+            local by = tagged[p] or {}
+            tagged[p] = by
+            for _, t in ipairs(d.tags) do by[t] = (by[t] or 0) + 1 end
+          end
           if c.def == "iron_drummer" then drummers[p] = (drummers[p] or 0) + 1 end
         end
       end
