@@ -12,7 +12,10 @@ that counts rounds (Summoner's Isle). A game cut off is counted at the length it
 
 With --against BASE, each folder is compared with BASE on the games of the seeds both
 played (a variant against the bots it changes, game for game): the folder's figures count
-only those games, and BASE's figures on the same seeds follow them.
+only those games, and BASE's figures on the same seeds follow them, then the difference
+in the share within the band with its 95% interval (Newcombe's, for two independent
+samples: the same seeds played by other bots soon make other games). An interval that
+takes in 0 means the runs cannot tell the two apart.
 """
 from __future__ import annotations
 
@@ -26,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import runs  # noqa: E402  (bench/runs.py)
-from engine.stats import pct, wilson  # noqa: E402
+from engine.stats import difference, pct, wilson  # noqa: E402
 
 
 def band(text: str) -> tuple[int, int]:
@@ -111,11 +114,21 @@ def main() -> None:
         if not shared:
             sys.exit(f"{folder}: no seed in common with {args.against}")
         row = summary(folder, lo, hi, shared)
-        row["against"] = summary(args.against, lo, hi, shared)
+        base = row["against"] = summary(args.against, lo, hi, shared)
+        low, high = difference(row["within"], row["games"], base["within"], base["games"])
+        row["within_difference"] = {"share": round(row["within"] / row["games"] - base["within"] / base["games"], 4),
+                                    "interval": [round(low, 4), round(high, 4)]}
         rows.append(row)
     if args.json:
         print(json.dumps(rows, indent=1))
         return
+
+    def points(diff: dict) -> str:
+        low, high = diff["interval"]
+        verdict = ("more than the base" if low > 0 else "fewer than the base" if high < 0
+                   else "no clear difference from the base at this many games")
+        return (f"{100 * diff['share']:+.0f} points (95% interval {100 * low:+.0f} to {100 * high:+.0f}): "
+                f"{verdict}")
 
     def line(r: dict) -> str:
         q1, q3 = r["quartiles"]
@@ -128,6 +141,7 @@ def main() -> None:
         print(f"{r['folder']}: {line(r)}")
         if "against" in r:
             print(f"  {r['against']['folder']}, the same seeds: {line(r['against'])}")
+            print(f"  within {lo}-{hi}: {points(r['within_difference'])}")
 
 
 if __name__ == "__main__":

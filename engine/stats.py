@@ -1,4 +1,5 @@
-"""Small statistics for balance reports: rates with 95% Wilson score intervals, and their verdicts."""
+"""Small statistics for balance reports: rates with 95% Wilson score intervals, and their verdicts;
+the interval of a difference between two rates."""
 from __future__ import annotations
 
 import math
@@ -22,6 +23,24 @@ def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
     centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
     half = z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / (1 + z2 / trials)
     return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def difference(s1: int, n1: int, s2: int, n2: int, z: float = Z95) -> tuple[float, float]:
+    """The 95% interval (low, high) of p1 - p2, two proportions from independent samples
+    (s1 of n1 against s2 of n2): Newcombe's hybrid score interval, built from each
+    proportion's Wilson interval. It keeps within -1..1 and, unlike the normal
+    approximation, holds up for small samples and shares near 0 or 1. An interval that
+    takes in 0 says the samples cannot tell the two shares apart.
+    """
+    if n1 <= 0 or n2 <= 0:
+        return -1.0, 1.0
+    p1, p2 = s1 / n1, s2 / n2
+    l1, u1 = wilson(s1, n1, z)
+    l2, u2 = wilson(s2, n2, z)
+    d = p1 - p2
+    low = d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
+    high = d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
+    return max(-1.0, low), min(1.0, high)
 
 
 @dataclass(frozen=True)

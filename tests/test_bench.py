@@ -330,9 +330,15 @@ def test_lengths_against_a_base_counts_the_seeds_both_played(tmp_path):
     assert row["games"] == 3 and row["lengths"] == sorted(played["variant", s] for s in (4, 5, 6))
     assert row["against"]["games"] == 3
     assert row["against"]["lengths"] == sorted(played["base", s] for s in (4, 5, 6))
+    from engine.stats import difference
+    share = row["within"] / 3 - row["against"]["within"] / 3
+    assert row["within_difference"] == {"share": round(share, 4), "interval": [
+        round(x, 4) for x in difference(row["within"], 3, row["against"]["within"], 3)]}
     text = subprocess.run(script + [str(tmp_path / "variant"), "--against", str(tmp_path / "base")],
                           capture_output=True, text=True, cwd=root)
     assert text.returncode == 0 and "base, the same seeds: 3 games" in text.stdout
+    assert "10-30: " in text.stdout and " points (95% interval " in text.stdout
+    assert "no clear difference from the base at this many games" in text.stdout   # 3 games tell nothing
     (tmp_path / "variant" / "4.json").unlink()
     r = subprocess.run(script + [str(tmp_path / "variant"), "--against", str(tmp_path / "base")],
                        capture_output=True, text=True, cwd=root)

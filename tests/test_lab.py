@@ -13,7 +13,7 @@ from conftest import ROOT, summon
 from engine.lab import card_rates, parse_vary, summarise, variations, widest, with_card_stats
 from engine.loader import load_game
 from engine.match import Match, RandomBot, Seat, play
-from engine.stats import Rate, wilson
+from engine.stats import Rate, difference, wilson
 from repl import progress
 
 # -- the Wilson interval ------------------------------------------------------------------
@@ -39,6 +39,30 @@ def test_wilson_knows_nothing_without_trials_and_refuses_impossible_counts():
     assert wilson(0, 0) == (0.0, 1.0)
     with pytest.raises(ValueError):
         wilson(11, 10)
+
+
+# Newcombe (1998), "Interval estimation for the difference between independent proportions",
+# Table II, method 10 (the hybrid score interval, no continuity correction)
+@pytest.mark.parametrize("s1, n1, s2, n2, low, high", [
+    (56, 70, 48, 80, 0.0524, 0.3339),
+    (9, 10, 3, 10, 0.1705, 0.8090),
+    (6, 7, 2, 7, 0.0582, 0.8062),
+    (5, 56, 0, 29, -0.0381, 0.1926),
+    (0, 10, 0, 20, -0.1611, 0.2775),
+    (0, 10, 0, 10, -0.2775, 0.2775),
+    (10, 10, 0, 20, 0.6791, 1.0),
+    (10, 10, 0, 10, 0.6075, 1.0),
+])
+def test_difference_gives_the_published_intervals(s1, n1, s2, n2, low, high):
+    lo, hi = difference(s1, n1, s2, n2)
+    assert lo == pytest.approx(low, abs=5e-5) and hi == pytest.approx(high, abs=5e-5)
+    # the other way round: the same interval, negated
+    lo2, hi2 = difference(s2, n2, s1, n1)
+    assert lo2 == pytest.approx(-hi, abs=1e-12) and hi2 == pytest.approx(-lo, abs=1e-12)
+
+
+def test_difference_knows_nothing_without_trials():
+    assert difference(0, 0, 3, 10) == (-1.0, 1.0) and difference(3, 10, 0, 0) == (-1.0, 1.0)
 
 
 @pytest.mark.parametrize("wins, games, words", [
