@@ -85,6 +85,19 @@ def test_fork_time_is_measured(sw, monkeypatch):
     assert out["fork_samples"] == 3 and 0 < out["fork_at_decision"] <= bench.LIVE_AT
 
 
+def test_fork_time_takes_a_running_match_when_every_game_ends_sooner(sw, monkeypatch):
+    # (a short card game's random matches all end before LIVE_AT: `summon bench summoner_tcg`
+    # stopped with "the match is over; there is nothing to fork")
+    monkeypatch.setattr(bench, "SAMPLE_SECONDS", 0.0)
+    monkeypatch.setattr(bench, "LIVE_AT", 10**6)
+    monkeypatch.setattr(bench, "RELOAD_SEEDS", 3)
+    seats = [Seat("bot"), Seat("bot")]
+    lengths = {s: bench.advanced(sw, bench.game_seed(7, i), seats, 10**6).decisions for i, s in enumerate("abc")}
+    out = bench.fork_time(sw, seats, 7)
+    assert out["fork_at_decision"] == max(lengths.values()) - 1
+    assert is_positive(out["fork_us"]) and is_positive(out["sample_us"])
+
+
 def test_armies_script_leaves_each_set_out_and_sums_every_run(tmp_path):
     """bench/armies.py: one run per set left out (random bots: quick), each set seated in
     all runs but its own; the summary counts every game's winner for the set in its seat."""

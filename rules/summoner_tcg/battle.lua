@@ -138,33 +138,35 @@ end
 --- The turn's battle: declare attacks one by one (each revealed Summon at most once),
 --- let the attacked players answer with Gambits, then resolve the attacks in the
 --- order declared. Starting a battle uses the turn's battle, even if called off.
-function battle(p)
-  -- The declared attacks are public: state.vars.attacks keeps them (attacker, target
-  -- player or Summon, called off, resolved) while the battle lasts, for the bots'
-  -- evaluation; state.vars.in_battle says a battle is under way, state.vars.declaring
-  -- that its attacks are still being declared.
+---
+--- The declared attacks are public: state.vars.attacks keeps them (attacker, target
+--- player or Summon, called off, resolved) while the battle lasts, for the bots'
+--- evaluation; state.vars.in_battle says a battle is under way, state.vars.declaring
+--- that its attacks are still being declared. start_battle begins it; then each call
+--- of declare_step (the main phase calls it while state.vars.declaring) asks for one
+--- attack, or for the fight, so a fork of the match replays one declaration only.
+function start_battle(p)
   state.vars.battled = true
   state.vars.in_battle = true
   state.vars.declaring = true
   state.vars.attacks = {}
-  local attacks, declared = {}, {}
-  while true do
-    local opts = {}
-    for _, c in ipairs(revealed_summons(p)) do
-      if not declared[c.id] then opts[#opts + 1] = { label = "Attack with " .. label_of(c), attacker = c } end
-    end
-    opts[#opts + 1] = { label = #attacks > 0 and string.format("Fight (%d attacks)", #attacks)
-                        or "Call off the battle", done = true }
-    local pick = choose { player = p, prompt = "Battle: which Summon attacks?", options = opts }
-    if pick.done then break end
-    local a = pick.attacker
-    local t = choose { player = p, prompt = a.name .. " attacks what?", options = target_options(p) }
-    declared[a.id] = true
-    attacks[#attacks + 1] = { attacker = a, player = t.player, summon = t.summon, index = #attacks + 1 }
-    state.vars.attacks[#attacks] = { a = a.id, p = t.player or 0, s = t.summon and t.summon.id or 0 }
-    say(string.format("%s attacks %s", a.name, t.player and ("player " .. t.player) or label_of(t.summon)))
+end
+
+--- The attacks declared so far, from their public record, with their cards.
+local function declared_attacks()
+  local attacks = {}
+  for i, rec in ipairs(state.vars.attacks) do
+    attacks[i] = { attacker = cards.get(rec.a), player = rec.p ~= 0 and rec.p or nil,
+                   summon = rec.s ~= 0 and cards.get(rec.s) or nil, index = i }
   end
+  return attacks
+end
+
+--- Attacks declared: the attacked players may answer with Gambits, then each attack
+--- is resolved in the order declared.
+local function fight_battle(p)
   state.vars.declaring = false
+  local attacks = declared_attacks()
   if #attacks == 0 then
     end_battle()
     return
@@ -183,4 +185,27 @@ function battle(p)
     if rec then rec.done = true end
   end
   end_battle()
+end
+
+--- One step of declaring: which Summon attacks (and what), or fight with the attacks
+--- declared (call the battle off when there are none).
+function declare_step(p)
+  local records = state.vars.attacks
+  local declared = {}
+  for _, rec in ipairs(records) do declared[rec.a] = true end
+  local opts = {}
+  for _, c in ipairs(revealed_summons(p)) do
+    if not declared[c.id] then opts[#opts + 1] = { label = "Attack with " .. label_of(c), attacker = c } end
+  end
+  opts[#opts + 1] = { label = #records > 0 and string.format("Fight (%d attacks)", #records)
+                      or "Call off the battle", done = true }
+  local pick = choose { player = p, prompt = "Battle: which Summon attacks?", options = opts }
+  if pick.done then
+    fight_battle(p)
+    return
+  end
+  local a = pick.attacker
+  local t = choose { player = p, prompt = a.name .. " attacks what?", options = target_options(p) }
+  records[#records + 1] = { a = a.id, p = t.player or 0, s = t.summon and t.summon.id or 0 }
+  say(string.format("%s attacks %s", a.name, t.player and ("player " .. t.player) or label_of(t.summon)))
 end

@@ -154,6 +154,18 @@ local function deck_list(set_id)
   return list
 end
 
+-- Whether a zone key begins with a prefix ("field:1" with "field:"), kept by key: the
+-- evaluation asks it of every card, and a table lookup is cheaper than a string.sub.
+local on_field_key, in_graveyard_key = {}, {}
+local function prefixed(memo, z, prefix)
+  local v = memo[z]
+  if v == nil then
+    v = z:sub(1, #prefix) == prefix
+    memo[z] = v
+  end
+  return v
+end
+
 function evaluate(view, seat)
   local cards = view.cards
   local vars = view.vars or {}
@@ -167,7 +179,7 @@ function evaluate(view, seat)
   local tagged = {}                  -- player -> tag -> their revealed Summons with it
   for _, c in ipairs(cards) do
     local z = c.zone
-    if not c.face_down and z and z:sub(1, 6) == "field:" then
+    if not c.face_down and z and prefixed(on_field_key, z, "field:") then
       local d = defs[c.def]
       if d then
         local p = controller_of(c)
@@ -241,7 +253,7 @@ function evaluate(view, seat)
         end
       end
     end
-    if q and known_cost[q] and z and (z:sub(1, 6) == "field:" or z:sub(1, 10) == "graveyard:") then
+    if q and known_cost[q] and z and (prefixed(on_field_key, z, "field:") or prefixed(in_graveyard_key, z, "graveyard:")) then
       local d = c.def and defs[c.def]
       if d then known_cost[q] = known_cost[q] + (d.cost or 0)
       elseif c.face_down then unseen[q] = unseen[q] + 1 end
@@ -261,7 +273,7 @@ function evaluate(view, seat)
   for _, c in ipairs(cards) do
     local z = c.zone
     local p = controller_of(c)
-    if p and score[p] and z and z:sub(1, 6) == "field:" then
+    if p and score[p] and z and prefixed(on_field_key, z, "field:") then
       if c.face_down then
         local d = c.def and defs[c.def]
         local list = strengths[p]

@@ -87,13 +87,26 @@ end
 
 -- The Field ---------------------------------------------------------------------------
 
-function on_field(c) return c.zone ~= nil and c.zone:sub(1, 6) == "field:" end
+-- zone key -> whether it is a Field ("field:1", "field:2", ...), worked out once a key:
+-- the rules ask this of every card they look at, so it is a lookup, not a string test
+local is_field_key = {}
+
+function on_field(c)
+  local z = c.zone
+  if z == nil then return false end
+  local f = is_field_key[z]
+  if f == nil then
+    f = z:sub(1, 6) == "field:"
+    is_field_key[z] = f
+  end
+  return f
+end
 
 --- A card face up on a Field: only such cards act, fight and attach.
-function is_revealed(c) return on_field(c) and not cards.is_face_down(c) end
+function is_revealed(c) return on_field(c) and c.face_down ~= true end   -- (the flag cards.is_face_down reads)
 
 --- A primed card: face down on a Field (in play, but not usable).
-function is_primed(c) return on_field(c) and cards.is_face_down(c) end
+function is_primed(c) return on_field(c) and c.face_down == true end
 
 --- Cards on p's Field passing a filter (all when filter is nil).
 function field_of(p, filter)
@@ -219,11 +232,13 @@ function draw_cards(p, n)
   end
 end
 
+local TURN_MARKS = { "used", "boost", "blocked" }
+
 --- A turn's marks (Consume used, boosts until end of turn) are tokens, cleared here.
 function clear_turn_marks()
   for _, q in ipairs(players.list()) do
     for _, c in ipairs(zones.cards(q, "field")) do
-      for _, t in ipairs({ "used", "boost", "blocked" }) do
+      for _, t in ipairs(TURN_MARKS) do
         if tokens.get(c, t) > 0 then tokens.remove(c, t) end
       end
     end

@@ -59,21 +59,24 @@ local function can_reveal(c, p)
 end
 
 --- Before the draw, the player may reveal any of their primed cards, one at a time.
+--- The phase repeats (`repeat: true` in game.yaml): each call offers one reveal and
+--- returns true while the player may reveal more, so a fork of the match replays only
+--- the current choice.
 function reveal_phase(p)
-  while not is_out(p) do
-    local opts = {}
-    for _, c in ipairs(field_of(p, is_primed)) do
-      if can_reveal(c, p) then opts[#opts + 1] = { label = "Reveal " .. c.name, card = c } end
-    end
-    if #opts == 0 then return end
-    opts[#opts + 1] = { label = "Keep the rest face down", done = true }
-    local pick = choose { player = p, prompt = "Reveal your primed cards", options = opts, secret = true }
-    if pick.done then
-      say(string.format("Player %d is done revealing", p))
-      return
-    end
-    reveal(pick.card, p)
+  if is_out(p) then return false end
+  local opts = {}
+  for _, c in ipairs(field_of(p, is_primed)) do
+    if can_reveal(c, p) then opts[#opts + 1] = { label = "Reveal " .. c.name, card = c } end
   end
+  if #opts == 0 then return false end
+  opts[#opts + 1] = { label = "Keep the rest face down", done = true }
+  local pick = choose { player = p, prompt = "Reveal your primed cards", options = opts, secret = true }
+  if pick.done then
+    say(string.format("Player %d is done revealing", p))
+    return false
+  end
+  reveal(pick.card, p)
+  return true
 end
 
 -- Drawing and upkeep --------------------------------------------------------------------------
@@ -144,10 +147,11 @@ function use_consume(c, p)
   if eaten > 0 then def_of(c).abilities.consume(c, p, eaten) end
 end
 
-local function consumable(c, p)
+--- Whether c's Consume has something to eat among mine (p's revealed Summons).
+local function consumable(c, mine)
   local kind = def_of(c).consume
   if kind == nil or def_of(c).abilities.consume == nil then return false end
-  for _, s in ipairs(revealed_summons(p)) do
+  for _, s in ipairs(mine) do
     if s ~= c and cards.has_tag(s, kind) then return true end
   end
   return false
@@ -164,14 +168,19 @@ local function main_options(p)
       end
     end
   end
-  if not state.vars.battled and #revealed_summons(p) > 0 then
+  local mine = revealed_summons(p)
+  if not state.vars.battled and #mine > 0 then
     opts[#opts + 1] = { label = "Battle", battle = true }
   end
+  local can_attach = nil   -- (whether any Summon is there to attach to: asked once)
   for _, c in ipairs(field_of(p, is_revealed)) do
-    if is_summon(c) and tokens.get(c, "used") == 0 and consumable(c, p) then
+    if is_summon(c) and tokens.get(c, "used") == 0 and consumable(c, mine) then
       opts[#opts + 1] = { label = string.format("Use %s: Consume %s", c.name, def_of(c).consume), consume = c }
     end
-    if is_equipment(c) and tokens.get(c, "host") == 0 and #attach_targets(c) > 0 then
+    if can_attach == nil and is_equipment(c) and tokens.get(c, "host") == 0 then
+      can_attach = #attach_targets(c) > 0
+    end
+    if can_attach and is_equipment(c) and tokens.get(c, "host") == 0 then
       opts[#opts + 1] = { label = "Attach " .. c.name, attach = c }
     end
     if not is_plane(c) then
@@ -187,6 +196,10 @@ end
 --- true while the turn goes on.
 function main_phase(p)
   if is_out(p) or state.over then return false end
+  if state.vars.declaring then   -- a battle's attacks are being declared (battle.lua)
+    declare_step(p)
+    return true
+  end
   local pick = choose { player = p, prompt = string.format("Your turn (Stamina %d)", stamina(p)),
                         options = main_options(p), secret = true }
   if pick.done then
@@ -194,7 +207,7 @@ function main_phase(p)
     return false
   elseif pick.prime then prime(pick.prime, p)
   elseif pick.play then resolve_gambit(pick.play, p, { window = "main" })
-  elseif pick.battle then battle(p)
+  elseif pick.battle then start_battle(p)
   elseif pick.consume then
     tokens.set(pick.consume, "used", 1)
     say(string.format("Player %d uses %s's Consume", p, pick.consume.name))

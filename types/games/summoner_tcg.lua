@@ -14,12 +14,6 @@ function attach(eq, host) end
 --- Defined in rules/summoner_tcg/helpers.lua.
 function attach_targets(eq) end
 
---- The turn's battle: declare attacks one by one (each revealed Summon at most once),
---- let the attacked players answer with Gambits, then resolve the attacks in the
---- order declared. Starting a battle uses the turn's battle, even if called off.
---- Defined in rules/summoner_tcg/battle.lua.
-function battle(p) end
-
 --- Whether p can pay n: a payment must leave at least 1 Stamina (paying to 0 would lose).
 --- Defined in rules/summoner_tcg/helpers.lua.
 function can_pay(p, n) end
@@ -31,6 +25,11 @@ function clear_turn_marks() end
 --- Deals damage to a player's Stamina; 0 or less puts them out.
 --- Defined in rules/summoner_tcg/helpers.lua.
 function damage_player(p, n, source) end
+
+--- One step of declaring: which Summon attacks (and what), or fight with the attacks
+--- declared (call the battle off when there are none).
+--- Defined in rules/summoner_tcg/battle.lua.
+function declare_step(p) end
 
 --- Defined in rules/summoner_tcg/helpers.lua.
 function def_of(c) end
@@ -181,6 +180,9 @@ function resolve_gambit(c, p, ctx) end
 function reveal(c, p) end
 
 --- Before the draw, the player may reveal any of their primed cards, one at a time.
+--- The phase repeats (`repeat: true` in game.yaml): each call offers one reveal and
+--- returns true while the player may reveal more, so a fork of the match replays only
+--- the current choice.
 --- Defined in rules/summoner_tcg/phases.lua.
 function reveal_phase(p) end
 
@@ -199,6 +201,18 @@ function shown(c) end
 
 --- Defined in rules/summoner_tcg/helpers.lua.
 function stamina(p) end
+
+--- The turn's battle: declare attacks one by one (each revealed Summon at most once),
+--- let the attacked players answer with Gambits, then resolve the attacks in the
+--- order declared. Starting a battle uses the turn's battle, even if called off.
+--- The declared attacks are public: state.vars.attacks keeps them (attacker, target
+--- player or Summon, called off, resolved) while the battle lasts, for the bots'
+--- evaluation; state.vars.in_battle says a battle is under way, state.vars.declaring
+--- that its attacks are still being declared. start_battle begins it; then each call
+--- of declare_step (the main phase calls it while state.vars.declaring) asks for one
+--- attack, or for the fight, so a fork of the match replays one declaration only.
+--- Defined in rules/summoner_tcg/battle.lua.
+function start_battle(p) end
 
 --- Defined in rules/summoner_tcg/helpers.lua.
 function stats_text(c) end
