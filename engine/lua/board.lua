@@ -222,11 +222,27 @@ function B.region_info(name)
   return r
 end
 
+--- The spaces of a region, in the board's order (a new list each call).
 function B.spaces_in(region)
   check_region(region, "board.spaces_in")
-  local out = {}
-  for _, s in ipairs(topo.list) do if topo.region[s] == region then out[#out + 1] = s end end
-  return out
+  local lists = topo.region_lists    -- region -> its spaces, made once a board (rules ask often)
+  if lists == nil then
+    lists = {}
+    for _, s in ipairs(topo.list) do
+      local r = topo.region[s]
+      if r ~= nil then
+        local l = lists[r]
+        if l == nil then
+          l = {}
+          lists[r] = l
+        end
+        l[#l + 1] = s
+      end
+    end
+    topo.region_lists = lists
+  end
+  local l = lists[region]
+  return l and E.copy_list(l) or {}
 end
 
 --- The straight directions of a grid, as {dx, dy} pairs.

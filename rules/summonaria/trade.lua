@@ -167,6 +167,11 @@ end
 function transmute_options(p)
   local out = {}
   local have = hand_counts(p)
+  local enough = false   -- (the pile is looked through only when some kind can be given)
+  for _, g in ipairs(resource_kinds()) do
+    if have[g] >= options.transmute_cost then enough = true end
+  end
+  if not enough then return out end
   local pile = {}
   for _, c in ipairs(zones.cards("exhausted")) do pile[c.def] = c end
   for _, g in ipairs(resource_kinds()) do
