@@ -415,6 +415,34 @@ def test_a_repeating_phase_that_never_asks_is_stopped_by_the_budget(tmp_path):
             m.answer(0)
 
 
+@pytest.mark.parametrize("players", [2, 3])
+def test_summoner_tcg_reveals_and_attacks_are_asked_one_a_call_so_a_fork_replays_at_most_one_answer(players):
+    """The Summoner TCG's reveal step repeats and a battle's declarations are calls of the
+    repeating main phase (start_battle, declare_step): at "reveal which?" and "which Summon
+    attacks?" the latest checkpoint is the question itself, at "... attacks what?" one answer
+    back (the attacker's pick); and each is asked more than once in some turn."""
+    from collections import Counter
+
+    from engine.loader import load_game
+
+    game = load_game("summoner_tcg")
+    asked = Counter()   # (kind, seed, turn) -> questions
+    for seed in range(3, 9):
+        m = Match(game, seed, [Seat("bot")] * players, quiet=True).keep_checkpoints()
+        rng = __import__("random").Random(seed)
+        while m.pending is not None and m.decisions < 400:
+            prompt, back = m.pending.prompt, m.decisions - m._rt._E.checkpoint.decision
+            kind = ("reveal" if prompt == "Reveal your primed cards" else
+                    "attacker" if prompt == "Battle: which Summon attacks?" else
+                    "target" if prompt.endswith(" attacks what?") else None)
+            if kind is not None:
+                asked[kind, seed, m._rt._E.state.turn] += 1
+                assert back <= (1 if kind == "target" else 0), (kind, prompt, m.decisions)
+            m.answer(rng.randrange(m.pending.count))
+    most = {kind: max(n for (k, _, _), n in asked.items() if k == kind) for kind, _, _ in asked}
+    assert most["reveal"] >= 2 and most["attacker"] >= 2 and most["target"] >= 2, most
+
+
 @pytest.mark.parametrize("players", [2, 4])
 def test_summonaria_steps_repeat_so_a_fork_replays_at_most_one_answer_at_their_questions(players):
     """Summonaria's trades, summon and move steps are repeating phases, one question a call
