@@ -26,7 +26,7 @@ MAX_DECISIONS = 20000        # a game longer than this stops, as in `summon sim`
 LIVE_MATCHES = 200           # matches held at once for the memory figure
 LIVE_AT = 150                # the decision those matches (and the forked one) are taken to
 RELOAD_AT = 300              # the decision the reloaded match is at
-RELOAD_SEEDS = 50            # games tried to find one that lasts RELOAD_AT decisions
+SEEDS_TRIED = 50             # games tried to find one that lasts LIVE_AT or RELOAD_AT decisions
 SAMPLE_SECONDS = 1.0         # a repeated timing (start, fork) stops after this long...
 SAMPLE_MAX = 200             # ...or this many samples
 COMPARISON_SHARE = 3         # the comparisons play a third of the games, three ways a round
@@ -121,10 +121,10 @@ def start_time(game: GameDef, seats: list[Seat], seed: int) -> dict:
 
 def running_at(game: GameDef, seats: list[Seat], seed: int, at: int, *, checkpoints: bool = False) -> Match:
     """A match still running at decision `at` (one can only fork a running match): the first
-    of RELOAD_SEEDS games from `seed` that lasts past it, else the longest of them taken to
+    of SEEDS_TRIED games from `seed` that lasts past it, else the longest of them taken to
     its last decision (games that all end sooner, such as short card games)."""
     longest: tuple[int, int] | None = None    # (decisions, seed)
-    for i in range(RELOAD_SEEDS):
+    for i in range(SEEDS_TRIED):
         s = game_seed(seed, i)
         m = advanced(game, s, seats, at, checkpoints=checkpoints)
         if m.pending is not None:
@@ -250,14 +250,8 @@ def comparisons(game: GameDef, seats: list[Seat], games: int, seed: int, rounds:
 
 def reload_time(game: GameDef, seats: list[Seat], seed: int, rounds: int) -> dict:
     """Milliseconds engine.reload.reload_match (what the REPL's reload and --watch call) takes for
-    a match at decision RELOAD_AT: the first game from `seed` that lasts that long, else the longest."""
-    m = None
-    for i in range(RELOAD_SEEDS):
-        c = advanced(game, game_seed(seed, i), seats, RELOAD_AT)
-        if m is None or c.decisions > m.decisions:
-            m = c
-        if m.decisions >= RELOAD_AT:
-            break
+    a match at decision RELOAD_AT, found as running_at finds one."""
+    m = running_at(game, seats, seed, RELOAD_AT)
     times = []
     for _ in range(2 * rounds + 1):
         t = time.perf_counter()

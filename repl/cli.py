@@ -289,9 +289,9 @@ def _bench_value(key: str, out: dict) -> str:
                 f"pure Lua {out['lua_decisions_per_s']:,.0f}; {_count(out['comparison_games'], 'game')}, "
                 f"best of {out['rounds']})")
     if key == "reload_ms":
-        from engine.bench import RELOAD_AT, RELOAD_SEEDS
+        from engine.bench import RELOAD_AT, SEEDS_TRIED
 
-        short = f", the longest of {RELOAD_SEEDS} games" if out["reload_at_decision"] < RELOAD_AT else ""
+        short = f", the longest of {SEEDS_TRIED} games" if out["reload_at_decision"] < RELOAD_AT else ""
         return (f"{v:.0f} ms median at decision {out['reload_at_decision']}{short} "
                 f"(best {out['reload_ms_best']:.0f} ms)")
     raise KeyError(key)

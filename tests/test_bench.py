@@ -90,7 +90,7 @@ def test_fork_time_takes_a_running_match_when_every_game_ends_sooner(sw, monkeyp
     # stopped with "the match is over; there is nothing to fork")
     monkeypatch.setattr(bench, "SAMPLE_SECONDS", 0.0)
     monkeypatch.setattr(bench, "LIVE_AT", 10**6)
-    monkeypatch.setattr(bench, "RELOAD_SEEDS", 3)
+    monkeypatch.setattr(bench, "SEEDS_TRIED", 3)
     seats = [Seat("bot"), Seat("bot")]
     lengths = {s: bench.advanced(sw, bench.game_seed(7, i), seats, 10**6).decisions for i, s in enumerate("abc")}
     out = bench.fork_time(sw, seats, 7)
