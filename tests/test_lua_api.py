@@ -182,6 +182,24 @@ def test_tokens_add_remove_set_return_the_new_count(swm):
                         'tokens.add(c, "boost", -5), c.tokens.boost') == [0, 3, 0, None]   # none left: no entry
 
 
+def test_cards_with_no_tokens_or_nothing_under_share_one_read_only_empty_table(swm):
+    # (what keeps a copy of the state small: forks and checkpoints copy far fewer tables)
+    a, b = 'board.card_at("c2")', 'board.card_at("c3")'
+    assert run(swm, f'local a, b = {a}, {b}\nreturn rawequal(a.tokens, b.tokens), rawequal(a.under, b.tokens), '
+                    '#a.under, next(a.tokens)') == [True, True, 0, None]
+    assert "tokens change through tokens.add/set/remove" in error_of(swm, f'{a}; {a}.tokens.damage = 1')
+    assert "what is under it through cards.attach" in error_of(swm, f'{a}; table.insert({a}.under, 5)')
+    assert "belongs to the engine" in error_of(swm, f'rawset({a}.tokens, "damage", 1)')
+    # the first token gives the card a table of its own; the last one taken away, it shares again
+    assert run(swm, f'local a, b = {a}, {b}\ntokens.add(a, "damage", 2)\n'
+                    'local own = not rawequal(a.tokens, b.tokens) and b.tokens.damage == nil\n'
+                    'tokens.remove(a, "damage")\nreturn own, a.tokens.damage, rawequal(a.tokens, b.tokens)') \
+        == [True, None, True]
+    # attaching gives the host a list of its own
+    assert run(swm, f'local a, b = {a}, {b}\nlocal h = zones.cards(1, "draw")[1]\ncards.attach(h, a)\n'
+                    'return #a.under, #b.under, a.under[1] == h.id') == [1, 0, True]
+
+
 def test_counters_add_set_spend_return_the_new_value_within_bounds(swm):
     # magic runs 0..15
     assert run(swm, 'counters.set(1, "magic", 4)\nreturn counters.add(1, "magic", 3), counters.add(1, "magic", 20), '

@@ -130,11 +130,14 @@ def test_matches_and_forks_played_in_turns_stay_apart(sw):
 
 def test_a_fork_shares_no_state_with_its_match(sw):
     m = new(sw).keep_checkpoints()
+    m.eval('tokens.add(cards.get(2), "mark", 1)')   # (a card with a tokens table of its own)
     m.rollout(seed=5, max_decisions=30)
     f = m.fork()
-    f.eval("state.vars.scribble = 1; cards.get(1).tokens.mark = 3")
+    f.eval("state.vars.scribble = 1; tokens.add(cards.get(1), 'mark', 3); tokens.add(cards.get(2), 'mark', 3)")
     assert "scribble" not in m.snapshot()["vars"]
     assert "mark" not in m.snapshot()["cards"][0]["tokens"]
+    assert m.snapshot()["cards"][1]["tokens"] == {"mark": 1}
+    assert f.snapshot()["cards"][1]["tokens"] == {"mark": 4}
     assert f.snapshot()["vars"]["scribble"] == 1
 
 

@@ -35,8 +35,8 @@
 ---@field name string Its definition's name.
 ---@field owner Player Who owns it (where it goes back to).
 ---@field controller Player Who controls it now (the rules may change it).
----@field tokens table<string, integer> Named counts on it (damage, wounds, ...); use tokens.*.
----@field under CardId[] Ids of the cards attached under it, oldest first.
+---@field tokens table<string, integer> Named counts on it (damage, wounds, ...); read it, change it through tokens.*.
+---@field under CardId[] Ids of the cards attached under it, oldest first; read it, change it through cards.attach.
 ---@field zone string|nil Where it is: a zone key ("hand:1", "discard"), "board", "under", or nil.
 ---@field space Space|nil Its space while on the board.
 ---@field host CardId|nil The card it is attached under.

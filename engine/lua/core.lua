@@ -321,6 +321,17 @@ function E.copy(t)
   return c
 end
 
+--- The one empty table of every card with no tokens or nothing under it (most cards):
+--- read-only, so forks, checkpoints and views share it instead of copying it (E.deep_copy
+--- and E.copier keep every table with a metatable as it is). The cards and tokens APIs
+--- give a card a table of its own before its first token or attached card.
+E.EMPTY = setmetatable({}, {
+  __newindex = function()
+    error("a card's tokens change through tokens.add/set/remove, and what is under it through cards.attach", 2)
+  end,
+  __metatable = false,
+})
+
 local tmove = table.move
 function E.copy_list(t)
   return tmove(t, 1, #t, 1, {})

@@ -364,7 +364,7 @@ function C.create(def_id, owner, a, b, c)
   end
   local cards = E.state.cards
   local card = { id = #cards + 1, def = def_id, name = d.name, owner = owner,
-                 controller = owner, tokens = {}, under = {} }
+                 controller = owner, tokens = E.EMPTY, under = E.EMPTY }
   cards[card.id] = card
   if key then
     card.zone = key
@@ -465,7 +465,9 @@ function C.attach(c, host)
   lift(c)
   c.zone = "under"
   c.host = host.id
-  host.under[#host.under + 1] = c.id
+  local under = host.under
+  if under == E.EMPTY then under = {}; host.under = under end
+  under[#under + 1] = c.id
 end
 
 function C.attached(host)
@@ -705,11 +707,16 @@ end
 
 --- Sets a card's count of a token (0 or less removes them); returns the new count.
 local function set_tokens(c, name, v)
+  local tokens = c.tokens
   if v <= 0 then
-    c.tokens[name] = nil
+    if tokens[name] ~= nil then
+      tokens[name] = nil
+      if next(tokens) == nil then c.tokens = E.EMPTY end   -- (the last one gone)
+    end
     return 0
   end
-  c.tokens[name] = v
+  if tokens == E.EMPTY then tokens = {}; c.tokens = tokens end
+  tokens[name] = v
   return v
 end
 
@@ -739,7 +746,7 @@ end
 --- Removes every token from a card.
 function T.clear(c)
   c = card_arg(c, "tokens.clear")
-  c.tokens = {}
+  c.tokens = E.EMPTY
 end
 
 -------------------------------------------------------------------------------

@@ -194,6 +194,7 @@ function E.protect(t)
   protected[t] = true
   return t
 end
+E.protect(E.EMPTY)   -- (core.lua: shared by every card, so no rawset into it either)
 
 -- A read-only view of a table of declared names where reading an undeclared name
 -- is an error (options.NAME, defs[id]), so a typo never reads as nil.
