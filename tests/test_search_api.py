@@ -111,6 +111,31 @@ def test_a_fork_given_the_same_answers_reaches_the_same_hash(game_id):
     assert f.state_hash() == m.state_hash()
 
 
+def test_forks_of_forks_twelve_deep_keep_their_own_history(sw):
+    """A fork reads the decisions before its checkpoint from its match's history instead
+    of copying them; past eight forks of forks the history is copied (a longer chain)."""
+    m = new(sw, seed=6).keep_checkpoints()
+    m.rollout(seed=6, max_decisions=60)
+    chain = [m]
+    for i in range(12):
+        f = chain[-1].fork()
+        f.answer(i % f.pending.count)
+        chain.append(f)
+    for i, x in enumerate(chain):
+        x.rollout(seed=100 + i, max_decisions=25)
+    hashes = [x.state_hash() for x in chain]
+    assert len(set(hashes)) == len(chain)
+    for x in chain:
+        again = fresh_replay(sw, x)
+        assert again.state_hash() == x.state_hash() and again.answers == x.answers
+        x._rt._activate()
+        assert x._rt.answers_from(1) == (x.answers, x.askers)   # the whole history, read in Lua
+    # the deepest fork forked again replays its own answers, not its forebears'
+    last = chain[-1]
+    g = last.fork()
+    assert g.state_hash() == last.state_hash()
+
+
 def test_matches_and_forks_played_in_turns_stay_apart(sw):
     """Answering a match, its forks and a fork's fork one decision each, in turns."""
     m = new(sw, seed=4).keep_checkpoints()

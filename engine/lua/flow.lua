@@ -505,6 +505,24 @@ local function state_copy(cp)
   return copier and copier() or E.deep_copy(cp.state)
 end
 
+-- A fork's answers, askers and picks: a list of its own that reads the match's list for
+-- the decisions before its checkpoint (answers are never changed once given, and the
+-- fork writes each decision after the checkpoint itself as it replays them), so a fork
+-- copies none of them. A fork of a fork reads through both; past HISTORY_DEPTH lists the
+-- history is copied instead (Lua follows at most 2000 __index links).
+local HISTORY_DEPTH = 8
+local function history_of(list, upto)
+  local mt = getmetatable(list)
+  local depth = mt and mt.depth or 0
+  if depth >= HISTORY_DEPTH then
+    local own = {}
+    for n = 1, upto do own[n] = list[n] end
+    return own
+  end
+  local own = {}
+  return setmetatable(own, { __index = list, depth = depth + 1 })
+end
+
 --- Makes a copy of the running match that shares no table with it, and leaves the
 --- copy running (the caller keeps the original's table from E.current_match to go
 --- back to it). The copy starts from the latest checkpoint (a copy of the state kept
@@ -527,7 +545,8 @@ function E.fork(keep, quiet, seat, seed)
   if n > 0 then m.chance_log[n] = E.copy(src.chance_log[n]) end
   m.state, m.forced, m.decisions, m.start_phase = cp.state and state_copy(cp), E.copy_list(cp.forced),
                                                    cp.decision, cp.start_phase
-  m.answers, m.askers, m.picks = E.copy_list(src.answers), E.copy_list(src.askers), E.copy_list(src.picks)
+  local d = cp.decision
+  m.answers, m.askers, m.picks = history_of(src.answers, d), history_of(src.askers, d), history_of(src.picks, d)
   m.keep_checkpoints, m.checkpoint = keep == true, cp
   if cp.state == nil then   -- the start: a new state, as the match had before its setup
     E.new_state(cp.seed, E.deep_copy(cp.seats))
