@@ -193,11 +193,12 @@ class Runtime:
         self._keeps = True
 
     def _beside(self, make, *args) -> tuple["Runtime", tuple]:
-        """Runs make(*args) (E.fork, E.new_match) to put a new match in this runtime, leaving
-        this one aside; returns the new match's Runtime and what make returned."""
+        """Runs make(*args, this match's values) (E.fork, E.new_match) to put a new match in
+        this runtime, leaving this one aside; returns the new match's Runtime and what make
+        returned."""
         self._activate()
         saved = self._E.current_match()
-        res = self._call(make, *args)
+        res = self._call(make, *args, saved)
         new = object.__new__(Runtime)
         new._lua, new._E, new.memory_mb = self._lua, self._E, self.memory_mb
         new._shared, new._saved, new._keeps = self._shared, None, False

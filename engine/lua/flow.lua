@@ -529,10 +529,11 @@ end
 --- at the start of the phase, or of the match) and replays the answers given since, in
 --- Lua; it says nothing unless quiet is false, and keeps no checkpoints unless keep is true.
 --- seat, seed: deal again what that seat cannot see, from seed (E.redeal), sharing the
---- work with other forks of the same position (E.redeal_fork).
+--- work with other forks of the same position (E.redeal_fork). src: the running match's
+--- values when the caller has them already (E.current_match), else they are read here.
 --- Returns "choice"/"over"/"error" like step() (the copy's position).
-function E.fork(keep, quiet, seat, seed)
-  local src = E.save_match({})
+function E.fork(keep, quiet, seat, seed, src)
+  src = src or E.save_match({})
   local cp = src.checkpoint
   if src.forced_since then
     error("fork: random results were forced since this turn began (fork before forcing them)", 0)

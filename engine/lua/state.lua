@@ -138,8 +138,13 @@ local function zone_shown(z, owner, p)
   return z.visibility == "public" or (z.visibility == "owner" and owner == p)
 end
 
--- What the others see of a face-down card: that it is there, and where.
-local FACE_DOWN_KEEP = { "owner", "controller", "zone", "space", "host", "under", "mark" }
+-- What the others see of a face-down card: that it is there, and where (owner,
+-- controller, zone, space, host, under and mark; made in one constructor, as views
+-- are built for every evaluation a searching bot makes).
+local function face_down_back(c)
+  return { face_down = true, owner = c.owner, controller = c.controller, zone = c.zone, space = c.space,
+           host = c.host, under = c.under, mark = c.mark }
+end
 
 --- What player p may see (p nil: everything), as a table that shares the
 --- state's own subtables: encode it, never hand it to a script. Every zone is
@@ -169,8 +174,7 @@ local function view_table(p)
     local where = c.zone == "board" or c.zone == "under" or visible[id]
     if (where or (c.seen_by and E.seen_by(c, p))) then
       if c.face_down and not E.seen_by(c, p) then
-        local back = { face_down = true }
-        for _, k in ipairs(FACE_DOWN_KEEP) do back[k] = c[k] end
+        local back = face_down_back(c)
         alias[id] = c.down_ref and ("?" .. c.down_ref) or E.hidden_id(id)
         back.id = alias[id]
         c = back
@@ -190,7 +194,13 @@ local function view_table(p)
       return out
     end
     for _, z in pairs(v.zones) do
-      if z.cards then z.cards = swap_ids(z.cards) end
+      local ids = z.cards   -- (the view's own copy: swapped in place)
+      if ids then
+        for i = 1, #ids do
+          local a = alias[ids[i]]
+          if a then ids[i] = a end
+        end
+      end
     end
     local spaces = {}
     for s, id in pairs(st.spaces) do spaces[s] = alias[id] or id end
