@@ -241,8 +241,8 @@ class Peeking:
         return sum(map(ord, secret)) % ask.count
 
 
-FAIR = [("summoner_wars", 3, 40, 2), ("summoner_wars", 7, 95, 2), ("summoner_tcg", 8, 60, 2),
-        ("summoner_tcg", 6, 120, 3), ("summonaria", 2, 90, 2)]
+FAIR = [("summoner_wars", 3, 40, 2), ("summoner_wars", 7, 95, 2), ("summoner_tcg", 8, 50, 2),
+        ("summoner_tcg", 6, 100, 3), ("summonaria", 2, 90, 2)]
 
 
 def decisions_on_both(bot_factory, positions):
@@ -371,10 +371,12 @@ def test_a_search_stops_once_its_answer_cannot_change_and_answers_the_same(game)
     stopped_early = 0
     for n in (6, 14, 22, 30):
         m = position(game, 2, n)
+        if len(m.options()) == 1:
+            continue                 # (answered without a search)
         settled = MctsBot(seed=7, seat=m.pending.player, iterations=40)
         whole = MctsBot(seed=7, seat=m.pending.player, iterations=40, settle=False)
         assert settled(Ask(m)) == whole(Ask(m)), n
-        assert whole.last_iterations == 40 or len(m.options()) == 1
+        assert whole.last_iterations == 40
         lead = sorted((c.visits for c in settled.last_root.children.values()), reverse=True) + [0, 0]
         if settled.last_iterations < 40:
             stopped_early += 1

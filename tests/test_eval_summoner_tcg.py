@@ -41,10 +41,31 @@ def switched(tmp_path_factory, name: str, old: str, new: str):
     return load_game(str(g.rules))
 
 
+# The burn tests need an Ember Pack with burn in its list: its list of before the
+# thirteenth round (two Quick Strikes where it has two more Ambushes now).
+OLD_EMBER = [("{card: ambush, copies: 3}", "{card: ambush, copies: 1}"),
+             ("  - {card: feeding_frenzy,", "  - {card: quick_strike, copies: 2}\n  - {card: feeding_frenzy,")]
+
+
+def with_quick_strikes(tmp_path_factory, name: str, old: str, new: str):
+    """switched(), with the Ember Pack's list of before the thirteenth round."""
+    g = copy_game(tmp_path_factory.mktemp(name), GAME)
+    edit(g.rules / "evaluate.lua", old, new)
+    for was, now in OLD_EMBER:
+        edit(g.cards / "ember.yaml", was, now)
+    return load_game(str(g.rules))
+
+
 @pytest.fixture(scope="module")
 def burn(tmp_path_factory):
-    """The game with BURN_COUNT on alone (issue 14's tenth round)."""
-    return switched(tmp_path_factory, "tcg_burn", "local BURN_COUNT = false", "local BURN_COUNT = true")
+    """The game with BURN_COUNT on alone (issue 14's tenth round), Ember with Quick Strikes."""
+    return with_quick_strikes(tmp_path_factory, "tcg_burn", "local BURN_COUNT = false", "local BURN_COUNT = true")
+
+
+@pytest.fixture(scope="module")
+def tcg_qs(tmp_path_factory):
+    """The shipped evaluation, Ember with Quick Strikes (to compare with `burn`)."""
+    return with_quick_strikes(tmp_path_factory, "tcg_qs", "local BURN_COUNT = false", "local BURN_COUNT = false")
 
 
 def midgame(game, seed: int = 8, decisions: int = 40) -> Match:
@@ -363,7 +384,7 @@ def burn_seen(game, seen: tuple[str, ...]) -> float:
     return score(m, 2)
 
 
-def test_burn_cards_seen_in_the_graveyard_threaten_no_more(burn, tcg):
+def test_burn_cards_seen_in_the_graveyard_threaten_no_more(burn, tcg_qs):
     # Ember's two Quick Strikes (5 each) and its Feeding Frenzy (5 a Beast) are its burn.
     # Once all three lie in its graveyard its hand can deal nothing without a battle;
     # three other cards gone the same way change nothing. The flat HAND_THREAT of the
@@ -371,10 +392,10 @@ def test_burn_cards_seen_in_the_graveyard_threaten_no_more(burn, tcg):
     cards = ("quick_strike", "quick_strike", "feeding_frenzy")
     other = ("moss_shell", "moss_shell", "rally_cry")
     assert burn_seen(burn, cards) > burn_seen(burn, other) + 2
-    assert burn_seen(tcg, cards) == pytest.approx(burn_seen(tcg, other))
+    assert burn_seen(tcg_qs, cards) == pytest.approx(burn_seen(tcg_qs, other))
 
 
-def test_a_deck_list_without_burn_threatens_none(burn, tcg):
+def test_a_deck_list_without_burn_threatens_none(burn, tcg_qs):
     # Tide Circle's list holds no burn card: the Ember player, at 15 Stamina with its
     # battle to come (so the Tide player's threats count in full), fears nothing from the
     # Tide hand under BURN_COUNT, and the flat HAND_THREAT (12) otherwise. (Its own
@@ -388,7 +409,7 @@ def test_a_deck_list_without_burn_threatens_none(burn, tcg):
                                  cards.to_zone(find(1, d), 1, 'graveyard')
                                end""")
         return score(m, seat)
-    assert lead(burn, 1) > lead(tcg, 1) + 3
+    assert lead(burn, 1) > lead(tcg_qs, 1) + 3
 
 
 def test_the_seat_counts_its_own_burn_as_held(burn):

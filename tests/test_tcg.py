@@ -297,15 +297,15 @@ def test_a_missing_deck_file_or_one_with_a_shipped_id_is_a_clear_error(tmp_path)
 
 
 def test_hot_seat_shows_the_next_player_only_face_down_cards_and_secret_choices():
-    """Two people at one terminal (piped): after player 1 primes Spark Fox and Quick Strike
+    """Two people at one terminal (piped): after player 1 primes Spark Fox and Feeding Frenzy
     and ends the turn, everything printed for player 2 names neither card."""
     r = summon("play", GAME, "--players", "human,human", "--seed", "3", stdin="1\n2\nEnd turn\n")
     assert r.returncode == 0, r.stderr
     before, _, after = r.stdout.partition("-- player 2 to play --")
-    assert "Prime Spark Fox" in before and "Prime Quick Strike" in before     # player 1 saw their own
-    assert after and "Spark Fox" not in after and "Quick Strike" not in after
+    assert "Prime Spark Fox" in before and "Prime Feeding Frenzy" in before     # player 1 saw their own
+    assert after and "Spark Fox" not in after and "Feeding Frenzy" not in after
     # what player 2 may know of them: the Stamina paid (their marks), which it saw go
-    assert "P1 made a secret choice" in after and "face-down card ?1 [paid 5], face-down card ?2 [paid 4]" in after
+    assert "P1 made a secret choice" in after and "face-down card ?1 [paid 5], face-down card ?2 [paid 3]" in after
 
 
 def test_list_shows_the_two_decks_with_their_size():
