@@ -362,7 +362,6 @@ function E.evaluate(p, throwaway)
   return res + 0.0
 end
 
-local EMPTY = {}
 local PLACE = { id = true, owner = true, controller = true, zone = true, space = true, host = true,
                 under = true, face_down = true, seen_by = true, down_ref = true, mark = true }
 
@@ -446,7 +445,7 @@ local function redeal_plan(p)
     -- any other field outside its place travels with it too
     local plain = true
     for _, c in ipairs(g) do
-      if next(c.tokens or EMPTY) ~= nil then plain = false break end
+      if next(c.tokens or E.EMPTY) ~= nil then plain = false break end
       for k in next, c do
         if not PLACE[k] and k ~= "def" and k ~= "name" and k ~= "tokens" then plain = false break end
       end
