@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 import pexpect
+import pyte
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -144,7 +145,10 @@ ANSI = re.compile(r"\x1b\[[0-9;?]*[a-zA-Z]|\x1b[=>]")
 
 
 class Screen:
-    """A running `summon play ARGS` in a pseudo-terminal."""
+    """A running `summon play ARGS` in a pseudo-terminal. What it writes is kept as text
+    (`buf`) and played on a terminal emulator (pyte) of the same size, which answers the
+    program's cursor position requests as a real terminal would; `rows()` is what a
+    person would see on the screen now."""
 
     def __init__(self, history: Path, *args: str, size: tuple[int, int] = (60, 140)):
         env = dict(os.environ, SUMMON_HISTORY=str(history), TERM="xterm", PYTHONPATH=str(ROOT))
@@ -153,6 +157,17 @@ class Screen:
         self.text = ""   # what the last wait matched in
         self.buf = ""    # everything the program wrote
         self.mark = 0    # where the text waits look in starts
+        self.term = pyte.Screen(size[1], size[0])
+        self.term.write_process_input = self.p.send   # its answers to status requests
+        self.stream = pyte.Stream(self.term)
+
+    def _take(self, chunk: str) -> None:
+        self.buf += chunk
+        self.stream.feed(chunk)
+
+    def rows(self) -> list[str]:
+        """The screen's rows as the terminal shows them now, without trailing spaces."""
+        return [row.rstrip() for row in self.term.display]
 
     def wait(self, pattern: str) -> str:
         """Waits until the screen shows a pattern since the last input (colours stripped);
@@ -174,10 +189,7 @@ class Screen:
                 continue
             except pexpect.EOF:
                 pytest.fail(f"the program ended without showing {pattern!r}; it ends:\n{clean[-2000:]}")
-            self.buf += chunk
-            # answer the cursor position requests a real terminal would answer
-            for _ in range(chunk.count("\x1b[6n")):
-                self.p.send("\x1b[1;1R")
+            self._take(chunk)
 
     def type(self, text: str, enter: bool = True) -> None:
         self.mark = len(self.buf)

@@ -190,11 +190,19 @@ def test_every_screen_of_a_game_fits_120_by_40(game, players):
 
 
 def test_the_screen_fits_a_120_by_40_terminal(play_screen):
+    """Read on the emulated terminal, as a person sees it: the whole status, from its
+    turn order to the prompt, is on the screen, and no line of it ran past the width
+    (a line too long goes on in the next row, whose first column it fills)."""
     s = play_screen("summoners_isle", "--players", "human,random,random,random", "--seed", "2", size=(40, 120))
     text = s.wait(r"P1>")
-    shown = text[text.rindex("Turn order:"):].replace("\r", "")
-    lines = shown.splitlines()
-    assert len(lines) <= 39 and max(len(line.rstrip()) for line in lines) <= 120, shown
+    start = text.rindex("Turn order:")
+    printed = text[start:text.index("P1>", start)].replace("\r", "").rstrip("\n").split("\n")
+    rows = s.rows()
+    tops = [i for i, row in enumerate(rows) if row.startswith("Turn order:")]
+    assert tops, "the status's first line has scrolled off the top:\n" + "\n".join(rows)
+    shown = rows[tops[-1]:tops[-1] + len(printed)]
+    assert [line.rstrip() for line in printed] == shown, "\n".join(rows)
+    assert any(row.startswith("P1>") for row in rows[tops[-1] + len(printed):]), "\n".join(rows)
 
 
 # -- options name whose card they are about; attacking your own card asks to confirm ------------
