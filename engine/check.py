@@ -172,6 +172,7 @@ def check(target: str, game_id: str | None = None) -> list[Problem]:
     found += _display_problems(game, m)
     if not found and m.pending is not None:
         found += _data_outside_state(game)
+        found += _offers_forks_cannot_copy(game)
     if game.evaluator is not None and m.pending is not None:
         for seat in range(1, pl["min"] + 1):   # the bots' evaluation runs on the first position
             try:
@@ -215,6 +216,34 @@ def _data_outside_state(game) -> list[Problem]:
                     f"(from decision {n + 1}): a script keeps match data outside `state`, such as a file-level "
                     f"variable a function changes; `summon sim` and the bots' forks need every match's data in "
                     f"`state` (caches of card definitions or the board may stay)")]
+
+
+def _offers_forks_cannot_copy(game) -> list[Problem]:
+    """A phase's `offer` is copied with the checkpoints that forks start from, so it must be
+    plain data: a match that keeps checkpoints (as a searching bot's does) plays random
+    answers, and an offer holding a function is reported at the phase's line of game.yaml.
+    Checked with a random playout, so an offer these games do not reach goes unseen."""
+    from .match import Match, Seat
+
+    phases = [p for p in game.data["flow"]["phases"] if "offer" in p]
+    if not phases:
+        return []
+    seats = [Seat("random") for _ in range(game.data["players"]["min"])]
+    try:
+        Match(game, 1, seats, quiet=True).keep_checkpoints().rollout(seed=1, max_decisions=SHARE_DECISIONS)
+    except ScriptError as e:
+        message = str(e).splitlines()[0]
+    except EngineError:
+        return []
+    else:
+        return []
+    bad = next((p for p in phases if message.startswith(f"the offer of phase {p['id']} (")), None)
+    if bad is None or "must be plain data" not in message:
+        return []   # (another failure in play: for play and `summon test` to report)
+    path = game.root / "game.yaml"
+    lines = read_bounded(path, yamlio.MAX_BYTES).decode("utf-8").splitlines()
+    line = next((i for i, text in enumerate(lines, 1) if f"offer: {bad['offer']}" in text), 1)
+    return [Problem(loader.display(path), line, 1, message)]
 
 
 def _file_lines(game) -> dict[str, list[str]]:

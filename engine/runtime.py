@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import signal
 import threading
+import weakref
 from typing import Any
 
 from lupa.lua54 import LuaError, LuaMemoryError, LuaRuntime, lua_type
@@ -176,9 +177,9 @@ class Runtime:
     def _activate(self) -> None:
         """Makes this match the one the Lua runtime runs (its forks share the runtime)."""
         shared = self._shared
-        if shared.current is not self:
-            cur = shared.current
-            if cur is not None:
+        cur = shared.current
+        if cur is not self:
+            if cur is not None:   # (a match dropped while it ran is not saved)
                 cur._saved = self._E.save_match(self._lua.table())
             self._E.load_match(self._saved)
             self._saved = None
@@ -196,9 +197,20 @@ class Runtime:
         """Runs make(*args, this match's values) (E.fork, E.new_match) to put a new match in
         this runtime, leaving this one aside; returns the new match's Runtime and what make
         returned."""
-        self._activate()
-        saved = self._E.current_match()
-        res = self._call(make, *args, saved)
+        shared, E = self._shared, self._E
+        cur = shared.current
+        if cur is self:
+            saved = E.current_match()
+        else:   # make reads this match's values from its saved table: no need to run it first
+            if cur is not None:
+                cur._saved = E.save_match(self._lua.table())
+            saved = self._saved
+            shared.current, self._saved = self, None
+        try:
+            res = self._invoke(make, *args, saved)
+        except BaseException:
+            E.load_match(saved)   # this match runs again, whatever make had done
+            raise
         new = object.__new__(Runtime)
         new._lua, new._E, new.memory_mb = self._lua, self._E, self.memory_mb
         new._shared, new._saved, new._keeps = self._shared, None, False
@@ -230,7 +242,7 @@ class Runtime:
     def _check_flow(self, game: GameDef) -> None:
         """Every Lua function the flow names must exist once the scripts have run."""
         flow = game.data["flow"]
-        needed = [flow["setup"]] + [p["run"] for p in flow["phases"]]
+        needed = [flow["setup"]] + [p[k] for p in flow["phases"] for k in ("run", "offer") if k in p]
         needed += [flow[k] for k in ("next_player", "after_round") if k in flow]
         env, lua_type = self._E.rules_env, self._lua.eval("type")  # (only while building: no switch)
         missing = [n for n in needed if lua_type(env[n]) != "function"]
@@ -407,8 +419,12 @@ class Runtime:
         return f"a script ran out of memory (a match may use {self.memory_mb} MB)"
 
     def _call(self, fn, *args) -> tuple:
-        global _interrupted
         self._activate()
+        return self._invoke(fn, *args)
+
+    def _invoke(self, fn, *args) -> tuple:
+        """fn(*args) in Lua (this match running), its Lua errors as ScriptError."""
+        global _interrupted
         _interrupted = False      # a Ctrl-C pressed after the last script ended stops nothing
         try:
             res = fn(*args)
@@ -422,12 +438,21 @@ class Runtime:
 
 
 class _Shared:
-    """What the matches of one Lua runtime share: which of them the runtime runs now."""
+    """What the matches of one Lua runtime share: which of them the runtime runs now, held
+    weakly (a fork a search dropped while it ran is never saved when another match runs)."""
 
-    __slots__ = ("current",)
+    __slots__ = ("_current",)
 
     def __init__(self, current: "Runtime"):
-        self.current = current
+        self._current = weakref.ref(current)
+
+    @property
+    def current(self) -> "Runtime | None":
+        return self._current()
+
+    @current.setter
+    def current(self, rt: "Runtime") -> None:
+        self._current = weakref.ref(rt)
 
 
 def _list(t) -> list:

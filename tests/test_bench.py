@@ -265,7 +265,7 @@ def test_profile_script_samples_the_rules_the_same_every_run():
     assert abs(sum(float(ln.split("%")[0]) for ln in files) - 100) < 0.1 * len(files)
     assert any("rules/summoner_wars/phases.lua" in ln for ln in files)
     inclusive = text.split("inclusive, by function")[1]
-    assert "phases.lua:fn" in inclusive and "function attack_phase(p)" in inclusive
+    assert "phases.lua:fn" in inclusive and "function attack_phase(p, pick)" in inclusive
 
 
 def test_profile_script_names_a_bad_game_in_one_line():

@@ -112,8 +112,9 @@ def test_a_fork_given_the_same_answers_reaches_the_same_hash(game_id):
 
 
 def test_forks_of_forks_twelve_deep_keep_their_own_history(sw):
-    """A fork reads the decisions before its checkpoint from its match's history instead
-    of copying them; past eight forks of forks the history is copied (a longer chain)."""
+    """A fork reads the picks before its checkpoint from its match's history instead of
+    copying them; past eight forks of forks the history is copied (a longer chain). The
+    answers' labels are the host's to keep: once taken, Lua holds none of them."""
     m = new(sw, seed=6).keep_checkpoints()
     m.rollout(seed=6, max_decisions=60)
     chain = [m]
@@ -128,7 +129,7 @@ def test_forks_of_forks_twelve_deep_keep_their_own_history(sw):
     for x in chain:
         again = fresh_replay(sw, x)
         assert again.state_hash() == x.state_hash() and again.answers == x.answers
-        assert x._rt.answers_from(1) == (x.answers, x.askers)   # the whole history, read in Lua
+        assert x._rt.answers_from(1) == ([], [])   # the host took every answer: Lua keeps none twice
     # the deepest fork forked again replays its own answers, not its forebears'
     last = chain[-1]
     g = last.fork()
@@ -319,6 +320,8 @@ def test_forks_of_a_position_forked_many_times_are_all_the_same_position(tmp_pat
     m = Match(game, 3, [Seat("bot"), Seat("bot")], quiet=True).keep_checkpoints()
     m.rollout(seed=3, max_decisions=9)
     forks = [m.fork() for _ in range(12)]
+    m._rt._activate()   # the compiled copier took over, but for NaN, which has no literal
+    assert bool(m._rt._E.checkpoint.copier) == (kind != "nan")
     for f in forks:
         assert f.state_hash() == m.state_hash() and f.snapshot()["odd"] == m.snapshot()["odd"]
     forks[9].rollout(seed=1, max_decisions=30)             # one copy moves on: the others do not
@@ -440,6 +443,187 @@ def test_a_repeating_phase_that_never_asks_is_stopped_by_the_budget(tmp_path):
     with pytest.raises(ScriptError, match="ran too long"):
         while m.pending is not None:
             m.answer(0)
+
+
+# -- phases with an `offer`: the engine asks, the checkpoint is the question ------------
+
+SPEND_OFFER = '''
+-- The spend phase above, split: spend_offer makes the question (counting the calls in
+-- state.vars.offers), the engine asks it, spend_phase carries out the answer.
+function spend_offer(round)
+  local v = state.vars
+  v.offers = (v.offers or 0) + 1
+  local p = v.spender or 1
+  local opts = { { label = "Pass" } }
+  if counters.get(p, "coins") > 0 then table.insert(opts, 1, { label = "Spend", go = true }) end
+  return { player = p, prompt = "Spend a coin for a point?", options = opts }
+end
+
+function spend_phase(round, pick)
+  local v = state.vars
+  local p = v.spender or 1
+  v.passes = pick.go and 0 or (v.passes or 0) + 1
+  if pick.go then
+    counters.spend(p, "coins", 1)
+    counters.add(p, "points", 1)
+  end
+  v.spender = 3 - p
+  if v.passes >= 2 or counters.get(1, "coins") + counters.get(2, "coins") == 0 then
+    v.spender, v.passes = nil, nil
+    return false
+  end
+  return true
+end
+
+on("phase_start", function(ev) if ev.phase == "spend" then state.vars.starts = (state.vars.starts or 0) + 1 end end)
+on("phase_end", function(ev) if ev.phase == "spend" then state.vars.ends = (state.vars.ends or 0) + 1 end end)
+'''
+
+
+def offer_game(tmp_path, body=SPEND_OFFER, phase="{id: spend, offer: spend_offer, run: spend_phase, repeat: true}"):
+    """spend_game with the question made by an `offer` function."""
+    import shutil
+
+    from conftest import edit
+    from engine.loader import load_game
+
+    dest = tmp_path / "spend_offer"
+    shutil.copytree(ROOT / "tests" / "games" / "sealed_bid", dest)
+    edit(dest / "game.yaml", "    - {id: play, run: play_phase}\n", "    - {id: play, run: play_phase}\n    - " + phase + "\n")
+    edit(dest / "game.yaml", "scripts: [bid.lua]", "scripts: [bid.lua, spend.lua]")
+    (dest / "spend.lua").write_text(body)
+    return load_game(str(dest))
+
+
+def test_a_phase_with_an_offer_plays_as_the_same_phase_written_with_choose(tmp_path):
+    """Same seed, same answers: the offer version asks the same questions and ends in the
+    same counters as the one that calls choose itself, phase_start and phase_end once a round."""
+    a = new(spend_game(tmp_path / "a"), seed=3)
+    b = new(offer_game(tmp_path / "b"), seed=3)
+    rng = __import__("random").Random(3)
+    spends = 0
+    while a.pending is not None:
+        assert b.pending == a.pending and b.options() == a.options()
+        i = rng.randrange(a.pending.count)
+        spends += _in_spend(a)
+        a.answer(i)
+        b.answer(i)
+    assert b.pending is None and b.answers == a.answers and spends > 2
+    assert b.snapshot()["counters"] == a.snapshot()["counters"]
+    rounds = b.eval("state.round")[0]
+    assert b.eval("state.vars.starts, state.vars.ends") == [rounds, rounds]
+
+
+def test_a_fork_at_an_offer_starts_at_the_question_without_making_it_again(tmp_path):
+    m = new(offer_game(tmp_path), seed=3).keep_checkpoints()
+    while not _in_spend(m):
+        m.answer(0)
+    for k in range(1, 6):
+        m._rt._activate()
+        cp = m._rt._E.checkpoint
+        assert (cp.calls, cp.decision) == (k - 1, m.decisions)   # the checkpoint is the question
+        made = m.eval("state.vars.offers")[0]
+        f = m.fork()
+        assert f.eval("state.vars.offers")[0] == made             # not made again
+        assert f.state_hash() == m.state_hash() and f.options() == m.options()
+        f.answer(0)
+        m.answer(0)
+        assert f.state_hash() == m.state_hash() and f.eval("state.vars.offers")[0] == made + 1
+
+
+def test_forks_at_every_decision_of_a_game_with_offers_play_as_the_match(tmp_path):
+    m = new(offer_game(tmp_path), seed=4).keep_checkpoints()
+    rng = __import__("random").Random(4)
+    while m.pending is not None:
+        forks = [m.fork() for _ in range(10)]   # from the eighth on, copied by a compiled copier
+        i = rng.randrange(m.pending.count)
+        m.answer(i)
+        for f in (forks[0], forks[-1]):
+            f.answer(i)
+            assert f.state_hash() == m.state_hash(), m.decisions
+            if m.pending is not None:
+                assert f.options() == m.options()
+
+
+def test_an_offer_of_nothing_ends_the_phase_without_calling_run(tmp_path):
+    body = SPEND_OFFER.replace("  v.offers = (v.offers or 0) + 1\n", "  v.offers = (v.offers or 0) + 1\n  do return nil end\n")
+    body = body.replace("  local v = state.vars\n  local p = v.spender or 1\n  v.passes",
+                        "  local v = state.vars\n  v.runs = (v.runs or 0) + 1\n  local p = v.spender or 1\n  v.passes")
+    m = new(offer_game(tmp_path, body), seed=3)
+    while m.pending is not None:
+        assert not _in_spend(m)
+        m.answer(0)
+    rounds = m.eval("state.round")[0]
+    assert m.eval("state.vars.offers, state.vars.runs") == [rounds, None]
+    assert m.eval("state.vars.starts, state.vars.ends") == [rounds, rounds]
+
+
+def test_an_offer_that_is_not_plain_data_stops_a_match_that_forks_naming_the_phase_and_the_value(tmp_path):
+    """Forks copy an offer with their checkpoint, so a match that keeps checkpoints (as a
+    search's does) refuses a function in one; a match that is never forked plays on."""
+    from engine.errors import ScriptError
+
+    body = SPEND_OFFER.replace('{ label = "Pass" }', '{ label = "Pass", later = { function() end } }')
+    game = offer_game(tmp_path, body)
+    m = new(game, seed=3).keep_checkpoints()
+    with pytest.raises(ScriptError) as e:
+        while m.pending is not None:
+            m.answer(0)
+    assert ("the offer of phase spend (spend_offer) must be plain data, which forks copy: "
+            "offer.options[2].later[1] (a function) is not") in str(e.value)
+    assert "Traceback" not in str(e.value) and m.decisions > 0
+    plain = new(game, seed=3)
+    plain.rollout(seed=1)
+    assert plain.is_over and plain.error is None
+
+
+def test_an_offer_that_is_not_a_question_stops_the_match_naming_the_phase(tmp_path):
+    from engine.errors import ScriptError
+
+    body = SPEND_OFFER.replace("  return { player = p,", "  do return 7 end\n  return { player = p,")
+    m = new(offer_game(tmp_path, body), seed=3)
+    with pytest.raises(ScriptError, match=r"the offer of phase spend \(spend_offer\) must return "
+                                          r"\{player=, prompt=, options=\} or nil, not number"):
+        while m.pending is not None:
+            m.answer(0)
+
+
+def test_a_flow_naming_an_offer_the_scripts_do_not_define_is_refused_at_load(tmp_path):
+    from engine.errors import DefinitionError
+
+    game = offer_game(tmp_path, SPEND_OFFER.replace("function spend_offer(", "function spend_offer_typo("))
+    with pytest.raises(DefinitionError, match="flow names Lua functions the scripts do not define: spend_offer"):
+        new(game)
+
+
+def test_summoner_wars_steps_and_their_second_questions_are_offers_so_a_fork_replays_nothing_there(sw):
+    """Summoner Wars's five repeating phases make their questions with `offer`: at a step
+    ("End move phase" among the options) and at its second question (where to summon, build
+    or move; which card to attack) the latest checkpoint is the question itself; and a fork
+    there is the same position without making the offer again (its hash, its options)."""
+    from collections import Counter
+
+    asked = Counter()
+    import re
+
+    second = re.compile(r"^(Summon|Build) .+ where\?$|^Move .+ from \w+ to\? \(up to|^.+ at \w+ attacks which card\?$")
+    for seed in (3, 4):
+        m = Match(sw, seed, [Seat("bot"), Seat("bot")], quiet=True).keep_checkpoints()
+        rng = __import__("random").Random(seed)
+        while m.pending is not None and m.decisions < 300:
+            m._rt._activate()
+            back = m.decisions - m._rt._E.checkpoint.decision
+            prompt = m.pending.prompt
+            kind = ("step" if any(o.startswith("End ") and o.endswith(" phase") for o in m.options())
+                    else "second" if second.match(prompt) else None)
+            if kind is not None:
+                asked[kind] += 1
+                assert back == 0, (kind, prompt, m.decisions)
+                if asked[kind] % 25 == 1:
+                    f = m.fork()
+                    assert f.state_hash() == m.state_hash() and f.options() == m.options()
+            m.answer(rng.randrange(m.pending.count))
+    assert asked["step"] > 100 and asked["second"] > 30, asked
 
 
 @pytest.mark.parametrize("players", [2, 3])

@@ -418,12 +418,53 @@ local function literal(v, kept)
   return "K[" .. #kept .. "]"
 end
 
--- Appends t's constructor to out; false if t holds what text cannot (NaN, a table met twice).
-local function constructor(t, out, seen, kept)
-  if seen[t] then return false end
-  seen[t] = true
+-- Tables a copier must write once and name (T[n]): those met more than once under the
+-- root (a card in the state and in an option of the pending choice). Returns the set
+-- (table -> true), or nil when the tree has a cycle or a table as a key (no text of
+-- constructors can make those).
+local function shared_tables(root)
+  local refs, open = {}, {}
+  local function walk(t)
+    open[t] = true
+    for k, v in next, t do
+      if type(k) == "table" and getmt(k) == nil then return false end
+      if type(v) == "table" and getmt(v) == nil then
+        if open[v] then return false end
+        local n = refs[v]
+        refs[v] = (n or 0) + 1
+        if n == nil and not walk(v) then return false end
+      end
+    end
+    open[t] = nil
+    return true
+  end
+  if not walk(root) then return nil end
+  local shared = {}
+  for t, n in next, refs do
+    if n > 1 then shared[t] = true end
+  end
+  return shared
+end
+
+-- Appends t's constructor to out; false if t holds what text cannot (NaN). A table of
+-- `shared` is written once, as a statement `T[n] = {...}` in pre (its own shared
+-- tables before it), and named T[n] wherever it is met.
+local function constructor(t, out, kept, shared, names, pre)
   local function value(v)
-    if type(v) == "table" and getmt(v) == nil then return constructor(v, out, seen, kept) end
+    if type(v) == "table" and getmt(v) == nil then
+      if not shared[v] then return constructor(v, out, kept, shared, names, pre) end
+      local name = names[v]
+      if name == nil then
+        local own = {}
+        if not constructor(v, own, kept, shared, names, pre) then return false end
+        names.n = names.n + 1
+        name = "T[" .. names.n .. "]"
+        names[v] = name
+        pre[#pre + 1] = name .. "=" .. concat(own) .. " "
+      end
+      out[#out + 1] = name
+      return true
+    end
     local s = literal(v, kept)
     if not s then return false end
     out[#out + 1] = s
@@ -450,14 +491,18 @@ local function constructor(t, out, seen, kept)
 end
 
 --- A function that returns a new copy of t each time it is called, like E.deep_copy(t)
---- (tables with a metatable are shared, not copied), or nil when t cannot be written
---- as Lua text (it holds NaN or a table twice) or the text does not compile (too
---- deep). Only for a t that never changes afterwards: the copies are of t as it is now.
+--- (tables with a metatable are shared, not copied; a table met twice is copied once,
+--- so both places hold the same copy), or nil when t cannot be written as Lua text (it
+--- holds NaN, a cycle or a table as a key) or the text does not compile (too deep).
+--- Only for a t that never changes afterwards: the copies are of t as it is now.
 function E.copier(t)
-  local out, kept = { "local K = ... return function() return " }, {}
-  if not constructor(t, out, {}, kept) then return nil end
-  out[#out + 1] = " end"
-  local chunk = load(concat(out), "=(state copy)", "t", {})
+  local shared = shared_tables(t)
+  if shared == nil then return nil end
+  local body, kept, pre = {}, {}, {}
+  if not constructor(t, body, kept, shared, { n = 0 }, pre) then return nil end
+  local head = #pre > 0 and "local T = {} " or ""
+  local text = "local K = ... return function() " .. head .. concat(pre) .. "return " .. concat(body) .. " end"
+  local chunk = load(text, "=(state copy)", "t", {})
   if not chunk then return nil end
   local ok, fn = pcall(chunk, kept)
   if not ok then return nil end

@@ -10,7 +10,7 @@ local sethook, gethook, traceback, gc = debug.sethook, debug.gethook, debug.trac
 
 E.decisions = 0
 E.pending = nil
-E.answers = {}       -- keys of the answers given, in order
+E.answers = {}       -- keys of the answers given that the host has not taken yet (E.answer, E.answers_from)
 E.askers = {}        -- the player who gave each
 E.picks = {}         -- the index of each answer among its options (forks replay them)
 E.limits = { steps = 2500000, trigger_depth = 40, check_every = 10000, seconds = 10 }
@@ -165,17 +165,86 @@ end
 
 local take_checkpoint
 
+-- What an offer may hold: plain data (tables, text, numbers, booleans), since a fork
+-- copies it. Cards of the state and tables with a metatable (read-only views) are
+-- taken as they are, and so is what lies more than 8 tables deep.
+local mtype = math.type
+local function is_plain(v, depth)
+  local cards = E.state.cards
+  for _, x in next, v do
+    local tx = type(x)
+    if tx == "table" then
+      if getmetatable(x) == nil and depth < 8 and not (mtype(x.id) == "integer" and cards[x.id] == x)
+         and not is_plain(x, depth + 1) then
+        return false
+      end
+    elseif tx == "function" or tx == "thread" or tx == "userdata" then
+      return false
+    end
+  end
+  return true
+end
+
+-- Where the first value that is not plain data is (is_plain said there is one): the
+-- least path in text order, so the report is the same whatever order next() takes.
+local function not_plain(v, path, depth)
+  local tv = type(v)
+  if tv == "function" or tv == "thread" or tv == "userdata" then return path .. " (a " .. tv .. ")" end
+  if tv ~= "table" or getmetatable(v) ~= nil or depth > 8 then return nil end
+  if mtype(v.id) == "integer" and E.state.cards[v.id] == v then return nil end
+  local first
+  for k, x in next, v do
+    local bad = not_plain(x, path .. (type(k) == "string" and ("." .. k) or ("[" .. tostring(k) .. "]")), depth + 1)
+    if bad and (first == nil or bad < first) then first = bad end
+  end
+  return first
+end
+
+-- One step of a phase with an `offer`: the offer (a request for choose, or nil when
+-- there is nothing to ask and the phase ends) is made, the checkpoint taken with it,
+-- the player asked, and `run` called with the option picked. req: the offer already
+-- made, when a fork resumes from its checkpoint. Returns run's result, or nil.
+local function offer_step(ph, offer, fn, arg, at, player, calls, req)
+  if req == nil then
+    req = offer(arg)
+    if req == nil or req == false then return nil end
+    if type(req) ~= "table" or type(req.options) ~= "table" then
+      error("the offer of phase " .. ph.id .. " (" .. ph.offer .. ") must return {player=, prompt=, options=} or nil, not " ..
+            type(req), 0)
+    end
+    -- (checked where forks copy it: in a match that keeps checkpoints, as a search's does,
+    -- and in `summon check`; checking every offer of every match cost about 7% of play)
+    if E.keep_checkpoints then
+      if not is_plain(req, 0) then
+        error("the offer of phase " .. ph.id .. " (" .. ph.offer .. ") must be plain data, which forks copy: " ..
+              not_plain(req, "offer", 0) .. " is not", 0)
+      end
+      take_checkpoint(at, player, calls, req)
+    end
+  end
+  return fn(arg, E.choose(req))
+end
+
 -- A phase runs its `run` function once; a phase with `repeat: true` runs it again and
 -- again while it returns a true value, with a checkpoint before each call after the
 -- first (at, player: the checkpoint's place, see take_checkpoint). resumed: the calls
 -- already made, when a fork resumes from such a checkpoint (the phase has begun).
-local function run_phase(ph, arg, at, player, resumed)
+-- A phase with an `offer` asks its player first (offer_step) and calls `run` with the
+-- option picked; its checkpoints are taken with the offer made, so a fork resumes at
+-- the question itself (req: that offer, copied) without making it again.
+local function run_phase(ph, arg, at, player, resumed, req)
   local st = E.state
   st.phase = ph.id
   if not resumed then E.emit("phase_start", { phase = ph.id, player = st.active }) end
   E.push_context("phase " .. ph.id)
   local fn = rules_fn(ph.run)
-  if ph["repeat"] then
+  if ph.offer then
+    local offer, calls = rules_fn(ph.offer), resumed or 0
+    repeat
+      local again = offer_step(ph, offer, fn, arg, at, player, calls, req)
+      calls, req = calls + 1, nil
+    until not (again and ph["repeat"])
+  elseif ph["repeat"] then
     local calls = resumed or 0
     while true do
       if calls > 0 and calls ~= resumed and E.keep_checkpoints then take_checkpoint(at, player, calls) end
@@ -198,10 +267,20 @@ E.checkpoint = nil
 E.forced_since = false   -- the host forced random results since the checkpoint
 
 -- at: nil for the state before the setup, "top" for the top of a turn (round), or
--- the index of the phase about to run; player: whose turn (turns), else nil; calls:
--- in a repeating phase, the calls of its function already made (nil before the phase).
-function take_checkpoint(at, player, calls)
-  E.checkpoint = { at = at, player = player, calls = calls, state = E.deep_copy(E.state), decision = E.decisions,
+-- the index of the phase about to run (or running, with calls); player: whose turn
+-- (turns), else nil; calls: in a repeating phase or one with an offer, the calls of its
+-- function already made (nil before the phase).
+-- req: the offer about to be asked (a phase with an `offer`), kept with the state and
+-- copied with it (cp.root = { state, offer }: the offer's cards are the state's).
+function take_checkpoint(at, player, calls, req)
+  local state, root = E.state, nil
+  if req ~= nil then
+    root = E.deep_copy({ state, req })
+    state = root[1]
+  else
+    state = E.deep_copy(state)
+  end
+  E.checkpoint = { at = at, player = player, calls = calls, state = state, root = root, decision = E.decisions,
                    forced = E.copy_list(E.forced), start_phase = E.start_phase, chance_n = #E.chance_log }
   E.forced_since = false
 end
@@ -219,7 +298,7 @@ end
 --- Runs the match: the setup, then turns (or rounds) until it ends. resume: a
 --- checkpoint to go on from (its state is in place): the setup is done, and the
 --- turn (round) it was taken in has begun unless it was taken at its top.
-function E.run_flow(resume)
+function E.run_flow(resume, req)
   local st, flow = E.state, E.game.flow
   local phases = flow.phases
   if resume == nil or resume.at == nil then
@@ -253,9 +332,9 @@ function E.run_flow(resume)
     local arg = rounds and st.round or p
     for i = first, #phases do
       local ph = phases[i]
-      if calls then              -- inside a repeating phase: its first calls are behind us
-        run_phase(ph, arg, i, p, calls)
-        calls = nil
+      if calls then              -- inside a phase: its first calls (and req's offer) are behind us
+        run_phase(ph, arg, i, p, calls, req)
+        calls, req = nil, nil
       elseif E.start_phase == nil or E.start_phase == ph.id then
         E.start_phase = nil
         if E.keep_checkpoints then take_checkpoint(i, p) end
@@ -493,22 +572,28 @@ end
 -- of a search) gets a compiled copier (E.copier) at its eighth fork: compiling costs
 -- about eight plain copies, and each later copy is about five times cheaper.
 local COPIER_AT = 8
+-- Returns the copy of the state, and of the offer kept with it (or nil).
 local function state_copy(cp)
   local copier = cp.copier
+  local root = cp.root or cp.state
   if copier == nil then
     local n = (cp.forks or 0) + 1
     cp.forks = n
-    if n < COPIER_AT then return E.deep_copy(cp.state) end
-    copier = E.copier(cp.state) or false
-    cp.copier = copier
+    if n < COPIER_AT then copier = false
+    else
+      copier = E.copier(root) or false
+      cp.copier = copier
+    end
   end
-  return copier and copier() or E.deep_copy(cp.state)
+  local copy = copier and copier() or E.deep_copy(root)
+  if cp.root then return copy[1], copy[2] end
+  return copy, nil
 end
 
--- A fork's answers, askers and picks: a list of its own that reads the match's list for
--- the decisions before its checkpoint (answers are never changed once given, and the
--- fork writes each decision after the checkpoint itself as it replays them), so a fork
--- copies none of them. A fork of a fork reads through both; past HISTORY_DEPTH lists the
+-- A fork's picks: a list of its own that reads the match's list for the decisions
+-- before its checkpoint (picks are never changed once made, and the fork writes each
+-- decision after the checkpoint itself as it replays them), so a fork copies none of
+-- them. (Its answers and askers start empty: the host keeps the history of those.) A fork of a fork reads through both; past HISTORY_DEPTH lists the
 -- history is copied instead (Lua follows at most 2000 __index links).
 local HISTORY_DEPTH = 8
 local function history_of(list, upto)
@@ -544,21 +629,24 @@ function E.fork(keep, quiet, seat, seed, src)
   local n = cp.chance_n
   table.move(src.chance_log, 1, n - 1, 1, m.chance_log)
   if n > 0 then m.chance_log[n] = E.copy(src.chance_log[n]) end
-  m.state, m.forced, m.decisions, m.start_phase = cp.state and state_copy(cp), E.copy_list(cp.forced),
-                                                   cp.decision, cp.start_phase
+  local req
+  if cp.state then m.state, req = state_copy(cp) end
+  m.forced, m.decisions, m.start_phase = E.copy_list(cp.forced), cp.decision, cp.start_phase
   local d = cp.decision
-  m.answers, m.askers, m.picks = history_of(src.answers, d), history_of(src.askers, d), history_of(src.picks, d)
+  m.picks = history_of(src.picks, d)
   m.keep_checkpoints, m.checkpoint = keep == true, cp
   if cp.state == nil then   -- the start: a new state, as the match had before its setup
     E.new_state(cp.seed, E.deep_copy(cp.seats))
     m.state = E.state
   end
   E.load_match(m)
-  start_co(function() return E.run_flow(cp) end)
+  start_co(function() return E.run_flow(cp, req) end)
   local status, a, b, c, d = E.step(nil)
+  local answers, askers = E.answers, E.askers
   for n = cp.decision + 1, src.decisions do
     if status ~= "choice" then break end
     status, a, b, c, d = E.step(src.picks[n])
+    answers[n], askers[n] = nil, nil   -- (the host has them: the match's own)
   end
   if status == "choice" and E.decisions ~= src.decisions then
     status, a = "error", "the copy went another way than the match (a script keeps match data outside state?)"
@@ -594,7 +682,10 @@ end
 --- (one call per decision instead of two).
 function E.answer(i)
   local status, a, b, c, d = E.step(i)
-  return E.answers[E.decisions], status, a, b, c, d
+  local n = E.decisions
+  local key = E.answers[n]
+  E.answers[n], E.askers[n] = nil, nil   -- the host keeps them (a label kept here too keeps its string alive)
+  return key, status, a, b, c, d
 end
 
 --- Plays on with uniformly random answers from a generator seeded with `seed`, in
@@ -611,12 +702,14 @@ function E.rollout(seed, max)
   return made, status, a, b, c, d
 end
 
---- Answers and askers from decision `first` on, as two lists (after a rollout).
+--- Answers and askers from decision `first` on, as two lists (after a rollout), which
+--- the host keeps from then on: they are taken out of the match's lists.
 function E.answers_from(first)
   local keys, who = {}, {}
   for n = first, E.decisions do
     keys[#keys + 1] = E.answers[n]
     who[#who + 1] = E.askers[n]
+    E.answers[n], E.askers[n] = nil, nil   -- the host keeps them from now on
   end
   return keys, who
 end

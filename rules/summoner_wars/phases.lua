@@ -65,22 +65,45 @@ local function apply_common(p, pick)
   return false
 end
 
---- One choice of a phase: options(opts) fills the offer, apply(pick) carries it out; the
---- prompt is text, or a function giving it anew each time (to say what is left: 1 of 3
---- moved). Returns false once the player ends the phase, else true. The phases that use
---- it repeat (`repeat: true` in game.yaml): the engine calls them again while they return
---- true, so a fork of the match replays only the current choice.
-local function phase_step(p, phase, prompt, fill, apply)
+--- The question of one step of a phase: fill(opts) adds the phase's own options, then
+--- come this phase's events and abilities and ending the phase; the prompt is text, or
+--- a function giving it anew each time (to say what is left: 1 of 3 moved). Each
+--- phase's `offer` function (game.yaml) returns it; the engine asks it and calls the
+--- phase's `run` function with the option picked, again and again (`repeat: true`)
+--- while that returns true. A fork of the match taken at the question starts there.
+local function step_offer(p, phase, prompt, fill)
   local opts = {}
   fill(opts)
   event_options(p, phase, opts)
   action_options(p, phase, opts)
   opts[#opts + 1] = { label = "End " .. phase .. " phase", done = true }
   local asked = type(prompt) == "function" and prompt() or prompt   -- a function says what is left
-  local pick = choose { player = p, prompt = asked, options = opts }
+  return { player = p, prompt = asked, options = opts }
+end
+
+--- Carries out the option picked at a step (apply(pick) for the phase's own kinds);
+--- false once the player ends the phase, else true.
+local function step_apply(p, pick, apply)
   if pick.done then return false end
   if not apply_common(p, pick) then apply(pick) end
   return true
+end
+
+-- A step's second question (where to summon, build or move the card picked, which
+-- card the attacker picked attacks) is asked by the engine too: the pick is kept in
+-- state.vars.next (the card's id) for the phase's next call, whose
+-- offer asks the second question and whose run carries the two out. So a fork of the
+-- match at the second question starts there as well (no answer replayed).
+
+--- The card of the step under way, if a second question is due.
+local function next_step()
+  local nx = state.vars.next
+  return nx and cards.get(nx)
+end
+
+--- Keeps the card picked for the second question, which the next offer asks.
+local function ask_next(c)
+  state.vars.next = c.id
 end
 
 -- Phase 1: summon ----------------------------------------------------------------
@@ -108,10 +131,15 @@ function summon(p, c, space)
   emit("after_summon", { card = c, space = space })
 end
 
---- A unit with its own way of being summoned says when it can be (can_summon)
---- and does it (summon: choose, pay and place, usually through summon() above).
-function summon_phase(p)
-  return phase_step(p, "summon", "Summon units next to your gates", function(opts)
+--- The summon step's question (game.yaml `offer`): which unit to summon, or, once one is
+--- picked, where. A unit with its own way of being summoned says when it can be
+--- (can_summon) and does it (summon: choose, pay and place, usually through summon() above).
+function summon_offer(p)
+  local c = next_step()
+  if c then
+    return { player = p, prompt = "Summon " .. c.name .. " where?", options = summon_spaces(p) }
+  end
+  return step_offer(p, "summon", "Summon units next to your gates", function(opts)
     local by_gate = #summon_spaces(p) > 0
     for _, c in ipairs(distinct_in_hand(p, function(c)
       return is_unit(c) and (is_common(c) or cards.has_tag(c, "champion")) and stat(c, "cost") <= magic(p)
@@ -121,15 +149,24 @@ function summon_phase(p)
         opts[#opts + 1] = { label = string.format("Summon %s (cost %d)", c.name, stat(c, "cost")), card = c }
       end
     end
-  end, function(pick)
+  end)
+end
+
+--- Carries out the summon step's answer (the phase's `run`); false once the phase ends.
+function summon_phase(p, pick)
+  local c = next_step()
+  if c then
+    state.vars.next = nil
+    summon(p, c, pick.label)
+    return true
+  end
+  return step_apply(p, pick, function(pick)
     local own = def_of(pick.card).abilities.summon
     if own then
       own(pick.card, p)
       return
     end
-    local space = choose { player = p, prompt = "Summon " .. pick.card.name .. " where?",
-                           options = summon_spaces(p) }
-    summon(p, pick.card, space.label)
+    ask_next(pick.card)
   end)
 end
 
@@ -200,14 +237,22 @@ function move_unit(p, u, path, through)
   emit("after_move", { card = u, from = from, to = dest, path = path, through = through })
 end
 
-function move_phase(p)
+--- The move step's question: which unit moves, or, once one is picked, where to.
+function move_offer(p)
+  local u = next_step()
+  if u then
+    local steps = stat(u, "move")
+    return { player = p, prompt = string.format("Move %s from %s to? (up to %d space%s)", u.name, u.space,
+                                                steps, steps == 1 and "" or "s"),
+             options = move_destinations(u) }
+  end
   local movers = options.movers
   local function moves_left()
     local moved = 0
     for _ in pairs(state.vars.moved) do moved = moved + 1 end
     return string.format("Move up to %d unit%s (%d of %d moved)", movers, movers == 1 and "" or "s", moved, movers)
   end
-  return phase_step(p, "move", moves_left, function(opts)
+  return step_offer(p, "move", moves_left, function(opts)
     local moved = 0
     for _ in pairs(state.vars.moved) do moved = moved + 1 end
     if moved >= movers then return end
@@ -216,15 +261,19 @@ function move_phase(p)
         opts[#opts + 1] = { label = string.format("Move %s at %s", u.name, u.space), unit = u }
       end
     end
-  end, function(pick)
-    local u = pick.unit
-    local steps = stat(u, "move")
-    local dest = choose { player = p, prompt = string.format("Move %s from %s to? (up to %d space%s)", u.name, u.space,
-                                                             steps, steps == 1 and "" or "s"),
-                          options = move_destinations(u) }
-    state.vars.moved[u.id] = true
-    move_unit(p, u, dest.path, dest.through)
   end)
+end
+
+--- Carries out the move step's answer; false once the phase ends.
+function move_phase(p, pick)
+  local u = next_step()
+  if u then
+    state.vars.next = nil
+    state.vars.moved[u.id] = true
+    move_unit(p, u, pick.path, pick.through)
+    return true
+  end
+  return step_apply(p, pick, function(pick) ask_next(pick.unit) end)
 end
 
 -- Phase 3: build -----------------------------------------------------------------
@@ -266,19 +315,31 @@ function build(p, c, space)
   emit("after_build", { card = c, space = space })
 end
 
-function build_phase(p)
-  return phase_step(p, "build", "Build structures", function(opts)
+--- The build step's question: which structure to build, or, once one is picked, where.
+function build_offer(p)
+  local c = next_step()
+  if c then
+    return { player = p, prompt = "Build " .. c.name .. " where?", options = build_spaces(p) }
+  end
+  return step_offer(p, "build", "Build structures", function(opts)
     if #build_spaces(p) == 0 then return end
     for _, c in ipairs(distinct_in_hand(p, function(c)
       return is_structure(c) and not is_unit(c) and stat(c, "cost") <= magic(p)
     end)) do
       opts[#opts + 1] = { label = string.format("Build %s (cost %d)", c.name, stat(c, "cost")), card = c }
     end
-  end, function(pick)
-    local space = choose { player = p, prompt = "Build " .. pick.card.name .. " where?",
-                           options = build_spaces(p) }
-    build(p, pick.card, space.label)
   end)
+end
+
+--- Carries out the build step's answer; false once the phase ends.
+function build_phase(p, pick)
+  local c = next_step()
+  if c then
+    state.vars.next = nil
+    build(p, c, pick.label)
+    return true
+  end
+  return step_apply(p, pick, function(pick) ask_next(pick.card) end)
 end
 
 -- Phase 4: attack ----------------------------------------------------------------
@@ -340,7 +401,18 @@ function attack(u, target)
   emit("after_attack", { attacker = u, target = target, hits = ev.hits, destroyed = target.space == nil })
 end
 
-function attack_phase(p)
+--- The attack step's question: which unit attacks, or, once one is picked, which card.
+function attack_offer(p)
+  local u = next_step()
+  if u then
+    local opts = {}
+    for _, t in ipairs(attack_targets(u)) do
+      opts[#opts + 1] = { label = string.format("%s at %s", t.name, t.space), target = t,
+                          warn = t.controller == p and string.format("%s would attack your own %s", u.name, t.name)
+                                 or nil }
+    end
+    return { player = p, prompt = string.format("%s at %s attacks which card?", u.name, u.space), options = opts }
+  end
   local attackers = options.attackers
   local function attacks_left()
     local used = 0
@@ -348,7 +420,7 @@ function attack_phase(p)
     return string.format("Attack with up to %d unit%s (%d of %d attacked)", attackers, attackers == 1 and "" or "s",
                          used, attackers)
   end
-  if phase_step(p, "attack", attacks_left, function(opts)
+  return step_offer(p, "attack", attacks_left, function(opts)
     local used = 0
     for _ in pairs(state.vars.attacked) do used = used + 1 end
     if used >= attackers then return end
@@ -361,19 +433,20 @@ function attack_phase(p)
                             warn = reach == "own" and "only your own cards in reach" or nil }
       end
     end
-  end, function(pick)
-    local u = pick.unit
-    local opts = {}
-    for _, t in ipairs(attack_targets(u)) do
-      opts[#opts + 1] = { label = string.format("%s at %s", t.name, t.space), target = t,
-                          warn = t.controller == p and string.format("%s would attack your own %s", u.name, t.name)
-                                 or nil }
-    end
-    local t = choose { player = p, prompt = string.format("%s at %s attacks which card?", u.name, u.space),
-                       options = opts }
+  end)
+end
+
+--- Carries out the attack step's answer; once the player ends the phase, a player who
+--- attacked no enemy this turn pays the cost of inaction (options.inaction_damage).
+function attack_phase(p, pick)
+  local u = next_step()
+  if u then
+    state.vars.next = nil
     state.vars.attacked[u.id] = true
-    attack(u, t.target)
-  end) then
+    attack(u, pick.target)
+    return true
+  end
+  if step_apply(p, pick, function(pick) ask_next(pick.unit) end) then
     return true
   end
   -- the cost of inaction, once the player ends the phase
@@ -389,13 +462,20 @@ end
 
 -- Phase 5: magic -----------------------------------------------------------------
 
-function magic_phase(p)
+--- The magic step's question: which card to discard for magic.
+function magic_offer(p)
   local gain = options.magic_per_discard
-  return phase_step(p, "magic", string.format("Discard cards for %d magic each", gain), function(opts)
+  return step_offer(p, "magic", string.format("Discard cards for %d magic each", gain), function(opts)
     for _, c in ipairs(distinct_in_hand(p, function() return true end)) do
       opts[#opts + 1] = { label = string.format("Discard %s for magic", c.name), card = c }
     end
-  end, function(pick)
+  end)
+end
+
+--- Carries out the magic step's answer; false once the phase ends.
+function magic_phase(p, pick)
+  local gain = options.magic_per_discard
+  return step_apply(p, pick, function(pick)
     cards.to_zone(pick.card, pick.card.owner, "discard")
     local before = magic(p)
     local got = counters.add(p, "magic", gain) - before

@@ -18,8 +18,14 @@ function ask(p, prompt, yes, no) end
 --- Defined in rules/summoner_wars/phases.lua.
 function attack(u, target) end
 
+--- The attack step's question: which unit attacks, or, once one is picked, which card.
 --- Defined in rules/summoner_wars/phases.lua.
-function attack_phase(p) end
+function attack_offer(p) end
+
+--- Carries out the attack step's answer; once the player ends the phase, a player who
+--- attacked no enemy this turn pays the cost of inaction (options.inaction_damage).
+--- Defined in rules/summoner_wars/phases.lua.
+function attack_phase(p, pick) end
 
 --- Cards a unit can target: adjacent for melee; for ranged, the first card in each
 --- straight line within options.ranged_reach spaces.
@@ -32,8 +38,13 @@ function boost(c) end
 --- Defined in rules/summoner_wars/phases.lua.
 function build(p, c, space) end
 
+--- The build step's question: which structure to build, or, once one is picked, where.
 --- Defined in rules/summoner_wars/phases.lua.
-function build_phase(p) end
+function build_offer(p) end
+
+--- Carries out the build step's answer; false once the phase ends.
+--- Defined in rules/summoner_wars/phases.lua.
+function build_phase(p, pick) end
 
 --- Empty spaces where a player may build: next to their summoner or in their back rows.
 --- Defined in rules/summoner_wars/phases.lua.
@@ -158,8 +169,13 @@ function life_left(c) end
 --- Defined in rules/summoner_wars/helpers.lua.
 function magic(p) end
 
+--- The magic step's question: which card to discard for magic.
 --- Defined in rules/summoner_wars/phases.lua.
-function magic_phase(p) end
+function magic_offer(p) end
+
+--- Carries out the magic step's answer; false once the phase ends.
+--- Defined in rules/summoner_wars/phases.lua.
+function magic_phase(p, pick) end
 
 --- Defined in rules/summoner_wars/abilities.lua.
 function mark_used(c, key) end
@@ -170,8 +186,13 @@ function mark_used(c, key) end
 --- Defined in rules/summoner_wars/phases.lua.
 function move_destinations(u) end
 
+--- The move step's question: which unit moves, or, once one is picked, where to.
 --- Defined in rules/summoner_wars/phases.lua.
-function move_phase(p) end
+function move_offer(p) end
+
+--- Carries out the move step's answer; false once the phase ends.
+--- Defined in rules/summoner_wars/phases.lua.
+function move_phase(p, pick) end
 
 --- Defined in rules/summoner_wars/phases.lua.
 function move_unit(p, u, path, through) end
@@ -240,10 +261,15 @@ function spend_boost(c, n) end
 --- Defined in rules/summoner_wars/phases.lua.
 function summon(p, c, space) end
 
---- A unit with its own way of being summoned says when it can be (can_summon)
---- and does it (summon: choose, pay and place, usually through summon() above).
+--- The summon step's question (game.yaml `offer`): which unit to summon, or, once one is
+--- picked, where. A unit with its own way of being summoned says when it can be
+--- (can_summon) and does it (summon: choose, pay and place, usually through summon() above).
 --- Defined in rules/summoner_wars/phases.lua.
-function summon_phase(p) end
+function summon_offer(p) end
+
+--- Carries out the summon step's answer (the phase's `run`); false once the phase ends.
+--- Defined in rules/summoner_wars/phases.lua.
+function summon_phase(p, pick) end
 
 --- Empty spaces next to a gate the player controls.
 --- Defined in rules/summoner_wars/phases.lua.
