@@ -627,11 +627,12 @@ def test_summoner_wars_steps_and_their_second_questions_are_offers_so_a_fork_rep
 
 
 @pytest.mark.parametrize("players", [2, 3])
-def test_summoner_tcg_reveals_and_attacks_are_asked_one_a_call_so_a_fork_replays_at_most_one_answer(players):
-    """The Summoner TCG's reveal step repeats and a battle's declarations are calls of the
-    repeating main phase (start_battle, declare_step): at "reveal which?" and "which Summon
-    attacks?" the latest checkpoint is the question itself, at "... attacks what?" one answer
-    back (the attacker's pick); and each is asked more than once in some turn."""
+def test_summoner_tcg_reveals_and_attacks_are_offers_so_a_fork_replays_nothing_there(players):
+    """The Summoner TCG's reveal step and main phase make their questions with `offer`, and
+    a battle's declarations are calls of the main phase (start_battle, declare_offer,
+    declare_step): at "reveal which?", "which Summon attacks?" and "... attacks what?" (the
+    attacker kept in state.vars.attacker) the latest checkpoint is the question itself;
+    and each is asked more than once in some turn."""
     from collections import Counter
 
     from engine.loader import load_game
@@ -648,7 +649,7 @@ def test_summoner_tcg_reveals_and_attacks_are_asked_one_a_call_so_a_fork_replays
                     "target" if prompt.endswith(" attacks what?") else None)
             if kind is not None:
                 asked[kind, seed, m._rt._E.state.turn] += 1
-                assert back <= (1 if kind == "target" else 0), (kind, prompt, m.decisions)
+                assert back == 0, (kind, prompt, m.decisions)
             m.answer(rng.randrange(m.pending.count))
     most = {kind: max(n for (k, _, _), n in asked.items() if k == kind) for kind, _, _ in asked}
     assert most["reveal"] >= 2 and most["attacker"] >= 2 and most["target"] >= 2, most

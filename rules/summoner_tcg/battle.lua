@@ -143,8 +143,10 @@ end
 --- player or Summon, called off, resolved) while the battle lasts, for the bots'
 --- evaluation; state.vars.in_battle says a battle is under way, state.vars.declaring
 --- that its attacks are still being declared. start_battle begins it; then each call
---- of declare_step (the main phase calls it while state.vars.declaring) asks for one
---- attack, or for the fight, so a fork of the match replays one declaration only.
+--- of the main phase, while state.vars.declaring, asks declare_offer's question and
+--- carries out the answer with declare_step: which Summon attacks, then (the attacker
+--- kept in state.vars.attacker) what it attacks, or the fight; so a fork of the match
+--- taken at any of these questions starts there.
 function start_battle(p)
   state.vars.battled = true
   state.vars.in_battle = true
@@ -187,9 +189,13 @@ local function fight_battle(p)
   end_battle()
 end
 
---- One step of declaring: which Summon attacks (and what), or fight with the attacks
---- declared (call the battle off when there are none).
-function declare_step(p)
+--- A declaration's question: which Summon attacks, or fight with the attacks declared
+--- (call the battle off when there are none); once an attacker is picked, what it attacks.
+function declare_offer(p)
+  local a = state.vars.attacker and cards.get(state.vars.attacker)
+  if a then
+    return { player = p, prompt = a.name .. " attacks what?", options = target_options(p) }
+  end
   local records = state.vars.attacks
   local declared = {}
   for _, rec in ipairs(records) do declared[rec.a] = true end
@@ -199,13 +205,23 @@ function declare_step(p)
   end
   opts[#opts + 1] = { label = #records > 0 and string.format("Fight (%d attacks)", #records)
                       or "Call off the battle", done = true }
-  local pick = choose { player = p, prompt = "Battle: which Summon attacks?", options = opts }
+  return { player = p, prompt = "Battle: which Summon attacks?", options = opts }
+end
+
+--- Carries out the answer to declare_offer's question: the attacker picked (kept for
+--- the next question), the attack declared, or the fight.
+function declare_step(p, pick)
+  local a = state.vars.attacker and cards.get(state.vars.attacker)
+  if a then
+    state.vars.attacker = nil
+    local records = state.vars.attacks
+    records[#records + 1] = { a = a.id, p = pick.player or 0, s = pick.summon and pick.summon.id or 0 }
+    say(string.format("%s attacks %s", a.name, pick.player and ("player " .. pick.player) or label_of(pick.summon)))
+    return
+  end
   if pick.done then
     fight_battle(p)
     return
   end
-  local a = pick.attacker
-  local t = choose { player = p, prompt = a.name .. " attacks what?", options = target_options(p) }
-  records[#records + 1] = { a = a.id, p = t.player or 0, s = t.summon and t.summon.id or 0 }
-  say(string.format("%s attacks %s", a.name, t.player and ("player " .. t.player) or label_of(t.summon)))
+  state.vars.attacker = pick.attacker.id
 end

@@ -58,19 +58,23 @@ local function can_reveal(c, p)
   return true
 end
 
---- Before the draw, the player may reveal any of their primed cards, one at a time.
---- The phase repeats (`repeat: true` in game.yaml): each call offers one reveal and
---- returns true while the player may reveal more, so a fork of the match replays only
---- the current choice.
-function reveal_phase(p)
-  if is_out(p) then return false end
+--- Before the draw, the player may reveal any of their primed cards, one at a time: the
+--- reveal step's question (game.yaml `offer`), or nil when there is nothing to reveal.
+--- The phase repeats (`repeat: true`), one reveal a call, and a fork of the match taken
+--- at the question starts there.
+function reveal_offer(p)
+  if is_out(p) then return nil end
   local opts = {}
   for _, c in ipairs(field_of(p, is_primed)) do
     if can_reveal(c, p) then opts[#opts + 1] = { label = "Reveal " .. c.name, card = c } end
   end
-  if #opts == 0 then return false end
+  if #opts == 0 then return nil end
   opts[#opts + 1] = { label = "Keep the rest face down", done = true }
-  local pick = choose { player = p, prompt = "Reveal your primed cards", options = opts, secret = true }
+  return { player = p, prompt = "Reveal your primed cards", options = opts, secret = true }
+end
+
+--- Carries out the reveal step's answer; false once the player keeps the rest face down.
+function reveal_phase(p, pick)
   if pick.done then
     say(string.format("Player %d is done revealing", p))
     return false
@@ -191,17 +195,23 @@ local function main_options(p)
   return opts
 end
 
---- Play cards, prime cards, battle once, use abilities, in any order, until the turn ends.
---- The phase repeats (`repeat: true` in game.yaml): each call is one choice, and returns
---- true while the turn goes on.
-function main_phase(p)
-  if is_out(p) or state.over then return false end
-  if state.vars.declaring then   -- a battle's attacks are being declared (battle.lua)
-    declare_step(p)
+--- Play cards, prime cards, battle once, use abilities, in any order, until the turn ends:
+--- the main phase's question (game.yaml `offer`), one choice a call (`repeat: true`), or a
+--- battle's declaration while its attacks are being declared (battle.lua); nil once the
+--- player is out.
+function main_offer(p)
+  if is_out(p) or state.over then return nil end
+  if state.vars.declaring then return declare_offer(p) end
+  return { player = p, prompt = string.format("Your turn (Stamina %d)", stamina(p)), options = main_options(p),
+           secret = true }
+end
+
+--- Carries out the main phase's answer; false once the player ends the turn.
+function main_phase(p, pick)
+  if state.vars.declaring then
+    declare_step(p, pick)
     return true
   end
-  local pick = choose { player = p, prompt = string.format("Your turn (Stamina %d)", stamina(p)),
-                        options = main_options(p), secret = true }
   if pick.done then
     say(string.format("Player %d ends the turn", p))
     return false

@@ -26,10 +26,15 @@ function clear_turn_marks() end
 --- Defined in rules/summoner_tcg/helpers.lua.
 function damage_player(p, n, source) end
 
---- One step of declaring: which Summon attacks (and what), or fight with the attacks
---- declared (call the battle off when there are none).
+--- A declaration's question: which Summon attacks, or fight with the attacks declared
+--- (call the battle off when there are none); once an attacker is picked, what it attacks.
 --- Defined in rules/summoner_tcg/battle.lua.
-function declare_step(p) end
+function declare_offer(p) end
+
+--- Carries out the answer to declare_offer's question: the attacker picked (kept for
+--- the next question), the attack declared, or the fight.
+--- Defined in rules/summoner_tcg/battle.lua.
+function declare_step(p, pick) end
 
 --- Defined in rules/summoner_tcg/helpers.lua.
 function def_of(c) end
@@ -114,11 +119,16 @@ function label_of(c) end
 --- Defined in rules/summoner_tcg/helpers.lua.
 function living_from(p) end
 
---- Play cards, prime cards, battle once, use abilities, in any order, until the turn ends.
---- The phase repeats (`repeat: true` in game.yaml): each call is one choice, and returns
---- true while the turn goes on.
+--- Play cards, prime cards, battle once, use abilities, in any order, until the turn ends:
+--- the main phase's question (game.yaml `offer`), one choice a call (`repeat: true`), or a
+--- battle's declaration while its attacks are being declared (battle.lua); nil once the
+--- player is out.
 --- Defined in rules/summoner_tcg/phases.lua.
-function main_phase(p) end
+function main_offer(p) end
+
+--- Carries out the main phase's answer; false once the player ends the turn.
+--- Defined in rules/summoner_tcg/phases.lua.
+function main_phase(p, pick) end
 
 --- The flow's next player: the next seat still in the game.
 --- Defined in rules/summoner_tcg/helpers.lua.
@@ -179,12 +189,16 @@ function resolve_gambit(c, p, ctx) end
 --- Defined in rules/summoner_tcg/phases.lua.
 function reveal(c, p) end
 
---- Before the draw, the player may reveal any of their primed cards, one at a time.
---- The phase repeats (`repeat: true` in game.yaml): each call offers one reveal and
---- returns true while the player may reveal more, so a fork of the match replays only
---- the current choice.
+--- Before the draw, the player may reveal any of their primed cards, one at a time: the
+--- reveal step's question (game.yaml `offer`), or nil when there is nothing to reveal.
+--- The phase repeats (`repeat: true`), one reveal a call, and a fork of the match taken
+--- at the question starts there.
 --- Defined in rules/summoner_tcg/phases.lua.
-function reveal_phase(p) end
+function reveal_offer(p) end
+
+--- Carries out the reveal step's answer; false once the player keeps the rest face down.
+--- Defined in rules/summoner_tcg/phases.lua.
+function reveal_phase(p, pick) end
 
 --- Defined in rules/summoner_tcg/helpers.lua.
 function revealed_summons(p) end
@@ -209,8 +223,10 @@ function stamina(p) end
 --- player or Summon, called off, resolved) while the battle lasts, for the bots'
 --- evaluation; state.vars.in_battle says a battle is under way, state.vars.declaring
 --- that its attacks are still being declared. start_battle begins it; then each call
---- of declare_step (the main phase calls it while state.vars.declaring) asks for one
---- attack, or for the fight, so a fork of the match replays one declaration only.
+--- of the main phase, while state.vars.declaring, asks declare_offer's question and
+--- carries out the answer with declare_step: which Summon attacks, then (the attacker
+--- kept in state.vars.attacker) what it attacks, or the fight; so a fork of the match
+--- taken at any of these questions starts there.
 --- Defined in rules/summoner_tcg/battle.lua.
 function start_battle(p) end
 
