@@ -626,6 +626,36 @@ def test_summoner_wars_steps_and_their_second_questions_are_offers_so_a_fork_rep
     assert asked["step"] > 100 and asked["second"] > 30, asked
 
 
+def test_summoners_isle_steps_are_offers_so_a_fork_replays_nothing_at_their_questions():
+    """Summoner's Isle's summoning and actions phases make their questions with `offer`
+    (next_in_kind_order): at "Summon a ...?", "Place the ... on which vacant location?"
+    (state.vars.placing) and "Activate which ...?" the latest checkpoint is the question
+    itself, and a fork there is the same position."""
+    from collections import Counter
+
+    from engine.loader import load_game
+
+    game = load_game("summoners_isle")
+    asked = Counter()
+    for seed in (2, 3):
+        m = Match(game, seed, [Seat("bot"), Seat("bot")], quiet=True).keep_checkpoints()
+        rng = __import__("random").Random(seed)
+        while m.pending is not None and m.decisions < 300:
+            m._rt._activate()
+            prompt, back = m.pending.prompt, m.decisions - m._rt._E.checkpoint.decision
+            kind = ("summon" if prompt.startswith("Summon a ") else
+                    "place" if prompt.startswith("Place the ") else
+                    "activate" if prompt.startswith("Activate which ") else None)
+            if kind is not None:
+                asked[kind] += 1
+                assert back == 0, (kind, prompt, m.decisions)
+                if asked[kind] % 10 == 1:
+                    f = m.fork()
+                    assert f.state_hash() == m.state_hash() and f.options() == m.options()
+            m.answer(rng.randrange(m.pending.count))
+    assert min(asked["summon"], asked["place"], asked["activate"]) >= 5, asked
+
+
 @pytest.mark.parametrize("players", [2, 3])
 def test_summoner_tcg_reveals_and_attacks_are_offers_so_a_fork_replays_nothing_there(players):
     """The Summoner TCG's reveal step and main phase make their questions with `offer`, and
@@ -656,11 +686,12 @@ def test_summoner_tcg_reveals_and_attacks_are_offers_so_a_fork_replays_nothing_t
 
 
 @pytest.mark.parametrize("players", [2, 4])
-def test_summonaria_steps_repeat_so_a_fork_replays_at_most_one_answer_at_their_questions(players):
-    """Summonaria's trades, summon and move steps are repeating phases, one question a call
-    (a unit's movement keeps its unit and squares left in state.vars.turn.active): at each
-    such question the latest checkpoint is at most one answer back (the unit's pick), and
-    each step still asks again within one turn (which it would not if it did not repeat)."""
+def test_summonaria_steps_are_offers_so_a_fork_replays_nothing_at_their_questions(players):
+    """Summonaria's trades, summon and move steps are repeating phases that make their
+    questions with `offer`, one question a call (a unit's movement keeps its unit and
+    squares left in state.vars.turn.active): at each such question the latest checkpoint
+    is the question itself, and each step still asks again within one turn (which it
+    would not if it did not repeat)."""
     from collections import Counter
 
     from engine.loader import load_game
@@ -674,7 +705,7 @@ def test_summonaria_steps_repeat_so_a_fork_replays_at_most_one_answer_at_their_q
                 else "engage" if prompt == "Move and engage" else "movement" if "of movement left" in prompt else None)
         if kind is not None:
             asked[kind, m._rt._E.state.turn] += 1
-            assert back <= (1 if kind == "movement" else 0), (kind, prompt, m.decisions)
+            assert back == 0, (kind, prompt, m.decisions)
         m.answer(rng.randrange(m.pending.count))
     most = {kind: max(n for (k, _), n in asked.items() if k == kind) for kind, _ in asked}
     # With two players only one other player is asked about trades at a turn's start.

@@ -107,14 +107,19 @@ function summon(p, c)
                     p, c.name:find("^[AEIOUaeiou]") and "an" or "a", c.name, payment_text(p, pick.pay)))
 end
 
---- One choice of the summon step (a repeating phase: called again while it returns
---- true). A transmute or a trade keeps the step going; a summon or "nothing" ends it.
-function summon_phase(p)
+--- The summon step's question (game.yaml `offer`; the step repeats, one choice a call):
+--- which unit to summon, a transmute or a trade, or nothing.
+function summon_offer(p)
   local opts = summon_options(p)
   for _, o in ipairs(trading_options(p)) do opts[#opts + 1] = o end
   opts[#opts + 1] = { label = "Summon nothing this turn", skip = true }
-  local pick = choose { player = p, options = opts,
-                        prompt = string.format("Summon a unit? (%d resource cards in hand)", zones.count(p, "hand")) }
+  return { player = p, options = opts,
+           prompt = string.format("Summon a unit? (%d resource cards in hand)", zones.count(p, "hand")) }
+end
+
+--- Carries out the summon step's answer: a transmute or a trade keeps the step going; a
+--- summon or "nothing" ends it.
+function summon_phase(p, pick)
   if pick.skip then return false end
   if take_trading_option(p, pick) then return true end
   summon(p, pick.card)
@@ -165,13 +170,14 @@ end
 
 --- One choice of a unit's movement: it moves while it has squares left, then perhaps
 --- attacks (which needs a square left and ends its movement). The unit under way
---- and its squares left are kept in state.vars.turn.active between choices.
-local function activation_step(p)
+--- and its squares left are kept in state.vars.turn.active between choices. Returns
+--- the question, or nil when the unit can do no more (it is no longer under way).
+local function activation_question(p)
   local a = state.vars.turn.active
   local c = cards.get(a.id)
   if not (a.left > 0 and c.space) then
     state.vars.turn.active = nil
-    return
+    return nil
   end
   local opts = {}
   for _, m in ipairs(move_options(c, a.left)) do
@@ -181,9 +187,14 @@ local function activation_step(p)
     opts[#opts + 1] = { label = "Attack " .. describe(t), target = t }
   end
   opts[#opts + 1] = { label = "Stop the " .. c.name .. " here", done = true }
-  local pick = choose { player = p, options = opts,
-                        prompt = string.format("%s: %d square%s of movement left", describe(c), a.left,
-                                               a.left == 1 and "" or "s") }
+  return { player = p, options = opts,
+           prompt = string.format("%s: %d square%s of movement left", describe(c), a.left, a.left == 1 and "" or "s") }
+end
+
+--- Carries out the answer to activation_question.
+local function activation_answer(p, pick)
+  local a = state.vars.turn.active
+  local c = cards.get(a.id)
   if pick.done then
     state.vars.turn.active = nil
   elseif pick.move then
@@ -199,12 +210,14 @@ local function activation_step(p)
   end
 end
 
---- One choice of the move step (a repeating phase): the next choice of the unit
---- under way, or which unit moves, rebuilds, a trade, or the end of the step.
-function move_phase(p)
+--- The move step's question (game.yaml `offer`; the step repeats, one choice a call):
+--- the next choice of the unit under way, or which unit moves, rebuilds, a trade, or
+--- the end of the step; nil when no unit has anything to do (no prompt just to trade:
+--- the summon step offered it).
+function move_offer(p)
   if state.vars.turn.active then
-    activation_step(p)
-    return true
+    local req = activation_question(p)
+    if req then return req end
   end
   local opts = {}
   for _, c in ipairs(units_of(p)) do
@@ -218,10 +231,18 @@ function move_phase(p)
       end
     end
   end
-  if #opts == 0 then return false end   -- nothing to move: no prompt just to trade (the summon step offered it)
+  if #opts == 0 then return nil end
   for _, o in ipairs(trading_options(p)) do opts[#opts + 1] = o end
   opts[#opts + 1] = { label = "End the move step", done = true }
-  local pick = choose { player = p, prompt = "Move and engage", options = opts }
+  return { player = p, prompt = "Move and engage", options = opts }
+end
+
+--- Carries out the move step's answer; false once the step ends.
+function move_phase(p, pick)
+  if state.vars.turn.active then
+    activation_answer(p, pick)
+    return true
+  end
   if pick.done then return false end
   if take_trading_option(p, pick) then
     -- a transmute or a trade: the step goes on
@@ -232,8 +253,7 @@ function move_phase(p)
   else
     local c = pick.card
     state.vars.turn.done[c.id] = true
-    state.vars.turn.active = { id = c.id, left = stat(c, "move") }
-    activation_step(p)
+    state.vars.turn.active = { id = c.id, left = stat(c, "move") }   -- (its first choice is asked next)
   end
   return true
 end

@@ -229,7 +229,9 @@ end
 --- other player holding cards), then which (propose_trade); "No trade" passes. Each
 --- may propose as many as their cap still allows. Nobody is asked who could not
 --- propose anything (the cap reached, no cards, or nobody else holding cards).
-function trades_phase(p)
+--- The step's question (game.yaml `offer`), one a call: the player asked is
+--- players.from(p)[state.vars.trades_at]; nil once nobody is left to ask.
+function trades_offer(p)
   local others = players.from(p)
   local i = state.vars.trades_at or 2
   while i <= #others do
@@ -237,17 +239,23 @@ function trades_phase(p)
     local to = trade_options(q)
     if #to > 0 then
       to[#to + 1] = { label = "No trade", skip = true }
-      local pick = choose { player = q, options = to,
-                            prompt = string.format("Player %d's turn begins: propose a trade? (you hold %d resource cards)",
-                                                   p, zones.count(q, "hand")) }
-      -- One question a call: after a trade the same player is asked again, after
-      -- "No trade" (or a withdrawn proposal) the next one.
-      local traded = not pick.skip and propose_trade(q, pick.trade_to)
-      state.vars.trades_at = traded and i or i + 1
-      return true
+      state.vars.trades_at = i
+      return { player = q, options = to,
+               prompt = string.format("Player %d's turn begins: propose a trade? (you hold %d resource cards)",
+                                      p, zones.count(q, "hand")) }
     end
     i = i + 1
   end
   state.vars.trades_at = nil
-  return false
+  return nil
+end
+
+--- Carries out the trades step's answer: after a trade the same player is asked again,
+--- after "No trade" (or a withdrawn proposal) the next one.
+function trades_phase(p, pick)
+  local i = state.vars.trades_at
+  local q = players.from(p)[i]
+  local traded = not pick.skip and propose_trade(q, pick.trade_to)
+  state.vars.trades_at = traded and i or i + 1
+  return true
 end

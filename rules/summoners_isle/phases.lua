@@ -2,57 +2,94 @@
 
 -- Phase 1: summoning ---------------------------------------------------------------
 
--- One choice of a player's summoning step for one kind of creature: summon one (and
--- where), while they can pay, have one in their pool and a location is vacant, or
--- done. Returns true if a creature was summoned (the step goes on).
-local function summon_choice(p, kind)
+-- The question of a player's summoning step for one kind of creature, or nil when
+-- there is none: summon one, while they can pay, have one in their pool and a location
+-- is vacant, or be done; once they said to summon (state.vars.placing), where.
+local function summon_question(p, kind)
   local name = defs[kind].name
+  if state.vars.placing then
+    return { player = p, prompt = "Place the " .. name .. " on which vacant location?", options = vacant_locations() }
+  end
   local c = in_pool(p, kind)
-  if c == nil then return false end
+  if c == nil then return nil end
   local cost = stat(c, "cost")
-  if energy(p) < cost then return false end
-  local vacant = vacant_locations()
-  if #vacant == 0 then return false end
-  local pick = choose {
+  if energy(p) < cost then return nil end
+  if #vacant_locations() == 0 then return nil end
+  return {
     player = p,
     prompt = string.format("Summon a %s for %d energy? (you have %d energy and %d in your pool)",
                            name, cost, energy(p), pool_count(p, kind)),
     options = { { label = string.format("Summon a %s (%d energy)", name, cost), go = true },
                 { label = "Done summoning " .. kinds(kind) } },
   }
-  if not pick.go then return false end
-  local where = choose { player = p, prompt = "Place the " .. name .. " on which vacant location?",
-                         options = vacant }
+end
+
+-- Carries out the answer to summon_question; true while the step goes on.
+local function summon_answer(p, kind, pick)
+  if not state.vars.placing then
+    state.vars.placing = pick.go or nil   -- (where is asked next)
+    return pick.go == true
+  end
+  state.vars.placing = nil
+  local name, c = defs[kind].name, in_pool(p, kind)
+  local cost = stat(c, "cost")
   spend(p, cost)
-  cards.place(c, where.label)
-  say(string.format("Player %d summons a %s at %s (%d energy left)", p, name, where.label, energy(p)))
+  cards.place(c, pick.label)
+  say(string.format("Player %d summons a %s at %s (%d energy left)", p, name, pick.label, energy(p)))
   emit("after_summon", { card = c, player = p })
   return true
 end
 
---- One call of a repeating phase (`repeat: true` in game.yaml) whose steps are taken
---- kind by kind (Wyrms, then Trolls, then Sprites: options.creature_order), each kind
---- in turn order, as both the summoning and the actions phase are: one(player, kind)
---- makes one choice of the step under way and returns true while that step goes on.
---- state.vars[var] keeps the step under way between calls (nil once the phase is
---- over). Returns true while the phase has more to do.
-function next_in_kind_order(var, one)
+-- Both the summoning and the actions phase take their steps kind by kind (Wyrms, then
+-- Trolls, then Sprites: options.creature_order), each kind in turn order. Each is a
+-- repeating phase with an `offer` (game.yaml): the offer asks the question of the step
+-- under way, state.vars[var] keeping which step that is (nil once the phase is over),
+-- and the phase's run carries out the answer.
+
+-- The player and kind of step `at` (1, 2, ...), or nil past the last.
+local function step_at(at)
   local kinds, order = options.creature_order, turn_order()
+  if at > #kinds * #order then return nil end
+  return order[(at - 1) % #order + 1], kinds[(at - 1) // #order + 1]
+end
+
+--- The question of the first step from the one under way (state.vars[var]) that has
+--- one (question(player, kind) returns it, or nil), which becomes the step under way;
+--- nil once no step has one (the phase is over).
+function next_in_kind_order(var, question)
   local at = state.vars[var] or 1
-  while at <= #kinds * #order do
-    local kind, p = kinds[(at - 1) // #order + 1], order[(at - 1) % #order + 1]
-    if one(p, kind) then
+  while true do
+    local p, kind = step_at(at)
+    if p == nil then break end
+    local req = question(p, kind)
+    if req then
       state.vars[var] = at
-      return true
+      return req
     end
     at = at + 1
   end
   state.vars[var] = nil
-  return false
+  return nil
 end
 
-function summoning_phase()
-  return next_in_kind_order("summoning_step", summon_choice)
+--- Carries out the answer to the question of the step under way with answer(player,
+--- kind, pick), which returns true while the step goes on; else the next step's turn
+--- comes. Returns true (the offer says when the phase is over).
+function answer_in_kind_order(var, answer, pick)
+  local at = state.vars[var]
+  local p, kind = step_at(at)
+  if not answer(p, kind, pick) then state.vars[var] = at + 1 end
+  return true
+end
+
+--- The summoning phase's question (game.yaml `offer`).
+function summoning_offer()
+  return next_in_kind_order("summoning_step", summon_question)
+end
+
+--- Carries out the summoning phase's answer (the phase's `run`).
+function summoning_phase(round, pick)
+  return answer_in_kind_order("summoning_step", summon_answer, pick)
 end
 
 -- Phase 2: actions -------------------------------------------------------------------
@@ -203,23 +240,32 @@ end
 --- finished and turned face down before the next, until they are done.
 -- One choice of a player's actions step for one kind of creature: which creature to
 -- activate, or done. Returns true if a creature was activated (the step goes on).
-local function action_choice(p, kind)
+local function action_question(p, kind)
   local opts = {}
   for _, c in ipairs(creatures_of(p, kind)) do
     if not is_face_down(c) and has_something_to_do(c) then
       opts[#opts + 1] = { label = string.format("Activate the %s at %s", c.name, c.space), card = c }
     end
   end
-  if #opts == 0 then return false end
+  if #opts == 0 then return nil end
   opts[#opts + 1] = { label = "Done with " .. defs[kind].name .. " actions", done = true }
-  local pick = choose { player = p, prompt = "Activate which " .. defs[kind].name .. "?", options = opts }
+  return { player = p, prompt = "Activate which " .. defs[kind].name .. "?", options = opts }
+end
+
+local function action_answer(p, kind, pick)
   if pick.done then return false end
   activate(p, pick.card)
   return true
 end
 
-function actions_phase()
-  return next_in_kind_order("actions_step", action_choice)
+--- The actions phase's question (game.yaml `offer`).
+function actions_offer()
+  return next_in_kind_order("actions_step", action_question)
+end
+
+--- Carries out the actions phase's answer (the phase's `run`).
+function actions_phase(round, pick)
+  return answer_in_kind_order("actions_step", action_answer, pick)
 end
 
 -- Phase 3: energy and reset --------------------------------------------------------

@@ -133,13 +133,19 @@ function is_unit(c) end
 --- Defined in rules/summonaria/helpers.lua.
 function meets_goal(p) end
 
+--- The move step's question (game.yaml `offer`; the step repeats, one choice a call):
+--- the next choice of the unit under way, or which unit moves, rebuilds, a trade, or
+--- the end of the step; nil when no unit has anything to do (no prompt just to trade:
+--- the summon step offered it).
+--- Defined in rules/summonaria/phases.lua.
+function move_offer(p) end
+
 --- Defined in rules/summonaria/phases.lua.
 function move_options(c, left) end
 
---- One choice of the move step (a repeating phase): the next choice of the unit
---- under way, or which unit moves, rebuilds, a trade, or the end of the step.
+--- Carries out the move step's answer; false once the step ends.
 --- Defined in rules/summonaria/phases.lua.
-function move_phase(p) end
+function move_phase(p, pick) end
 
 --- Every way a player can pay a cost {a, b, c}: primary cards may stand in for
 --- secondary or tertiary ones, secondary for tertiary. Returns a list of
@@ -194,15 +200,20 @@ function spend_kind(p, kind, n) end
 --- Defined in rules/summonaria/phases.lua.
 function summon(p, c) end
 
+--- The summon step's question (game.yaml `offer`; the step repeats, one choice a call):
+--- which unit to summon, a transmute or a trade, or nothing.
+--- Defined in rules/summonaria/phases.lua.
+function summon_offer(p) end
+
 --- The kinds of unit a player can summon now: a token left in their army, fewer on
 --- the board than its tokens, and a way to pay.
 --- Defined in rules/summonaria/phases.lua.
 function summon_options(p) end
 
---- One choice of the summon step (a repeating phase: called again while it returns
---- true). A transmute or a trade keeps the step going; a summon or "nothing" ends it.
+--- Carries out the summon step's answer: a transmute or a trade keeps the step going; a
+--- summon or "nothing" ends it.
 --- Defined in rules/summonaria/phases.lua.
-function summon_phase(p) end
+function summon_phase(p, pick) end
 
 --- Applies hits one at a time: a standing tower under the unit takes the first and
 --- crumbles, then a blessing takes one, then each is a wound. Returns true if the
@@ -247,8 +258,15 @@ function trade_partners(p) end
 --- other player holding cards), then which (propose_trade); "No trade" passes. Each
 --- may propose as many as their cap still allows. Nobody is asked who could not
 --- propose anything (the cap reached, no cards, or nobody else holding cards).
+--- The step's question (game.yaml `offer`), one a call: the player asked is
+--- players.from(p)[state.vars.trades_at]; nil once nobody is left to ask.
 --- Defined in rules/summonaria/trade.lua.
-function trades_phase(p) end
+function trades_offer(p) end
+
+--- Carries out the trades step's answer: after a trade the same player is asked again,
+--- after "No trade" (or a withdrawn proposal) the next one.
+--- Defined in rules/summonaria/trade.lua.
+function trades_phase(p, pick) end
 
 --- What the player whose turn it is may do at any of their choices besides the
 --- step's own options: the transmutes they can make, then a proposal to each player
