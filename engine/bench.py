@@ -29,6 +29,9 @@ RELOAD_AT = 300              # the decision the reloaded match is at
 SEEDS_TRIED = 50             # games tried to find one that lasts LIVE_AT or RELOAD_AT decisions
 SAMPLE_SECONDS = 1.0         # a repeated timing (start, fork) stops after this long...
 SAMPLE_MAX = 200             # ...or this many samples
+POSITION_STEP = 10           # fork_us_positions: a position every this many decisions up to the forked one
+POSITION_FORKS = 25          # forks timed at each of those positions (after COPIER_WARM_UP untimed ones)
+COPIER_WARM_UP = 8           # forks of a checkpoint before its compiled copier takes over (flow.lua)
 COMPARISON_SHARE = 3         # the comparisons play a third of the games, three ways a round
 
 # The goals of issue 13 (figure -> ("max" or "min", value)).
@@ -145,10 +148,38 @@ def fork_time(game: GameDef, seats: list[Seat], seed: int) -> dict:
     times = _repeat(m.fork)
     out = {"fork_us": statistics.median(times) * 1e6, "fork_us_best": min(times) * 1e6,
            "fork_at_decision": m.decisions, "fork_samples": len(times), "sample_us": None}
+    out.update(fork_positions(game, seats, m.seed, m.decisions))
     if m.pending is not None:   # a bot's sample: a fork with the hidden cards dealt again
         seeds = iter(range(SAMPLE_MAX))
         out["sample_us"] = statistics.median(_repeat(lambda: m.sample(m.pending.player, next(seeds)))) * 1e6
     return out
+
+
+def fork_positions(game: GameDef, seats: list[Seat], seed: int, last: int) -> dict:
+    """The fork time of positions along the game that fork_time forks: every POSITION_STEP
+    decisions up to `last`, the median of POSITION_FORKS forks at each (a search's root,
+    forked again and again); returns the median of those medians, in µs. One position's
+    fork depends on where its question is asked (at a phase's offer no rule runs again;
+    inside a card's ability the answers since the step's question are replayed), so the
+    figure over positions is what a search pays in a game, beside the one position."""
+    m = Match(game, seed, seats, quiet=True).keep_checkpoints()
+    bots = _bots(seed, seats)
+    medians = []
+    for at in range(POSITION_STEP, last + 1, POSITION_STEP):
+        play(m, bots, max_decisions=at)
+        if m.pending is None:
+            break
+        for _ in range(COPIER_WARM_UP):
+            m.fork()
+        times = []
+        for _ in range(POSITION_FORKS):
+            t = time.perf_counter()
+            made = m.fork()
+            times.append(time.perf_counter() - t)
+            del made
+        medians.append(statistics.median(times))
+    return {"fork_us_positions": statistics.median(medians) * 1e6 if medians else None,
+            "fork_positions": len(medians)}
 
 
 def _rss_bytes() -> tuple[int, str]:

@@ -275,8 +275,11 @@ def _bench_value(key: str, out: dict) -> str:
         if v is None:
             return "not available (Match has no fork yet)"
         sample = "" if out.get("sample_us") is None else f"; a bot's sample {out['sample_us']:,.1f} µs"
+        along = ("" if out.get("fork_us_positions") is None else
+                 f"; {out['fork_us_positions']:,.1f} µs at the median of {out['fork_positions']} positions "
+                 f"of that game")
         return (f"{v:,.1f} µs median at decision {out['fork_at_decision']} "
-                f"(best {out['fork_us_best']:,.1f} µs of {out['fork_samples']}){sample}")
+                f"(best {out['fork_us_best']:,.1f} µs of {out['fork_samples']}){sample}{along}")
     if key == "memory_per_match_mb":
         return (f"{v:.3f} MB ({out['memory_matches']} live matches at decision {out['memory_at_decision']:.0f} "
                 f"on average; growth of {out['memory_source']} / {out['memory_matches']}); "

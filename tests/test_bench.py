@@ -83,6 +83,21 @@ def test_fork_time_is_measured(sw, monkeypatch):
     out = bench.fork_time(sw, [Seat("bot"), Seat("bot")], 7)
     assert is_positive(out["fork_us"]) and is_positive(out["fork_us_best"])
     assert out["fork_samples"] == 3 and 0 < out["fork_at_decision"] <= bench.LIVE_AT
+    # and along the same game: a position every POSITION_STEP decisions up to the forked one
+    assert is_positive(out["fork_us_positions"])
+    assert out["fork_positions"] == out["fork_at_decision"] // bench.POSITION_STEP
+
+
+def test_fork_positions_are_the_game_s_own_and_stop_where_it_ends(sw, monkeypatch):
+    monkeypatch.setattr(bench, "POSITION_FORKS", 1)
+    monkeypatch.setattr(bench, "COPIER_WARM_UP", 0)
+    seats = [Seat("bot"), Seat("bot")]
+    length = bench.advanced(sw, 7, seats, 10**6).decisions
+    out = bench.fork_positions(sw, seats, 7, 10**6)
+    assert out["fork_positions"] == (length - 1) // bench.POSITION_STEP   # (a finished match has no fork)
+    assert is_positive(out["fork_us_positions"])
+    none = bench.fork_positions(sw, seats, 7, bench.POSITION_STEP - 1)
+    assert none == {"fork_us_positions": None, "fork_positions": 0}
 
 
 def test_fork_time_takes_a_running_match_when_every_game_ends_sooner(sw, monkeypatch):

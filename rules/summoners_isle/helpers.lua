@@ -57,6 +57,14 @@ function vacant_locations()
   return out
 end
 
+--- Whether any location is vacant (#vacant_locations() > 0, without making the list).
+function any_vacant_location()
+  for _, s in ipairs(the_map().locations) do
+    if board.is_empty(s) then return true end
+  end
+  return false
+end
+
 -- Creatures -------------------------------------------------------------------------
 
 function def_of(c) return cards.def(c) end
@@ -138,14 +146,21 @@ end
 
 -- Turn order -----------------------------------------------------------------------------
 
---- The spaces of the Turn Order track in use, first to last.
+local tracks = {}   -- number of players -> the track's spaces (the board never changes)
+
+--- The spaces of the Turn Order track in use, first to last (one list, kept: read it,
+--- do not change it).
 function turn_track()
-  local out = board.spaces_in(options.turn_order_track)
-  if #out < players.count() then
+  local n = players.count()
+  local out = tracks[n]
+  if out then return out end
+  out = board.spaces_in(options.turn_order_track)
+  if #out < n then
     error("the Turn Order track (region " .. tostring(options.turn_order_track) .. ") has " .. #out ..
-          " spaces for " .. players.count() .. " players")
+          " spaces for " .. n .. " players")
   end
-  for i = #out, players.count() + 1, -1 do out[i] = nil end
+  for i = #out, n + 1, -1 do out[i] = nil end
+  tracks[n] = out
   return out
 end
 

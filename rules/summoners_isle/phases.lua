@@ -14,7 +14,7 @@ local function summon_question(p, kind)
   if c == nil then return nil end
   local cost = stat(c, "cost")
   if energy(p) < cost then return nil end
-  if #vacant_locations() == 0 then return nil end
+  if not any_vacant_location() then return nil end
   return {
     player = p,
     prompt = string.format("Summon a %s for %d energy? (you have %d energy and %d in your pool)",
@@ -46,29 +46,23 @@ end
 -- under way, state.vars[var] keeping which step that is (nil once the phase is over),
 -- and the phase's run carries out the answer.
 
--- The player and kind of step `at` (1, 2, ...), or nil past the last.
-local function step_at(at)
-  local kinds, order = options.creature_order, turn_order()
-  if at > #kinds * #order then return nil end
-  return order[(at - 1) % #order + 1], kinds[(at - 1) // #order + 1]
-end
-
 --- The question of the first step from the one under way (state.vars[var]) that has
---- one (question(player, kind) returns it, or nil), which becomes the step under way;
---- nil once no step has one (the phase is over).
+--- one (question(player, kind) returns it, or nil), which becomes the step under way
+--- (its player and kind in state.vars.step_player and step_kind); nil once no step has
+--- one (the phase is over).
 function next_in_kind_order(var, question)
+  local kinds, order = options.creature_order, turn_order()
   local at = state.vars[var] or 1
-  while true do
-    local p, kind = step_at(at)
-    if p == nil then break end
+  while at <= #kinds * #order do
+    local p, kind = order[(at - 1) % #order + 1], kinds[(at - 1) // #order + 1]
     local req = question(p, kind)
     if req then
-      state.vars[var] = at
+      state.vars[var], state.vars.step_player, state.vars.step_kind = at, p, kind
       return req
     end
     at = at + 1
   end
-  state.vars[var] = nil
+  state.vars[var], state.vars.step_player, state.vars.step_kind = nil, nil, nil
   return nil
 end
 
@@ -76,9 +70,8 @@ end
 --- kind, pick), which returns true while the step goes on; else the next step's turn
 --- comes. Returns true (the offer says when the phase is over).
 function answer_in_kind_order(var, answer, pick)
-  local at = state.vars[var]
-  local p, kind = step_at(at)
-  if not answer(p, kind, pick) then state.vars[var] = at + 1 end
+  local v = state.vars
+  if not answer(v.step_player, v.step_kind, pick) then v[var] = v[var] + 1 end
   return true
 end
 

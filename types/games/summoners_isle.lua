@@ -26,6 +26,10 @@ function all_locations() end
 --- Defined in rules/summoners_isle/phases.lua.
 function answer_in_kind_order(var, answer, pick) end
 
+--- Whether any location is vacant (#vacant_locations() > 0, without making the list).
+--- Defined in rules/summoners_isle/helpers.lua.
+function any_vacant_location() end
+
 --- One attack: a d6 plus the attack bonus against the defence. On success the
 --- defender is removed, the attacker moves into its location and its controller
 --- gains the defender's bounty.
@@ -113,8 +117,9 @@ function locations_in(t) end
 function move_options(c, left) end
 
 --- The question of the first step from the one under way (state.vars[var]) that has
---- one (question(player, kind) returns it, or nil), which becomes the step under way;
---- nil once no step has one (the phase is over).
+--- one (question(player, kind) returns it, or nil), which becomes the step under way
+--- (its player and kind in state.vars.step_player and step_kind); nil once no step has
+--- one (the phase is over).
 --- Defined in rules/summoners_isle/phases.lua.
 function next_in_kind_order(var, question) end
 
@@ -186,7 +191,8 @@ function track_modifier(e) end
 --- Defined in rules/summoners_isle/helpers.lua.
 function turn_order() end
 
---- The spaces of the Turn Order track in use, first to last.
+--- The spaces of the Turn Order track in use, first to last (one list, kept: read it,
+--- do not change it).
 --- Defined in rules/summoners_isle/helpers.lua.
 function turn_track() end
 
