@@ -337,16 +337,9 @@ def test_forks_of_a_position_forked_many_times_are_all_the_same_position(tmp_pat
 
 # -- repeating phases (`repeat: true`): a checkpoint before each call ----------------------
 
-SPEND = '''
--- A repeating phase: players take turns spending a coin for a point or passing; it is
--- over once both have passed in a row. Each call asks one question.
-function spend_phase(round)
-  local v = state.vars
-  local p = v.spender or 1
-  local opts = { { label = "Pass" } }
-  if counters.get(p, "coins") > 0 then table.insert(opts, 1, { label = "Spend", go = true }) end
-  local pick = choose { player = p, prompt = "Spend a coin for a point?", options = opts }
-  v.passes = pick.go and 0 or (v.passes or 0) + 1
+# What the spend phase does with an answer (and the counts of its starts and ends),
+# shared by its two ways of asking below.
+SPEND_ANSWER = '''  v.passes = pick.go and 0 or (v.passes or 0) + 1
   if pick.go then
     counters.spend(p, "coins", 1)
     counters.add(p, "points", 1)
@@ -362,6 +355,17 @@ end
 on("phase_start", function(ev) if ev.phase == "spend" then state.vars.starts = (state.vars.starts or 0) + 1 end end)
 on("phase_end", function(ev) if ev.phase == "spend" then state.vars.ends = (state.vars.ends or 0) + 1 end end)
 '''
+
+SPEND = '''
+-- A repeating phase: players take turns spending a coin for a point or passing; it is
+-- over once both have passed in a row. Each call asks one question.
+function spend_phase(round)
+  local v = state.vars
+  local p = v.spender or 1
+  local opts = { { label = "Pass" } }
+  if counters.get(p, "coins") > 0 then table.insert(opts, 1, { label = "Spend", go = true }) end
+  local pick = choose { player = p, prompt = "Spend a coin for a point?", options = opts }
+''' + SPEND_ANSWER
 
 
 def spend_game(tmp_path, body=SPEND):
@@ -462,22 +466,7 @@ end
 function spend_phase(round, pick)
   local v = state.vars
   local p = v.spender or 1
-  v.passes = pick.go and 0 or (v.passes or 0) + 1
-  if pick.go then
-    counters.spend(p, "coins", 1)
-    counters.add(p, "points", 1)
-  end
-  v.spender = 3 - p
-  if v.passes >= 2 or counters.get(1, "coins") + counters.get(2, "coins") == 0 then
-    v.spender, v.passes = nil, nil
-    return false
-  end
-  return true
-end
-
-on("phase_start", function(ev) if ev.phase == "spend" then state.vars.starts = (state.vars.starts or 0) + 1 end end)
-on("phase_end", function(ev) if ev.phase == "spend" then state.vars.ends = (state.vars.ends or 0) + 1 end end)
-'''
+''' + SPEND_ANSWER
 
 
 def offer_game(tmp_path, body=SPEND_OFFER, phase="{id: spend, offer: spend_offer, run: spend_phase, repeat: true}"):
