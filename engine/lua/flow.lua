@@ -593,8 +593,9 @@ end
 -- A fork's picks: a list of its own that reads the match's list for the decisions
 -- before its checkpoint (picks are never changed once made, and the fork writes each
 -- decision after the checkpoint itself as it replays them), so a fork copies none of
--- them. (Its answers and askers start empty: the host keeps the history of those.) A fork of a fork reads through both; past HISTORY_DEPTH lists the
--- history is copied instead (Lua follows at most 2000 __index links).
+-- them. A fork of a fork reads through both lists; past HISTORY_DEPTH lists the history
+-- is copied instead (Lua follows at most 2000 __index links). (A fork's answers and
+-- askers start empty: the host keeps the history of those.)
 local HISTORY_DEPTH = 8
 local function history_of(list, upto)
   local mt = getmetatable(list)
