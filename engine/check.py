@@ -221,8 +221,8 @@ def _data_outside_state(game) -> list[Problem]:
 def _offers_forks_cannot_copy(game) -> list[Problem]:
     """A phase's `offer` is copied with the checkpoints that forks start from, so it must be
     plain data: a match that keeps checkpoints (as a searching bot's does) plays random
-    answers, and an offer holding a function is reported at the phase's line of game.yaml.
-    Checked with a random playout, so an offer these games do not reach goes unseen."""
+    answers, and an offer holding a function is reported at the offer function's file and
+    line. Checked with a random playout, so an offer these games do not reach goes unseen."""
     from .match import Match, Seat
 
     phases = [p for p in game.data["flow"]["phases"] if "offer" in p]
@@ -237,13 +237,9 @@ def _offers_forks_cannot_copy(game) -> list[Problem]:
         return []
     else:
         return []
-    bad = next((p for p in phases if message.startswith(f"the offer of phase {p['id']} (")), None)
-    if bad is None or "must be plain data" not in message:
+    if not any(f"the offer of phase {p['id']} ({p['offer']}) must be plain data" in message for p in phases):
         return []   # (another failure in play: for play and `summon test` to report)
-    path = game.root / "game.yaml"
-    lines = read_bounded(path, yamlio.MAX_BYTES).decode("utf-8").splitlines()
-    line = next((i for i, text in enumerate(lines, 1) if f"offer: {bad['offer']}" in text), 1)
-    return [Problem(loader.display(path), line, 1, message)]
+    return [problem_from_lua(message, loader.display(game.root / "game.yaml"))]
 
 
 def _file_lines(game) -> dict[str, list[str]]:

@@ -174,13 +174,18 @@ class Runtime:
 
     # -- matches side by side --------------------------------------------------
 
+    def _set_aside(self, cur: "Runtime | None") -> None:
+        """Keeps the values of the match the runtime runs now (cur) in its saved table, for
+        another match to run; a match dropped while it ran (cur is None) needs none."""
+        if cur is not None:
+            cur._saved = self._E.save_match(self._lua.table())
+
     def _activate(self) -> None:
         """Makes this match the one the Lua runtime runs (its forks share the runtime)."""
         shared = self._shared
         cur = shared.current
         if cur is not self:
-            if cur is not None:   # (a match dropped while it ran is not saved)
-                cur._saved = self._E.save_match(self._lua.table())
+            self._set_aside(cur)
             self._E.load_match(self._saved)
             self._saved = None
             shared.current = self
@@ -202,8 +207,7 @@ class Runtime:
         if cur is self:
             saved = E.current_match()
         else:   # make reads this match's values from its saved table: no need to run it first
-            if cur is not None:
-                cur._saved = E.save_match(self._lua.table())
+            self._set_aside(cur)
             saved = self._saved
             shared.current, self._saved = self, None
         try:

@@ -121,18 +121,19 @@ def test_match_data_kept_outside_state_is_a_problem(tmp_path):
                                            r"match data outside `state`", problems[0]), problems
 
 
-def test_an_offer_that_forks_cannot_copy_is_a_problem_at_its_phase(game_copy):
+def test_an_offer_that_forks_cannot_copy_is_a_problem_at_its_function(game_copy):
     # a phase's offer is copied with the checkpoints forks start from: a function in it
     # would be shared by every fork, so check plays a match that keeps checkpoints
     g = game_copy()
     assert check(str(g.rules)) == []
     edit(g.rules / "phases.lua", '{ label = "End " .. phase .. " phase", done = true }',
          '{ label = "End " .. phase .. " phase", done = true, later = function() end }')
-    yaml_lines = (g.rules / "game.yaml").read_text().splitlines()
-    line = next(i for i, t in enumerate(yaml_lines, 1) if "offer: summon_offer" in t)
+    lua_lines = (g.rules / "phases.lua").read_text().splitlines()
+    line = next(i for i, t in enumerate(lua_lines, 1) if t.startswith("function summon_offer("))
     problems = [str(p) for p in check(str(g.rules))]
-    assert problems == [f"{loader.display(g.rules / 'game.yaml')}:{line}:1: the offer of phase summon (summon_offer) "
-                        f"must be plain data, which forks copy: offer.options[1].later (a function) is not"], problems
+    assert problems == [f"{loader.display(g.rules / 'phases.lua')}:{line}:1: Lua: the offer of phase summon "
+                        f"(summon_offer) must be plain data, which forks copy: offer.options[1].later (a function) "
+                        f"is not"], problems
 
 
 def test_a_card_file_path_checks_its_game(game_copy):

@@ -311,3 +311,29 @@ def test_a_fits_that_fails_is_an_error_naming_the_bots_file(tmp_path):
     m = high_played(marked_bid_game(tmp_path, "function fits(mark, def) return def.value > mark end\n"))
     with pytest.raises(ScriptError, match=r"fits\(mark, def\): .*evaluate.lua:2: attempt to compare"):
         m.sample(2, 1)
+
+
+def test_summoner_wars_second_questions_keep_a_card_in_hand_out_of_the_other_players_views(sw):
+    """Where to summon or build the card picked is asked by the phase's next call, the pick
+    kept in state.vars.next: a card still in hand by its definition (the answer's label
+    named it to everyone), never by its id, which the other players' views do not hold."""
+    import random
+
+    from engine.match import Match, Seat
+
+    asked = 0
+    for seed in (3, 4, 5):
+        m = Match(sw, seed, [Seat("bot"), Seat("bot")], quiet=True)
+        rng = random.Random(seed)
+        while m.pending is not None and m.decisions < 300:
+            prompt = m.pending.prompt
+            if re.match(r"^(Summon|Build) .+ where\?$", prompt):
+                asked += 1
+                p = m.pending.player
+                hand = {c["id"]: c for c in m.snapshot()["cards"] if c.get("zone") == f"hand:{p}"}
+                other = m.view(3 - p)
+                picked = other["vars"]["next"]
+                assert isinstance(picked, str) and any(c["def"] == picked for c in hand.values()), picked
+                assert not any(c.get("id") in hand for c in other["cards"] if isinstance(c, dict)), prompt
+            m.answer(rng.randrange(m.pending.count))
+    assert asked >= 5, asked

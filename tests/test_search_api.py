@@ -566,6 +566,22 @@ def test_an_offer_that_is_not_plain_data_stops_a_match_that_forks_naming_the_pha
     assert plain.is_over and plain.error is None
 
 
+def test_an_offer_of_no_options_stops_the_match_at_the_offer_s_line(tmp_path):
+    from engine.errors import ScriptError
+
+    body = SPEND_OFFER.replace("  return { player = p,", "  do return { player = p, options = {} } end\n  return { player = p,")
+    line = body.splitlines().index("function spend_offer(round)") + 1
+    m = new(offer_game(tmp_path, body), seed=3)
+    with pytest.raises(ScriptError) as e:
+        while m.pending is not None:
+            m.answer(0)
+    from engine import loader
+
+    where = loader.display(tmp_path / "spend_offer" / "spend.lua")
+    assert str(e.value).startswith(f"{where}:{line}: the offer of phase spend (spend_offer) offered no options "
+                                   f"(return nil when there is nothing to ask: the phase ends)"), str(e.value)
+
+
 def test_an_offer_that_is_not_a_question_stops_the_match_naming_the_phase(tmp_path):
     from engine.errors import ScriptError
 
@@ -585,33 +601,56 @@ def test_a_flow_naming_an_offer_the_scripts_do_not_define_is_refused_at_load(tmp
         new(game)
 
 
+def questions_start_at_their_checkpoints(game, seeds, players, kind_of, max_decisions, fork_every=10):
+    """Plays random games of `game` (one a seed, `players` bot seats) that keep checkpoints.
+    At each question kind_of(match) names (a kind, or None for the others) the latest
+    checkpoint must be the question itself (a fork there replays nothing), and every
+    fork_every-th question of a kind is forked: the fork must be the same position (its
+    hash, its options). Returns the questions named: (kind, seed, turn) -> how many."""
+    from collections import Counter
+
+    asked, seen = Counter(), Counter()
+    for seed in seeds:
+        m = Match(game, seed, [Seat("bot")] * players, quiet=True).keep_checkpoints()
+        rng = __import__("random").Random(seed)
+        while m.pending is not None and m.decisions < max_decisions:
+            m._rt._activate()
+            kind = kind_of(m)
+            if kind is not None:
+                assert m.decisions == m._rt._E.checkpoint.decision, (kind, m.pending.prompt, m.decisions)
+                asked[kind, seed, m._rt._E.state.turn] += 1
+                seen[kind] += 1
+                if seen[kind] % fork_every == 1:
+                    f = m.fork()
+                    assert f.state_hash() == m.state_hash() and f.options() == m.options(), (kind, m.decisions)
+            m.answer(rng.randrange(m.pending.count))
+    return asked
+
+
+def most_in_a_turn(asked) -> dict:
+    """Of questions_start_at_their_checkpoints' counts: the most of each kind in one turn."""
+    return {kind: max(n for (k, *_), n in asked.items() if k == kind) for kind, *_ in asked}
+
+
+def totals(asked) -> dict:
+    return {kind: sum(n for (k, *_), n in asked.items() if k == kind) for kind, *_ in asked}
+
+
 def test_summoner_wars_steps_and_their_second_questions_are_offers_so_a_fork_replays_nothing_there(sw):
     """Summoner Wars's five repeating phases make their questions with `offer`: at a step
     ("End move phase" among the options) and at its second question (where to summon, build
     or move; which card to attack) the latest checkpoint is the question itself; and a fork
     there is the same position without making the offer again (its hash, its options)."""
-    from collections import Counter
-
-    asked = Counter()
     import re
 
     second = re.compile(r"^(Summon|Build) .+ where\?$|^Move .+ from \w+ to\? \(up to|^.+ at \w+ attacks which card\?$")
-    for seed in (3, 4):
-        m = Match(sw, seed, [Seat("bot"), Seat("bot")], quiet=True).keep_checkpoints()
-        rng = __import__("random").Random(seed)
-        while m.pending is not None and m.decisions < 300:
-            m._rt._activate()
-            back = m.decisions - m._rt._E.checkpoint.decision
-            prompt = m.pending.prompt
-            kind = ("step" if any(o.startswith("End ") and o.endswith(" phase") for o in m.options())
-                    else "second" if second.match(prompt) else None)
-            if kind is not None:
-                asked[kind] += 1
-                assert back == 0, (kind, prompt, m.decisions)
-                if asked[kind] % 25 == 1:
-                    f = m.fork()
-                    assert f.state_hash() == m.state_hash() and f.options() == m.options()
-            m.answer(rng.randrange(m.pending.count))
+
+    def kind_of(m):
+        if any(o.startswith("End ") and o.endswith(" phase") for o in m.options()):
+            return "step"
+        return "second" if second.match(m.pending.prompt) else None
+
+    asked = totals(questions_start_at_their_checkpoints(sw, (3, 4), 2, kind_of, 300, fork_every=25))
     assert asked["step"] > 100 and asked["second"] > 30, asked
 
 
@@ -620,29 +659,15 @@ def test_summoners_isle_steps_are_offers_so_a_fork_replays_nothing_at_their_ques
     (next_in_kind_order): at "Summon a ...?", "Place the ... on which vacant location?"
     (state.vars.placing) and "Activate which ...?" the latest checkpoint is the question
     itself, and a fork there is the same position."""
-    from collections import Counter
-
     from engine.loader import load_game
 
-    game = load_game("summoners_isle")
-    asked = Counter()
-    for seed in (2, 3):
-        m = Match(game, seed, [Seat("bot"), Seat("bot")], quiet=True).keep_checkpoints()
-        rng = __import__("random").Random(seed)
-        while m.pending is not None and m.decisions < 300:
-            m._rt._activate()
-            prompt, back = m.pending.prompt, m.decisions - m._rt._E.checkpoint.decision
-            kind = ("summon" if prompt.startswith("Summon a ") else
-                    "place" if prompt.startswith("Place the ") else
-                    "activate" if prompt.startswith("Activate which ") else None)
-            if kind is not None:
-                asked[kind] += 1
-                assert back == 0, (kind, prompt, m.decisions)
-                if asked[kind] % 10 == 1:
-                    f = m.fork()
-                    assert f.state_hash() == m.state_hash() and f.options() == m.options()
-            m.answer(rng.randrange(m.pending.count))
-    assert min(asked["summon"], asked["place"], asked["activate"]) >= 5, asked
+    def kind_of(m):
+        prompt = m.pending.prompt
+        return ("summon" if prompt.startswith("Summon a ") else "place" if prompt.startswith("Place the ") else
+                "activate" if prompt.startswith("Activate which ") else None)
+
+    asked = totals(questions_start_at_their_checkpoints(load_game("summoners_isle"), (2, 3), 2, kind_of, 300))
+    assert min(asked.get("summon", 0), asked.get("place", 0), asked.get("activate", 0)) >= 5, asked
 
 
 @pytest.mark.parametrize("players", [2, 3])
@@ -650,27 +675,18 @@ def test_summoner_tcg_reveals_and_attacks_are_offers_so_a_fork_replays_nothing_t
     """The Summoner TCG's reveal step and main phase make their questions with `offer`, and
     a battle's declarations are calls of the main phase (start_battle, declare_offer,
     declare_step): at "reveal which?", "which Summon attacks?" and "... attacks what?" (the
-    attacker kept in state.vars.attacker) the latest checkpoint is the question itself;
-    and each is asked more than once in some turn."""
-    from collections import Counter
-
+    attacker kept in state.vars.attacker) the latest checkpoint is the question itself, a
+    fork there is the same position, and each is asked more than once in some turn."""
     from engine.loader import load_game
 
-    game = load_game("summoner_tcg")
-    asked = Counter()   # (kind, seed, turn) -> questions
-    for seed in range(3, 9):
-        m = Match(game, seed, [Seat("bot")] * players, quiet=True).keep_checkpoints()
-        rng = __import__("random").Random(seed)
-        while m.pending is not None and m.decisions < 400:
-            prompt, back = m.pending.prompt, m.decisions - m._rt._E.checkpoint.decision
-            kind = ("reveal" if prompt == "Reveal your primed cards" else
-                    "attacker" if prompt == "Battle: which Summon attacks?" else
-                    "target" if prompt.endswith(" attacks what?") else None)
-            if kind is not None:
-                asked[kind, seed, m._rt._E.state.turn] += 1
-                assert back == 0, (kind, prompt, m.decisions)
-            m.answer(rng.randrange(m.pending.count))
-    most = {kind: max(n for (k, _, _), n in asked.items() if k == kind) for kind, _, _ in asked}
+    def kind_of(m):
+        prompt = m.pending.prompt
+        return ("reveal" if prompt == "Reveal your primed cards" else
+                "attacker" if prompt == "Battle: which Summon attacks?" else
+                "target" if prompt.endswith(" attacks what?") else None)
+
+    most = most_in_a_turn(questions_start_at_their_checkpoints(load_game("summoner_tcg"), range(3, 9), players,
+                                                               kind_of, 400))
     assert most["reveal"] >= 2 and most["attacker"] >= 2 and most["target"] >= 2, most
 
 
@@ -679,24 +695,16 @@ def test_summonaria_steps_are_offers_so_a_fork_replays_nothing_at_their_question
     """Summonaria's trades, summon and move steps are repeating phases that make their
     questions with `offer`, one question a call (a unit's movement keeps its unit and
     squares left in state.vars.turn.active): at each such question the latest checkpoint
-    is the question itself, and each step still asks again within one turn (which it
-    would not if it did not repeat)."""
-    from collections import Counter
-
+    is the question itself, a fork there is the same position, and each step still asks
+    again within one turn (which it would not if it did not repeat)."""
     from engine.loader import load_game
 
-    m = Match(load_game("summonaria"), 6, [Seat("bot")] * players, quiet=True).keep_checkpoints()
-    rng = __import__("random").Random(6)
-    asked = Counter()   # (kind, turn) -> questions
-    while m.pending is not None and m.decisions < 600:
-        prompt, back = m.pending.prompt, m.decisions - m._rt._E.checkpoint.decision
-        kind = ("trade" if "propose a trade?" in prompt else "summon" if prompt.startswith("Summon a unit?")
+    def kind_of(m):
+        prompt = m.pending.prompt
+        return ("trade" if "propose a trade?" in prompt else "summon" if prompt.startswith("Summon a unit?")
                 else "engage" if prompt == "Move and engage" else "movement" if "of movement left" in prompt else None)
-        if kind is not None:
-            asked[kind, m._rt._E.state.turn] += 1
-            assert back == 0, (kind, prompt, m.decisions)
-        m.answer(rng.randrange(m.pending.count))
-    most = {kind: max(n for (k, _), n in asked.items() if k == kind) for kind, _ in asked}
+
+    most = most_in_a_turn(questions_start_at_their_checkpoints(load_game("summonaria"), (6,), players, kind_of, 600))
     # With two players only one other player is asked about trades at a turn's start.
     assert most == {"trade": most["trade"] if players == 2 else max(2, most["trade"]),
                     "summon": max(2, most["summon"]), "engage": max(2, most["engage"]),

@@ -7,6 +7,7 @@ local co_running = coroutine.running
 local load = load
 local find = string.find
 local sethook, gethook, traceback, gc = debug.sethook, debug.gethook, debug.traceback, collectgarbage
+local fn_info = debug.getinfo
 
 E.decisions = 0
 E.pending = nil
@@ -204,20 +205,32 @@ end
 -- there is nothing to ask and the phase ends) is made, the checkpoint taken with it,
 -- the player asked, and `run` called with the option picked. req: the offer already
 -- made, when a fork resumes from its checkpoint. Returns run's result, or nil.
+-- Stops the match with what is wrong with a phase's offer, at the offer function's
+-- own file and line (where its author looks).
+local function offer_error(ph, offer, what)
+  local info = fn_info(offer, "S")
+  local src = info and info.source or ""
+  local where = (info and (info.linedefined or 0) > 0 and src:sub(1, 1) == "@")
+                and (src:sub(2) .. ":" .. info.linedefined .. ": ") or ""   -- (the whole path: short_src cuts it)
+  error(where .. "the offer of phase " .. ph.id .. " (" .. ph.offer .. ") " .. what, 0)
+end
+
 local function offer_step(ph, offer, fn, arg, at, player, calls, req)
   if req == nil then
     req = offer(arg)
     if req == nil or req == false then return nil end
     if type(req) ~= "table" or type(req.options) ~= "table" then
-      error("the offer of phase " .. ph.id .. " (" .. ph.offer .. ") must return {player=, prompt=, options=} or nil, not " ..
-            type(req), 0)
+      offer_error(ph, offer, "must return {player=, prompt=, options=} or nil, not " ..
+                  (type(req) == "table" and "a table without a list of options" or type(req)))
+    end
+    if #req.options == 0 then
+      offer_error(ph, offer, "offered no options (return nil when there is nothing to ask: the phase ends)")
     end
     -- (checked where forks copy it: in a match that keeps checkpoints, as a search's does,
     -- and in `summon check`; checking every offer of every match cost about 7% of play)
     if E.keep_checkpoints then
       if not is_plain(req, 0) then
-        error("the offer of phase " .. ph.id .. " (" .. ph.offer .. ") must be plain data, which forks copy: " ..
-              not_plain(req, "offer", 0) .. " is not", 0)
+        offer_error(ph, offer, "must be plain data, which forks copy: " .. not_plain(req, "offer", 0) .. " is not")
       end
       take_checkpoint(at, player, calls, req)
     end

@@ -91,19 +91,30 @@ end
 
 -- A step's second question (where to summon, build or move the card picked, which
 -- card the attacker picked attacks) is asked by the engine too: the pick is kept in
--- state.vars.next (the card's id) for the phase's next call, whose
+-- state.vars.next for the phase's next call (a unit on the battlefield by its id; a
+-- card in hand by its definition, which the answer's label made public anyway, and not
+-- by its id, which the other players' views do not show: the first card of that name in
+-- the hand, the one offered), whose
 -- offer asks the second question and whose run carries the two out. So a fork of the
 -- match at the second question starts there as well (no answer replayed).
 
---- The card of the step under way, if a second question is due.
-local function next_step()
+--- The card of player p's step under way, if a second question is due.
+local function next_step(p)
   local nx = state.vars.next
-  return nx and cards.get(nx)
+  if type(nx) ~= "string" then return nx and cards.get(nx) end
+  for _, c in ipairs(zones.cards(p, "hand")) do
+    if c.def == nx then return c end
+  end
+  error("the card picked to summon or build (" .. nx .. ") is no longer in player " .. p .. "'s hand")
 end
 
 --- Keeps the card picked for the second question, which the next offer asks.
 local function ask_next(c)
-  state.vars.next = c.id
+  if c.space then
+    state.vars.next = c.id
+  else
+    state.vars.next = c.def
+  end
 end
 
 -- Phase 1: summon ----------------------------------------------------------------
@@ -135,7 +146,7 @@ end
 --- picked, where. A unit with its own way of being summoned says when it can be
 --- (can_summon) and does it (summon: choose, pay and place, usually through summon() above).
 function summon_offer(p)
-  local c = next_step()
+  local c = next_step(p)
   if c then
     return { player = p, prompt = "Summon " .. c.name .. " where?", options = summon_spaces(p) }
   end
@@ -154,7 +165,7 @@ end
 
 --- Carries out the summon step's answer (the phase's `run`); false once the phase ends.
 function summon_phase(p, pick)
-  local c = next_step()
+  local c = next_step(p)
   if c then
     state.vars.next = nil
     summon(p, c, pick.label)
@@ -239,7 +250,7 @@ end
 
 --- The move step's question: which unit moves, or, once one is picked, where to.
 function move_offer(p)
-  local u = next_step()
+  local u = next_step(p)
   if u then
     local steps = stat(u, "move")
     return { player = p, prompt = string.format("Move %s from %s to? (up to %d space%s)", u.name, u.space,
@@ -266,7 +277,7 @@ end
 
 --- Carries out the move step's answer; false once the phase ends.
 function move_phase(p, pick)
-  local u = next_step()
+  local u = next_step(p)
   if u then
     state.vars.next = nil
     state.vars.moved[u.id] = true
@@ -317,7 +328,7 @@ end
 
 --- The build step's question: which structure to build, or, once one is picked, where.
 function build_offer(p)
-  local c = next_step()
+  local c = next_step(p)
   if c then
     return { player = p, prompt = "Build " .. c.name .. " where?", options = build_spaces(p) }
   end
@@ -333,7 +344,7 @@ end
 
 --- Carries out the build step's answer; false once the phase ends.
 function build_phase(p, pick)
-  local c = next_step()
+  local c = next_step(p)
   if c then
     state.vars.next = nil
     build(p, c, pick.label)
@@ -403,7 +414,7 @@ end
 
 --- The attack step's question: which unit attacks, or, once one is picked, which card.
 function attack_offer(p)
-  local u = next_step()
+  local u = next_step(p)
   if u then
     local opts = {}
     for _, t in ipairs(attack_targets(u)) do
@@ -439,7 +450,7 @@ end
 --- Carries out the attack step's answer; once the player ends the phase, a player who
 --- attacked no enemy this turn pays the cost of inaction (options.inaction_damage).
 function attack_phase(p, pick)
-  local u = next_step()
+  local u = next_step(p)
   if u then
     state.vars.next = nil
     state.vars.attacked[u.id] = true
