@@ -108,6 +108,13 @@ local function next_step(p)
   error("the card picked to summon or build (" .. nx .. ") is no longer in player " .. p .. "'s hand")
 end
 
+--- The card the second question now answered was about (next_step), no longer kept.
+local function take_next(p)
+  local c = next_step(p)
+  state.vars.next = nil
+  return c
+end
+
 --- Keeps the card picked for the second question, which the next offer asks.
 local function ask_next(c)
   if c.space then
@@ -165,9 +172,8 @@ end
 
 --- Carries out the summon step's answer (the phase's `run`); false once the phase ends.
 function summon_phase(p, pick)
-  local c = next_step(p)
+  local c = take_next(p)
   if c then
-    state.vars.next = nil
     summon(p, c, pick.label)
     return true
   end
@@ -277,9 +283,8 @@ end
 
 --- Carries out the move step's answer; false once the phase ends.
 function move_phase(p, pick)
-  local u = next_step(p)
+  local u = take_next(p)
   if u then
-    state.vars.next = nil
     state.vars.moved[u.id] = true
     move_unit(p, u, pick.path, pick.through)
     return true
@@ -344,9 +349,8 @@ end
 
 --- Carries out the build step's answer; false once the phase ends.
 function build_phase(p, pick)
-  local c = next_step(p)
+  local c = take_next(p)
   if c then
-    state.vars.next = nil
     build(p, c, pick.label)
     return true
   end
@@ -450,9 +454,8 @@ end
 --- Carries out the attack step's answer; once the player ends the phase, a player who
 --- attacked no enemy this turn pays the cost of inaction (options.inaction_damage).
 function attack_phase(p, pick)
-  local u = next_step(p)
+  local u = take_next(p)
   if u then
-    state.vars.next = nil
     state.vars.attacked[u.id] = true
     attack(u, pick.target)
     return true
