@@ -196,6 +196,7 @@ class Runtime:
             return
         self._activate()
         self._E.keep_checkpoints = True
+        self._E.collect_for_forks()   # (a search's runtime: sandbox.lua says why)
         self._keeps = True
 
     def _beside(self, make, *args) -> tuple["Runtime", tuple]:

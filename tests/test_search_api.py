@@ -177,6 +177,23 @@ def test_the_first_fork_of_a_match_without_checkpoints_works_and_turns_them_on(s
     assert g.replay(m.answers[g.decisions:]) is None
 
 
+def test_a_runtime_collects_generationally_until_one_of_its_matches_keeps_checkpoints(sw):
+    """A search's runtime (checkpoints, forks) runs Lua's incremental collector; the game is
+    the same under either (sandbox.lua, E.collect_for_forks)."""
+    plain, searched = new(sw, seed=3), new(sw, seed=3)
+    assert plain._rt._E.collector() == "generational"
+    searched.keep_checkpoints()
+    assert searched._rt._E.collector() == "incremental"
+    plain.rollout(seed=3, max_decisions=150)
+    searched.rollout(seed=3, max_decisions=150)
+    assert plain._rt._E.collector() == "generational"
+    assert searched.state_hash() == plain.state_hash()
+    forked = new(sw, seed=5)
+    forked.rollout(seed=5, max_decisions=20)
+    f = forked.fork()
+    assert f._rt._E.collector() == "incremental" and forked._rt._E.collector() == "incremental"
+
+
 def test_a_fork_is_quiet_and_leaves_the_match_s_messages_alone(sw):
     m = Match(sw, 2, [Seat("bot"), Seat("bot")])
     m.rollout(seed=2, max_decisions=20)

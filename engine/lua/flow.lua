@@ -638,6 +638,7 @@ function E.fork(keep, quiet, seat, seed, src)
     error("fork: random results were forced since this turn began (fork before forcing them)", 0)
   end
   if src.co == nil or co_status(src.co) == "dead" then error("fork: the match is not running", 0) end
+  E.collect_for_forks()
   local m = blank_match()
   -- notes are never changed once a later decision has begun: all but the last are shared
   local n = cp.chance_n
