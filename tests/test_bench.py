@@ -371,3 +371,29 @@ def test_lengths_against_a_base_counts_the_seeds_both_played(tmp_path):
     r = subprocess.run(script + [str(tmp_path / "variant"), "--against", str(tmp_path / "base")],
                        capture_output=True, text=True, cwd=root)
     assert r.returncode != 0 and "no seed in common with" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_vm_speed_script_plays_the_same_game_in_every_lua_and_bounds_an_endless_loop_in_each():
+    """bench/vm_speed.py: the rules-like workload, compiled with the engine's steps, computes
+    the same game in every Lua machine lupa ships (LuaJIT's compiler on and off too), and
+    the steps stop an endless loop in each, with no debug hook."""
+    root = Path(__file__).resolve().parent.parent
+    r = subprocess.run([sys.executable, str(root / "bench" / "vm_speed.py"), "--decisions", "3000",
+                        "--rounds", "1", "--json"], capture_output=True, text=True, cwd=root)
+    assert r.returncode == 0, r.stderr
+    machines = json.loads(r.stdout)["machines"]
+    ran = {k: v for k, v in machines.items() if v is not None}
+    assert "lua54" in ran and len(ran) >= 2
+    checks = {v["check"] for v in ran.values()}
+    assert len(checks) == 1 and checks != {"0/0"}
+    for v in ran.values():
+        assert v["same_game"] and v["endless_loop_stopped"] and is_positive(v["decisions_per_s"])
+    assert ran["lua54"]["vs_lua54"] == 1
+
+
+def test_vm_speed_script_refuses_a_bad_count_in_one_line():
+    root = Path(__file__).resolve().parent.parent
+    r = subprocess.run([sys.executable, str(root / "bench" / "vm_speed.py"), "--decisions", "0"],
+                       capture_output=True, text=True, cwd=root)
+    assert r.returncode == 2 and "--decisions and --rounds must be 1 or more" in r.stderr
+    assert "Traceback" not in r.stderr

@@ -26,8 +26,12 @@ function controlled(p, filter)
   return out
 end
 
+--- A player's summoner on the battlefield (nil once it has fallen).
 function summoner_of(p)
-  return controlled(p, is_summoner)[1]
+  for _, c in ipairs(cards.on_board()) do
+    if c.controller == p and is_summoner(c) then return c end
+  end
+  return nil
 end
 
 --- Damage a card can still take.

@@ -126,6 +126,17 @@ end
 
 -- Phase 1: summon ----------------------------------------------------------------
 
+--- Whether any space next to a gate the player controls is empty (summon_spaces
+--- without making the list).
+local function can_summon_by_gate(p)
+  for _, gate in ipairs(controlled(p, is_gate)) do
+    for _, s in ipairs(board.neighbors(gate.space)) do
+      if board.is_empty(s) then return true end
+    end
+  end
+  return false
+end
+
 --- Empty spaces next to a gate the player controls.
 function summon_spaces(p)
   local out, seen = {}, {}
@@ -158,7 +169,7 @@ function summon_offer(p)
     return { player = p, prompt = "Summon " .. c.name .. " where?", options = summon_spaces(p) }
   end
   return step_offer(p, "summon", "Summon units next to your gates", function(opts)
-    local by_gate = #summon_spaces(p) > 0
+    local by_gate = can_summon_by_gate(p)
     for _, c in ipairs(distinct_in_hand(p, function(c)
       return is_unit(c) and (is_common(c) or cards.has_tag(c, "champion")) and stat(c, "cost") <= magic(p)
     end)) do

@@ -275,6 +275,7 @@ function summon_phase(p, pick) end
 --- Defined in rules/summoner_wars/phases.lua.
 function summon_spaces(p) end
 
+--- A player's summoner on the battlefield (nil once it has fallen).
 --- Defined in rules/summoner_wars/helpers.lua.
 function summoner_of(p) end
 
