@@ -21,7 +21,8 @@ This measures the machine on a small workload, not the engine: the shipped rules
 5.4 (integers, `//`, bit operators, utf8) and do not run elsewhere, and the ratios do not
 carry over to them as they are. A scratch port of the engine to LuaJIT (2026-12-05, not
 shipped) played Summoner Wars at 0.29x of lua54 with LuaJIT's compiler on and 1.06x with
-it off, for reasons not yet found (README, "Measuring speed").
+it off, and about lua54's speed with its trace cache enlarged and every game in one
+runtime (README, "Measuring speed").
 """
 from __future__ import annotations
 
