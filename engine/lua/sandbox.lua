@@ -52,7 +52,8 @@ E.mark_heap()
 -- heap about 100 KB lower for the same instruction count (a two-player board game,
 -- 20 random games under callgrind: 2.49 and 2.48 billion instructions), and the peak
 -- is what the process keeps (bench: memory per live match).
-gc("generational", 5, 100)
+local function generational() gc("generational", 5, 100) end
+generational()
 
 -- A runtime that forks (a search, which keeps checkpoints) works otherwise: it copies a
 -- position's state (a hundred tables and more) again and again, and each copy lives as
@@ -76,7 +77,7 @@ end
 --- in a generational runtime, asking costs a full collection).
 function E.collector()
   local mode = gc("incremental")
-  if mode ~= "incremental" then gc(mode, 5, 100) end
+  if mode == "generational" then generational() end
   return mode
 end
 
