@@ -399,3 +399,45 @@ def test_vm_speed_script_refuses_a_bad_count_in_one_line():
                        capture_output=True, text=True, cwd=root)
     assert r.returncode == 2 and "--decisions and --rounds must be 1 or more" in r.stderr
     assert "Traceback" not in r.stderr
+
+
+def offer_cost(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    root = Path(__file__).resolve().parent.parent
+    return subprocess.run([sys.executable, str(root / "bench" / "offer_cost.py"), *args],
+                          capture_output=True, text=True, cwd=cwd or root)
+
+
+def test_offer_cost_script_plays_the_same_games_three_ways_and_splits_a_decision():
+    """bench/offer_cost.py: Summoner's Isle's offers keep their place in state.vars, so asking
+    them twice plays the same games only because state.vars is put back; the figures add up."""
+    r = offer_cost("summoners_isle", "--games", "2", "--rounds", "1", "--json")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["offers"] == ["summoning_offer", "actions_offer"]
+    for way in ("host", "pure_lua"):
+        f = out[way]
+        assert f["decisions"] > 20 and is_positive(f["us_per_decision"])
+        assert 0 <= f["offers_us"] <= f["us_per_decision"]
+        assert f["rest_us"] == pytest.approx(f["us_per_decision"] - f["offers_us"], abs=0.02)
+        assert f["ceiling_decisions_per_s"] >= f["decisions_per_s"] * 0.999
+
+
+def test_offer_cost_script_names_the_seed_of_an_offer_that_changes_the_state(game_copy):
+    """An offer that changes the state outside state.vars plays another game when asked
+    twice: the script says which seed, in one line, and gives no figures."""
+    g = game_copy("summoners_isle")
+    with open(g.rules / "phases.lua", "a") as f:
+        f.write("\nlocal asked_offer = actions_offer\n"
+                "function actions_offer(...)\n"
+                "  state.counters.shared.asked = (state.counters.shared.asked or 0) + 1\n"
+                "  return asked_offer(...)\nend\n")
+    r = offer_cost("summoners_isle", "--games", "1", "--rounds", "1", cwd=g.rules.parent.parent)
+    assert r.returncode == 1 and r.stderr.count("\n") == 1, r.stderr
+    assert "summoners_isle: the game of seed" in r.stderr and "changes when its offers are asked twice" in r.stderr
+    assert "Traceback" not in r.stderr and r.stdout == ""
+
+
+def test_offer_cost_script_refuses_a_bad_count_in_one_line():
+    r = offer_cost("--games", "0")
+    assert r.returncode == 2 and "--games and --rounds must be 1 or more" in r.stderr
+    assert "Traceback" not in r.stderr
