@@ -34,6 +34,14 @@ def check_run(games: int, seed: int, jobs: int, max_decisions: int) -> None:
 _last_match: dict[int, Match] = {}
 
 
+def check_bot_seats(seats: list[Seat]) -> None:
+    """Raises EngineError when a seat is a human's: games run here have nobody to ask."""
+    for i, s in enumerate(seats, 1):
+        if s.controller == "human":
+            raise EngineError(f"seat {i} is 'human', but simulated games are played by bots only: "
+                              "give each seat random, greedy, mcts, mcts:N or bot (summon play seats humans)")
+
+
 def run_one(game: GameDef, seats: list[Seat], seed: int, max_decisions: int, options: dict | None = None) -> dict:
     """Plays one bot game; returns its result (seed, winner, decisions, hash, the bots' time,
     and for the balance lab its turns and rounds, each seat's card set and the cards played)."""
@@ -159,6 +167,7 @@ def simulate(game: GameDef, seats: list[Seat], games: int, seed: int, *, jobs: i
     check_run(games, seed, jobs, max_decisions)
     check_precision(precision)
     entrants = check_seats(list(seats))
+    check_bot_seats(entrants)
     seated = assign_sets(game, entrants)   # (refuses a set the game does not have)
     swap = swap or precision is not None
     if not swap:

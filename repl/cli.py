@@ -178,12 +178,13 @@ def cmd_sim(args) -> int:
     from engine.backends import open_backend
     from engine.lab import parse_vary, variations
     from engine.match import assign_sets
-    from engine.sim import check_precision, check_run, simulate
+    from engine.sim import check_bot_seats, check_precision, check_run, simulate
     from repl import report
     from repl.progress import ProgressBar
 
     game = _load_for_seats(args.game, args.players)
     seats = check_seats(_seats(args.players, game, "random"))
+    check_bot_seats(seats)
     options = check_options(game, parse_options(args.option))
     check_run(args.games, args.seed, args.jobs, args.max_decisions)
     check_precision(args.precision)

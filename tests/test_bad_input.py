@@ -312,6 +312,8 @@ def test_a_plain_option_still_takes_any_number():
     pytest.param(["sim", "summoner_wars", "--games", "1", "--players", "bot:polar_dwarf,bot"],
                  ["no card set 'polar_dwarf'", "did you mean 'polar_dwarves'"], id="unknown-set"),
     pytest.param(["play", "summoner_wars", "--players", "robot,bot"], ["unknown seat kind 'robot'"], id="seat-kind"),
+    pytest.param(["sim", "summoner_wars", "--games", "1", "--players", "bot,human:polar_dwarves"],
+                 ["seat 2 is 'human'", "played by bots only"], id="sim-with-a-human"),
 ])
 def test_arguments_out_of_range_are_refused(args, needles):
     refused(run(*args), *needles)
@@ -459,3 +461,12 @@ def test_cards_that_need_more_memory_than_the_limit_are_a_clear_error(tiny):
     assert r.returncode == 1 and "Traceback" not in r.stdout + r.stderr, r.stdout + r.stderr
     assert re.search(r"a match cannot start: tiny_graph: its cards and scripts need more than the 16 MB "
                      r"a match may use \(limits: memory_mb in game.yaml\)", r.stdout), r.stdout
+
+
+def test_simulate_refuses_a_human_seat_before_playing():
+    """The sim API too: a human seat has nobody to answer it (it used to fail at the first
+    question with a KeyError)."""
+    from engine.sim import simulate
+    game = load_game("summoner_wars")
+    with pytest.raises(EngineError, match="seat 1 is 'human'"):
+        simulate(game, [Seat("human"), Seat("random")], 1, 1)
