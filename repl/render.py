@@ -425,7 +425,11 @@ def legend(match: Match, view: dict) -> list[str]:
         if display.get("regions") and board["type"] == "grid" and board.get("regions"):
             title = (display["regions"].get("title") if isinstance(display["regions"], dict) else None) or "regions"
             out.append(f"  an empty square of a region shows the region's name ({title}: the line under the board)")
-    out.append("  `card SPACE` or `card NAME` shows a card in full; `legend` hides this")
+    if board["type"] in ("grid", "graph"):
+        out.append("  `card SPACE` or `card NAME` shows a card in full; `legend` hides this")
+    else:
+        out.append("  `card #N` (a card as listed: #3, or ?3 face down) or `card NAME` shows a card in full; "
+                   "`legend` hides this")
     return out
 
 

@@ -15,7 +15,7 @@ from engine.bots import bots_for
 from engine.match import Ask, Match, Seat, read_save
 from engine.names import nearest
 
-from .render import Looks, _columns, _num, _wrap, legend, space_marks, private_zones, render_state
+from .render import Looks, _columns, _mark_text, _num, _wrap, legend, space_marks, private_zones, render_state
 
 
 @dataclass
@@ -410,13 +410,18 @@ def _hand(s: Session, arg: str) -> str:
     return f"P{p}:\n  " + ("\n  ".join(lines) or "(no private zones)")
 
 
-@command("card", "SPACE|NAME", help="a card as it is now (on a space: stats, life, tokens, attachments, whose) or as printed")
+@command("card", "SPACE|#N|NAME", help="a card as it is now (on a space, or #N as a list shows it: stats, life, tokens, "
+                                          "attachments, whose) or as printed")
 def _card(s: Session, arg: str) -> str:
     if not arg:
-        return "usage: card SPACE or card NAME (a board space such as d5, or a card's name)"
+        return ("usage: card SPACE, card #N or card NAME (a board space such as d5, a card as a list shows it "
+                "such as #3 or ?3, or a card's name)")
     viewer = s.viewer()
     view = s.match.view(viewer)
     looks = Looks(s.match, view, viewer)
+    listed = _card_listed(view, arg)
+    if listed is not None:
+        return _card_now(s, looks, listed, viewer) if listed else f"no card {arg.strip()} in sight"
     here = _cards_at(s, view, arg)
     if here is not None:
         return "\n".join(_card_now(s, looks, c, viewer) for c in here) or f"{arg}: nothing there"
@@ -444,6 +449,25 @@ def _card(s: Session, arg: str) -> str:
         if len(seen_names) >= 6:
             break
     return "\n".join(out)
+
+
+def _card_listed(view: dict, arg: str) -> dict | None:
+    """The card of the viewer's view that a list names #N (or N; ?N for a face-down card the
+    viewer cannot see): the card, {} when no such card is in sight, None when arg is no such name."""
+    m = re.fullmatch(r"\s*(#?\d+|\?\d+)\s*", arg)
+    if m is None:
+        return None
+    key = m.group(1)
+    want: int | str = key if key.startswith("?") else int(key.lstrip("#"))
+    return next((c for c in view["cards"] if c["id"] == want), {})
+
+
+def _place(c: dict) -> str:
+    """Where a card of a view is: its space, or its zone as 'P1's field'."""
+    if c.get("space"):
+        return c["space"]
+    zone, _, owner = str(c.get("zone", "")).partition(":")
+    return f"P{owner}'s {zone}" if owner else zone
 
 
 def _cards_at(s: Session, view: dict, arg: str) -> list[dict] | None:
@@ -482,12 +506,14 @@ def _card_printed(s: Session, c) -> list[str]:
 
 
 def _card_now(s: Session, looks: Looks, c: dict, viewer: int | None) -> str:
-    """A card on a space as it is now, then its printed card."""
+    """A card on a space or in a zone as it is now, then its printed card."""
+    place = _place(c)
     if "name" not in c:
-        return f"{c['space']}: a face-down card of P{c['controller']}"
+        return f"{place}: a face-down card of P{c['controller']}" + _mark_text(c)
     owner = "" if c.get("owner") in (None, c["controller"]) else f", owned by P{c['owner']}"
-    mark = space_marks(s.match, looks.view).get(c["space"])
-    lines = [f"{c['space']}: " + looks.describe(c, viewer, mark) + owner]
+    mark = space_marks(s.match, looks.view).get(c["space"]) if c.get("space") else None
+    lines = [f"{place}: " + looks.describe(c, viewer, mark) + owner
+             + (", face down (the others see a face-down card" + _mark_text(c) + ")" if c.get("face_down") else "")]
     stats = looks.stats(c)
     if stats:
         lines.append("  now: " + ", ".join(f"{k} {_num(v)}" for k, v in stats.items()))
@@ -505,7 +531,9 @@ def _legend(s: Session, arg: str) -> str:
 
 @command("log", "[N]", help="the last N things that happened (default 20)")
 def _log(s: Session, arg: str) -> str:
-    n = int(arg) if arg.isdigit() else 20
+    if arg and not arg.isdigit():
+        return "usage: log [N] (the last N things that happened; N a whole number, 20 if left out)"
+    n = int(arg) if arg else 20
     return "\n".join(s.log_lines(n)) or "nothing yet"
 
 

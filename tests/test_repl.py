@@ -187,6 +187,14 @@ def test_nothing_typed_raises(session):
         assert isinstance(session.handle(line), str)
 
 
+def test_log_takes_a_count_or_nothing(session):
+    session.play_bots()
+    assert len(session.handle("log 2").splitlines()) == 2
+    assert session.handle("log") == "\n".join(session.log_lines(20))
+    for bad in ("log abc", "log -5", "log 2.5"):
+        assert session.handle(bad).startswith("usage: log [N]")
+
+
 def test_a_script_error_during_play_is_shown_and_the_match_stays(game_copy):
     g = game_copy()
     edit(g.cards / "polar_dwarves.yaml", "if card ~= self or not self.space then return value end",

@@ -537,3 +537,28 @@ def test_a_face_down_card_on_the_board_shows_as_unknown_to_a_seat_that_cannot_se
     assert name not in entry.split(f"{space} ??{owner}")[1].split("  ")[0]
     own = render_state(m, owner)
     assert f"??{owner}" not in own                  # its owner still sees what it is
+
+
+def test_card_by_its_number_in_a_game_with_no_board_shows_it_and_a_hidden_card_as_face_down(play_screen):
+    """Summoner TCG lists the cards on each Field as `Cinder Pup #3` (yours) and `face-down card
+    ?4 [paid 13]` (another's): `card #3` and `card ?4` show them; a number not in sight, as the
+    other seat's real id would be, shows nothing."""
+    s = play_screen("summoner_tcg", "--players", "human,bot", "--seed", "5")
+    s.wait(r"P1>")
+    assert "`card #N`" in s.text and "`card SPACE`" not in s.text   # the legend of a game with no board
+    s.type("1")        # prime the first card of the hand
+    text = s.wait(r"field: (\w[\w ]*) #(\d+) [^\n]*\(face down\) \[paid (\d+)\][\s\S]*P1>")
+    name, num, paid = re.search(r"field: (\w[\w ]*) #(\d+) [^\n]*\(face down\) \[paid (\d+)\]", text).groups()
+    end = re.findall(r"(\d+)\. End turn", text)[-1]
+    s.type(f"card #{num}")
+    s.wait(rf"P1's field: {name} \(yours\), face down \(the others see a face-down card \[paid {paid}\]\)"
+           rf"[\s\S]*{name} \(\w+\): summon[\s\S]*P1>")
+    s.type(end)
+    text = s.wait(r"reveal a Gambit\?[\s\S]*P1>")
+    theirs = re.findall(r"face-down card (\?\d+) \[paid (\d+)\]", text)
+    assert theirs, "the bot primed cards on its turn"
+    hidden, cost = theirs[-1]
+    s.type(f"card {hidden}")
+    s.wait(rf"P2's field: a face-down card of P2 \[paid {cost}\]\s*\n[\s\S]*P1>")
+    s.type("card #99")
+    s.wait(r"no card #99 in sight")
