@@ -40,17 +40,28 @@ def schema() -> dict:
 
 
 def find_files(paths: list[str] | None = None) -> list[Path]:
-    """Scenario files: those given (files or folders), or those in the tests/ folders of every game found."""
+    """Scenario files: those given (files, folders, or the id of a game found, for its rules'
+    and cards' tests/ folders), or those in the tests/ folders of every game found."""
+    games = loader.list_games()
+    if not paths:
+        return [f for rules_dir in games.values() for f in _game_tests(rules_dir)]
     out: list[Path] = []
-    if paths:
-        for p in map(Path, paths):
-            out += sorted(p.rglob("*.yaml")) if p.is_dir() else [p]
-        return out
-    for rules_dir in loader.list_games().values():
-        out += sorted((rules_dir / "tests").glob("*.yaml"))
-        cards_dir = loader.cards_beside(rules_dir)
-        if cards_dir is not None:
-            out += sorted((cards_dir / "tests").glob("*.yaml"))
+    for p in map(Path, paths):
+        if p.is_dir():
+            out += sorted(p.rglob("*.yaml"))
+        elif not p.exists() and str(p) in games:
+            out += _game_tests(games[str(p)])
+        else:
+            out.append(p)   # (a file, or a path that is not there: run_file says so)
+    return out
+
+
+def _game_tests(rules_dir: Path) -> list[Path]:
+    """The scenario files in a game's rules/ID/tests and cards/ID/tests folders."""
+    out = sorted((rules_dir / "tests").glob("*.yaml"))
+    cards_dir = loader.cards_beside(rules_dir)
+    if cards_dir is not None:
+        out += sorted((cards_dir / "tests").glob("*.yaml"))
     return out
 
 

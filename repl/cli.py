@@ -130,8 +130,7 @@ def cmd_new(args) -> int:
     if args.new_command == "game":
         written = new_game(args.id, Path(args.dir))
         rules = loader.display(written[0].parent.parent.parent / "rules" / args.id)
-        tests = os.path.relpath(Path(args.dir).resolve() / "rules" / args.id / "tests")
-        follow = (f"summon check {args.id}\n  summon test {tests}\n  summon sim {args.id} --games 20\n"
+        follow = (f"summon check {args.id}\n  summon test {args.id}\n  summon sim {args.id} --games 20\n"
                   f"  summon play {args.id} --players human,bot")
         if Path(args.dir).resolve() != Path.cwd().resolve():
             follow = f"(from {args.dir}, or with SUMMON_PATH={args.dir})\n  " + follow
@@ -501,7 +500,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(fn=cmd_new)
 
     p = sub.add_parser("test", help="run scenario tests written in YAML")
-    p.add_argument("paths", nargs="*", help="files or folders (default: the tests/ folders of every game found)")
+    p.add_argument("paths", nargs="*", help="files, folders or game ids (a game's rules and cards tests/ folders; "
+                                                    "default: those of every game found)")
     p.add_argument("-v", "--verbose", action="store_true", help="list every scenario")
     p.set_defaults(fn=cmd_test)
 

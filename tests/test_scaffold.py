@@ -22,8 +22,11 @@ def test_a_new_game_passes_check_test_and_sim_as_written(tmp_path):
     assert f"summon check {GAME}" in r.stdout                      # what to do next
     check = summon("check", GAME, cwd=tmp_path)                # the current folder's games are found
     assert check.returncode == 0 and f"ok: {GAME}" in check.stdout, check.stdout + check.stderr
+    assert f"summon test {GAME}\n" in r.stdout
     test = summon("test", f"rules/{GAME}/tests", cwd=tmp_path)
     assert test.returncode == 0 and "3 passed, 0 failed" in test.stdout, test.stdout + test.stderr
+    by_id = summon("test", GAME, cwd=tmp_path)                 # a game's id: its rules' and cards' tests
+    assert by_id.returncode == 0 and by_id.stdout == test.stdout, by_id.stdout + by_id.stderr
     sim = summon("sim", GAME, "--games", "6", "--jobs", "1", "--json", cwd=tmp_path)
     assert sim.returncode == 0 and '"finished": 6' in sim.stdout, sim.stderr
     # the card schema the card file's first line points at is there and up to date
