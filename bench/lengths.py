@@ -7,8 +7,12 @@
 For each folder of runs (every *.json in it, as bench/strength.py and bench/armies.py keep
 them) the report gives the games, the median length and its quartiles, how many games
 ended within the band (default 10-30, with the 95% Wilson interval of that share),
-before it and after it, the games cut off, and the wins of each card set. The length is the game's own count: turns, or rounds for a game
-that counts rounds (Summoner's Isle). A game cut off is counted at the length it reached.
+before it and after it, the games cut off, the wins of each card set, and how many of the
+games won the player who went first won, in all and under, within and over the band (read
+from each result's `opener`; a run kept before `summon sim` gave it has its matches built
+again from their seeds to find out). The length is the game's own count: turns, or rounds
+for a game that counts rounds (Summoner's Isle). A game cut off is counted at the length it
+reached.
 
 With --against BASE, each folder is compared with BASE on the games of the seeds both
 played (a variant against the bots it changes, game for game): the folder's figures count
@@ -58,13 +62,42 @@ def games(folder: Path) -> list[dict]:
             if not isinstance(g, dict) or not isinstance(g.get("turns"), int) or not isinstance(g.get("seed"), int):
                 sys.exit(f"{path}:1:1: game {i + 1} of this run has no turns or seed; not a run's JSON? "
                          "delete it to play that run again")
+            if "opener" not in g:
+                g = {**g, "opener": opener(run, g)}
             out.append(g)
     return out
+
+
+_loaded: dict[str, object] = {}
+
+
+def opener(run: dict, g: dict) -> int | None:
+    """Who took the first turn of a game kept before `summon sim` said so: the match is built
+    again from its seed, card sets and options (setup only, no bot plays). None when the game
+    is not found here."""
+    from engine.errors import EngineError
+    from engine.loader import load_game
+    from engine.match import Match, Seat
+
+    gid = run.get("game")
+    if gid not in _loaded:
+        try:
+            _loaded[gid] = load_game(gid)
+        except (EngineError, TypeError):
+            _loaded[gid] = None
+    if _loaded[gid] is None:
+        return None
+    seats = [Seat("random", s) for s in g.get("sets") or [None] * len(run.get("seats") or [])]
+    try:
+        return Match(_loaded[gid], g["seed"], seats, quiet=True, options=run.get("options") or None).active
+    except EngineError:   # (seats or options this checkout's game no longer takes)
+        return None
 
 
 def summary(folder: Path, lo: int, hi: int, seeds: set[int] | None = None) -> dict:
     """The folder's figures, over the games of `seeds` only when given."""
     lengths: list[int] = []
+    firsts: list[tuple[int, bool]] = []   # (length, whether the player who went first won) of games won
     wins: dict[str, int] = {}
     cut = 0
     unit = "turns"
@@ -78,6 +111,8 @@ def summary(folder: Path, lo: int, hi: int, seeds: set[int] | None = None) -> di
             if w:
                 name = g["sets"][w - 1] if g.get("sets") else f"seat {w}"
                 wins[name] = wins.get(name, 0) + 1
+                if g.get("opener"):
+                    firsts.append((length(g), w == g["opener"]))
     if not lengths:
         sys.exit(f"{folder}: no games of the seeds asked for")
     within = sum(lo <= n <= hi for n in lengths)
@@ -89,6 +124,11 @@ def summary(folder: Path, lo: int, hi: int, seeds: set[int] | None = None) -> di
         "within_interval": [round(x, 4) for x in wilson(within, len(lengths))],
         "under": sum(n < lo for n in lengths), "over": sum(n > hi for n in lengths),
         "cut_off": cut, "wins": dict(sorted(wins.items())), "lengths": sorted(lengths),
+        # of the games won (and whose first player is known): [won by the player who went first, games],
+        # in all and under, within and over the band
+        "first_won": {part: [sum(won for n, won in firsts if keep(n)), sum(1 for n, _ in firsts if keep(n))]
+                      for part, keep in (("all", lambda n: True), ("under", lambda n: n < lo),
+                                         ("within", lambda n: lo <= n <= hi), ("over", lambda n: n > hi))},
     }
 
 
@@ -136,7 +176,14 @@ def main() -> None:
                 f"{lo}-{hi}: {r['within']} within ({pct(r['within'] / r['games'])}%, "
                 f"{pct(r['within_interval'][0])}-{pct(r['within_interval'][1])}%), {r['under']} under, "
                 f"{r['over']} over; cut off "
-                f"{r['cut_off']}; wins " + ", ".join(f"{k} {v}" for k, v in r["wins"].items()))
+                f"{r['cut_off']}; wins " + ", ".join(f"{k} {v}" for k, v in r["wins"].items())
+                + first_line(r["first_won"]))
+
+    def first_line(f: dict) -> str:
+        if not f["all"][1]:
+            return ""
+        return (f"; the player who went first won {f['all'][0]} of {f['all'][1]} ("
+                + ", ".join(f"{f[k][0]} of {f[k][1]} {k}" for k in ("under", "within", "over")) + ")")
     for r in rows:
         print(f"{r['folder']}: {line(r)}")
         if "against" in r:

@@ -416,6 +416,11 @@ class Match:
         """What each kind of script can name (Runtime.script_shapes), for `summon check`."""
         return self._rt.script_shapes()
 
+    @property
+    def active(self) -> int:
+        """The player whose turn it is (state.active), without reading the whole state."""
+        return self._rt.active()
+
     def clock(self) -> tuple[int, int]:
         """The turn and round numbers (as in snapshot(), without reading the whole state)."""
         return self._rt.clock()

@@ -376,6 +376,11 @@ class Runtime:
         text = self._E.plays_list()
         return [(d, int(seat), int(n)) for d, seat, n in (line.split(" ") for line in text.split("\n") if line)]
 
+    def active(self) -> int:
+        """state.active: the player whose turn it is."""
+        self._activate()
+        return int(self._E.state.active)
+
     def clock(self) -> tuple[int, int]:
         """The match's turn and round numbers."""
         self._activate()

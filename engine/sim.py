@@ -43,11 +43,13 @@ def check_bot_seats(seats: list[Seat]) -> None:
 
 
 def run_one(game: GameDef, seats: list[Seat], seed: int, max_decisions: int, options: dict | None = None) -> dict:
-    """Plays one bot game; returns its result (seed, winner, decisions, hash, the bots' time,
-    and for the balance lab its turns and rounds, each seat's card set and the cards played)."""
+    """Plays one bot game; returns its result (seed, winner, the player whose turn came first,
+    decisions, hash, the bots' time, and for the balance lab its turns and rounds, each
+    seat's card set and the cards played)."""
     m = Match(game, seed, seats, quiet=True, options=options, beside=_last_match.get(id(game)))
     _last_match.clear()
     _last_match[id(game)] = m      # the next game is built in this one's Lua runtime
+    opener = m.active    # whose turn the first decision is in
     bots = bots_for(m)
     thinking = [0.0] * len(seats)
     answered = [0] * len(seats)
@@ -71,7 +73,7 @@ def run_one(game: GameDef, seats: list[Seat], seed: int, max_decisions: int, opt
         raise EngineError(f"{e}\n  in the game of seed {seed}, at decision {m.decisions + 1}"
                           + (f", in the {phase} phase" if phase else "")) from None
     turns, rounds = m.clock()
-    return {"seed": seed, "winner": m.winner if m.is_over else None, "finished": m.is_over,
+    return {"seed": seed, "winner": m.winner if m.is_over else None, "opener": opener, "finished": m.is_over,
             "decisions": m.decisions, "hash": m.state_hash(),
             "answered": answered, "thinking": [round(t, 6) for t in thinking],
             "turns": turns, "rounds": rounds, "sets": [s.set for s in m.seats],

@@ -441,3 +441,40 @@ def test_offer_cost_script_refuses_a_bad_count_in_one_line():
     r = offer_cost("--games", "0")
     assert r.returncode == 2 and "--games and --rounds must be 1 or more" in r.stderr
     assert "Traceback" not in r.stderr
+
+
+def test_lengths_counts_the_wins_of_the_player_who_went_first_and_finds_them_in_older_runs(tmp_path):
+    """bench/lengths.py: of the games won, those the player who went first won, in all and by
+    band, from each result's `opener`; a run kept without it (before `summon sim` gave it) has
+    its matches built again from their seeds and card sets, to the same count."""
+    root = Path(__file__).resolve().parent.parent
+    script = [sys.executable, str(root / "bench" / "lengths.py")]
+    new, old = tmp_path / "new", tmp_path / "old"
+    new.mkdir(), old.mkdir()
+    results = []
+    for seed in (1, 9):
+        r = summon("sim", "summoner_tcg", "--players", "random,random", "--games", "4", "--seed", str(seed),
+                   "--swap", "--jobs", "1", "--json")
+        assert r.returncode == 0, r.stderr
+        (new / f"{seed}.json").write_text(r.stdout)
+        run = json.loads(r.stdout)
+        results += [dict(g) for g in run["results"]]
+        for g in run["results"]:
+            del g["opener"]
+        (old / f"{seed}.json").write_text(json.dumps(run))
+    won = [g for g in results if g["winner"]]
+    firsts = [g["opener"] == g["winner"] for g in won]
+    assert 0 < sum(firsts) < len(won) or len(won) < 4   # (eight random games: some of each, as a rule)
+    lo, hi = 10, 30
+    outs = []
+    for folder in (new, old):
+        r = subprocess.run(script + [str(folder), "--json"], capture_output=True, text=True, cwd=root)
+        assert r.returncode == 0, r.stderr
+        outs.append(json.loads(r.stdout)[0]["first_won"])
+    assert outs[0] == outs[1]
+    assert outs[0]["all"] == [sum(firsts), len(won)]
+    under = [g["opener"] == g["winner"] for g in won if g["turns"] < lo]
+    assert outs[0]["under"] == [sum(under), len(under)]
+    assert sum(outs[0][k][1] for k in ("under", "within", "over")) == len(won)
+    text = subprocess.run(script + [str(new)], capture_output=True, text=True, cwd=root)
+    assert f"the player who went first won {sum(firsts)} of {len(won)} (" in text.stdout

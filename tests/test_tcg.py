@@ -217,6 +217,19 @@ def test_sim_finishes_every_one_of_200_games():
     assert all(res["finished"] and res["winner"] is not None for res in out["results"])
 
 
+def test_sim_names_the_player_who_went_first_as_the_setup_said(tcg):
+    """Each result's `opener` is the player the random draw sent first ("Player N goes first"),
+    with three players too, where the seat asked first says nothing of who went first."""
+    from engine.sim import simulate
+    seats = [Seat("random"), Seat("random"), Seat("random")]
+    out = simulate(tcg, seats, 8, 11, jobs=1)
+    openers = [r["opener"] for r in out["results"]]
+    assert len(set(openers)) > 1
+    for r in out["results"]:
+        said = Match(tcg, r["seed"], [Seat("random", s) for s in r["sets"]]).messages()
+        assert f"Player {r['opener']} goes first" in said
+
+
 def test_sim_with_three_and_four_players_finishes():
     for players in ("random,random,random", "random,random,random,random"):
         r = summon("sim", GAME, "--games", "5", "--players", players, "--json")
