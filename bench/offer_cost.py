@@ -26,18 +26,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.bench import _bots, default_seats  # noqa: E402
+from engine.bench import default_seats, play_random  # noqa: E402
 from engine.errors import EngineError  # noqa: E402
 from engine.loader import load_game  # noqa: E402
-from engine.match import Match, play  # noqa: E402
+from engine.match import Match  # noqa: E402
 from engine.sim import game_seed  # noqa: E402
-
-MAX_DECISIONS = 20000   # as `summon sim`
 
 # Wraps the rules' offer functions named in `names`, in the match's own Lua runtime, on its
 # rules environment. Some offers keep their place in `state.vars` (an offer that walks
@@ -90,12 +87,7 @@ def played(game, seats, games: int, seed: int, way: str, pure_lua: bool) -> tupl
         if way != "once":
             rt = m._rt   # (a benchmark reaches into the runtime: the rules' environment)
             rt._lua.execute(WRAP)(rt._E.rules_env, rt._lua.table_from(names), rt._E, way == "twice")
-        t = time.perf_counter()
-        if pure_lua:
-            m.rollout(s, MAX_DECISIONS)
-        else:
-            play(m, _bots(s, seats), max_decisions=MAX_DECISIONS)
-        seconds += time.perf_counter() - t
+        seconds += play_random(m, s, seats, pure_lua)
         ends.append((s, m.decisions, m.state_hash()))
     return seconds, ends
 

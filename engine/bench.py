@@ -237,6 +237,18 @@ def _without_budget(game: GameDef) -> GameDef:
     return dataclasses.replace(game, data={**game.data, "limits": limits})
 
 
+def play_random(m: Match, seed: int, seats: list[Seat], pure_lua: bool) -> float:
+    """Plays a built match on to its end (or MAX_DECISIONS) with random answers, by RandomBot
+    through the host or by Match.rollout inside Lua, both seeded with `seed`; returns the
+    seconds it took."""
+    t = time.perf_counter()
+    if pure_lua:
+        m.rollout(seed, MAX_DECISIONS)
+    else:
+        play(m, _bots(seed, seats), max_decisions=MAX_DECISIONS)
+    return time.perf_counter() - t
+
+
 def _played(game: GameDef, seats: list[Seat], games: int, seed: int, pure_lua: bool) -> tuple[float, int]:
     """Seconds spent playing (not building) `games` matches with random answers, and the decisions
     made: by RandomBot through the host, or by Match.rollout inside Lua."""
@@ -244,12 +256,7 @@ def _played(game: GameDef, seats: list[Seat], games: int, seed: int, pure_lua: b
     for i in range(games):
         s = game_seed(seed, i)
         m = Match(game, s, seats, quiet=True)
-        t = time.perf_counter()
-        if pure_lua:
-            m.rollout(s, MAX_DECISIONS)
-        else:
-            play(m, _bots(s, seats), max_decisions=MAX_DECISIONS)
-        seconds += time.perf_counter() - t
+        seconds += play_random(m, s, seats, pure_lua)
         decisions += m.decisions
     return seconds, decisions
 
