@@ -51,6 +51,8 @@ def find_files(paths: list[str] | None = None) -> list[Path]:
             out += sorted(p.rglob("*.yaml"))
         elif not p.exists() and str(p) in games:
             out += _game_tests(games[str(p)])
+        elif not p.exists() and p.suffix == "" and len(p.parts) == 1:   # a name: no file and no game
+            raise EngineError(f"no file or folder '{p}', and " + loader.unknown_game_message(str(p), games))
         else:
             out.append(p)   # (a file, or a path that is not there: run_file says so)
     return out

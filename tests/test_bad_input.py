@@ -312,6 +312,8 @@ def test_a_plain_option_still_takes_any_number():
     pytest.param(["sim", "summoner_wars", "--games", "1", "--players", "bot:polar_dwarf,bot"],
                  ["no card set 'polar_dwarf'", "did you mean 'polar_dwarves'"], id="unknown-set"),
     pytest.param(["play", "summoner_wars", "--players", "robot,bot"], ["unknown seat kind 'robot'"], id="seat-kind"),
+    pytest.param(["test", "summoner_tc"], ["no file or folder 'summoner_tc'", "did you mean 'summoner_tcg'"],
+                 id="test-unknown-game"),
     pytest.param(["sim", "summoner_wars", "--games", "1", "--players", "bot,human:polar_dwarves"],
                  ["seat 2 is 'human'", "played by bots only"], id="sim-with-a-human"),
 ])
