@@ -661,3 +661,17 @@ def test_a_human_sees_the_isle_and_the_turn_order_track_from_the_first_decision(
     assert "Turn order: turn_1 Tuo1" in r.stdout            # the track, a line per region
     assert "heart (bonus 3): ne Wyr1" in r.stdout
     assert json.loads(save.read_text())["answers"][:2] == ["Summon a Wyrm (5 energy)", "heart_ne"]
+
+
+def test_the_first_of_the_turn_order_is_the_active_player_and_the_sims_opener():
+    """The rules keep state.active on the player first on the Turn Order track (the engine's
+    convention for a game that counts rounds), so `summon sim` names who went first."""
+    from engine.sim import simulate
+    game = load_game("summoners_isle")
+    out = simulate(game, [Seat("random"), Seat("random"), Seat("random")], 6, 3, jobs=1)
+    assert len({r["opener"] for r in out["results"]}) > 1
+    for r in out["results"]:
+        m = Match(game, r["seed"], [Seat("random")] * 3)
+        said = [s for s in m.messages() if s.startswith("Turn order: ")]
+        assert said and said[0].split(": ")[1].split(", ")[0] == f"P{r['opener']}"
+        assert m.active == r["opener"]

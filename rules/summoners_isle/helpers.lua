@@ -177,6 +177,7 @@ end
 --- Puts each player's Turn Order counter on the track in the order given (a list of
 --- players, first to last); the counters are made the first time (at setup).
 function set_turn_order(order)
+  state.active = order[1]   -- the player first in the round: the engine's active player (a rounds game's rules keep it)
   local track = turn_track()
   for i, p in ipairs(order) do
     local marker = cards.on_board(function(c) return c.def == "turn_counter" and c.controller == p end)[1]
