@@ -419,12 +419,12 @@ def _card(s: Session, arg: str) -> str:
     viewer = s.viewer()
     view = s.match.view(viewer)
     looks = Looks(s.match, view, viewer)
+    here = _cards_at(s, view, arg)     # (a space first: a board's spaces may be numbers)
+    if here is not None:
+        return "\n".join(_card_now(s, looks, c, viewer) for c in here) or f"{arg}: nothing there"
     listed = _card_listed(view, arg)
     if listed is not None:
         return _card_now(s, looks, listed, viewer) if listed else f"no card {arg.strip()} in sight"
-    here = _cards_at(s, view, arg)
-    if here is not None:
-        return "\n".join(_card_now(s, looks, c, viewer) for c in here) or f"{arg}: nothing there"
     cards = s.match.game.cards
     key = arg.lower()
     hits = [c for c in cards.values() if c.id == key or str(c.data.get("name", "")).lower() == key]

@@ -222,3 +222,17 @@ def test_a_game_of_bots_is_said_answer_by_answer_not_at_its_end():
     assert streamed.match.pending is None and len(said) == streamed.match.decisions
     whole = Session(Match(sw, 5, seats, quiet=False)).play_bots()
     assert [line for lines in said for line in lines] == whole and whole
+
+
+def test_card_takes_a_space_named_by_a_number_before_a_card_number(tmp_path):
+    """`card 3` on a board with a space called 3 shows that space; `card #3` a card as listed."""
+    import shutil
+    from pathlib import Path
+    root = Path(__file__).resolve().parent
+    game = Path(shutil.copytree(root / "games" / "tiny_graph", tmp_path / "tiny_graph"))
+    for f, name in ((game / "game.yaml", '"3"'), (game / "tiny.lua", "3")):   # (a YAML key is text)
+        f.write_text(f.read_text().replace("south_b", name))
+    s = Session(Match(load_game(str(game)), 1, [Seat("human"), Seat("random")]))
+    out = s.handle("card 3")
+    assert out.startswith("3: ") and "in sight" not in out, out
+    assert s.handle("card #999") == "no card #999 in sight"
