@@ -114,7 +114,8 @@ def reload_match(match: Match, answers: list[str] | None = None) -> ReloadResult
     what += f"; {', '.join(rules)} changed" if rules else ""
     if diverged is None:
         state = "the state differs from before" if m.state_hash() != before else "the state is as before"
-        return ReloadResult(m, f"reloaded{took}: {what}; replayed {len(answers)} decision{'' if len(answers) == 1 else 's'}; {state}")
+        replayed = f"{len(answers)} decision{'s' if len(answers) != 1 else ''}"
+        return ReloadResult(m, f"reloaded{took}: {what}; replayed {replayed}; {state}")
     n = diverged.number
     report = (f"reloaded{took}: {what}; the replay stopped at decision {n}: the answer "
               f"{diverged.answer!r} is not offered any more. Offered now:\n{_offered_text(diverged.offered)}\n"

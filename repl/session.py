@@ -410,8 +410,8 @@ def _hand(s: Session, arg: str) -> str:
     return f"P{p}:\n  " + ("\n  ".join(lines) or "(no private zones)")
 
 
-@command("card", "SPACE|#N|NAME", help="a card as it is now (on a space, or #N as a list shows it: stats, life, tokens, "
-                                          "attachments, whose) or as printed")
+@command("card", "SPACE|#N|NAME", help="a card as it is now (on a space, or #N as a list shows it: stats, life, "
+                                          "tokens, attachments, whose) or as printed")
 def _card(s: Session, arg: str) -> str:
     if not arg:
         return ("usage: card SPACE, card #N or card NAME (a board space such as d5, a card as a list shows it "
