@@ -195,7 +195,7 @@ def check_reachable(address: str, seconds: float = 5.0) -> None:
         return
     hostport = address.split("://", 1)[-1].rstrip("/")
     host, sep, port = hostport.rpartition(":")
-    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+    if not sep or not host or not port.isdecimal() or not 0 < int(port) < 65536:
         raise EngineError(f"--address {address}: give the cluster's HOST:PORT (e.g. 10.0.0.5:6379), "
                           f"ray://HOST:PORT or auto")
     try:

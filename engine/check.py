@@ -1,6 +1,7 @@
 """`summon check`: every problem of a game, its cards and its scripts, in one run."""
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from pathlib import Path
@@ -151,7 +152,7 @@ def check(target: str, game_id: str | None = None) -> list[Problem]:
         else:
             game = loader.load_game(_target_game(target))
     except DefinitionError as e:
-        return e.problems
+        return sorted(set(e.problems + _names_in_scripts_of(e.partial)))
     except EngineError:
         unreadable = _yaml_problems(target)
         if unreadable:   # what it is, and so which game it is for, cannot be read either
@@ -183,6 +184,24 @@ def check(target: str, game_id: str | None = None) -> list[Problem]:
                     found.append(failed)   # (else the check has said more precisely what fails there)
                 return sorted(set(found))
     return sorted(set(found))
+
+
+def _names_in_scripts_of(game) -> list[Problem]:
+    """For a game that does not load (DefinitionError.partial: its cards or references have
+    problems), what its scripts name that they cannot see, so that one run of `summon check`
+    reports these beside the YAML's problems. The rules run without any card to learn what
+    each kind of script can name (card scripts see the same whatever the cards); a game whose
+    rules do not run is left to the problems already found."""
+    if game is None:
+        return []
+    from .runtime import Runtime
+
+    seats = [{"set": None, "name": f"Player {i + 1}"} for i in range(game.data["players"]["min"])]
+    try:
+        shapes = Runtime(dataclasses.replace(game, cards={}, sets={}), 1, seats).script_shapes()
+    except (EngineError, MemoryError):
+        return []
+    return script_problems(game, shapes)
 
 
 SHARE_DECISIONS = 200   # decisions each match of the shared-runtime check plays

@@ -24,8 +24,12 @@ class Problem:
 class DefinitionError(EngineError):
     """A game, card set or scenario file failed to load or validate."""
 
-    def __init__(self, problems: list[Problem]):
+    def __init__(self, problems: list[Problem], partial=None):
         self.problems = sorted(set(problems))
+        # what loaded of a game whose game.yaml and scripts were read but whose cards or
+        # references have problems (loader.load_game): enough for `summon check` to read
+        # every script for the names it uses in the same run; never a game to play
+        self.partial = partial
         super().__init__("\n".join(str(p) for p in self.problems))
 
 

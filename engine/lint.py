@@ -18,7 +18,7 @@ def problem_from_lua(msg: str, fallback: str) -> Problem:
     head, sep, rest = first.partition(": ")
     if sep and ":" in head:
         path, _, line = head.rpartition(":")
-        if line.isdigit():
+        if line.isdecimal():
             return Problem(path, int(line), 1, f"Lua: {rest}")
     return Problem(fallback, 1, 1, f"Lua: {first}")
 

@@ -335,6 +335,7 @@ def load_game(game: str, extra_cards: list[Path] | None = None) -> GameDef:
     g["options"] = {name: spec.default for name, spec in options.items()}
     scripts, script_texts = _read_scripts(rules_dir, gdoc, g, ld)
     evaluator = _read_evaluator(rules_dir, gdoc, g, ld)
+    rules_read = not ld.problems      # game.yaml and its scripts: a partial game can run them
     set_files = sorted(cards_dir.glob("*.yaml")) if cards_dir else []
     for extra in extra_cards or []:
         if not Path(extra).exists():
@@ -342,10 +343,11 @@ def load_game(game: str, extra_cards: list[Path] | None = None) -> GameDef:
         set_files += sorted(Path(extra).glob("*.yaml")) if Path(extra).is_dir() else [Path(extra)]
     sets, cards, set_docs = _read_card_sets(set_files, g, ld)
     ld.problems += _reference_problems(g, cards, set_docs, scripts, script_texts)
-    if ld.problems:
-        raise DefinitionError(ld.problems)
-    return GameDef(g["id"], g["name"], rules_dir, g, scripts, sets, cards, ld.files, options,
+    game = GameDef(g["id"], g["name"], rules_dir, g, scripts, sets, cards, ld.files, options,
                    [Path(p).resolve() for p in extra_cards or []], evaluator)
+    if ld.problems:
+        raise DefinitionError(ld.problems, partial=game if rules_read else None)
+    return game
 
 
 def _read_game_yaml(rules_dir: Path, ld: _Loading) -> tuple[yamlio.Document, dict]:

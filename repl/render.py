@@ -109,9 +109,12 @@ class Looks:
             text += "*"
         return text
 
-    def brief(self, c: dict, mark: str | None = None) -> str:
-        """A short entry for the list under the board: name, life left, changed stats, attachments, tokens."""
-        parts = [_name(c)]
+    def brief(self, c: dict, mark: str | None = None, room: int | None = None) -> str:
+        """A short entry for the list under the board: name, life left, changed stats, attachments,
+        tokens. Longer than room, the name is cut first ("Barbarian Warch... 3/3 on tower"): the
+        board's abbreviation already names the card, and what follows is what changes in play."""
+        name = _name(c)
+        parts = []
         life = self.life_left(c)
         if life is not None:
             parts.append(f"{life[0]}/{life[1]}")
@@ -122,7 +125,10 @@ class Looks:
         parts += ["+" + n for n in self.attached(c)]
         if mark:
             parts.append(f"on {mark}")
-        return " ".join(parts)
+        tail = "".join(" " + p for p in parts)
+        if room is not None and len(name) + len(tail) > room and room - len(tail) - 3 >= MIN_NAME:
+            name = name[:room - len(tail) - 3].rstrip() + "..."   # (the letters of the name that fit)
+        return name + tail
 
     def describe(self, c: dict, viewer: int | None, mark: str | None = None) -> str:
         """One line on a card in play, in players' words: whose, life left, changed stats, attachments, tokens."""
@@ -249,6 +255,7 @@ def tint(text: str, player: int | None, colour: bool) -> str:
 
 CELL = 9     # a board square's width
 ENTRY = 38   # the longest entry in the list of cards under the board
+MIN_NAME = 8   # the fewest letters of a card's name an entry keeps before cutting what follows it
 
 
 def render_board(view: dict, width: int, height: int, colour: bool = False, badge: str | None = None,
@@ -451,7 +458,8 @@ def render_state(match: Match, player: int | None, colour: bool = False, status:
     on_board = sorted((c for c in view["cards"] if c.get("space")), key=lambda c: (c["controller"], c["space"]))
     entries = []
     for c in on_board:
-        text = f"{c['space']:>3} {_short(c)} " + looks.brief(c, marks.get(c["space"]))
+        text = f"{c['space']:>3} {_short(c)} "
+        text += looks.brief(c, marks.get(c["space"]), room=ENTRY - len(text))
         if len(text) > ENTRY:    # three to a line on a 120-column terminal; `card SPACE` has the rest
             text = text[:ENTRY - 3] + "..."
         entries.append((paint(text, c["controller"], colour), len(text)))

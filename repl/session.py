@@ -58,7 +58,7 @@ class Quit(Exception):
 def parse_answer(text: str, options: list[str]) -> int:
     """The 0-based option a typed answer names: its number, its label, or a unique start of a label."""
     t = text.strip()
-    if t.isdigit():
+    if t.isdecimal():
         n = int(t)
         if 1 <= n <= len(options):
             return n - 1
@@ -476,7 +476,7 @@ def _cards_at(s: Session, view: dict, arg: str) -> list[dict] | None:
     key = arg.strip().lower()
     if board["type"] == "grid":
         col, row = key[:1], key[1:]
-        if not (row.isdigit() and "a" <= col <= chr(96 + board["width"]) and 1 <= int(row) <= board["height"]):
+        if not (row.isdecimal() and "a" <= col <= chr(96 + board["width"]) and 1 <= int(row) <= board["height"]):
             return None
     elif key not in (board.get("spaces") or {}):
         return None
@@ -531,7 +531,7 @@ def _legend(s: Session, arg: str) -> str:
 
 @command("log", "[N]", help="the last N things that happened (default 20)")
 def _log(s: Session, arg: str) -> str:
-    if arg and not arg.isdigit():
+    if arg and not arg.isdecimal():
         return "usage: log [N] (the last N things that happened; N a whole number, 20 if left out)"
     n = int(arg) if arg else 20
     return "\n".join(s.log_lines(n)) or "nothing yet"
@@ -636,8 +636,8 @@ def _bot(s: Session, arg: str) -> str:
 
 @command("auto", "N", help="bots play the next N decisions, for every seat, then the bots' turns on to a person's")
 def _auto(s: Session, arg: str) -> str:
-    if not arg.isdigit():
-        return "usage: auto N (a number of decisions)"
+    if not arg.isdecimal() or int(arg) == 0:
+        return "usage: auto N (a number of decisions, 1 or more)"
     out = s.play_bots(limit=int(arg))
     out += s.play_bots()   # a bot's turn is never left half played for a person to answer
     return "\n".join(out + [s.screen()])

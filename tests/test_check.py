@@ -57,6 +57,24 @@ def test_one_run_reports_every_kind_of_problem(game_copy):
         assert re.search(rx, text), f"missing {rx!r} in:\n{text}"
 
 
+def test_names_scripts_cannot_see_are_reported_with_the_cards_problems(game_copy):
+    """A card set with a schema problem still has every script read for unknown names."""
+    rules, cards = game_copy()
+    pd = cards / "polar_dwarves.yaml"
+    edit(pd, "    strength: 3\n", "    strength: three\n")
+    edit(pd, "offer_force(p, mine, 1,", "ofer_force(p, mine, 1,")
+    edit(rules / "phases.lua", "local hand = {}", "local hand = hnad or {}")
+    text = "\n".join(str(p) for p in check(str(rules)))
+    for rx in (r"polar_dwarves.yaml:\d+:\d+: expected a whole number, got text \"three\"",
+               r"polar_dwarves.yaml:30:13: unknown name 'ofer_force'.*did you mean 'offer_force'",
+               r"phases.lua:\d+:\d+: .*'hnad'"):
+        assert re.search(rx, text), f"missing {rx!r} in:\n{text}"
+    # a game.yaml with problems is all that is reported: its rules are not run to read the scripts
+    edit(rules / "game.yaml", "in_play: [active]", "in_play: [actve]")
+    text = "\n".join(str(p) for p in check(str(rules)))
+    assert "no zone called 'actve'" in text and "ofer_force" not in text
+
+
 def test_game_yaml_reference_errors(game_copy):
     rules, _ = game_copy()
     edit(rules / "game.yaml", "in_play: [active]", "in_play: [actve]")

@@ -183,7 +183,8 @@ def test_nothing_typed_raises(session):
     session.play_bots()
     for line in ["", "   ", "undo", "redo", "redo", "load", "load /nonexistent", "save", "auto x", "auto 3",
                  "card", "card zzz", "log", "log 3", "lua", "lua error('x')", "lua while true do end", "bot",
-                 "\x00\x01", "ü" * 50, "1" * 40, "-1", "0", "options", "board", "hand", "seed"]:
+                 "\x00\x01", "ü" * 50, "1" * 40, "-1", "0", "options", "board", "hand", "seed",
+                 "²", "auto ²", "log ²", "card a²"]:
         assert isinstance(session.handle(line), str)
 
 
@@ -191,8 +192,25 @@ def test_log_takes_a_count_or_nothing(session):
     session.play_bots()
     assert len(session.handle("log 2").splitlines()) == 2
     assert session.handle("log") == "\n".join(session.log_lines(20))
-    for bad in ("log abc", "log -5", "log 2.5"):
+    for bad in ("log abc", "log -5", "log 2.5", "log ²"):
         assert session.handle(bad).startswith("usage: log [N]")
+
+
+def test_auto_takes_a_count_of_one_or_more(session):
+    session.play_bots()
+    before = list(session.match.answers)
+    for bad in ("auto", "auto 0", "auto ²", "auto -1", "auto x"):
+        assert session.handle(bad) == "usage: auto N (a number of decisions, 1 or more)"
+    assert session.match.answers == before
+    session.handle("auto 1")
+    assert len(session.match.answers) > len(before)
+
+
+def test_a_number_in_other_digits_is_read_as_that_number():
+    opts = ["Summon Frost Mage (cost 1)", "End summon phase"]
+    assert parse_answer("\u0662", opts) == 1     # ARABIC-INDIC DIGIT TWO
+    with pytest.raises(IllegalAnswer, match="neither an option nor a command"):
+        parse_answer("\u00b2", opts)            # SUPERSCRIPT TWO: a digit, but no decimal number
 
 
 def test_a_script_error_during_play_is_shown_and_the_match_stays(game_copy):

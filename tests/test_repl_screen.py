@@ -486,7 +486,7 @@ def test_summonaria_in_a_terminal_shows_domains_marks_the_own_hand_and_a_move(pl
     assert [cells[t] for t in ("a1", "k1", "a11", "k11")] == ["temple"] * 4 and cells["f6"] == "tower"
     assert cells["b2"] == "Dwa1 3" and cells["d4"] == "Baw1 3"          # the advance guard on portal and tower
     assert "domains: sw = yours (P1), se = P2's, ne = P3's, nw = P4's; . = in none" in text
-    assert re.search(r"d4 Baw1 Barbarian Warchief 3/3 on", text)
+    assert re.search(r"d4 Baw1 Barbarian War\.\.\. 3/3 on tower", text)
     # the own hand by name; the others' only as counts
     players = re.findall(r"^(P\d) Player \d \([a-z_]+\): army \d+, hand (\d+),[^\n]*\n(  hand: [^\n]*\n)?",
                          text.replace("\r", ""), re.M)
@@ -562,3 +562,36 @@ def test_card_by_its_number_in_a_game_with_no_board_shows_it_and_a_hidden_card_a
     s.wait(rf"P2's field: a face-down card of P2 \[paid {cost}\]\s*\n[\s\S]*P1>")
     s.type("card #99")
     s.wait(r"no card #99 in sight")
+
+
+def test_a_long_entry_under_the_board_cuts_the_name_and_keeps_what_the_card_stands_on():
+    """The list under the board fits three entries to a 120-column line: a long one loses letters
+    of the card's name (the board's abbreviation names it already), never its life or its mark."""
+    from engine.loader import load_game
+    from repl.render import ENTRY, MIN_NAME, _short, render_state, space_marks
+    m = Match(load_game("summonaria"), 3, [Seat("human"), Seat("bot")], quiet=True)
+    rng = random.Random(3)
+    cut = whole = 0
+    for _ in range(60):
+        view = m.view(1)
+        text = render_state(m, 1)
+        marks = space_marks(m, view)
+        for c in view["cards"]:
+            if not c.get("space") or c["space"] not in marks:
+                continue
+            start = f"{c['space']:>3} {_short(c)} "
+            found = re.search(re.escape(start) + r"(.*?)(?:   |$)", text, re.M)
+            assert found, (start, text)
+            entry = start + found.group(1)
+            assert len(entry) <= ENTRY and entry.endswith(f" on {marks[c['space']]}"), entry
+            name = str(c.get("name"))
+            if found.group(1).startswith(name + " "):
+                whole += 1
+            else:
+                assert re.match(re.escape(name[:MIN_NAME]) + r".*\.\.\. \d+/\d+", found.group(1)), entry
+                assert len(start + name) + len(found.group(1)) - found.group(1).index("...") - 3 > ENTRY, entry
+                cut += 1
+        if m.pending is None:
+            break
+        m.answer(rng.randrange(len(m.options())))
+    assert cut and whole      # (seed 3: the Barbarian Warchief on a tower is cut, short names are not)

@@ -244,7 +244,7 @@ def test_the_board_shows_the_games_marks_from_display_marks(smn):
     from repl.render import render_state
     m = Match(smn, 2, [Seat("human"), Seat("bot")], quiet=True)
     text = render_state(m, 1)
-    assert "temple" in text and "d4 Baw1 Barbarian Warchief 3/3" in text
+    assert "temple" in text and "d4 Baw1 Barbarian War... 3/3 on tower" in text   # (the name cut to fit)
     from repl.session import Session
     assert "d4: Barbarian Warchief (yours), life 3 of 3, on tower" in Session(m, designer=False).handle("card d4")
     m.eval("state.vars.towers.f6 = 'crumbled'; refresh_marks()")
