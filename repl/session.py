@@ -93,6 +93,7 @@ class Session:
         self._shown: tuple | None = None   # what the last screen() showed (see needs_screen)
         self.show_legend = True            # the `legend` command toggles it
         self._confirming: tuple | None = None   # (decision, option) a warned answer waits to be confirmed at
+        self.forced: set[int] = set()      # decisions a person had one option at, taken for them (only_option)
         self._take_messages()
 
     # -- state --------------------------------------------------------------
@@ -104,6 +105,11 @@ class Session:
     @match.setter
     def match(self, m: Match) -> None:
         """A new match (undo, load, reload): built from answers, so no console change is in it."""
+        old = getattr(self, "_match", None)
+        if old is not None:   # the decisions taken for a person stay where the two matches agree
+            same = next((i for i, (a, b) in enumerate(zip(old.answers, m.answers)) if a != b),
+                        min(len(old.answers), len(m.answers)))
+            self.forced = {d for d in self.forced if d <= same}
         self._match = m
         self.changed_by_console = False
 
@@ -278,15 +284,30 @@ class Session:
 
     # -- answering ------------------------------------------------------------
 
-    def answer(self, index: int) -> list[str]:
-        """Answers the pending decision; returns the messages of what happened."""
+    def only_option(self) -> bool:
+        """Whether the person to answer has one option and nobody to hide that from: a secret
+        question (the rules ask it even when nothing else can be done, so that being asked
+        tells the others nothing) of one option, with no other person at the table (in hot
+        seat the keyboard would pass for it, and not passing would tell). Such a decision is
+        taken for the person, as a card game's client passes when nothing else can be done."""
+        pend = self.match.pending
+        return (pend is not None and pend.secret and self.is_human(pend.player) and len(self.humans()) == 1
+                and len(self.match.options()) == 1)
+
+    def answer(self, index: int, forced: bool = False) -> list[str]:
+        """Answers the pending decision; returns the messages of what happened. forced: the
+        person's only option taken for them (only_option)."""
         label = self.match.options()[index]
         who, secret = self.match.pending.player, self.match.pending.secret
+        prompt = self.match.pending.prompt
         self.match.answer(index)
         self.redo_stack.clear()
         tag = f"P{who}" if self.is_human(who) else f"P{who} (bot)"
-        entry = Entry(self.match.decisions, f"{tag}: {label}" + (" (secret)" if secret else ""),
-                      who if secret else None, f"{tag} made a secret choice")
+        said = f"{tag}: {label}" + (f" (your only option, taken for you: {prompt})" if forced else
+                                    " (secret)" if secret else "")
+        if forced:
+            self.forced.add(self.match.decisions)
+        entry = Entry(self.match.decisions, said, who if secret else None, f"{tag} made a secret choice")
         self.log.append(entry)
         return [entry.for_seat(self.viewer())] + [f"  {m}" for m in self._take_messages()]
 
@@ -300,7 +321,11 @@ class Session:
         while self.match.pending is not None:
             p = self.match.pending.player
             if limit is None and self.is_human(p):
-                break
+                if not self.only_option():
+                    break
+                lines = self.answer(0, forced=True)
+                say(lines) if say is not None else out.extend(lines)
+                continue
             if limit is not None and (n >= limit or self.is_other_human(p)):
                 break
             lines = self.answer(self.bots[p](Ask(self.match)))
@@ -384,10 +409,13 @@ class Session:
 
 @command("help", help="list the commands")
 def _help(s: Session, arg: str) -> str:
+    import textwrap
+
     width = max(len(f"{c.name} {c.args}".strip()) for c in COMMANDS.values())
     lines = ["Answer with an option's number or label (Tab completes). Commands:"]
-    for c in COMMANDS.values():
-        lines.append(f"  {f'{c.name} {c.args}'.strip():<{width}}  {c.help}")
+    for c in COMMANDS.values():   # a long help goes on under its own column, within the screen's width
+        lines += textwrap.wrap(c.help, s.COLUMNS, initial_indent=f"  {f'{c.name} {c.args}'.strip():<{width}}  ",
+                               subsequent_indent=" " * (width + 4), break_long_words=False)
     return "\n".join(lines)
 
 
@@ -546,8 +574,8 @@ def _undo(s: Session, arg: str) -> str:
     # go back to the previous decision a person made (bots' answers are taken back with it)
     askers = s.match.askers
     target = len(answers) - 1
-    while target >= 0 and not s.is_human(askers[target]):
-        target -= 1
+    while target >= 0 and (not s.is_human(askers[target]) or target + 1 in s.forced):
+        target -= 1   # (nor is a person's only option, taken for them: undo goes on past it)
     if target < 0:
         return "nothing of yours to undo: only bots have answered so far"
     if s.is_other_human(askers[target]):
@@ -567,12 +595,15 @@ def _redo(s: Session, arg: str) -> str:
         return "nothing to redo"
     redone = 0
     while s.redo_stack:
+        forced = s.only_option()
         if s.match.replay(s.redo_stack[-1:]) is not None:
             break
+        if forced:
+            s.forced.add(s.match.decisions)
         s.redo_stack.pop()
         s._take_messages()
         redone += 1
-        if s.match.pending and s.is_human(s.match.pending.player):
+        if s.match.pending and s.is_human(s.match.pending.player) and not s.only_option():
             break
     return f"redone {redone} decision{'s' if redone != 1 else ''}\n" + s.screen()
 

@@ -154,8 +154,12 @@ def session(sw):
 
 def test_help_is_built_from_the_registry(session):
     text = session.handle("help")
+    flat = " ".join(text.split())
     for c in COMMANDS.values():
-        assert c.name in text and c.help in text
+        assert c.name in text and " ".join(c.help.split()) in flat
+    assert max(len(line) for line in text.splitlines()) <= session.COLUMNS   # long helps wrap
+    card = [i for i, line in enumerate(text.splitlines()) if line.startswith("  card ")][0]
+    assert text.splitlines()[card + 1].startswith(" " * 10)    # and go on under their column
 
 
 def test_completion_offers_labels_commands_and_card_names(session):
@@ -204,6 +208,50 @@ def test_auto_takes_a_count_of_one_or_more(session):
     assert session.match.answers == before
     session.handle("auto 1")
     assert len(session.match.answers) > len(before)
+
+
+def _tcg_to_the_gambit_window(seats, designer=False):
+    """A Summoner TCG session (seed 5) where P1 primes a Summon and ends its turn; P2 plays its turn."""
+    s = Session(Match(load_game("summoner_tcg"), 5, [Seat(c) for c in seats], quiet=False), designer=designer)
+    s.play_bots()
+    s.handle("Prime Cinder Pup")
+    s.handle("End turn")
+    if s.match.pending.player == 2:      # hot seat: P2 is a person too; the test plays its turn
+        while s.match.pending.player == 2:
+            s.handle("End turn")
+    return s
+
+
+def test_a_persons_only_option_in_a_secret_question_is_taken_for_them_when_only_bots_play():
+    """P1 has a primed Summon and no Gambit: at the end of the bot's turn the rules ask P1
+    anyway (so that being asked tells nothing), with Pass its only option. Against bots it is
+    taken for P1 and said; undo goes past it, to P1's own last answer, and redo gives it again."""
+    s = _tcg_to_the_gambit_window(["human", "bot"])
+    taken = [e.text for e in s.log if "your only option, taken for you" in e.text]
+    assert taken == ["P1: Pass (your only option, taken for you: Player 2's turn ends: reveal a Gambit?)"]
+    assert s.match.pending.player == 1 and "Reveal Cinder Pup" in s.match.options()   # P1's own next turn
+    forced = s.match.answers.index("Pass") + 1
+    assert s.forced == {forced} and s.match.askers[forced - 1] == 1
+    # the bot's log shows only that a secret choice was made
+    entry = next(e for e in s.log if "your only option" in e.text)
+    assert entry.for_seat(2) == "P1 made a secret choice"
+    # undo in fair play: P1's last own answer (End turn) came before P2's draw
+    assert s.handle("undo").startswith("cannot undo past decision")
+    assert s.match.decisions == len(s.match.answers) and "Reveal Cinder Pup" in s.match.options()
+    d = _tcg_to_the_gambit_window(["human", "bot"], designer=True)
+    assert d.forced == {forced}
+    d.handle("undo")
+    assert d.match.options()[-1] == "End turn" and d.forced == set()   # P1's last real answer
+    d.handle("redo")
+    assert d.forced == {forced} and "Reveal Cinder Pup" in d.match.options()
+
+
+def test_in_hot_seat_a_persons_only_option_is_still_asked():
+    """With another person at the table, answering for P1 at once would tell the one at the
+    keyboard that P1 had nothing to reveal: P1 is asked, as the rules ask."""
+    s = _tcg_to_the_gambit_window(["human", "human"])
+    assert s.match.pending.player == 1 and s.match.options() == ["Pass"] and s.forced == set()
+    assert "reveal a Gambit?" in s.match.pending.prompt
 
 
 def test_a_number_in_other_digits_is_read_as_that_number():

@@ -554,7 +554,8 @@ def test_card_by_its_number_in_a_game_with_no_board_shows_it_and_a_hidden_card_a
     s.wait(rf"P1's field: {name} \(yours\), face down \(the others see a face-down card \[paid {paid}\]\)"
            rf"[\s\S]*{name} \(\w+\): summon[\s\S]*P1>")
     s.type(end)
-    text = s.wait(r"reveal a Gambit\?[\s\S]*P1>")
+    text = s.wait(r"P1: Pass \(your only option, taken for you: Player 2's turn ends: reveal a Gambit\?\)"
+                  r"[\s\S]*Reveal your primed cards[\s\S]*P1>")
     theirs = re.findall(r"face-down card (\?\d+) \[paid (\d+)\]", text)
     assert theirs, "the bot primed cards on its turn"
     hidden, cost = theirs[-1]
