@@ -40,7 +40,7 @@ class Seat:
         kind, _, rest = text.strip().partition(":")
         if kind != "human" and rest:   # a budget (mcts:200; check_seats refuses one on other bots)
             budget, _, set_id = rest.partition(":")
-            if re.fullmatch(r"[\d.]+s?", budget):
+            if re.fullmatch(r"[-+]?[\d.]+s?", budget):   # (a sign too: mcts:-3 is a bad budget, not a set)
                 return cls(f"{kind}:{budget}", set_id or None)
         return cls(kind or "bot", rest or None)
 

@@ -93,7 +93,6 @@ class Session:
         self._shown: tuple | None = None   # what the last screen() showed (see needs_screen)
         self.show_legend = True            # the `legend` command toggles it
         self._confirming: tuple | None = None   # (decision, option) a warned answer waits to be confirmed at
-        self.forced: set[int] = set()      # decisions a person had one option at, taken for them (only_option)
         self._take_messages()
 
     # -- state --------------------------------------------------------------
@@ -105,11 +104,6 @@ class Session:
     @match.setter
     def match(self, m: Match) -> None:
         """A new match (undo, load, reload): built from answers, so no console change is in it."""
-        old = getattr(self, "_match", None)
-        if old is not None:   # the decisions taken for a person stay where the two matches agree
-            same = next((i for i, (a, b) in enumerate(zip(old.answers, m.answers)) if a != b),
-                        min(len(old.answers), len(m.answers)))
-            self.forced = {d for d in self.forced if d <= same}
         self._match = m
         self.changed_by_console = False
 
@@ -284,15 +278,17 @@ class Session:
 
     # -- answering ------------------------------------------------------------
 
-    def only_option(self) -> bool:
+    def only_option(self, match: Match | None = None) -> bool:
         """Whether the person to answer has one option and nobody to hide that from: a secret
         question (the rules ask it even when nothing else can be done, so that being asked
         tells the others nothing) of one option, with no other person at the table (in hot
         seat the keyboard would pass for it, and not passing would tell). Such a decision is
-        taken for the person, as a card game's client passes when nothing else can be done."""
-        pend = self.match.pending
+        taken for the person, as a card game's client passes when nothing else can be done.
+        match: another match of the session's seats (undo's, before it is taken)."""
+        m = match or self.match
+        pend = m.pending
         return (pend is not None and pend.secret and self.is_human(pend.player) and len(self.humans()) == 1
-                and len(self.match.options()) == 1)
+                and len(m.options()) == 1)
 
     def answer(self, index: int, forced: bool = False) -> list[str]:
         """Answers the pending decision; returns the messages of what happened. forced: the
@@ -305,8 +301,6 @@ class Session:
         tag = f"P{who}" if self.is_human(who) else f"P{who} (bot)"
         said = f"{tag}: {label}" + (f" (your only option, taken for you: {prompt})" if forced else
                                     " (secret)" if secret else "")
-        if forced:
-            self.forced.add(self.match.decisions)
         entry = Entry(self.match.decisions, said, who if secret else None, f"{tag} made a secret choice")
         self.log.append(entry)
         return [entry.for_seat(self.viewer())] + [f"  {m}" for m in self._take_messages()]
@@ -571,21 +565,26 @@ def _undo(s: Session, arg: str) -> str:
     if not answers:
         return "nothing to undo"
     floor, why = s.undo_floor()
-    # go back to the previous decision a person made (bots' answers are taken back with it)
     askers = s.match.askers
-    target = len(answers) - 1
-    while target >= 0 and (not s.is_human(askers[target]) or target + 1 in s.forced):
-        target -= 1   # (nor is a person's only option, taken for them: undo goes on past it)
-    if target < 0:
-        return "nothing of yours to undo: only bots have answered so far"
-    if s.is_other_human(askers[target]):
-        return (f"cannot undo decision {target + 1}: player {askers[target]} made it "
-                f"(in fair play you undo only your own decisions)")
-    if target < floor:
-        return (f"cannot undo past decision {floor}: a {why} happened after it "
-                f"(play with --designer to undo anything)")
+    # go back to the previous decision a person made (bots' answers are taken back with it),
+    # and on past one where their only option was taken for them (it would be taken again)
+    target, m = len(answers), None
+    while m is None or s.only_option(m):
+        target -= 1
+        while target >= 0 and not s.is_human(askers[target]):
+            target -= 1
+        if target < 0:
+            return "nothing of yours to undo: only bots have answered so far" + (
+                " (and your only options, taken for you)" if m is not None else "")
+        if s.is_other_human(askers[target]):
+            return (f"cannot undo decision {target + 1}: player {askers[target]} made it "
+                    f"(in fair play you undo only your own decisions)")
+        if target < floor:
+            return (f"cannot undo past decision {floor}: a {why} happened after it "
+                    f"(play with --designer to undo anything)")
+        m = s.rebuild(answers[:target])
     s.redo_stack = answers[target:][::-1] + s.redo_stack
-    s.match = s.rebuild(answers[:target])
+    s.match = m
     return f"undone to decision {target}\n" + s.screen()
 
 
@@ -595,11 +594,8 @@ def _redo(s: Session, arg: str) -> str:
         return "nothing to redo"
     redone = 0
     while s.redo_stack:
-        forced = s.only_option()
         if s.match.replay(s.redo_stack[-1:]) is not None:
             break
-        if forced:
-            s.forced.add(s.match.decisions)
         s.redo_stack.pop()
         s._take_messages()
         redone += 1

@@ -72,6 +72,10 @@ def test_a_seat_names_its_bot_budget_and_set():
         check_seats([Seat.parse("robot")])
     with pytest.raises(EngineError, match="only mcts takes a budget"):
         check_seats([Seat.parse("greedy:5:polar_dwarves")])
+    for signed, controller in (("mcts:-3", "mcts:-3"), ("mcts:+3:polar_dwarves", "mcts:+3")):
+        assert Seat.parse(signed).controller == controller     # a signed number is a budget, refused as one
+        with pytest.raises(EngineError, match="the budget is a number of iterations"):
+            check_seats([Seat.parse(signed)])
 
 
 # -- samples -------------------------------------------------------------------------
