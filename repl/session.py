@@ -307,22 +307,20 @@ class Session:
 
     def play_bots(self, limit: int | None = None, say: Callable[[list[str]], Any] | None = None) -> list[str]:
         """Lets bots answer while it is a bot's turn (or `limit` decisions of any seat, stopping
-        in fair play at a decision of another person). With `say`, each answer's lines go to
+        in fair play at a decision of another person); without a limit, a person's only option
+        is taken for them (only_option) and the bots go on. With `say`, each answer's lines go to
         it as soon as they are made (a game of bots only is shown as it goes, not at its end)
         instead of into the list returned."""
         out: list[str] = []
         n = 0
         while self.match.pending is not None:
             p = self.match.pending.player
-            if limit is None and self.is_human(p):
-                if not self.only_option():
-                    break
-                lines = self.answer(0, forced=True)
-                say(lines) if say is not None else out.extend(lines)
-                continue
+            forced = limit is None and self.is_human(p)   # (so a person's only option: see only_option)
+            if forced and not self.only_option():
+                break
             if limit is not None and (n >= limit or self.is_other_human(p)):
                 break
-            lines = self.answer(self.bots[p](Ask(self.match)))
+            lines = self.answer(0, forced=True) if forced else self.answer(self.bots[p](Ask(self.match)))
             if say is not None:
                 say(lines)
             else:

@@ -11,7 +11,7 @@ import pytest
 from conftest import ROOT, copy_game, edit, seed_ranges, seeds_id, summon
 from engine.errors import DefinitionError, EngineError
 from engine.loader import load_game
-from engine.match import Match, RandomBot, Seat, play
+from engine.match import Ask, Match, RandomBot, Seat, play
 from invariants import check_invariants
 
 GAME = "summoner_tcg"
@@ -35,7 +35,7 @@ TCG_LUA = """(function()
 local out = { stamina = {}, planes = {}, down = {} }
 for _, p in ipairs(players.list()) do
   local led = state.vars.ledger[p]
-  local got, want = counters.get(p, "stamina"), %d - led.paid - led.damage + led.income
+  local got, want = counters.get(p, "stamina"), %d - led.paid - led.damage + led.income + (led.head_start or 0)
   if got ~= want then
     out.stamina[#out.stamina + 1] = string.format("player %%d: Stamina %%d, but costs, damage and income give %%d (paid %%d, damage %%d, income %%d)",
                                                   p, got, want, led.paid, led.damage, led.income)
@@ -108,6 +108,61 @@ def players_out(st: dict) -> list[int]:
     if isinstance(out, list):
         return [i for i, v in enumerate(out, 1) if v]
     return sorted(int(k) for k, v in out.items() if v)
+
+
+# -- options outside the rulebook, for measuring the first player's lead -------------------
+
+def ledgers(m: Match) -> dict[int, dict]:
+    """Each player's Stamina ledger (state.vars.ledger: a list when it runs from player 1 on)."""
+    led = m.snapshot()["vars"]["ledger"]
+    return dict(enumerate(led, 1)) if isinstance(led, list) else {int(k): v for k, v in led.items()}
+
+
+def _first_turns(tcg, options: dict, seed: int = 4, players: int = 2):
+    """A match with these options, random answers from the start until every player has begun
+    a main phase (the invariants checked after each answer): (the match, who went first, each
+    player's (Stamina, hand, income so far) as its first main phase begins)."""
+    m = Match(tcg, seed, seats_for(players), quiet=True, options=options)
+    first = m.active
+    at_main = {}
+    bots = {p: RandomBot(seed, p) for p in range(1, players + 1)}
+    while m.pending is not None:
+        v = m.view(None)
+        p = v["active"]
+        if v["phase"] == "main" and p not in at_main:
+            at_main[p] = (v["counters"][str(p)]["stamina"], v["zones"][f"hand:{p}"]["count"],
+                          ledgers(m)[p]["income"])
+            if len(at_main) == players:
+                break
+        m.answer(bots[m.pending.player](Ask(m)))
+        check_tcg(tcg, m, full=False)
+    return m, first, at_main
+
+
+def test_by_default_every_turn_the_first_too_brings_the_draw_and_income_and_all_start_alike(tcg):
+    m, first, at_main = _first_turns(tcg, {})
+    assert at_main[first] == (START + 5, 8, 5)                  # the rulebook: the first turn too
+    second = 3 - first
+    assert at_main[second][1:] == (8, 5)
+    assert all("head_start" not in led for led in ledgers(m).values())
+
+
+def test_opening_turn_gains_0_takes_the_draw_and_income_from_the_games_first_turn_only(tcg):
+    m, first, at_main = _first_turns(tcg, {"opening_turn_gains": 0})
+    assert at_main[first] == (START, 7, 0)
+    said = Match(tcg, 4, seats_for(2), options={"opening_turn_gains": 0}).messages()
+    assert f"Player {first} takes the first turn without a draw or income" in said
+    assert at_main[3 - first][1:] == (8, 5)            # the second player's first turn as the rulebook says
+
+
+def test_not_first_stamina_starts_every_player_but_the_first_with_more(tcg):
+    for players in (2, 3):
+        m, first, at_main = _first_turns(tcg, {"not_first_stamina": 10}, players=players)
+        assert {p for p, led in ledgers(m).items() if led.get("head_start") == 10} == set(at_main) - {first}
+        assert at_main[first] == (START + 5, 8, 5)
+    m = Match(tcg, 4, seats_for(2), quiet=True, options={"not_first_stamina": 10})
+    later = 3 - m.active          # at the first question nothing has touched the other player yet
+    assert m.view(None)["counters"][str(later)]["stamina"] == START + 10
 
 
 def test_the_invariant_check_can_fail(tcg):

@@ -62,6 +62,13 @@ function gain_income(p, n)
   ledger(p).income = ledger(p).income + n
 end
 
+--- Stamina a player starts with beyond options.starting_stamina (options.not_first_stamina,
+--- outside the rulebook), kept in the ledger as head_start.
+function give_head_start(p, n)
+  counters.add(p, "stamina", n)
+  ledger(p).head_start = (ledger(p).head_start or 0) + n
+end
+
 --- Takes player p out of the game: their Field goes to their graveyard, their
 --- Equipment comes off other players' cards; the last player standing wins.
 function eliminate(p, why)

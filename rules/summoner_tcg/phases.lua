@@ -87,6 +87,10 @@ end
 
 function draw_phase(p)
   if is_out(p) then return end
+  if state.turn == 1 and options.opening_turn_gains == 0 then   -- (an option outside the rulebook)
+    say(string.format("Player %d takes the first turn without a draw or income", p))
+    return
+  end
   draw_cards(p, options.draw_per_turn)
   if is_out(p) then return end
   gain_income(p, options.income)

@@ -2,7 +2,8 @@
 
 --- Each player builds their deck from their seat's deck list, shuffles it, draws
 --- options.opening_hand cards and starts on options.starting_stamina; a random
---- player goes first and play passes in seat order.
+--- player goes first and play passes in seat order. Every player but the first gets
+--- options.not_first_stamina more (0 in the rulebook).
 function setup()
   state.vars.out = {}
   state.vars.ledger = {}
@@ -22,4 +23,9 @@ function setup()
   local first = rng.int(1, players.count())
   state.active = first
   say(string.format("Player %d goes first", first))
+  if options.not_first_stamina > 0 then   -- (an option outside the rulebook: 0 there)
+    for _, p in ipairs(players.list()) do
+      if p ~= first then give_head_start(p, options.not_first_stamina) end
+    end
+  end
 end

@@ -81,6 +81,11 @@ function gain_income(p, n) end
 --- Defined in rules/summoner_tcg/battle.lua.
 function gambit_ok(c, p, ctx) end
 
+--- Stamina a player starts with beyond options.starting_stamina (options.not_first_stamina,
+--- outside the rulebook), kept in the ledger as head_start.
+--- Defined in rules/summoner_tcg/helpers.lua.
+function give_head_start(p, n) end
+
 --- Defined in rules/summoner_tcg/helpers.lua.
 function host_of(eq) end
 
@@ -205,7 +210,8 @@ function revealed_summons(p) end
 
 --- Each player builds their deck from their seat's deck list, shuffles it, draws
 --- options.opening_hand cards and starts on options.starting_stamina; a random
---- player goes first and play passes in seat order.
+--- player goes first and play passes in seat order. Every player but the first gets
+--- options.not_first_stamina more (0 in the rulebook).
 --- Defined in rules/summoner_tcg/setup.lua.
 function setup() end
 
