@@ -256,35 +256,26 @@ def deck_problems(doc: Document, set_data: dict, rules: dict, cards: dict[str, d
     entries = []   # (keys of the entry, card id, name, copies, tags)
     if isinstance(set_data.get("deck"), list):
         for i, e in enumerate(set_data["deck"]):
-            cid = e.get("card")
-            d = cards.get(cid) or {}
-            entries.append((("deck", i), cid, d.get("name", cid), e.get("copies", 1), d.get("tags") or []))
+            cid = e.get("card") if isinstance(e, dict) else None
+            d = cards.get(cid) or {} if isinstance(cid, str) else {}
+            entries.append((("deck", i), cid, d.get("name", cid), e.get("copies", 1) if isinstance(e, dict) else None,
+                            d.get("tags") or []))
         where = ("deck",)
     else:
         for i, card in enumerate(set_data.get("cards") or []):
             entries.append((("cards", i, "copies"), card.get("id"), card.get("name", card.get("id")),
                             card.get("copies", 1), card.get("tags") or []))
         where = ("cards",)
-    out = []
-    max_copies = rules.get("max_copies")
-    max_by_tag = rules.get("max_copies_by_tag") or {}
+    # An entry the schema refuses (copies that are no whole number, no card id) is left out,
+    # so the others are still checked card by card; the deck's totals, which it would make
+    # wrong, wait until it is mended.
+    whole = [e for e in entries if isinstance(e[1], str) and isinstance(e[3], int) and not isinstance(e[3], bool)
+             and isinstance(e[4], list)]
+    if len(whole) < len(entries):
+        return _per_card_problems(doc, whole, rules)
+    out = _per_card_problems(doc, entries, rules)
     count_by_tag = rules.get("count_by_tag") or {}
-    totals = {t: 0 for t in count_by_tag}
-    per_card: dict[str, int] = {}
-    for keys, cid, name, copies, tags in entries:
-        per_card[cid] = per_card.get(cid, 0) + copies
-        if max_copies is not None and per_card[cid] > max_copies:
-            out.append(doc.problem(keys, f"{name}: {per_card[cid]} copies, but a deck may hold at most "
-                                         f"{max_copies} of any card: remove {per_card[cid] - max_copies}, "
-                                         f"or raise sets.deck.max_copies in game.yaml"))
-        for t in tags:
-            if t in max_by_tag and per_card[cid] > max_by_tag[t]:
-                out.append(doc.problem(keys, f"{name}: {per_card[cid]} copies, but a deck may hold "
-                                             f"at most {max_by_tag[t]} of each {t} card: remove "
-                                             f"{per_card[cid] - max_by_tag[t]}, or raise "
-                                             f"sets.deck.max_copies_by_tag.{t} in game.yaml"))
-            if t in totals:
-                totals[t] += copies
+    totals = {t: sum(e[3] for e in entries if t in e[4]) for t in count_by_tag}
     for t, want in count_by_tag.items():
         if totals[t] != want:
             change = f"remove {totals[t] - want}" if totals[t] > want else f"add {want - totals[t]}"
@@ -310,6 +301,28 @@ def deck_problems(doc: Document, set_data: dict, rules: dict, cards: dict[str, d
         out.append(doc.problem(where, f"the deck holds {size} cards; the game's deck rules want at most "
                                       f"{rules['max_size']}: remove {size - rules['max_size']} cards, or raise "
                                       f"sets.deck.max_size in game.yaml"))
+    return out
+
+
+def _per_card_problems(doc: Document, entries: list, rules: dict) -> list[Problem]:
+    """Copies past the deck rules' most of a card (max_copies, max_copies_by_tag), at the
+    entry where the count goes past it."""
+    out = []
+    max_copies = rules.get("max_copies")
+    max_by_tag = rules.get("max_copies_by_tag") or {}
+    per_card: dict[str, int] = {}
+    for keys, cid, name, copies, tags in entries:
+        per_card[cid] = per_card.get(cid, 0) + copies
+        if max_copies is not None and per_card[cid] > max_copies:
+            out.append(doc.problem(keys, f"{name}: {per_card[cid]} copies, but a deck may hold at most "
+                                         f"{max_copies} of any card: remove {per_card[cid] - max_copies}, "
+                                         f"or raise sets.deck.max_copies in game.yaml"))
+        for t in tags:
+            if t in max_by_tag and per_card[cid] > max_by_tag[t]:
+                out.append(doc.problem(keys, f"{name}: {per_card[cid]} copies, but a deck may hold "
+                                             f"at most {max_by_tag[t]} of each {t} card: remove "
+                                             f"{per_card[cid] - max_by_tag[t]}, or raise "
+                                             f"sets.deck.max_copies_by_tag.{t} in game.yaml"))
     return out
 
 

@@ -51,6 +51,19 @@ def test_deck_rules_count_a_deck_list_its_size_and_copies(decked):
     assert "cards.yaml" not in text                                            # a pool keeps no deck rules
 
 
+def test_an_entry_the_schema_refuses_leaves_the_other_entries_checked_and_the_totals_unsaid(decked):
+    """copies: two is the schema's to report; the copies past the most of a card in another
+    entry are still reported, and the deck's size, which that entry would make wrong, is not."""
+    (decked / "cards" / "lows.yaml").write_text(
+        "id: lows\nname: Lows\ndeck:\n  - {card: low, copies: 3}\n  - {card: middle, copies: two}\n")
+    with pytest.raises(DefinitionError) as e:
+        load_game(str(decked))
+    text = str(e.value)
+    assert "lows.yaml:4:5: Low: 3 copies, but a deck may hold at most 2 of any card" in text
+    assert 'lows.yaml:5:28: expected a whole number, got text "two"' in text
+    assert "the deck holds" not in text
+
+
 def test_a_set_needs_cards_or_a_deck_list(decked):
     (decked / "cards" / "empty.yaml").write_text("id: empty\nname: Empty\n")
     with pytest.raises(DefinitionError, match="empty.yaml:1:1: needs one of the keys 'cards', 'deck'"):
