@@ -111,7 +111,7 @@ class Looks:
 
     def brief(self, c: dict, mark: str | None = None, room: int | None = None) -> str:
         """A short entry for the list under the board: name, life left, changed stats, attachments,
-        tokens. Longer than room, the name is cut first ("Barbarian Warch... 3/3 on tower"): the
+        tokens. Longer than room, the name is cut first ("Barbarian War... 3/3 on tower"): the
         board's abbreviation already names the card, and what follows is what changes in play."""
         name = _name(c)
         parts = []
