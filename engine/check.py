@@ -194,11 +194,10 @@ def _names_in_scripts_of(game) -> list[Problem]:
     rules do not run is left to the problems already found."""
     if game is None:
         return []
-    from .runtime import Runtime
+    from .runtime import rules_runtime
 
-    seats = [{"set": None, "name": f"Player {i + 1}"} for i in range(game.data["players"]["min"])]
     try:
-        shapes = Runtime(dataclasses.replace(game, cards={}, sets={}), 1, seats).script_shapes()
+        shapes = rules_runtime(dataclasses.replace(game, cards={}, sets={})).script_shapes()
     except (EngineError, MemoryError):
         return []
     return script_problems(game, shapes)

@@ -173,11 +173,9 @@ def documented_globals(entries: list[Entry]) -> dict[str, set[str]]:
 
 def rules_globals(game) -> dict[str, str]:
     """The globals a game's rules define beyond the engine's (name -> Lua type), from a live runtime."""
-    from engine.runtime import Runtime
+    from engine.runtime import rules_runtime
 
-    n = max(2, int((game.data.get("players") or {}).get("min", 2)))
-    seats = [{"set": None, "name": f"Player {i + 1}"} for i in range(n)]
-    return Runtime(game, 1, seats).script_globals("rules")
+    return rules_runtime(game).script_globals("rules")
 
 
 def _comment_above(lines: list[str], i: int) -> list[str]:

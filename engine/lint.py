@@ -256,10 +256,10 @@ def deck_problems(doc: Document, set_data: dict, rules: dict, cards: dict[str, d
     entries = []   # (keys of the entry, card id, name, copies, tags)
     if isinstance(set_data.get("deck"), list):
         for i, e in enumerate(set_data["deck"]):
-            cid = e.get("card") if isinstance(e, dict) else None
-            d = cards.get(cid) or {} if isinstance(cid, str) else {}
-            entries.append((("deck", i), cid, d.get("name", cid), e.get("copies", 1) if isinstance(e, dict) else None,
-                            d.get("tags") or []))
+            e = e if isinstance(e, dict) else {"copies": None}    # (not an entry: the schema says so)
+            cid = e.get("card")
+            d = (cards.get(cid) if isinstance(cid, str) else None) or {}
+            entries.append((("deck", i), cid, d.get("name", cid), e.get("copies", 1), d.get("tags") or []))
         where = ("deck",)
     else:
         for i, card in enumerate(set_data.get("cards") or []):

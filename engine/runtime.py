@@ -447,6 +447,13 @@ class Runtime:
         return res if isinstance(res, tuple) else (res,)
 
 
+def rules_runtime(game: GameDef) -> Runtime:
+    """A runtime of the game's rules with no match started (seats take no card set, at least
+    two): for reading what its scripts define and can see (summon docs, summon check)."""
+    n = max(2, int((game.data.get("players") or {}).get("min", 2)))
+    return Runtime(game, 1, [{"set": None, "name": f"Player {i + 1}"} for i in range(n)])
+
+
 class _Shared:
     """What the matches of one Lua runtime share: which of them the runtime runs now, held
     weakly (a fork a search dropped while it ran is never saved when another match runs)."""
