@@ -45,10 +45,14 @@ class Entry:
     text: str
     seat: int | None = None   # when set, only this seat reads `text`; the others read `veiled`
     veiled: str = ""
+    asker: int | None = None  # the seat that answered, which saw `question`
+    question: str = ""        # what `text` answers, said to every other seat
 
     def for_seat(self, viewer: int | None) -> str:
         """The line as a seat reads it (None: a designer, who reads everything)."""
-        return self.text if self.seat is None or viewer in (None, self.seat) else self.veiled
+        if self.seat is not None and viewer not in (None, self.seat):
+            return self.veiled
+        return self.text + (f' (to "{self.question}")' if self.question and viewer != self.asker else "")
 
 
 class Quit(Exception):
@@ -301,7 +305,10 @@ class Session:
         tag = f"P{who}" if self.is_human(who) else f"P{who} (bot)"
         said = f"{tag}: {label}" + (f" (your only option, taken for you: {prompt})" if forced else
                                     " (secret)" if secret else "")
-        entry = Entry(self.match.decisions, said, who if secret else None, f"{tag} made a secret choice")
+        # a person sees the question they answer; the others (and a designer, for a bot) are told it
+        told = "" if secret or forced or (self.is_human(who) and len(self.humans()) == 1) else prompt
+        entry = Entry(self.match.decisions, said, who if secret else None, f"{tag} made a secret choice",
+                      who, told)
         self.log.append(entry)
         return [entry.for_seat(self.viewer())] + [f"  {m}" for m in self._take_messages()]
 

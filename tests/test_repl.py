@@ -295,6 +295,29 @@ def test_a_game_of_bots_is_said_answer_by_answer_not_at_its_end():
     assert [line for lines in said for line in lines] == whole and whole
 
 
+def test_a_bots_public_answer_is_said_with_the_question_it_answers():
+    """"P2 (bot): c5" says nothing to the person watching, who never saw the question; the
+    line names it. A person's own answer follows the question on their screen, so it does not."""
+    sw = load_game("summoner_wars")
+    s = Session(Match(sw, 3, [Seat("human", "polar_dwarves"), Seat("random", "fallen_kingdom")]))
+    lines = []
+    while s.match.pending is not None and len(lines) < 40:
+        prompt = s.match.pending.prompt
+        out = s.handle(str(len(s.match.options()))).splitlines()   # the bots answer after it
+        assert out[0].startswith("P1: ") and prompt not in out[0]
+        lines += out
+    said = [line for line in lines if line.startswith("P2 (bot): ")]
+    assert said and all(re.fullmatch(r'P2 \(bot\): .+ \(to ".+"\)', line) for line in said)
+    assert any(line.endswith(' (to "Summon units next to your gates")') for line in said)
+    # in hot seat the other person reads P1's answer with its question, and P1 without
+    hot = Session(Match(sw, 3, [Seat("human", "polar_dwarves"), Seat("human", "fallen_kingdom")]))
+    prompt = hot.match.pending.prompt
+    assert hot.handle("End summon phase").splitlines()[0] == "P1: End summon phase"
+    entry = next(e for e in hot.log if e.text == "P1: End summon phase")
+    assert entry.for_seat(1) == "P1: End summon phase"
+    assert entry.for_seat(2) == f'P1: End summon phase (to "{prompt}")'
+
+
 def test_card_takes_a_space_named_by_a_number_before_a_card_number(tmp_path):
     """`card 3` on a board with a space called 3 shows that space; `card #3` a card as listed."""
     import shutil
