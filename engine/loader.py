@@ -427,13 +427,18 @@ def _game_references(gdoc: yamlio.Document, g: dict) -> list[Problem]:
                 problems.append(gdoc.key_problem(("board", "regions", name, "spaces"),
                                                  f"on a graph board each space names its region (region: {name} "
                                                  "under the space); a region lists its spaces only on a grid"))
+    pl = g["players"]
+    for name, info in (board.get("regions") or {}).items():
+        for j, k in enumerate(info.get("player_counts") or []):
+            if isinstance(k, int) and not pl["min"] <= k <= pl["max"]:
+                problems.append(gdoc.problem(("board", "regions", name, "player_counts", j),
+                                             f"{k} players cannot play: players are from {pl['min']} to {pl['max']}"))
     if (g.get("display") or {}).get("regions") is not None and not board.get("regions"):
         problems.append(gdoc.problem(("display", "regions"), "display: regions shows the board's regions, "
                                                              "but board: declares none"))
     for name, value in (g.get("limits") or {}).items():
         if value != value:   # NaN passes the schema's bounds: every comparison with it is false
             problems.append(gdoc.problem(("limits", name), f"limits: {name} must be a number, not NaN"))
-    pl = g["players"]
     if pl["min"] > pl["max"]:
         problems.append(gdoc.problem(("players",), "players: min is more than max"))
     return problems

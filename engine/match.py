@@ -433,6 +433,10 @@ class Match:
         """sha256 of the state's canonical JSON."""
         return hashlib.sha256(self._rt.state_json().encode()).hexdigest()
 
+    def board_spaces(self) -> list[str]:
+        """The spaces on this match's board (its regions for another number of players left out)."""
+        return self._rt.board_spaces()
+
     def view(self, player: int | None) -> dict:
         """The state as one player may see it (None: everything), typed like snapshot().
 

@@ -364,6 +364,13 @@ class Runtime:
         res = self._call(self._E.stats_seen, player, card_id)[0]
         return None if res is None else {str(k): v for k, v in res.items()}
 
+    def board_spaces(self) -> list[str]:
+        """The spaces on this match's board, in board order (board.spaces()): the board's
+        definition less the regions its number of players leaves out."""
+        self._activate()
+        order = self._E.board_order
+        return [str(order[i]) for i in range(1, len(order) + 1)]
+
     def winner(self) -> int | None:
         """The winning seat once the match has one (None: not over, or a draw)."""
         self._activate()

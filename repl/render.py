@@ -181,6 +181,13 @@ def region_spaces(board: dict) -> dict[str, str]:
     return out
 
 
+def regions_in_play(board: dict, players: int) -> list[str]:
+    """The board's regions a match of this many players has (a region's `player_counts`
+    leaves it out of the others: engine/lua/board.lua)."""
+    return [str(r) for r, info in (board.get("regions") or {}).items()
+            if players in ((info or {}).get("player_counts") or [players])]
+
+
 class Regions:
     """The board's regions as the screen shows them (game.yaml `display: regions`): each
     region's name on its empty squares, and a line naming who holds each, from the game's
@@ -193,10 +200,9 @@ class Regions:
         board = match.game.data["board"]
         self.title = str(conf.get("title") or "regions")
         self.unowned = str(conf.get("unowned") or "no one's")
-        self.names = [str(r) for r in (board.get("regions") or {})] if self.on else []
+        self.names = regions_in_play(board, len(match.seats)) if self.on else []
         self.of_space = region_spaces(board) if self.on else {}
-        self._squares = ([f"{chr(97 + x)}{y}" for x in range(board["width"]) for y in range(1, board["height"] + 1)]
-                         if board.get("type") == "grid" else [str(s) for s in board.get("spaces") or {}])
+        self._squares = match.board_spaces()
         self.player = player
         self.owners: dict[str, int] = {}
         self.problem = None
@@ -260,12 +266,15 @@ MIN_NAME = 8   # the fewest letters of a card's name an entry keeps before cutti
 
 def render_board(view: dict, width: int, height: int, colour: bool = False, badge: str | None = None,
                  marks: dict | None = None, looks: Looks | None = None,
-                 regions: Regions | None = None) -> list[str]:
+                 regions: Regions | None = None, on_board: list[str] | None = None) -> list[str]:
     """A grid board, top row first; a card shows as its abbreviated name and controller, then
     its life left (or `badge` tokens), + for attached cards and * for a changed stat; an
     empty space shows its mark, if the game gives it one, else its region's name when the
-    game shows regions, else a dot."""
+    game shows regions, else a dot. A square not `on_board` (its region is not in this
+    match) is blank."""
     marks = marks or {}
+    absent = set() if on_board is None else {f"{chr(97 + x)}{y}" for x in range(width)
+                                             for y in range(1, height + 1)} - set(on_board)
     cards = {c["id"]: c for c in view["cards"]}
     at = {s: cards[i] for s, i in view["spaces"].items() if i in cards}
     cols = [chr(97 + x) for x in range(width)]
@@ -274,7 +283,9 @@ def render_board(view: dict, width: int, height: int, colour: bool = False, badg
         row = []
         for x in cols:
             c = at.get(f"{x}{y}")
-            if c is None:
+            if f"{x}{y}" in absent:
+                row.append(" " * CELL)
+            elif c is None:
                 mark = marks.get(f"{x}{y}")
                 shade = regions.square(f"{x}{y}", colour) if regions is not None and not mark else None
                 if mark:
@@ -295,13 +306,18 @@ def render_board(view: dict, width: int, height: int, colour: bool = False, badg
     return lines
 
 
-def render_graph(view: dict, board: dict, colour: bool = False, width: int = 120) -> list[str]:
+def render_graph(view: dict, board: dict, colour: bool = False, width: int = 120,
+                 on_board: list[str] | None = None) -> list[str]:
     """A graph board, compact: a line per region (its facts, then each space's short name
-    and what stands there), two regions side by side where they fit."""
+    and what stands there), two regions side by side where they fit; only the spaces
+    `on_board` (a region not in this match is not shown)."""
     cards = {c["id"]: c for c in view["cards"]}
     at = {s: cards[i] for s, i in view["spaces"].items() if i in cards}
     by_region: dict[str, list[str]] = {}
+    shown = None if on_board is None else set(on_board)
     for s, sp in sorted((board.get("spaces") or {}).items()):
+        if shown is not None and s not in shown:
+            continue
         by_region.setdefault(sp.get("region") or "(no region)", []).append(s)
     regions = board.get("regions") or {}
     entries: list[tuple[str, int]] = []     # (text with colour, printed width)
@@ -411,7 +427,7 @@ def _wrap(text: str, width: int) -> list[str]:
     return textwrap.wrap(text, width, subsequent_indent="    ", break_long_words=False) or [text]
 
 
-def legend(match: Match, view: dict) -> list[str]:
+def legend(match: Match, view: dict, width: int = 120) -> list[str]:
     """What the screen's abbreviations and signs mean, for this game."""
     display = _display(match)
     board = match.game.data["board"]
@@ -420,8 +436,13 @@ def legend(match: Match, view: dict) -> list[str]:
         life = display.get("life") or {}
         sign = (f"then its life left ({life['stat']}" + (f" less {life['less']}" if life.get("less") else "") + ")"
                 if life.get("stat") else f"then *N, its {display['badge']} tokens" if display.get("badge") else "")
-        out.append("Legend: Frm2 = a card (first letters of its name, listed below) of player 2" +
-                   (f", {sign}" if sign else ""))
+        # the example is a card on this board (the shortest name), else a made-up one
+        shown = sorted((c for c in view["cards"] if c.get("space") and "name" in c),
+                       key=lambda c: (len(c["name"]), c["controller"], c["space"]))
+        ab, name, p = ((_abbrev(shown[0]["name"]), shown[0]["name"], shown[0]["controller"]) if shown
+                       else ("Abc", "A Big Card", 2))
+        out += _wrap(f"Legend: {ab}{p} = {name} (first letters, listed below) of player {p}"
+                     + (f", {sign}" if sign else ""), width)
         out.append("  + = cards attached to it (+Name below); * = a stat not as printed (now, printed); . = empty")
         flags = sorted((display.get("flags") or {}).items())
         if flags:
@@ -451,9 +472,10 @@ def render_state(match: Match, player: int | None, colour: bool = False, status:
     marks = space_marks(match, view)
     regions = Regions(match, player, view)
     if board["type"] == "grid":
-        lines += render_board(view, board["width"], board["height"], colour, badge, marks, looks, regions)
+        lines += render_board(view, board["width"], board["height"], colour, badge, marks, looks, regions,
+                              match.board_spaces())
     elif board["type"] == "graph":
-        lines += render_graph(view, board, colour, width)
+        lines += render_graph(view, board, colour, width, match.board_spaces())
     lines += regions.line(colour, width)
     on_board = sorted((c for c in view["cards"] if c.get("space")), key=lambda c: (c["controller"], c["space"]))
     entries = []
@@ -465,7 +487,7 @@ def render_state(match: Match, player: int | None, colour: bool = False, status:
         entries.append((paint(text, c["controller"], colour), len(text)))
     lines += _columns(entries, width)
     if show_legend:
-        lines += legend(match, view)
+        lines += legend(match, view, width)
     for i, pl in enumerate(view["players"], 1):
         parts = [f"{k} {v}" for k, v in sorted(view["counters"].get(str(i), {}).items())]
         for key, z in sorted(view["zones"].items()):

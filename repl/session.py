@@ -499,13 +499,8 @@ def _place(c: dict) -> str:
 
 def _cards_at(s: Session, view: dict, arg: str) -> list[dict] | None:
     """The card the viewer sees on a board space named by arg (None: arg is no space)."""
-    board = s.match.game.data["board"]
     key = arg.strip().lower()
-    if board["type"] == "grid":
-        col, row = key[:1], key[1:]
-        if not (row.isdecimal() and "a" <= col <= chr(96 + board["width"]) and 1 <= int(row) <= board["height"]):
-            return None
-    elif key not in (board.get("spaces") or {}):
+    if key not in s.match.board_spaces():    # (a region this match leaves out has no spaces on its board)
         return None
     cards = {c["id"]: c for c in view["cards"]}
     i = view["spaces"].get(key)

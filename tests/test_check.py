@@ -124,6 +124,19 @@ def test_on_a_graph_board_each_space_names_its_region(tmp_path):
         "under the space); a region lists its spaces only on a grid"], problems
 
 
+def test_a_region_for_a_number_of_players_the_game_has_not_is_a_problem(tmp_path):
+    game = Path(shutil.copytree(ROOT / "tests" / "games" / "tiny_graph", tmp_path / "tiny"))
+    edit(game / "game.yaml", "    south: {bonus: 1}", "    south: {bonus: 1, player_counts: [3, 4]}")
+    lines = (game / "game.yaml").read_text().splitlines()
+    n = lines.index("    south: {bonus: 1, player_counts: [3, 4]}")
+    problems = [str(p) for p in check(str(game))]
+    assert [p.split("game.yaml:")[1] for p in problems] == [
+        f"{n + 1}:{lines[n].index('4]') + 1}: 4 players cannot play: players are from 2 to 3"], problems
+    edit(game / "game.yaml", "player_counts: [3, 4]", "player_counts: []")
+    assert [p.split("game.yaml:")[1].split(": ", 1)[1] for p in map(str, check(str(game)))] == [
+        "[] should be non-empty"]
+
+
 def test_match_data_kept_outside_state_is_a_problem(tmp_path):
     # sim builds game after game in one runtime, and forks live beside their match: a
     # file-level variable that play changes carries one match's data into the next

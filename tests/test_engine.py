@@ -132,6 +132,32 @@ def test_grid_board_regions_list_their_spaces(sw):
         [["a1", "b1"], ["north", "south"], 1]
 
 
+def test_a_region_for_other_numbers_of_players_is_left_off_the_board(sw):
+    # Summoner Wars is for 2 players: a region for 3 leaves a hole in the middle of the grid
+    g = grid_with_regions(sw, {"far": {"spaces": ["c4", "c5"], "player_counts": [3]},
+                               "near": {"spaces": ["a1"], "player_counts": [2, 3]}})
+    m = Match(g, 1, [Seat(), Seat()], quiet=True)
+    assert "c4" not in m.board_spaces() and len(m.board_spaces()) == 6 * 8 - 2
+    assert m.eval('board.exists("c4"), board.regions(), board.space_at(3, 4)') == [False, ["near"], None]
+    assert sorted(m.eval('board.neighbors("c3")')[0]) == ["b3", "c2", "d3"]
+    assert m.eval('board.distance("c3", "c6"), #board.within("c3", 1)') == [5, 3]   # steps around the hole
+    with pytest.raises(ScriptError, match="board.neighbors: no space called 'c4'"):
+        m.eval('board.neighbors("c4")')
+    with pytest.raises(ScriptError, match="no space called 'c5'"):
+        m.eval('cards.place(cards.create("frost_mage", 1), "c5")')
+    # on a graph: the tiny game with an east for 3 players, linked to both ends of the north
+    tiny = load_game(TINY)
+    board = tiny.data["board"]
+    g = dataclasses.replace(tiny, data={**tiny.data, "board": {
+        **board, "spaces": {**board["spaces"], "east_a": {"region": "east", "links": ["north_a", "north_b"]}},
+        "regions": {**board["regions"], "east": {"player_counts": [3]}}}})
+    two, three = (Match(g, 1, [Seat()] * n, quiet=True) for n in (2, 3))
+    assert two.board_spaces() == ["north_a", "north_b", "south_a", "south_b"]
+    assert three.board_spaces() == ["east_a"] + two.board_spaces()
+    assert two.eval('board.neighbors("north_a"), board.regions()') == [["north_b", "south_a"], ["north", "south"]]
+    assert three.eval('board.neighbors("north_a"), #board.regions()') == [["east_a", "north_b", "south_a"], 3]
+
+
 def test_a_space_in_two_regions_stops_a_game_built_past_the_loader(sw):
     # the loader refuses such a board; a game built in Python gets the same answer every
     # run (regions are read by name, not in pairs order), and it is an error

@@ -121,6 +121,20 @@ def test_summoners_isle_shows_the_round_energy_and_the_seat_asked(play_screen):
     assert "turn 0" not in text and "player 1 to play" not in text
 
 
+def test_a_two_player_isle_shows_no_cape_and_card_does_not_take_one(play_screen):
+    """The capes are for 3-4 players (player_counts): the 2-player board leaves them out."""
+    s = play_screen("summoners_isle", "--players", "human,random", "--seed", "3")
+    text = s.wait(r"P1>")
+    assert "heart (bonus 3):" in text and "n_bay (bonus 1):" in text and "cape" not in text
+    # the legend's example is a card of this board (as the list under it names it), not another game's
+    ex = re.search(r"Legend: ([A-Z][a-z]+)(\d) = ([\w ]+) \(first letters, listed below\) of player \2", text)
+    assert ex and f"{ex[1]}{ex[2]} {ex[3]}" in text and "Frm" not in text
+    s.type("card n_cape_1")
+    s.wait(r"no card called 'n_cape_1' and no such space")
+    four = play_screen("summoners_isle", "--players", "human,random,random,random", "--seed", "3")
+    assert "n_cape (bonus 2):" in four.wait(r"P1>")
+
+
 def test_the_toolbar_is_the_games_and_built_from_the_seats_view(sw):
     # every shipped game declares one; it runs on the seat's view (no hidden card reaches it)
     from engine.loader import load_game

@@ -173,7 +173,8 @@ def test_maps_are_the_same_under_a_quarter_turn_and_bonuses_are_1_to_3(si):
         assert regions[rot(r)] == info
     assert set(CORE) | set(CAPES) == set(regions)
     for n in (2, 3, 4):
-        in_map = {s for s, sp in spaces.items() if n in regions[sp["region"]]["players"]}
+        in_map = locations(board, n)
+        assert len(in_map) == (24 if n == 2 else 40)
         seen, todo = set(), [next(iter(in_map))]
         while todo:
             s = todo.pop()
@@ -565,10 +566,17 @@ return bad
 """
 
 
+def locations(board: dict, n: int) -> set[str]:
+    """The summoning locations of the map for n players, read from game.yaml: the spaces of the
+    territories (regions with a bonus) whose player_counts, if any, lists n."""
+    regions = board["regions"]
+    return {s for s, sp in board["spaces"].items()
+            if "bonus" in regions[sp["region"]] and n in regions[sp["region"]].get("player_counts", [n])}
+
+
 def isle_invariants(game, n: int) -> str:
     """Lua that returns the isle's broken invariants (run in the match's sandbox, cheaper than a snapshot)."""
-    regions, spaces = game.data["board"]["regions"], game.data["board"]["spaces"]
-    allowed = sorted(s for s, sp in spaces.items() if n in (regions.get(sp.get("region")) or {}).get("players", []))
+    allowed = sorted(locations(game.data["board"], n))
     return ISLE_INVARIANTS % (n, ", ".join(f"{s} = true" for s in allowed),
                               ", ".join(f"{d} = {c}" for d, c in POOL.items()))
 

@@ -278,11 +278,13 @@ function unpack(list, i, j) end
 -- board
 -------------------------------------------------------------------------------
 
---- The board declared in game.yaml: a grid or a graph of spaces, with regions.
+--- The board declared in game.yaml: a grid or a graph of spaces, with regions. A region
+--- whose `player_counts` does not list this match's number of players is not on it, nor
+--- are its spaces or the links to them.
 ---@class board
 board = {}
 
---- Every space, in a stable order (on a grid: by row, then column).
+--- Every space on this match's board, in a stable order (on a grid: by row, then column).
 --- Example: local all = board.spaces()
 ---@return Space[]
 function board.spaces() end
@@ -353,7 +355,7 @@ function board.within(s, n) end
 ---@return string|nil
 function board.region(s) end
 
---- Every region's name, sorted.
+--- Every region's name on this match's board, sorted.
 --- Example: local names = board.regions()
 ---@return string[]
 function board.regions() end

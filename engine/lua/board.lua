@@ -17,7 +17,45 @@ end
 
 E.match_part(function() end, function(m) occupied = m.state.spaces end)
 
-function E.build_board(def)
+--- Leaves out the regions whose `player_counts` does not list the match's number of
+--- players, with their spaces and every link to them: a space not in play is not on the board.
+local function leave_out(def, players)
+  local gone = {}
+  for name, r in pairs(def.regions or {}) do
+    local counts = r.player_counts
+    if counts ~= nil then
+      local here = false
+      for _, k in ipairs(counts) do if k == players then here = true end end
+      if not here then
+        gone[name] = true
+        topo.regions[name] = nil
+      end
+    end
+  end
+  if next(gone) == nil then return end
+  local kept = {}
+  for _, s in ipairs(topo.list) do
+    if gone[topo.region[s]] then
+      topo.neighbors[s], topo.region[s] = nil, nil
+      local p = topo.xy[s]
+      if p then
+        topo.at[p[1] * 1000 + p[2]], topo.xy[s] = nil, nil
+      end
+    else
+      kept[#kept + 1] = s
+    end
+  end
+  topo.list, topo.holes = kept, true
+  for _, s in ipairs(kept) do
+    local n, left = topo.neighbors[s], {}
+    for i = 1, #n do
+      if topo.neighbors[n[i]] ~= nil then left[#left + 1] = n[i] end
+    end
+    topo.neighbors[s] = left
+  end
+end
+
+function E.build_board(def, players)
   occupied = E.state.spaces
   topo = { kind = def.type, list = {}, neighbors = {}, xy = {}, at = {}, region = {}, regions = {}, dist = {} }
   if def.type == "grid" then
@@ -83,6 +121,7 @@ function E.build_board(def)
   else
     error("unknown board type " .. tostring(def.type))
   end
+  leave_out(def, players)
 end
 
 -------------------------------------------------------------------------------
@@ -159,10 +198,10 @@ function B.is_adjacent(a, b)
 end
 
 --- Number of steps between two spaces, counting only through adjacency
---- (math.huge between spaces of a graph that no path joins).
+--- (math.huge between spaces that no path joins).
 function B.distance(a, b)
   local p, q = topo.xy[a], topo.xy[b]
-  if p and q then
+  if p and q and not topo.holes then   -- (a grid with spaces left out counts steps as a graph)
     local dx, dy = math.abs(p[1] - q[1]), math.abs(p[2] - q[2])
     if topo.eight then return math.max(dx, dy) end
     return dx + dy

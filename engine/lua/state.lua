@@ -37,7 +37,7 @@ function E.new_state(seed, seats)
   E.state = st
   E.rng_seed(seed)
   if g.board.type ~= "none" then
-    E.build_board(g.board)
+    E.build_board(g.board, #seats)
     E.board_order = E.board.spaces()
   else
     E.board_order = {}

@@ -109,13 +109,9 @@ local function map_for(n)
   local m = maps[n]
   if m then return m end
   m = { territories = {}, territory = {} }
-  for _, t in ipairs(board.regions()) do
+  for _, t in ipairs(board.regions()) do   -- (the board holds the regions of n players only)
     local r = board.region_info(t)
-    local here = false
-    for _, k in ipairs(r.players or {}) do
-      if k == n then here = true end
-    end
-    if here then
+    if r.bonus then
       local spaces = board.spaces_in(t)
       m.territories[#m.territories + 1] = { name = t, bonus = tonumber(r.bonus) or 0, spaces = spaces }
       for _, s in ipairs(spaces) do m.territory[s] = t end

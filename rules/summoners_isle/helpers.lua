@@ -3,23 +3,15 @@
 
 -- The map in play ------------------------------------------------------------------
 
--- Built on first use from the board and the number of players (never stored in the
--- state: it follows from the game definition and the seats).
+-- Built on first use from the board, which holds the regions of this number of players
+-- only (never stored in the state: it follows from the game definition and the seats).
 local map = nil
-
-local function includes(list, value)
-  for _, v in ipairs(list or {}) do
-    if v == value then return true end
-  end
-  return false
-end
 
 local function the_map()
   if map then return map end
-  local n = players.count()
   map = { territories = {}, locations = {}, is_location = {}, locations_of = {} }
   for _, t in ipairs(board.regions()) do
-    if includes(board.region_info(t).players, n) then
+    if board.region_info(t).bonus then
       map.territories[#map.territories + 1] = t
       map.locations_of[t] = board.spaces_in(t)
       for _, s in ipairs(map.locations_of[t]) do map.is_location[s] = true end

@@ -22,13 +22,8 @@ function setup()
     error("options.initial_turn_order must be random or seats, not " .. tostring(options.initial_turn_order))
   end
   set_turn_order(order)
-  local out = {}
-  for _, t in ipairs(board.regions()) do
-    if locations_in(t) == nil and board.region_info(t).bonus then out[#out + 1] = t end
-  end
-  say(string.format("The isle for %d players: %d territories, %d summoning locations%s",
-                    players.count(), #territories(), #all_locations(),
-                    #out > 0 and (" (not in play: " .. table.concat(out, ", ") .. ")") or ""))
+  say(string.format("The isle for %d players: %d territories, %d summoning locations",
+                    players.count(), #territories(), #all_locations()))
   say("Turn order: " .. order_text(order))
 end
 
