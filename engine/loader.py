@@ -128,6 +128,14 @@ def installed_root() -> Path | None:
     return next((p.resolve().parent for p in places if p.is_dir()), None)
 
 
+def in_package(path: Path) -> bool:
+    """Whether a path is inside the games a wheel installed (the summon_games package, which an
+    upgrade replaces), as opposed to a checkout or a folder of the user's own."""
+    root = installed_root()
+    return (root is not None and not (root / "pyproject.toml").is_file()
+            and Path(path).resolve().is_relative_to(root))
+
+
 def folders() -> list[GameFolder]:
     """The folders games are found in, earliest first, each once."""
     found = [GameFolder(p, "SUMMON_PATH") for p in summon_path()]

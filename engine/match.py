@@ -136,7 +136,8 @@ class Match:
                  options: dict | None = None, beside: "Match | None" = None):
         pl = game.data["players"]
         if not pl["min"] <= len(seats) <= pl["max"]:
-            raise EngineError(f"{game.id} is for {pl['min']} to {pl['max']} players, not {len(seats)}")
+            span = f"{pl['min']}" if pl["min"] == pl["max"] else f"{pl['min']} to {pl['max']}"
+            raise EngineError(f"{game.id} is for {span} players, not {len(seats)}")
         self.game = game
         self.seed = check_seed(seed)
         self.seats = assign_sets(game, check_seats(list(seats)))

@@ -137,13 +137,20 @@ def cmd_new(args) -> int:
     else:
         written = new_set(args.game, args.id)
         rules = None
-        follow = f"summon check {args.game}\n  summon test {os.path.relpath(written[1])}"
+        follow = f"summon check {args.game}\n  summon test {_from_here(written[1])}"
     for path in written:
-        print(f"wrote {loader.display(path)}")
+        print(f"wrote {_from_here(path)}")
     if rules:
         print(f"a small working game to change from: {rules}/README.md says what it is")
     print(f"next:\n  {follow}")
     return 0
+
+
+def _from_here(path: Path) -> Path:
+    """A file as the user can open it from the current folder: relative to it when inside it,
+    else whole (loader.display may name it from its games folder, which is not where one is)."""
+    path, here = path.resolve(), Path.cwd().resolve()
+    return path.relative_to(here) if path.is_relative_to(here) else path
 
 
 def cmd_schema(args) -> int:

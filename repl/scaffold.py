@@ -84,6 +84,11 @@ def new_set(game: str, set_id: str) -> list[Path]:
     if set_id in g.sets or any(c.set_id == set_id for c in g.cards.values()):
         raise ScaffoldError(f"{game} already has a card set '{set_id}': choose another id")
     rules_dir, cards_dir = loader.resolve(game)
+    if loader.in_package(rules_dir):
+        raise ScaffoldError(f"{g.id} is the copy installed with summon, in {rules_dir.parent.parent}: a card set "
+                            f"written there would go with the next upgrade. Copy its rules/{g.id} and cards/{g.id} "
+                            f"into a folder of your own and run this from there (a game in the current folder, or "
+                            f"on SUMMON_PATH, is found before the installed one)")
     cards_dir = cards_dir or rules_dir.parent.parent / "cards" / g.id
     model = next((c for c in g.cards.values() if c.data.get("copies", 1) and not c.lua), None) \
         or next(iter(g.cards.values()), None)
@@ -110,7 +115,8 @@ def new_set(game: str, set_id: str) -> list[Path]:
     test_head = [f"# yaml-language-server: $schema="
                  f"{_relative(ENGINE_DIR / 'schemas' / 'scenario.schema.json', cards_dir / 'tests')}",
                  f"# Scenario tests of the card set {set_id}: summon test "
-                 f"{_relative(cards_dir / 'tests' / (set_id + '.yaml'), Path.cwd())}"]
+                 f"{_relative(cards_dir / 'tests' / (set_id + '.yaml'), rules_dir.parent.parent)}"
+                 " (from the folder that holds rules/)"]
     set_file, test_file = cards_dir / f"{set_id}.yaml", cards_dir / "tests" / f"{set_id}.yaml"
     written = _write_all({set_file: "\n".join(head) + "\n" + dump_text(body)})
     try:

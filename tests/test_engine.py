@@ -182,8 +182,10 @@ def test_rounds_flow_and_end_on_a_graph_game():
 
 
 def test_player_count_is_checked(sw):
-    with pytest.raises(EngineError, match="summoner_wars is for 2 to 2 players, not 3"):
+    with pytest.raises(EngineError, match="^summoner_wars is for 2 players, not 3$"):
         Match(sw, 1, [Seat(), Seat(), Seat()])
+    with pytest.raises(EngineError, match="^tiny_graph is for 2 to 3 players, not 1$"):
+        Match(load_game(TINY), 1, [Seat()])
 
 
 # -- hidden information -----------------------------------------------------------

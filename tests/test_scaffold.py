@@ -2,6 +2,8 @@
 as written, never overwrite anything, and leave the project's own checks as they were."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from conftest import ROOT, summon
@@ -65,6 +67,11 @@ def test_a_new_set_in_every_shipped_game_passes_check_and_its_test(game_copy, ga
     assert r.returncode == 0, r.stderr
     set_file, test_file = g.cards / "raiders.yaml", g.cards / "tests" / "raiders.yaml"
     assert set_file.is_file() and test_file.is_file()
+    # what it says it wrote, and the test to run next, are paths from where it ran (the checkout)
+    wrote = [line[len("wrote "):] for line in r.stdout.splitlines() if line.startswith("wrote ")]
+    assert [(ROOT / w).resolve() for w in wrote] == [set_file.resolve(), test_file.resolve()], r.stdout
+    assert (ROOT / re.search(r"summon test (\S+)", r.stdout)[1]).resolve() == test_file.resolve()
+    assert f"summon test cards/{game}/tests/raiders.yaml (from the folder that holds rules/)" in test_file.read_text()
     assert "raiders_card" in load_game(str(g.rules)).cards
     root = g.rules.parent.parent
     check = summon("check", game, cwd=root)

@@ -106,6 +106,12 @@ def test_the_installed_wheel_finds_and_runs_the_games_from_any_folder(wheel, tmp
     new = next(g for g in (f"pip_race_{n}" for n in range(100)) if g not in listing)
     run([summon, "new", "game", new], elsewhere, env)
     assert run([summon, "test", f"rules/{new}/tests"], elsewhere, env).stdout.splitlines()[-1] == "3 passed, 0 failed"
+    # a card set is not written into the installed games, which the next upgrade replaces
+    before = sorted((site / "summon_games").rglob("*"))
+    r = subprocess.run([summon, "new", "set", "summoner_wars", "raiders"], cwd=elsewhere, env=env,
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 1 and "summoner_wars is the copy installed with summon" in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr and sorted((site / "summon_games").rglob("*")) == before
 
 
 def shipped_scenario_count() -> int:

@@ -18,7 +18,8 @@ end
 function play_phase(p)
   local opts = { { label = "Pass" } }
   for _, c in ipairs(zones.cards(p, "hand")) do
-    opts[#opts + 1] = { label = string.format("Play %s (%d points)", c.name, stat(c, "points")), card = c }
+    local n = stat(c, "points")
+    opts[#opts + 1] = { label = string.format("Play %s (%d point%s)", c.name, n, n == 1 and "" or "s"), card = c }
   end
   local pick = choose { player = p, prompt = "Play a card?", options = opts }
   if not pick.card then return end
