@@ -80,6 +80,7 @@ class GameDef:
     options: dict[str, OptionSpec] = field(default_factory=dict)
     extra_cards: list[Path] = field(default_factory=list)   # card or deck files loaded from outside cards/<id>/
     evaluator: LuaSource | None = None    # the bots' evaluate(view, seat), when the game has one
+    pools: dict[str, SetDef] = field(default_factory=dict)  # sets no seat plays as they are (playable: false)
 
     def fingerprint(self) -> dict[str, str]:
         """A digest per card definition, to tell which cards a reload changed.
@@ -327,6 +328,7 @@ class _Loading:
 
     problems: list[Problem] = field(default_factory=list)
     files: list[Path] = field(default_factory=list)
+    pools: dict[str, "SetDef"] = field(default_factory=dict)   # the card sets of playable: false
 
 
 def load_game(game: str, extra_cards: list[Path] | None = None) -> GameDef:
@@ -352,7 +354,7 @@ def load_game(game: str, extra_cards: list[Path] | None = None) -> GameDef:
     sets, cards, set_docs = _read_card_sets(set_files, g, ld)
     ld.problems += _reference_problems(g, cards, set_docs, scripts, script_texts)
     game = GameDef(g["id"], g["name"], rules_dir, g, scripts, sets, cards, ld.files, options,
-                   [Path(p).resolve() for p in extra_cards or []], evaluator)
+                   [Path(p).resolve() for p in extra_cards or []], evaluator, ld.pools)
     if ld.problems:
         raise DefinitionError(ld.problems, partial=game if rules_read else None)
     return game
@@ -593,8 +595,9 @@ def _read_card_sets(set_files: list[Path], g: dict, ld: _Loading
             cards[cid] = CardDef(cid, sid, data, sdoc.path, sdoc.where(keys)[0], lua)
             if i not in bad_cards:
                 ids.append(cid)
-        if not sprobs and sd.get("playable", True):   # a pool no seat takes is no set to play
-            sets[sid] = SetDef(sid, sd["name"], sdoc.path, {k: v for k, v in sd.items() if k != "cards"}, ids)
+        if not sprobs:   # a pool no seat takes is no set to play
+            kept = sets if sd.get("playable", True) else ld.pools
+            kept[sid] = SetDef(sid, sd["name"], sdoc.path, {k: v for k, v in sd.items() if k != "cards"}, ids)
         set_docs.append(sdoc)
     return sets, cards, set_docs
 

@@ -72,7 +72,46 @@ def _describe_folder(folder: loader.GameFolder, winners: dict[str, Path]) -> lis
     return lines
 
 
+def _list_cards(game_id: str, set_id: str | None) -> int:
+    """`summon list GAME [SET]`: every card of each of the game's sets (or of one), as
+    printed, under its id (what deck files and scenarios name), and each deck's list."""
+    import textwrap
+
+    from engine.names import did_you_mean
+    from .render import printed_card
+
+    g = loader.load_game(game_id)
+    every = {**g.sets, **g.pools}
+    if set_id is not None and set_id not in every:
+        raise EngineError(f"{g.id} has no card set '{set_id}'{did_you_mean(set_id, every)}; "
+                          f"sets: {', '.join(sorted(every))}")
+    lines = _describe_game(g.id)[:1]
+    for sid in sorted(every) if set_id is None else [set_id]:
+        s = every[sid]
+        deck = s.data.get("deck")
+        if isinstance(deck, list) and not s.card_ids:
+            n = sum(e.get("copies", 1) for e in deck)
+            lines.append(f"  {sid}  {s.name} (a deck of {n} card{'s' if n != 1 else ''})")
+            listed = ", ".join(f"{e.get('copies', 1)}\u00a0{e['card']}" for e in deck)   # (no break within one)
+            lines += [line.replace("\u00a0", " ") for line in
+                      textwrap.wrap(listed, 100, initial_indent="    ", subsequent_indent="    ")]
+            continue
+        n = len(s.card_ids)
+        pool = "; a pool that decks draw on" if sid in g.pools else ""
+        lines.append(f"  {sid}  {s.name} ({n} card{'s' if n != 1 else ''}{pool})")
+        for cid in s.card_ids:
+            c = g.cards[cid]
+            head, *rest = printed_card(g, c, head=f"{cid}  {c.data.get('name')}", copies=True)
+            lines.append(f"    {head}")
+            for r in rest:
+                lines += textwrap.wrap(r.strip(), 96, initial_indent="      ", subsequent_indent="      ")
+    print("\n".join(lines))
+    return 0
+
+
 def cmd_list(args) -> int:
+    if args.game:
+        return _list_cards(args.game, args.set)
     folders = loader.folders()
     winners = loader.list_games()
     blocks = ["\n".join(_describe_folder(f, winners)) for f in folders]
@@ -480,7 +519,10 @@ def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="summon", description="A rules engine for summoner games.")
     sub = ap.add_subparsers(dest="command", required=True)
 
-    sub.add_parser("list", help="games and card sets found").set_defaults(fn=cmd_list)
+    p = sub.add_parser("list", help="games and card sets found; with a game, its cards")
+    p.add_argument("game", nargs="?", help="a game: list each card of its sets, as printed, under its id")
+    p.add_argument("set", nargs="?", help="only this card set (or pool, or deck)")
+    p.set_defaults(fn=cmd_list)
 
     p = sub.add_parser("check", help="validate games; path:line:col messages")
     p.add_argument("paths", nargs="*", help="game ids or folders, or card and deck files (default: every game)")

@@ -252,6 +252,29 @@ class Regions:
         return lines
 
 
+def printed_card(game, c, *, head: str | None = None, copies: bool = False) -> list[str]:
+    """A card definition (loader.CardDef) in players' words: name and card set (or `head`),
+    kinds, printed numbers (and with `copies`, how many its set holds), text."""
+    d = c.data
+    out = [(head or f"{d.get('name')} ({c.set_id})") + (f": {', '.join(d['tags'])}" if d.get("tags") else "")]
+    stats = list((game.data.get("stats") or {}).keys())
+    fields = game.data.get("card_fields") or {}
+    nums = [f"{k} {d[k]}" for k in stats if k in d and not isinstance(d[k], (bool, dict, list))]
+    # a field with a few named values (melee or ranged, a phase) reads as words; yes/no flags
+    # and internal fields are the rules' business, and the text says what they do
+    words = [f"{k.replace('_', ' ')} {d[k]}" for k, f in fields.items() if k in d and k not in stats and "enum" in f
+             and isinstance(d[k], str)]
+    if copies and "copies" in d:
+        words.append(f"copies {d['copies']}")
+    if nums or words:
+        out.append("  " + ", ".join(nums + words))
+    if isinstance(d.get("cost"), list):
+        out.append("  cost " + "/".join(str(x) for x in d["cost"]))
+    if d.get("text"):
+        out.append(f"  {d['text']}")
+    return out
+
+
 def tint(text: str, player: int | None, colour: bool) -> str:
     """Text dimmed (and in its player's colour, if any) when colour is on: a square's shading."""
     if not colour:

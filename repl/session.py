@@ -15,7 +15,8 @@ from engine.bots import bots_for
 from engine.match import Ask, Match, Seat, read_save
 from engine.names import nearest
 
-from .render import Looks, _columns, _mark_text, _num, _wrap, legend, space_marks, private_zones, render_state
+from .render import (Looks, _columns, _mark_text, _num, _wrap, legend, printed_card, space_marks,
+                     private_zones, render_state)
 
 
 @dataclass
@@ -469,7 +470,7 @@ def _card(s: Session, arg: str) -> str:
         if name in seen_names:
             continue
         seen_names.add(name)
-        out += _card_printed(s, c)
+        out += printed_card(s.match.game, c)
         mine = [v for v in view["cards"] if v.get("def") == c.id and v.get("space")]
         for v in mine:
             out.append(f"  at {v['space']}: " + looks.describe(v, viewer))
@@ -507,26 +508,6 @@ def _cards_at(s: Session, view: dict, arg: str) -> list[dict] | None:
     return [cards[i]] if i in cards else []
 
 
-def _card_printed(s: Session, c) -> list[str]:
-    """A card definition in players' words: name, card set, kinds, printed numbers, text."""
-    d = c.data
-    out = [f"{d.get('name')} ({c.set_id})" + (f": {', '.join(d['tags'])}" if d.get("tags") else "")]
-    stats = list((s.match.game.data.get("stats") or {}).keys())
-    fields = s.match.game.data.get("card_fields") or {}
-    nums = [f"{k} {d[k]}" for k in stats if k in d and not isinstance(d[k], (bool, dict, list))]
-    # a field with a few named values (melee or ranged, a phase) reads as words; yes/no flags
-    # and internal fields are the rules' business, and the text says what they do
-    words = [f"{k.replace('_', ' ')} {d[k]}" for k, f in fields.items() if k in d and k not in stats and "enum" in f
-             and isinstance(d[k], str)]
-    if nums or words:
-        out.append("  " + ", ".join(nums + words))
-    if isinstance(d.get("cost"), list):
-        out.append("  cost " + "/".join(str(x) for x in d["cost"]))
-    if d.get("text"):
-        out.append(f"  {d['text']}")
-    return out
-
-
 def _card_now(s: Session, looks: Looks, c: dict, viewer: int | None) -> str:
     """A card on a space or in a zone as it is now, then its printed card."""
     place = _place(c)
@@ -541,7 +522,7 @@ def _card_now(s: Session, looks: Looks, c: dict, viewer: int | None) -> str:
         lines.append("  now: " + ", ".join(f"{k} {_num(v)}" for k, v in stats.items()))
     d = s.match.game.cards.get(c.get("def"))
     if d is not None:
-        lines += _card_printed(s, d)
+        lines += printed_card(s.match.game, d)
     return "\n".join(lines)
 
 

@@ -16,6 +16,31 @@ def test_list_shows_games_and_factions():
     assert "summoner_wars" in r.stdout and "polar_dwarves" in r.stdout and "fallen_kingdom" in r.stdout
 
 
+def test_list_with_a_game_shows_each_card_as_printed_under_its_id_and_each_deck():
+    """What a deck builder needs: the ids a deck file names, and the cards they stand for."""
+    from engine import yamlio
+    core = yamlio.load(ROOT / "cards" / "summoner_tcg" / "core.yaml", "core.yaml")[0].data
+    r = summon("list", "summoner_tcg")
+    assert r.returncode == 0, r.stderr
+    out = r.stdout.splitlines()
+    assert out[0] == "summoner_tcg  Summoner TCG, 2-4 players"
+    assert f"  core  Core Set ({len(core['cards'])} cards; a pool that decks draw on)" in out
+    for card in core["cards"]:
+        at = out.index(f"    {card['id']}  {card['name']}: {', '.join(card['tags'])}")
+        assert out[at + 1].startswith(f"      cost {card['cost']}")
+    ember = yamlio.load(ROOT / "cards" / "summoner_tcg" / "ember.yaml", "ember.yaml")[0].data
+    r = summon("list", "summoner_tcg", "ember")
+    lines = r.stdout.splitlines()
+    assert lines[1] == f"  ember  Ember Pack (a deck of {sum(e['copies'] for e in ember['deck'])} cards)"
+    listed = " ".join(line.strip() for line in lines[2:]).split(", ")   # an entry is never split over lines
+    assert listed == [f"{e['copies']} {e['card']}" for e in ember["deck"]]
+    sw = summon("list", "summoner_wars", "polar_dwarves").stdout
+    assert re.search(r"^    dwarf_gate  Gate: structure, gate\n      life 5, cost 0, copies 3$", sw, re.M)
+    bad = summon("list", "summoner_wars", "polar_dwarfs")
+    assert bad.returncode == 1 and "Traceback" not in bad.stderr
+    assert bad.stderr.startswith("error: summoner_wars has no card set 'polar_dwarfs' (did you mean 'polar_dwarves'?)")
+
+
 def test_sim_json_has_the_documented_fields_and_is_deterministic():
     a = summon("sim", "summoner_wars", "--games", "6", "--seed", "5", "--json")
     b = summon("sim", "summoner_wars", "--games", "6", "--seed", "5", "--json", "--jobs", "2")
