@@ -266,11 +266,13 @@ def deck_problems(doc: Document, set_data: dict, rules: dict, cards: dict[str, d
             entries.append((("cards", i, "copies"), card.get("id"), card.get("name", card.get("id")),
                             card.get("copies", 1), card.get("tags") or []))
         where = ("cards",)
-    # An entry the schema refuses (copies that are no whole number, no card id) is left out,
-    # so the others are still checked card by card; the deck's totals, which it would make
-    # wrong, wait until it is mended.
+    # An entry the schema refuses (copies that are no whole number, no card id), or a deck
+    # list's entry naming no card of the game (said where names are checked), is left out, so
+    # the others are still checked card by card; the deck's totals, which it would make wrong,
+    # wait until it is mended.
+    by_list = where == ("deck",)
     whole = [e for e in entries if isinstance(e[1], str) and isinstance(e[3], int) and not isinstance(e[3], bool)
-             and isinstance(e[4], list)]
+             and isinstance(e[4], list) and (not by_list or e[1] in cards)]
     if len(whole) < len(entries):
         return _per_card_problems(doc, whole, rules)
     out = _per_card_problems(doc, entries, rules)
@@ -291,7 +293,7 @@ def deck_problems(doc: Document, set_data: dict, rules: dict, cards: dict[str, d
             out.append(doc.problem(where, f"the deck holds {have} {what} cards; the game's deck rules want "
                                           f"{want}: {change}, or change sets.deck.count_by_tags in game.yaml"))
     if isinstance(rules.get("leader"), dict):
-        out += _leader_problems(doc, where, entries, rules["leader"], cards, by_list=isinstance(set_data.get("deck"), list))
+        out += _leader_problems(doc, where, entries, rules["leader"], cards, by_list=by_list)
     size = sum(e[3] for e in entries)
     if rules.get("min_size") is not None and size < rules["min_size"]:
         out.append(doc.problem(where, f"the deck holds {size} cards; the game's deck rules want at least "

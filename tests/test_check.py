@@ -113,11 +113,17 @@ def test_a_space_in_two_regions_and_a_region_of_no_space_are_problems(game_copy)
         f"{east + 1}:{lines[east].index('z9') + 1}: no space called 'z9' (did you mean 'a1'?)"], problems
 
 
-def test_on_a_graph_board_each_space_names_its_region(tmp_path):
+def tiny_edited(tmp_path, old: str, new: str) -> tuple[Path, list[str], int]:
+    """A copy of the tiny graph game with one line of its game.yaml changed: the game,
+    the file's lines, and the changed line's index."""
     game = Path(shutil.copytree(ROOT / "tests" / "games" / "tiny_graph", tmp_path / "tiny"))
-    edit(game / "game.yaml", "    north: {bonus: 2}", "    north: {bonus: 2, spaces: [south_a]}")
+    edit(game / "game.yaml", old, new)
     lines = (game / "game.yaml").read_text().splitlines()
-    n = lines.index("    north: {bonus: 2, spaces: [south_a]}")
+    return game, lines, lines.index(new)
+
+
+def test_on_a_graph_board_each_space_names_its_region(tmp_path):
+    game, lines, n = tiny_edited(tmp_path, "    north: {bonus: 2}", "    north: {bonus: 2, spaces: [south_a]}")
     problems = [str(p) for p in check(str(game))]
     assert [p.split("game.yaml:")[1] for p in problems] == [
         f"{n + 1}:{lines[n].index('spaces') + 1}: on a graph board each space names its region (region: north "
@@ -125,16 +131,14 @@ def test_on_a_graph_board_each_space_names_its_region(tmp_path):
 
 
 def test_a_region_for_a_number_of_players_the_game_has_not_is_a_problem(tmp_path):
-    game = Path(shutil.copytree(ROOT / "tests" / "games" / "tiny_graph", tmp_path / "tiny"))
-    edit(game / "game.yaml", "    south: {bonus: 1}", "    south: {bonus: 1, player_counts: [3, 4]}")
-    lines = (game / "game.yaml").read_text().splitlines()
-    n = lines.index("    south: {bonus: 1, player_counts: [3, 4]}")
+    game, lines, n = tiny_edited(tmp_path, "    south: {bonus: 1}", "    south: {bonus: 1, player_counts: [3, 4]}")
     problems = [str(p) for p in check(str(game))]
     assert [p.split("game.yaml:")[1] for p in problems] == [
         f"{n + 1}:{lines[n].index('4]') + 1}: 4 players cannot play: players are from 2 to 3"], problems
-    edit(game / "game.yaml", "player_counts: [3, 4]", "player_counts: []")
-    assert [p.split("game.yaml:")[1].split(": ", 1)[1] for p in map(str, check(str(game)))] == [
-        "[] should be non-empty"]
+    for wrong, said in (("[]", "[] should be non-empty"), ("[3, 3]", "[3, 3] has non-unique elements")):
+        edit(game / "game.yaml", lines[n].split(": ")[-1].rstrip("}"), wrong)
+        lines = (game / "game.yaml").read_text().splitlines()
+        assert [p.split("game.yaml:")[1].split(": ", 1)[1] for p in map(str, check(str(game)))] == [said]
 
 
 def test_match_data_kept_outside_state_is_a_problem(tmp_path):

@@ -64,6 +64,19 @@ def test_an_entry_the_schema_refuses_leaves_the_other_entries_checked_and_the_to
     assert "the deck holds" not in text
 
 
+def test_a_card_the_game_has_not_leaves_the_totals_unsaid(decked):
+    """A deck for another game (or with a misspelt id): each unknown card is said with its
+    line; the size, which counts it, is not (a deck of 1 known card would be "too small")."""
+    (decked / "cards" / "lows.yaml").write_text(
+        "id: lows\nname: Lows\ndeck:\n  - {card: low, copies: 3}\n  - {card: cinder_pup, copies: 3}\n")
+    with pytest.raises(DefinitionError) as e:
+        load_game(str(decked))
+    text = str(e.value)
+    assert "lows.yaml:4:5: Low: 3 copies, but a deck may hold at most 2 of any card" in text
+    assert "lows.yaml:5:12: no card called 'cinder_pup'" in text
+    assert "the deck holds" not in text
+
+
 def test_a_set_needs_cards_or_a_deck_list(decked):
     (decked / "cards" / "empty.yaml").write_text("id: empty\nname: Empty\n")
     with pytest.raises(DefinitionError, match="empty.yaml:1:1: needs one of the keys 'cards', 'deck'"):

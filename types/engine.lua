@@ -89,7 +89,7 @@
 ---@field prompt string|nil The question (default "Choose").
 ---@field options (Option|string)[] The legal answers (1 to 5,000).
 ---@field confirm boolean|nil Ask even when there is a single option.
----@field secret boolean|nil Only the asked player learns the answer; the others see that a choice was made.
+---@field secret boolean|nil Only the asked player learns the answer; the others see that a choice was made. Without it the question is public: every seat is told its prompt and the answer, so neither may hold what others cannot see.
 
 --- A card sighted by board.line_of_sight.
 ---@class Sighting
