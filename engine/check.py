@@ -346,6 +346,27 @@ def card_schema_text(game_id: str) -> str:
     return json.dumps(loader.card_schema(doc.data), indent=2, sort_keys=True) + "\n"
 
 
+def deck_cards(path: Path) -> set[str] | None:
+    """The card ids a deck file's `deck:` list names (None: no such file, or no deck list)."""
+    doc, _ = yamlio.load(path, loader.display(path))
+    entries = doc.data.get("deck") if doc is not None and isinstance(doc.data, dict) else None
+    if not isinstance(entries, list):
+        return None
+    return {e.get("card") for e in entries if isinstance(e, dict) and isinstance(e.get("card"), str)}
+
+
+def games_holding(cards: set[str]) -> list[str]:
+    """The games found that have every one of these cards (a game that does not load has none)."""
+    fits = []
+    for g in loader.list_games():
+        try:
+            if cards <= set(loader.load_game(g).cards):
+                fits.append(g)
+        except EngineError:
+            pass
+    return fits
+
+
 def deck_summary(target: str, game_id: str | None = None) -> tuple[str, list[str], list[Problem]]:
     """`summon deck check FILE`: the game a deck file is for, a summary of the deck in the
     game's own deck-rule terms (its leader, its cards per counted tag, its size) and every
@@ -364,7 +385,7 @@ def deck_summary(target: str, game_id: str | None = None) -> tuple[str, list[str
         try:
             game_id = Path(_target_game(target)).name
         except EngineError:
-            fits = [g for g in loader.list_games() if wanted <= set(loader.load_game(g).cards)]
+            fits = games_holding(wanted)
             if len(fits) != 1:
                 among = ", ".join(fits) if fits else "none of the games found holds all its cards"
                 return "", [], [Problem(doc.path, 1, 1, f"cannot tell which game this deck is for ({among}): "

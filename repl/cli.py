@@ -33,7 +33,29 @@ def _load_for_seats(game_id: str, players: str | None):
         set_id = Seat.parse(spec).set if spec.strip() else None
         if _is_file(set_id) and Path(set_id).resolve() not in [f.resolve() for f in files]:
             files.append(Path(set_id))
-    return loader.load_game(game_id, extra_cards=files)
+    try:
+        return loader.load_game(game_id, extra_cards=files)
+    except DefinitionError as e:
+        hint = _deck_of_another_game(game_id, files, players or "")
+        if hint is None:
+            raise
+        raise EngineError(f"{e}\n{hint}") from None
+
+
+def _deck_of_another_game(game_id: str, files: list[Path], players: str) -> str | None:
+    """When a seat's deck file names cards this game has not and one other game has them all:
+    what to type instead (the deck was most likely written for that game)."""
+    from engine.check import deck_cards, games_holding
+
+    for f in files:
+        wanted = deck_cards(f)
+        if not wanted:
+            continue
+        fits = games_holding(wanted)
+        if len(fits) == 1 and fits[0] != Path(game_id).name:
+            return (f"{loader.display(f)} names cards of {fits[0]}, which {Path(game_id).name} has not: "
+                    f"summon play {fits[0]} --players {players}")
+    return None
 
 
 def _describe_game(gid: str) -> list[str]:

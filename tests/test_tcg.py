@@ -5,6 +5,7 @@ files in rules/summoner_tcg/tests and cards/summoner_tcg/tests."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -354,6 +355,15 @@ def test_a_deck_file_is_checked_against_the_deck_rules_with_its_lines(tmp_path):
     r = summon("check", "--game", GAME, str(bad))
     assert r.returncode == 1
     assert f"{bad}:7:5: Cinder Pup: 5 copies, but a deck may hold at most 3 of any card" in r.stdout
+
+
+def test_a_deck_played_with_another_game_says_which_game_it_is_for(tmp_path):
+    deck = deck_file(tmp_path, "my_deck")
+    r = summon("play", "summoner_wars", "--players", f"human:{deck},bot", stdin="quit\n")
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert re.search(r"my_deck\.yaml:\d+:\d+: no card called 'cinder_pup'", r.stderr), r.stderr
+    assert r.stderr.rstrip().endswith(f"my_deck.yaml names cards of {GAME}, which summoner_wars has not: "
+                                      f"summon play {GAME} --players human:{deck},bot"), r.stderr
 
 
 def test_a_missing_deck_file_or_one_with_a_shipped_id_is_a_clear_error(tmp_path):
