@@ -98,7 +98,7 @@ def precision_line(run: dict) -> str:
     """Why a --precision run stopped, in words."""
     p = run["precision"]
     head = f"{label(run)}: " if run.get("variation") else ""
-    pts = f"±{100 * p['target']:g} points"
+    pts = f"±{100 * p['target']:g} point" + ("" if 100 * p["target"] == 1 else "s")
     if p["met"]:
         return f"{head}stopped after {run['games']} games: every win rate is within {pts}"
     return (f"{head}stopped at --games {run['games']}: the widest win rate is ±{100 * p['widest']:.1f} points, "

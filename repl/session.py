@@ -424,7 +424,7 @@ def _options(s: Session, arg: str) -> str:
     return s.options_text()
 
 
-@command("board", help="show the board and the players")
+@command("board", help="show the board (when the game has one), the players and their cards in play")
 def _board(s: Session, arg: str) -> str:
     return s.screen()
 

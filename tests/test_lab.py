@@ -206,7 +206,7 @@ def test_precision_stops_at_the_first_batch_whose_intervals_are_narrow_enough():
 def test_precision_says_when_the_games_ran_out_first():
     r = summon("sim", "summoner_wars", "--games", "6", "--seed", "1", "--jobs", "1", "--precision", "0.01")
     assert r.returncode == 0, r.stderr
-    assert "stopped at --games 6: the widest win rate is ±" in r.stdout and "not yet within ±1 points" in r.stdout
+    assert "stopped at --games 6: the widest win rate is ±" in r.stdout and "not yet within ±1 point" in r.stdout and "±1 points" not in r.stdout
 
 
 # -- the report -------------------------------------------------------------------------------
