@@ -36,15 +36,16 @@ def _load_for_seats(game_id: str, players: str | None):
     try:
         return loader.load_game(game_id, extra_cards=files)
     except DefinitionError as e:
-        hint = _deck_of_another_game(game_id, files, players or "")
-        if hint is None:
+        found = _deck_of_another_game(game_id, files)
+        if found is None:
             raise
-        raise EngineError(f"{e}\n{hint}") from None
+        raise EngineError(f"{e}\n{_not_its_game(game_id, found)}: summon play {found[1]} --players {players}") \
+            from None
 
 
-def _deck_of_another_game(game_id: str, files: list[Path], players: str) -> str | None:
-    """When a seat's deck file names cards this game has not and one other game has them all:
-    what to type instead (the deck was most likely written for that game)."""
+def _deck_of_another_game(game_id: str, files: list[Path]) -> tuple[Path, str] | None:
+    """(a deck file, the game it was written for) when the file names cards this game has not
+    and one other game has every one of them."""
     from engine.check import deck_cards, games_holding
 
     for f in files:
@@ -53,9 +54,12 @@ def _deck_of_another_game(game_id: str, files: list[Path], players: str) -> str 
             continue
         fits = games_holding(wanted)
         if len(fits) == 1 and fits[0] != Path(game_id).name:
-            return (f"{loader.display(f)} names cards of {fits[0]}, which {Path(game_id).name} has not: "
-                    f"summon play {fits[0]} --players {players}")
+            return f, fits[0]
     return None
+
+
+def _not_its_game(game_id: str, found: tuple[Path, str]) -> str:
+    return f"{loader.display(found[0])} names cards of {found[1]}, which {Path(game_id).name} has not"
 
 
 def _describe_game(gid: str) -> list[str]:
@@ -180,6 +184,9 @@ def cmd_deck(args) -> int:
     for line in lines:
         print(line)
     if _print_problems(problems):
+        found = _deck_of_another_game(game, [Path(args.file)]) if game else None
+        if found:     # (--game named a game without its cards)
+            print(f"{_not_its_game(game, found)}: summon deck check --game {found[1]} {args.file}")
         return 1
     print(f"ok: a legal {game} deck; play it with --players human:{args.file},bot")
     return 0

@@ -51,29 +51,22 @@ def test_deck_rules_count_a_deck_list_its_size_and_copies(decked):
     assert "cards.yaml" not in text                                            # a pool keeps no deck rules
 
 
-def test_an_entry_the_schema_refuses_leaves_the_other_entries_checked_and_the_totals_unsaid(decked):
-    """copies: two is the schema's to report; the copies past the most of a card in another
-    entry are still reported, and the deck's size, which that entry would make wrong, is not."""
+@pytest.mark.parametrize("second, said", [
+    ("{card: middle, copies: two}", 'lows.yaml:5:28: expected a whole number, got text "two"'),
+    ("{card: cinder_pup, copies: 3}", "lows.yaml:5:12: no card called 'cinder_pup'"),
+])
+def test_an_entry_in_error_leaves_the_others_checked_and_the_totals_unsaid(decked, second, said):
+    """An entry the schema refuses (copies: two), or one naming a card the game has not (a
+    deck for another game, a misspelt id), is said where it is; the copies past the most of a
+    card in another entry are still reported, and the deck's size, which that entry would
+    make wrong, is not."""
     (decked / "cards" / "lows.yaml").write_text(
-        "id: lows\nname: Lows\ndeck:\n  - {card: low, copies: 3}\n  - {card: middle, copies: two}\n")
+        f"id: lows\nname: Lows\ndeck:\n  - {{card: low, copies: 3}}\n  - {second}\n")
     with pytest.raises(DefinitionError) as e:
         load_game(str(decked))
     text = str(e.value)
     assert "lows.yaml:4:5: Low: 3 copies, but a deck may hold at most 2 of any card" in text
-    assert 'lows.yaml:5:28: expected a whole number, got text "two"' in text
-    assert "the deck holds" not in text
-
-
-def test_a_card_the_game_has_not_leaves_the_totals_unsaid(decked):
-    """A deck for another game (or with a misspelt id): each unknown card is said with its
-    line; the size, which counts it, is not (a deck of 1 known card would be "too small")."""
-    (decked / "cards" / "lows.yaml").write_text(
-        "id: lows\nname: Lows\ndeck:\n  - {card: low, copies: 3}\n  - {card: cinder_pup, copies: 3}\n")
-    with pytest.raises(DefinitionError) as e:
-        load_game(str(decked))
-    text = str(e.value)
-    assert "lows.yaml:4:5: Low: 3 copies, but a deck may hold at most 2 of any card" in text
-    assert "lows.yaml:5:12: no card called 'cinder_pup'" in text
+    assert said in text
     assert "the deck holds" not in text
 
 
