@@ -68,18 +68,30 @@ def _describe_game(gid: str) -> list[str]:
         g = loader.load_game(gid)
     except EngineError as e:
         return [f"{gid}  (does not load: {str(e).splitlines()[0]})"]
+    return [_game_line(g)] + [f"    {_set_line(s)}" for _, s in sorted(g.sets.items())]
+
+
+def _game_line(g: loader.GameDef) -> str:
+    """`id  Name, N players`."""
     pl = g.data["players"]
     count = f"{pl['min']}" if pl["min"] == pl["max"] else f"{pl['min']}-{pl['max']}"
-    lines = [f"{gid}  {g.name}, {count} players"]
-    for sid, s in sorted(g.sets.items()):
-        deck = s.data.get("deck")
-        if isinstance(deck, list) and not s.card_ids:   # a deck list: its size, counting copies
-            n = sum(e.get("copies", 1) for e in deck)
-            lines.append(f"    {sid}  {s.name} (a deck of {n} card{'s' if n != 1 else ''})")
-            continue
-        n = len(s.card_ids)
-        lines.append(f"    {sid}  {s.name} ({n} card{'s' if n != 1 else ''})")
-    return lines
+    return f"{g.id}  {g.name}, {count} players"
+
+
+def _deck_list(s: loader.SetDef) -> list | None:
+    """A set's deck list (a deck drawn from other sets' cards), or None for a set of its own cards."""
+    deck = s.data.get("deck")
+    return deck if isinstance(deck, list) and not s.card_ids else None
+
+
+def _set_line(s: loader.SetDef, pool: bool = False) -> str:
+    """`id  Name (N cards)`, a deck list's size counting copies."""
+    deck = _deck_list(s)
+    if deck is not None:
+        n = sum(e.get("copies", 1) for e in deck)
+        return f"{s.id}  {s.name} (a deck of {n} card{'s' if n != 1 else ''})"
+    n = len(s.card_ids)
+    return f"{s.id}  {s.name} ({n} card{'s' if n != 1 else ''}{'; a pool that decks draw on' if pool else ''})"
 
 
 def _describe_folder(folder: loader.GameFolder, winners: dict[str, Path]) -> list[str]:
@@ -111,20 +123,15 @@ def _list_cards(game_id: str, set_id: str | None) -> int:
     if set_id is not None and set_id not in every:
         raise EngineError(f"{g.id} has no card set '{set_id}'{did_you_mean(set_id, every)}; "
                           f"sets: {', '.join(sorted(every))}")
-    lines = _describe_game(g.id)[:1]
+    lines = [_game_line(g)]
     for sid in sorted(every) if set_id is None else [set_id]:
         s = every[sid]
-        deck = s.data.get("deck")
-        if isinstance(deck, list) and not s.card_ids:
-            n = sum(e.get("copies", 1) for e in deck)
-            lines.append(f"  {sid}  {s.name} (a deck of {n} card{'s' if n != 1 else ''})")
+        lines.append(f"  {_set_line(s, pool=sid in g.pools)}")
+        deck = _deck_list(s)
+        if deck is not None:
             listed = ", ".join(f"{e.get('copies', 1)}\u00a0{e['card']}" for e in deck)   # (no break within one)
             lines += [line.replace("\u00a0", " ") for line in
                       textwrap.wrap(listed, 100, initial_indent="    ", subsequent_indent="    ")]
-            continue
-        n = len(s.card_ids)
-        pool = "; a pool that decks draw on" if sid in g.pools else ""
-        lines.append(f"  {sid}  {s.name} ({n} card{'s' if n != 1 else ''}{pool})")
         for cid in s.card_ids:
             c = g.cards[cid]
             head, *rest = printed_card(g, c, head=f"{cid}  {c.data.get('name')}", copies=True)
