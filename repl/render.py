@@ -268,8 +268,11 @@ def printed_card(game, c, *, head: str | None = None, copies: bool = False) -> l
         words.append(f"copies {d['copies']}")
     if nums or words:
         out.append("  " + ", ".join(nums + words))
-    if isinstance(d.get("cost"), list):
-        out.append("  cost " + "/".join(str(x) for x in d["cost"]))
+    for k, f in fields.items():   # a list of numbers (Summonaria's cost in three resources), with what they are
+        v = d.get(k)
+        if isinstance(v, list) and v and all(isinstance(x, int) and not isinstance(x, bool) for x in v):
+            said = f.get("description") if isinstance(f, dict) else None
+            out.append(f"  {k.replace('_', ' ')} " + "/".join(str(x) for x in v) + (f" ({said})" if said else ""))
     if d.get("text"):
         out.append(f"  {d['text']}")
     return out

@@ -36,6 +36,9 @@ def test_list_with_a_game_shows_each_card_as_printed_under_its_id_and_each_deck(
     assert listed == [f"{e['copies']} {e['card']}" for e in ember["deck"]]
     sw = summon("list", "summoner_wars", "polar_dwarves").stdout
     assert re.search(r"^    dwarf_gate  Gate: structure, gate\n      life 5, cost 0, copies 3$", sw, re.M)
+    # a list of numbers is said with what the game.yaml field says they are
+    troll = summon("list", "summonaria", "tribes_of_pain").stdout
+    assert re.search(r"^      cost \d/\d/\d \(primary, secondary, tertiary resources to summon it\)$", troll, re.M)
     bad = summon("list", "summoner_wars", "polar_dwarfs")
     assert bad.returncode == 1 and "Traceback" not in bad.stderr
     assert bad.stderr.startswith("error: summoner_wars has no card set 'polar_dwarfs' (did you mean 'polar_dwarves'?)")
