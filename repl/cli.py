@@ -169,6 +169,10 @@ def cmd_check(args) -> int:
             for n in notes(t, args.game):
                 print(n)
     if _print_problems(problems):
+        files = [Path(t) for t in targets if Path(t).is_file()]
+        found = _deck_of_another_game(args.game, files) if args.game and files else None
+        if found:     # (--game named a game without the deck's cards)
+            print(f"{_not_its_game(args.game, found)}: summon check --game {found[1]} {found[0]}")
         return 1
     print(f"ok: {', '.join(targets)}")
     return 0

@@ -364,10 +364,11 @@ def test_a_deck_played_with_another_game_says_which_game_it_is_for(tmp_path):
     assert re.search(r"my_deck\.yaml:\d+:\d+: no card called 'cinder_pup'", r.stderr), r.stderr
     assert r.stderr.rstrip().endswith(f"my_deck.yaml names cards of {GAME}, which summoner_wars has not: "
                                       f"summon play {GAME} --players human:{deck},bot"), r.stderr
-    r = summon("deck", "check", "--game", "summoner_wars", str(deck))
-    assert r.returncode == 1 and r.stdout.rstrip().endswith(
-        f"my_deck.yaml names cards of {GAME}, which summoner_wars has not: "
-        f"summon deck check --game {GAME} {deck}"), r.stdout
+    for command in (["deck", "check"], ["check"]):
+        r = summon(*command, "--game", "summoner_wars", str(deck))
+        assert r.returncode == 1 and r.stdout.rstrip().endswith(
+            f"my_deck.yaml names cards of {GAME}, which summoner_wars has not: "
+            f"summon {' '.join(command)} --game {GAME} {deck}"), r.stdout
 
 
 def test_a_missing_deck_file_or_one_with_a_shipped_id_is_a_clear_error(tmp_path):
