@@ -438,6 +438,10 @@ class Match:
         """The spaces on this match's board (its regions for another number of players left out)."""
         return self._rt.board_spaces()
 
+    def board_regions(self) -> list[str]:
+        """The regions on this match's board (those for another number of players left out)."""
+        return self._rt.board_regions()
+
     def view(self, player: int | None) -> dict:
         """The state as one player may see it (None: everything), typed like snapshot().
 

@@ -371,6 +371,14 @@ class Runtime:
         order = self._E.board_order
         return [str(order[i]) for i in range(1, len(order) + 1)]
 
+    def board_regions(self) -> list[str]:
+        """The regions on this match's board, sorted (board.regions())."""
+        self._activate()
+        if len(self._E.board_order) == 0:   # (a game with no board)
+            return []
+        names = self._E.board.regions()
+        return [str(names[i]) for i in range(1, len(names) + 1)]
+
     def winner(self) -> int | None:
         """The winning seat once the match has one (None: not over, or a draw)."""
         self._activate()

@@ -181,13 +181,6 @@ def region_spaces(board: dict) -> dict[str, str]:
     return out
 
 
-def regions_in_play(board: dict, players: int) -> list[str]:
-    """The board's regions a match of this many players has (a region's `player_counts`
-    leaves it out of the others: engine/lua/board.lua)."""
-    return [str(r) for r, info in (board.get("regions") or {}).items()
-            if players in ((info or {}).get("player_counts") or [players])]
-
-
 class Regions:
     """The board's regions as the screen shows them (game.yaml `display: regions`): each
     region's name on its empty squares, and a line naming who holds each, from the game's
@@ -200,7 +193,8 @@ class Regions:
         board = match.game.data["board"]
         self.title = str(conf.get("title") or "regions")
         self.unowned = str(conf.get("unowned") or "no one's")
-        self.names = regions_in_play(board, len(match.seats)) if self.on else []
+        here = set(match.board_regions()) if self.on else set()   # (player_counts may leave some out)
+        self.names = [str(r) for r in (board.get("regions") or {}) if str(r) in here]   # in game.yaml's order
         self.of_space = region_spaces(board) if self.on else {}
         self._squares = match.board_spaces()
         self.player = player

@@ -139,6 +139,7 @@ def test_a_region_for_other_numbers_of_players_is_left_off_the_board(sw):
     m = Match(g, 1, [Seat(), Seat()], quiet=True)
     assert "c4" not in m.board_spaces() and len(m.board_spaces()) == 6 * 8 - 2
     assert m.eval('board.exists("c4"), board.regions(), board.space_at(3, 4)') == [False, ["near"], None]
+    assert m.board_regions() == ["near"]     # what the screen's regions line is built from
     assert sorted(m.eval('board.neighbors("c3")')[0]) == ["b3", "c2", "d3"]
     assert m.eval('board.distance("c3", "c6"), #board.within("c3", 1)') == [5, 3]   # steps around the hole
     with pytest.raises(ScriptError, match="board.neighbors: no space called 'c4'"):
@@ -156,6 +157,8 @@ def test_a_region_for_other_numbers_of_players_is_left_off_the_board(sw):
     assert three.board_spaces() == ["east_a"] + two.board_spaces()
     assert two.eval('board.neighbors("north_a"), board.regions()') == [["north_b", "south_a"], ["north", "south"]]
     assert three.eval('board.neighbors("north_a"), #board.regions()') == [["east_a", "north_b", "south_a"], 3]
+    assert two.board_regions() == ["north", "south"] and Match(load_game("summoner_tcg"), 1, [Seat()] * 2,
+                                                               quiet=True).board_regions() == []
 
 
 def test_a_space_in_two_regions_stops_a_game_built_past_the_loader(sw):
