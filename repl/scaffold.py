@@ -33,6 +33,17 @@ def _relative(target: Path, start: Path) -> str:
     return Path(os.path.relpath(target, start)).as_posix()
 
 
+def _engine_schema(name: str, start: Path) -> str:
+    """Where a written file's `$schema` line finds one of the engine's schemas: a relative
+    path from inside the folder that holds the engine (this checkout), so the checkout can
+    move as one; from anywhere else an absolute one, which does not break when the
+    modder's folder moves (a relative path would climb out of it into the install)."""
+    target = ENGINE_DIR / "schemas" / name
+    if start.resolve().is_relative_to(ENGINE_DIR.parent.resolve()):
+        return _relative(target, start)
+    return target.resolve().as_posix()
+
+
 def _write_all(files: dict[Path, str]) -> list[Path]:
     """Writes every file, refusing first if any exists: nothing is overwritten."""
     taken = [p for p in files if p.exists()]
@@ -60,9 +71,9 @@ def new_game(game_id: str, into: Path) -> list[Path]:
                                 f"(choose another id, or move it away)")
     name = game_id.replace("_", " ").title()
     values = {"id": game_id, "name": name,
-              "schema_path": _relative(ENGINE_DIR / "schemas" / "game.schema.json", rules),
+              "schema_path": _engine_schema("game.schema.json", rules),
               "card_schema_path": _relative(rules / "cards.schema.json", cards),
-              "scenario_schema_path": _relative(ENGINE_DIR / "schemas" / "scenario.schema.json", rules / "tests"),
+              "scenario_schema_path": _engine_schema("scenario.schema.json", rules / "tests"),
               "tests_path": _relative(rules / "tests", Path.cwd())}
     files = {}
     for template in sorted((TEMPLATES / "game").rglob("*")):
@@ -112,8 +123,7 @@ def new_set(game: str, set_id: str) -> list[Path]:
     if deck_rules:
         body["playable"] = False
     body["cards"] = [card]
-    test_head = [f"# yaml-language-server: $schema="
-                 f"{_relative(ENGINE_DIR / 'schemas' / 'scenario.schema.json', cards_dir / 'tests')}",
+    test_head = [f"# yaml-language-server: $schema={_engine_schema('scenario.schema.json', cards_dir / 'tests')}",
                  f"# Scenario tests of the card set {set_id}: summon test "
                  f"{_relative(cards_dir / 'tests' / (set_id + '.yaml'), rules_dir.parent.parent)}"
                  " (from the folder that holds rules/)"]

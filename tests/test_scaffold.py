@@ -3,12 +3,14 @@ as written, never overwrite anything, and leave the project's own checks as they
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
 from conftest import ROOT, summon
 from engine import docs
 from engine.loader import list_games, load_game
+from repl import scaffold
 
 # A game id no game found from this checkout has (a modder may have added games to it).
 GAME = next(g for g in ("pip_race", *(f"pip_race_{n}" for n in range(2, 100))) if g not in list_games(ROOT))
@@ -36,6 +38,18 @@ def test_a_new_game_passes_check_test_and_sim_as_written(tmp_path):
     assert first.endswith(f"$schema=../../rules/{GAME}/cards.schema.json")
     fresh = summon("schema", GAME, cwd=tmp_path)
     assert fresh.stdout == (tmp_path / f"rules/{GAME}/cards.schema.json").read_text()
+    # the engine's schemas, from a folder outside the checkout: absolute paths that are there
+    for f, schema in ((f"rules/{GAME}/game.yaml", "game"), (f"rules/{GAME}/tests/basics.yaml", "scenario")):
+        line = (tmp_path / f).read_text().splitlines()[0]
+        path = Path(line.split("$schema=")[1])
+        assert path.is_absolute() and path.name == f"{schema}.schema.json" and path.is_file(), line
+
+
+def test_a_file_inside_the_checkout_finds_the_engine_schemas_by_a_relative_path():
+    start = ROOT / "rules" / "some_game" / "tests"
+    ref = scaffold._engine_schema("scenario.schema.json", start)
+    assert ref == "../../../engine/schemas/scenario.schema.json"
+    assert (start / ref).resolve() == (ROOT / "engine/schemas/scenario.schema.json").resolve()
 
 
 @pytest.mark.parametrize("bad, said", [
