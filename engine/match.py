@@ -521,8 +521,24 @@ def read_save(path: Path) -> dict:
         raise SaveFileError(f"{path}:1:1: not a saved match (expected format {SAVE_FORMAT!r})")
     problems = _save_problems(data)
     if problems:
-        raise SaveFileError(f"{path}:1:1: " + "; ".join(problems))
+        line, col = _key_at(text, problems[0][0])
+        raise SaveFileError(f"{path}:{line}:{col}: " + "; ".join(p for _, p in problems))
     return data
+
+
+def _key_at(text: str, key: str) -> tuple[int, int]:
+    """Line and column of a top-level key of a saved match's JSON text (1, 1 when it is not
+    there): the first `"key":` with the object's own depth of brackets before it."""
+    depth = 0
+    for m in re.finditer(r'"((?:[^"\\]|\\.)*)"\s*:|"(?:[^"\\]|\\.)*"|[\[\]{}]', text):
+        token = m.group()
+        if token in "[{":
+            depth += 1
+        elif token in "]}":
+            depth -= 1
+        elif depth == 1 and m.group(1) == key:
+            return _line_col(text, m.start())
+    return 1, 1
 
 
 def _save_text(path: Path) -> str:
@@ -561,43 +577,43 @@ def _line_col(text: str, offset: int) -> tuple[int, int]:
     return text.count("\n", 0, offset) + 1, offset - text.rfind("\n", 0, offset)
 
 
-def _save_problems(data: dict) -> list[str]:
-    """What is wrong with the fields of a saved match, each in a few words."""
+def _save_problems(data: dict) -> list[tuple[str, str]]:
+    """What is wrong with the fields of a saved match: (the key, what, in a few words)."""
     problems = []
     if not isinstance(data.get("game"), str) or lone_surrogate(data["game"]):
-        problems.append("'game' must be a game id")
+        problems.append(("game", "'game' must be a game id"))
     try:
         check_seed(data.get("seed"))
     except EngineError as e:
-        problems.append(f"'seed': {e}")
+        problems.append(("seed", f"'seed': {e}"))
     seats = data.get("seats")
     if not (isinstance(seats, list) and all(isinstance(s, str) and not lone_surrogate(s) for s in seats)):
-        problems.append("'seats' must be a list like [\"human:set\", \"bot\"]")
+        problems.append(("seats", "'seats' must be a list like [\"human:set\", \"bot\"]"))
     else:
         try:
             check_seats([Seat.parse(s) for s in seats])
         except EngineError as e:
-            problems.append(f"'seats': {e}")
+            problems.append(("seats", f"'seats': {e}"))
     answers = data.get("answers")
     if not (isinstance(answers, list) and all(isinstance(a, str) for a in answers)):
-        problems.append("'answers' must be a list of option labels")
+        problems.append(("answers", "'answers' must be a list of option labels"))
     else:
         bad = next(((n, lone_surrogate(a)) for n, a in enumerate(answers, 1) if lone_surrogate(a)), None)
         if bad:
-            problems.append(f"answer {bad[0]} holds {bad[1]}, which is not a character")
+            problems.append(("answers", f"answer {bad[0]} holds {bad[1]}, which is not a character"))
     files = data.get("card_files", [])
     if not (isinstance(files, list) and all(isinstance(f, str) and f and not lone_surrogate(f) for f in files)):
-        problems.append("'card_files' must be a list of paths to card or deck files")
+        problems.append(("card_files", "'card_files' must be a list of paths to card or deck files"))
     texts = data.get("card_file_texts", {})
     if not (isinstance(texts, dict) and all(isinstance(t, str) and not lone_surrogate(t) for t in texts.values())):
-        problems.append("'card_file_texts' must map each card or deck file to its text")
+        problems.append(("card_file_texts", "'card_file_texts' must map each card or deck file to its text"))
     options = data.get("options", {})
     if not isinstance(options, dict):
-        problems.append("'options' must be a mapping of game options")
+        problems.append(("options", "'options' must be a mapping of game options"))
     else:
         problem = plain_value_problem(options)
         if problem:
-            problems.append(f"'options': {problem}")
+            problems.append(("options", f"'options': {problem}"))
     return problems
 
 

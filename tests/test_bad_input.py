@@ -407,6 +407,17 @@ def test_a_bad_save_is_refused_naming_the_file(tmp_path, good_save, case, comman
     refused(run(*command.split(), str(path)), *needles)
 
 
+@pytest.mark.parametrize("key, bad", [("seed", "x"), ("seats", ["robot", "bot"]), ("answers", [1, 2])])
+def test_a_bad_field_of_a_save_is_refused_at_its_line(tmp_path, good_save, key, bad):
+    path = tmp_path / "bad.json"
+    # as saves are written, one field a line; a nested key of that name comes first
+    path.write_text(json.dumps({"card_file_texts": {key: "x"}, **good_save, key: bad}, indent=1))
+    line = next(n for n, text in enumerate(path.read_text().splitlines(), 1) if text.startswith(f' "{key}":'))
+    assert line > 1
+    with pytest.raises(SaveFileError, match=rf"bad\.json:{line}:2: '{key}'"):
+        read_save(path)
+
+
 def test_the_repl_keeps_its_match_when_a_load_fails(tmp_path, good_save):
     cases = bad_saves(tmp_path, good_save)
     lines = ["1"] + [f"load {path}" for path, _ in cases.values()] + [f"save {tmp_path / 'kept.json'}", "quit"]
