@@ -578,12 +578,13 @@ scenario.start(1, "summon")
     # the opponent's turn: the Pyre stays active all through it
     assert m.pending.player == 2
     answer(m, "End move phase")
-    # the start of our next turn: it leaves, taking 2 damage off one of our units
-    # (any of them, damaged or not)
-    assert m.pending.player == 1 and m.pending.prompt == "Sacrificial Pyre: remove 2 damage from which unit?"
+    # the start of our next turn: it leaves, taking 2 damage off "a target": any damaged card
+    assert m.pending.player == 1 and m.pending.prompt == "Sacrificial Pyre: remove 2 damage from which card?"
     assert zone(m, "active", 1) == ["sacrificial_pyre"]
     opts = m.options()
-    assert opts == ["Ret-Talus at c1", "Undead Carrier at e1", "Undead Archer at c2"]
+    assert opts == ["Ret-Talus at c1", "Undead Carrier at e1", "Svara at f8"]   # an enemy's too
+    assert all(tokens(card_at(m, s), "damage") > 0 for s in ("c1", "e1", "f8"))
+    assert tokens(card_at(m, "c2"), "damage") == 0   # the Archer, undamaged, is not offered
     answer(m, "Ret-Talus at c1")
     assert tokens(card_at(m, "c1"), "damage") == 1
     assert tokens(card_at(m, "e1"), "damage") == 1

@@ -467,10 +467,11 @@ def test_build_pays_cost_and_unaffordable_not_offered(sw):
     assert zone(m, "hand", 1) == ["dwarf_gate"]
 
 
-def test_build_any_number_and_units_are_not_built(sw):
+def test_build_any_number_and_a_unit_only_if_it_is_also_a_structure(sw):
+    # "Any card with a class of structure can be built": the Ice Golem too, not the Frost Mage
     m = sw_position(sw, "", phase="build", magic=(10, 5),
                     hand1=["ice_golem", "frost_mage", "dwarf_gate", "dwarf_gate"])
-    assert options_starting(m, "Build") == ["Build Gate (cost 0)"]
+    assert options_starting(m, "Build") == ["Build Ice Golem (cost 2)", "Build Gate (cost 0)"]
     answer(m, "Build Gate (cost 0)", "b2")
     answer(m, "Build Gate (cost 0)", "e3")
     assert at(m, "b2") == at(m, "e3") == "dwarf_gate"

@@ -124,13 +124,46 @@ end
 -- A card in play may set other units' base strength (its `base_strength` ability
 -- returns the new base, or nil). The base replaces the printed strength before any
 -- other modifier applies, so bonuses still add to it. When several cards set one
--- unit's base, the last of them in play order counts.
+-- unit's base, only the last of them to take effect counts (the glossary's BASE
+-- STRENGTH): state.vars.base_since["unit:card"] numbers, in order, when each card's
+-- base began to apply to each unit, and refresh_bases brings it up to date before
+-- every question of a phase (phases.lua: next_step). A base that began since the
+-- last refresh is the newest; between two of the same age, the later in play order.
+
+local function base_key(unit, card) return unit.id .. ":" .. card.id end
+
+--- Numbers each base that has begun to apply since the last call, and forgets those
+--- that no longer apply (so one that applies again later is new again).
+function refresh_bases()
+  local setters = cards.in_play_with("abilities", "base_strength")
+  local old = state.vars.base_since
+  if #setters == 0 then
+    if old then state.vars.base_since = nil end
+    return
+  end
+  old = old or {}
+  local now, clock = {}, state.vars.base_clock or 0
+  for _, u in ipairs(cards.on_board(is_unit)) do
+    for _, m in ipairs(setters) do
+      if def_of(m).abilities.base_strength(m, u) ~= nil then
+        local k = base_key(u, m)
+        if old[k] == nil then clock = clock + 1 end
+        now[k] = old[k] or clock
+      end
+    end
+  end
+  state.vars.base_since, state.vars.base_clock = now, clock
+end
 
 local function base_strength_of(c)
-  local base = nil
+  local base, newest = nil, nil
+  local since = state.vars.base_since or {}
   for _, m in ipairs(cards.in_play_with("abilities", "base_strength")) do
     local b = def_of(m).abilities.base_strength(m, c)
-    if b ~= nil then base = b end
+    if b ~= nil then
+      local t = since[base_key(c, m)] or math.huge
+      if newest == nil or t >= newest then base, newest = b, t end
+    end
   end
   return base
 end
@@ -185,6 +218,7 @@ function return_to_hand(c)
   c.controller = c.owner
   cards.to_zone(c, c.owner, "hand")
   say(string.format("%s at %s returns to player %d's hand", c.name, from, c.owner))
+  check_lethal()   -- a card that gave others life may have gone
 end
 
 --- A player takes control of a card on the battlefield (and of the cards under it).
@@ -192,6 +226,7 @@ function take_control(c, p)
   c.controller = p
   for _, u in ipairs(cards.attached(c)) do u.controller = p end
   say(string.format("Player %d takes control of %s at %s", p, c.name, c.space))
+  check_lethal()   -- life given by its old side's cards (or by it to them) may be gone
 end
 
 -- Cards under a card ---------------------------------------------------------------------

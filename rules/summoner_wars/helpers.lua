@@ -95,9 +95,31 @@ end
 --- Discards a card from play to its owner's discard pile: tokens go, cards under it go too.
 function discard(c)
   for _, u in ipairs(cards.attached(c)) do discard(u) end
+  if c.space then forget_turn_records(c) end
   tokens.clear(c)
   c.controller = c.owner
   cards.to_zone(c, c.owner, "discard")
+end
+
+--- A card discarded from the battlefield that comes back later is a new card (the
+--- glossary's DISCARD): what it did this turn (moved, attacked, abilities used once a
+--- turn) no longer marks it, though its move or attack still counts toward the
+--- phase's limit of units.
+function forget_turn_records(c)
+  local v = state.vars
+  for _, done in ipairs({ v.moved or {}, v.attacked or {} }) do
+    if done[c.id] then
+      done[c.id] = nil
+      v.gone = (v.gone or 0) + 1
+      done["gone " .. v.gone] = true   -- (a key no card has: counted, never matched)
+    end
+  end
+  local used, suffix = v.used, ":" .. c.id
+  if used then
+    for k in pairs(used) do   -- (deletions only: the order does not matter)
+      if string.sub(k, -#suffix) == suffix then used[k] = nil end
+    end
+  end
 end
 
 --- Who controls a card whose effect destroys another, for magic: a card on the
@@ -139,7 +161,8 @@ function destroy(c, source)
 end
 
 --- Destroys every card whose life has fallen to its damage other than by new
---- damage (a card that gave it life has gone). Nobody earns magic for these.
+--- damage (a card that gave it life has gone, or it changed sides). Nobody earns
+--- magic for these.
 function check_lethal()
   for _, c in ipairs(cards.on_board()) do
     local dmg = tokens.get(c, "damage")

@@ -100,6 +100,7 @@ end
 
 --- The card of player p's step under way, if a second question is due.
 local function next_step(p)
+  refresh_bases()   -- (abilities.lua: which base strength took effect last)
   local nx = state.vars.next
   if type(nx) ~= "string" then return nx and cards.get(nx) end
   for _, c in ipairs(zones.cards(p, "hand")) do
@@ -351,7 +352,7 @@ function build_offer(p)
   return step_offer(p, "build", "Build structures", function(opts)
     if #build_spaces(p) == 0 then return end
     for _, c in ipairs(distinct_in_hand(p, function(c)
-      return is_structure(c) and not is_unit(c) and stat(c, "cost") <= magic(p)
+      return is_structure(c) and stat(c, "cost") <= magic(p)   -- a unit that is also a structure too
     end)) do
       opts[#opts + 1] = { label = string.format("Build %s (cost %d)", c.name, stat(c, "cost")), card = c }
     end
@@ -489,6 +490,7 @@ end
 
 --- The magic step's question: which card to discard for magic.
 function magic_offer(p)
+  refresh_bases()
   local gain = options.magic_per_discard
   return step_offer(p, "magic", string.format("Discard cards for %d magic each", gain), function(opts)
     for _, c in ipairs(distinct_in_hand(p, function() return true end)) do

@@ -60,7 +60,8 @@ function can_instead_of(c, what) end
 function cards_within(card, n, filter) end
 
 --- Destroys every card whose life has fallen to its damage other than by new
---- damage (a card that gave it life has gone). Nobody earns magic for these.
+--- damage (a card that gave it life has gone, or it changed sides). Nobody earns
+--- magic for these.
 --- Defined in rules/summoner_wars/helpers.lua.
 function check_lethal() end
 
@@ -114,6 +115,13 @@ function force(c, to) end
 --- Spaces a card could be forced to, n spaces in a straight line: {space=, dir=}.
 --- Defined in rules/summoner_wars/helpers.lua.
 function force_targets(c, n) end
+
+--- A card discarded from the battlefield that comes back later is a new card (the
+--- glossary's DISCARD): what it did this turn (moved, attacked, abilities used once a
+--- turn) no longer marks it, though its move or attack still counts toward the
+--- phase's limit of units.
+--- Defined in rules/summoner_wars/helpers.lua.
+function forget_turn_records(c) end
 
 --- Whether a card's name holds a word, or words in a row, as whole words: an
 --- "Undead" unit is an Undead Warrior or an Undead Carrier; an "Ice" structure is
@@ -228,6 +236,11 @@ function put_into_play(c, p, space) end
 --- Puts a card under a host: it loses its tokens and the cards under it first.
 --- Defined in rules/summoner_wars/abilities.lua.
 function put_under(c, host) end
+
+--- Numbers each base that has begun to apply since the last call, and forgets those
+--- that no longer apply (so one that applies again later is new again).
+--- Defined in rules/summoner_wars/abilities.lua.
+function refresh_bases() end
 
 --- Defined in rules/summoner_wars/abilities.lua.
 function release_space(s) end
