@@ -114,21 +114,23 @@ class Looks:
         tokens. Longer than room, the name is cut first ("Barbarian War... 3/3 on tower"): the
         board's abbreviation already names the card, and what follows is what changes in play."""
         name = _name(c)
-        parts = []
         life = self.life_left(c)
-        if life is not None:
-            parts.append(f"{life[0]}/{life[1]}")
+        first = f" {life[0]}/{life[1]}" if life is not None else ""
+        parts = []
         for k, now, printed in self.changed(c):
             if k != self.life.get("stat"):
                 parts.append(f"{k} {now} ({printed})")
         parts += [f"{k} {v}" for k, v in sorted(_tokens(c).items()) if k != self.life.get("less")]
         parts += ["+" + n for n in self.attached(c)]
-        if mark:
-            parts.append(f"on {mark}")
-        tail = "".join(" " + p for p in parts)
-        if room is not None and len(name) + len(tail) > room and room - len(tail) - 3 >= MIN_NAME:
-            name = name[:room - len(tail) - 3].rstrip() + "..."   # (the letters of the name that fit)
-        return name + tail
+        middle = "".join(" " + p for p in parts)
+        last = f" on {mark}" if mark else ""
+        over = len(name) + len(first) + len(middle) + len(last) - (room if room is not None else 10 ** 9)
+        if over > 0 and len(name) > MIN_NAME:   # the letters of the name that fit, at least MIN_NAME
+            name = name[:max(MIN_NAME, len(name) - over - 3)].rstrip() + "..."
+            over = len(name) + len(first) + len(middle) + len(last) - room
+        if over > 0 and middle:   # then what lies between the life left and the mark
+            middle = middle[:max(1, len(middle) - over - 3)].rstrip() + "..."
+        return name + first + middle + last
 
     def describe(self, c: dict, viewer: int | None, mark: str | None = None) -> str:
         """One line on a card in play, in players' words: whose, life left, changed stats, attachments, tokens."""

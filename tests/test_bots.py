@@ -246,7 +246,7 @@ class Peeking:
 
 
 FAIR = [("summoner_wars", 3, 40, 2), ("summoner_wars", 7, 95, 2), ("summoner_tcg", 8, 50, 2),
-        ("summoner_tcg", 6, 100, 3), ("summonaria", 2, 90, 2)]
+        ("summoner_tcg", 6, 100, 3), ("summonaria", 2, 94, 2)]
 
 
 def decisions_on_both(bot_factory, positions):

@@ -486,7 +486,12 @@ def test_summonaria_in_a_terminal_shows_domains_marks_the_own_hand_and_a_move(pl
     from engine.loader import load_game
     where = domain_squares(load_game("summonaria"))
     s = play_screen(*SUMMONARIA, size=(40, 120))
-    # the first question is the trades step of P3's turn: the person may propose a trade
+    # the first question: before anyone acts, every player places their advance guard,
+    # from the first player (P3) in turn order, so the person is asked after P3 and P4
+    text = s.wait(r"P1 \(you\): Your advance guard: which unit holds the tower\?[\s\S]*P1>")
+    assert last_board(text)["b2"] == "Dwa1 3" and last_board(text)["d4"] == "Baw1 3"
+    s.type("Keep the Barbarian Warchief on the tower at d4")
+    # then the trades step of P3's turn: the person may propose a trade
     text = s.wait(r"P1 \(you\): Player 3's turn begins: propose a trade\? \(you hold 3 resource cards\)\s+"
                   r"1\. Propose a trade to player 2\s+2\. Propose a trade to player 3\s+"
                   r"3\. Propose a trade to player 4\s+4\. No trade\s+P1>")
@@ -521,10 +526,8 @@ def test_summonaria_in_a_terminal_shows_domains_marks_the_own_hand_and_a_move(pl
     s.wait(r"P1 \(you\): A trade with player 2: which of your resources do you promise\?\s+"
            r"1\. Promise your Dragon's Teeth\s+2\. Promise your Bloodstones\s+3\. No trade\s+P1>")
     s.type("No trade")
-    s.wait(r"P1 \(you\): Your advance guard: which unit holds the tower\?[\s\S]*P1>")
-    assert last_board(s.text)["b10"] == "portal4"                       # P4's Wasp Swarm left its portal
-    s.type("Keep the Barbarian Warchief on the tower at d4")
     s.wait(r"Summon a unit\?[\s\S]*P1>")
+    assert last_board(s.text)["b10"] == "portal4"                       # P4's Wasp Swarm left its portal
     s.type("Summon nothing this turn")
     s.wait(r"Move and engage[\s\S]*P1>")
     s.type("Move or attack with the Dwarven Axeman at b2")
@@ -577,6 +580,23 @@ def test_card_by_its_number_in_a_game_with_no_board_shows_it_and_a_hidden_card_a
     s.wait(rf"P2's field: a face-down card of P2 \[paid {cost}\]\s*\n[\s\S]*P1>")
     s.type("card #99")
     s.wait(r"no card #99 in sight")
+
+
+def test_an_entry_too_long_even_with_its_name_cut_cuts_its_tokens_and_keeps_life_and_mark():
+    from engine.loader import load_game
+    from repl.render import MIN_NAME, Looks
+    m = Match(load_game("summonaria"), 3, [Seat("human"), Seat("bot")], quiet=True)
+    view = m.view(1)
+    looks = Looks(m, view, 1)
+    unit = next(c for c in view["cards"] if c.get("space") and looks.life_left(c))
+    left, most = looks.life_left(unit)
+    short = {**unit, "name": "Mummy", "tokens": {"blessing": 1}}
+    entry = looks.brief(short, "temple", room=29)
+    assert len(entry) == 29 and re.fullmatch(rf"Mummy {left}/{most} bl\w*\.\.\. on temple", entry), entry
+    long = {**unit, "name": "Barbarian Warchief", "tokens": {"blessing": 1}}
+    entry = looks.brief(long, "tower", room=29)
+    assert len(entry) <= 29 and re.fullmatch(rf"{'Barbarian'[:MIN_NAME]}\.\.\. {left}/{most} \w+\.\.\. on tower", entry), entry
+    assert looks.brief(short, "temple") == f"Mummy {left}/{most} blessing 1 on temple"   # room enough: all of it
 
 
 def test_a_long_entry_under_the_board_cuts_the_name_and_keeps_what_the_card_stands_on():

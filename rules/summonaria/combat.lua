@@ -28,11 +28,12 @@ function dice_for(c, space, ranged, how)
 end
 
 --- Applies hits one at a time: a standing tower under the unit takes the first and
---- crumbles, then a blessing takes one, then each is a wound. Returns true if the
---- unit is destroyed.
-function take_hits(c, hits, by)
+--- crumbles (only when the unit is the one attacked, `defending`: a tower does not
+--- shield an attacker struck back), then a blessing takes one, then each is a wound.
+--- Returns true if the unit is destroyed.
+function take_hits(c, hits, by, defending)
   for _ = 1, hits do
-    if is_standing(c.space) then
+    if defending and is_standing(c.space) then
       state.vars.towers[c.space] = "crumbled"
       refresh_marks()
       say(string.format("The tower at %s takes a hit for %s and crumbles", c.space, c.name))
@@ -50,13 +51,28 @@ function take_hits(c, hits, by)
   return false
 end
 
---- One side's roll against the other. Returns true if the target is destroyed.
+--- One side's roll against the other: `how` is "attack" (the target is the unit
+--- attacked, so a tower under it may take a hit) or "strike back" (the target is the
+--- attacker). Returns true if the target is destroyed.
 local function strike(c, target, space, ranged, how)
   local n = dice_for(c, space, ranged, how)
   local hits, text = roll_attack(n)
   say(string.format("%s %s%s with %d d10: %s -> %d hit%s", c.name, how, ranged and " (ranged)" or "", n, text,
                     hits, hits == 1 and "" or "s"))
-  return take_hits(target, hits, c)
+  return take_hits(target, hits, c, how == "attack")
+end
+
+--- The attacker has destroyed the unit on `space`: it must move in, unless the square
+--- is another player's portal, where no unit may end its turn (then it stays put).
+local function move_in(attacker, space)
+  if is_enemy_portal(space, attacker.controller) then
+    say(string.format("%s may not end its turn on player %d's portal at %s: it stays at %s", attacker.name,
+                      domain_owner(space), space, attacker.space))
+    return
+  end
+  cards.place(attacker, space)
+  state.vars.turn.moved[attacker.id] = true
+  say(string.format("%s moves into %s", attacker.name, space))
 end
 
 --- Whether the defender's controller tries Fear, and whether it works.
@@ -76,7 +92,8 @@ local function fear_works(attacker, target, ranged)
 end
 
 --- An attack. Melee: the attacker rolls, a destroyed defender's square is taken by
---- the attacker, otherwise the defender strikes back (Fear may turn the order round).
+--- the attacker (not another player's portal: move_in), otherwise the defender
+--- strikes back (Fear may turn the order round).
 --- Ranged: the attacker rolls, nothing more.
 function attack(attacker, target)
   local ranged = is_ranged(attacker)
@@ -86,15 +103,11 @@ function attack(attacker, target)
     strike(attacker, target, space, true, "attack")
   elseif fear_works(attacker, target, ranged) then
     if not strike(target, attacker, space, false, "strike back") then
-      if strike(attacker, target, space, false, "attack") then
-        cards.place(attacker, space)
-        say(string.format("%s moves into %s", attacker.name, space))
-      end
+      if strike(attacker, target, space, false, "attack") then move_in(attacker, space) end
     end
   else
     if strike(attacker, target, space, false, "attack") then
-      cards.place(attacker, space)
-      say(string.format("%s moves into %s", attacker.name, space))
+      move_in(attacker, space)
     else
       strike(target, attacker, space, false, "strike back")
     end

@@ -1,14 +1,16 @@
--- Summonaria: the steps of a turn. Deploy (first turn only), the others' trades
--- (trade.lua), draw, summon, move and engage, place the summoned unit. At each choice
--- of the draw, summon, move and place steps the player may also transmute and
--- propose trades (trading_options, at the end of the step's options).
+-- Summonaria: the steps of a turn. Deploy (the game's first turn only: every player
+-- places their advance guard), the others' trades (trade.lua), draw, summon, move and
+-- engage, place the summoned unit. At each choice of the draw, summon, move and place
+-- steps the player may also transmute and propose trades (trading_options, at the end
+-- of the step's options).
 
 -- Deploy -------------------------------------------------------------------------
 
---- On a player's first turn, before anything else, they may swap their two
---- advance-guard units between their tower and their portal.
-function deploy_phase(p)
-  if state.vars.deployed[p] or state.turn > players.count() then return end
+--- Before anyone acts, each player may swap their two advance-guard units between
+--- their tower and their portal: in the first turn's deploy step, everyone who has
+--- not yet chosen is asked, in turn order from the first player. (A scenario that
+--- starts in a later step of the first turn, or in a later turn, asks no one.)
+local function deploy(p)
   state.vars.deployed[p] = true
   local t, o = board.card_at(home_tower(p)), board.card_at(portal_of(p))
   if not (t and o and t.controller == p and o.controller == p) then return end
@@ -20,6 +22,13 @@ function deploy_phase(p)
   if pick.swap then
     cards.swap(t, o)
     say(string.format("Player %d puts the %s on the tower and the %s on the portal", p, o.name, t.name))
+  end
+end
+
+function deploy_phase(p)
+  if state.turn ~= 1 then return end
+  for _, q in ipairs(players.from(p)) do
+    if not state.vars.deployed[q] then deploy(q) end
   end
 end
 
@@ -281,8 +290,11 @@ function place_phase(p)
       say(string.format("The tower at %s stands again", c.space))
     end
   end
+  -- a blessing for each unit that came onto a temple this turn (moved there, or moved
+  -- in after destroying a unit there) and ends the turn on it; not for one that has
+  -- stood there since an earlier turn
   for _, c in ipairs(units_of(p)) do
-    if is_temple(c.space) and not is_blessed(c) then
+    if is_temple(c.space) and state.vars.turn.moved[c.id] and not is_blessed(c) then
       local pick
       repeat
         local opts = { { label = "Bless the " .. c.name .. " at " .. c.space, yes = true } }

@@ -76,6 +76,8 @@ end
 
 on("turn_start", function(ev)
   local p = ev.player
+  -- this turn's units: moved (it moved, or moved in after a kill: charge, rebuilding,
+  -- blessings), done (it has had its go), rebuilding (towers to stand again at the end)
   state.vars.turn = { moved = {}, done = {}, rebuilding = {} }
   state.vars.proposed[p] = 0    -- the trades p may propose until their next turn (trade.lua)
   if state.vars.claims[p] then

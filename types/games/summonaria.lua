@@ -8,7 +8,8 @@
 function army_token(p, kind) end
 
 --- An attack. Melee: the attacker rolls, a destroyed defender's square is taken by
---- the attacker, otherwise the defender strikes back (Fear may turn the order round).
+--- the attacker (not another player's portal: move_in), otherwise the defender
+--- strikes back (Fear may turn the order round).
 --- Ranged: the attacker rolls, nothing more.
 --- Defined in rules/summonaria/combat.lua.
 function attack(attacker, target) end
@@ -39,8 +40,6 @@ function cost_text(cost) end
 --- Defined in rules/summonaria/helpers.lua.
 function def_of(c) end
 
---- On a player's first turn, before anything else, they may swap their two
---- advance-guard units between their tower and their portal.
 --- Defined in rules/summonaria/phases.lua.
 function deploy_phase(p) end
 
@@ -216,10 +215,11 @@ function summon_options(p) end
 function summon_phase(p, pick) end
 
 --- Applies hits one at a time: a standing tower under the unit takes the first and
---- crumbles, then a blessing takes one, then each is a wound. Returns true if the
---- unit is destroyed.
+--- crumbles (only when the unit is the one attacked, `defending`: a tower does not
+--- shield an attacker struck back), then a blessing takes one, then each is a wound.
+--- Returns true if the unit is destroyed.
 --- Defined in rules/summonaria/combat.lua.
-function take_hits(c, hits, by) end
+function take_hits(c, hits, by, defending) end
 
 --- Carries out an option of trading_options; returns false for any other option.
 --- Backing out of a proposal leaves no more proposals for the rest of the step.
