@@ -451,6 +451,11 @@ def _game_references(gdoc: yamlio.Document, g: dict) -> list[Problem]:
             problems.append(gdoc.problem(("limits", name), f"limits: {name} must be a number, not NaN"))
     if pl["min"] > pl["max"]:
         problems.append(gdoc.problem(("players",), "players: min is more than max"))
+    for name, value in (g.get("stats") or {}).items():
+        spec = stat_spec(value)
+        if "min" in spec and "max" in spec and spec["min"] > spec["max"]:
+            problems.append(gdoc.problem(("stats", name, "min"),
+                                         f"stat {name}: min {spec['min']} is more than max {spec['max']}"))
     return problems
 
 
@@ -643,6 +648,14 @@ def set_of_file(game: GameDef, path: Path) -> str:
     raise EngineError(f"{path}: defines no card set a seat can play in {game.id}")
 
 
+def stat_spec(value: int | dict) -> dict:
+    """A stat of game.yaml as {default, min?, max?}: from its plain default (`strength: 0`) or
+    its map (`strength: {default: 0, min: 0}`; the default is 0 when left out)."""
+    if isinstance(value, dict):
+        return {"default": 0, **value}
+    return {"default": value}
+
+
 def lua_game_table(gd: GameDef) -> dict:
     """The game definition as the engine's Lua sees it, with lookup sets precomputed."""
     g = copy.deepcopy(gd.data)
@@ -650,6 +663,7 @@ def lua_game_table(gd: GameDef) -> dict:
     zones = {}
     for name, z in (g.get("zones") or {}).items():
         zones[name] = {"scope": z.get("scope", "player"), "visibility": z.get("visibility", "public")}
+    stats = g.get("stats") or {}
     counters = {}
     for name, c in (g.get("counters") or {}).items():
         counters[name] = {"scope": c.get("scope", "player"), "start": c.get("start", 0),
@@ -660,9 +674,11 @@ def lua_game_table(gd: GameDef) -> dict:
         dice=g.get("dice") or {},
         hooks=hooks,
         hookset={h: True for h in hooks},
-        stats=list((g.get("stats") or {}).keys()),
-        statset={s: True for s in (g.get("stats") or {})},
-        stat_defaults=g.get("stats") or {},
+        stats=list(stats.keys()),
+        statset={s: True for s in stats},
+        stat_defaults={s: stat_spec(v)["default"] for s, v in stats.items()},
+        stat_min={s: stat_spec(v)["min"] for s, v in stats.items() if "min" in stat_spec(v)},
+        stat_max={s: stat_spec(v)["max"] for s, v in stats.items() if "max" in stat_spec(v)},
         in_play=g.get("in_play") or [],
         in_play_set={z: True for z in g.get("in_play") or []},
         played_set={h: True for h in (g.get("balance") or {}).get("played") or []},

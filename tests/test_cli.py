@@ -23,7 +23,7 @@ def test_list_with_a_game_shows_each_card_as_printed_under_its_id_and_each_deck(
     r = summon("list", "summoner_tcg")
     assert r.returncode == 0, r.stderr
     out = r.stdout.splitlines()
-    assert out[0] == "summoner_tcg  Summoner TCG, 2-4 players"
+    assert out[0] == "summoner_tcg  Summoner TCG, 2-6 players"
     assert f"  core  Core Set ({len(core['cards'])} cards; a pool that decks draw on)" in out
     for card in core["cards"]:
         at = out.index(f"    {card['id']}  {card['name']}: {', '.join(card['tags'])}")

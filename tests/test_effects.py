@@ -1,5 +1,6 @@
 """The engine's ordering of effects that happen at the same time (`defer` and game.yaml
-`effects: order`), on a tiny game of its own (tests/games/timing), not Summoner Wars."""
+`effects: order`), and a stat's bounds that hold whatever order the modifiers run in, on a
+tiny game of its own (tests/games/timing), not Summoner Wars."""
 from __future__ import annotations
 
 import shutil
@@ -144,4 +145,115 @@ def test_a_bad_order_in_game_yaml_is_refused(tmp_path):
     text = (game / "game.yaml").read_text().replace("order: active_player", "order: sometimes")
     (game / "game.yaml").write_text(text)
     with pytest.raises(EngineError, match=r"game.yaml:18:18: .sometimes. is not one of: fixed, active_player"):
+        load_game(str(game))
+
+
+# -- a stat's bounds: kept once, after every modifier -----------------------------------------
+
+# Cards for the timing game with a `speed` stat (bounded 0 to 5) and a `reach` stat (plain):
+# a Weight takes 4 from every other card's speed and reach, a Wing adds 3 to both.
+BOUNDED_CARDS = """id: bounded
+name: Bounded
+cards:
+  - id: weight
+    name: Weight
+    tags: [piece]
+    copies: 0
+    text: Every other card has 4 less speed and reach.
+    modifiers:
+      speed: |
+        function(self, card, value)
+          if card.id ~= self.id then return value - 4 end
+          return value
+        end
+      reach: |
+        function(self, card, value)
+          if card.id ~= self.id then return value - 4 end
+          return value
+        end
+  - id: wing
+    name: Wing
+    tags: [piece]
+    copies: 0
+    text: Every other card has 3 more speed and reach.
+    modifiers:
+      speed: |
+        function(self, card, value)
+          if card.id ~= self.id then return value + 3 end
+          return value
+        end
+      reach: |
+        function(self, card, value)
+          if card.id ~= self.id then return value + 3 end
+          return value
+        end
+  - id: runner
+    name: Runner
+    tags: [piece]
+    copies: 0
+    text: Runs.
+"""
+
+
+@pytest.fixture(scope="module")
+def bounded(tmp_path_factory):
+    """The timing game with `stats: {speed: {default: 0, min: 0, max: 5}, reach: 0}` and the
+    cards above."""
+    game = Path(shutil.copytree(TIMING, tmp_path_factory.mktemp("bounded") / "timing"))
+    text = (game / "game.yaml").read_text()
+    assert "hooks: [ring, echo]\n" in text
+    text = text.replace("hooks: [ring, echo]\n",
+                        "stats:\n  speed: {default: 0, min: 0, max: 5}\n  reach: 0\nhooks: [ring, echo]\n")
+    (game / "game.yaml").write_text(text)
+    (game / "cards" / "bounded.yaml").write_text(BOUNDED_CARDS)
+    return load_game(str(game))
+
+
+def bounded_match(game, first: str | None, second: str | None, speed: int) -> Match:
+    """A runner of printed speed `speed` (its `base`) at s3, `first` at s1 and `second` at s2:
+    their modifiers run in board order, s1's first."""
+    places = [f'cards.place(cards.create("{card}", 1), "{space}")'
+              for card, space in ((first, "s1"), (second, "s2")) if card]
+    lua = "\n".join(['scenario.clear_board()', *places,
+                     'local r = cards.create("runner", 1)', 'cards.place(r, "s3")',
+                     f'r.base = {{speed = {speed}, reach = {speed}}}'])
+    return new_match(game, lua)
+
+
+def runner_stats(m: Match) -> tuple[int, int, dict]:
+    """The runner's speed and reach by stat(), and its stats as seat 1's screen has them."""
+    speed, reach, rid = m.eval('local r = board.card_at("s3"); return stat(r, "speed"), stat(r, "reach"), r.id')
+    return speed, reach, m.stats_seen(1, rid)
+
+
+@pytest.mark.parametrize("order", [("weight", "wing"), ("wing", "weight")])
+def test_a_stats_min_and_max_hold_once_after_every_modifier_whatever_their_order(bounded, order):
+    # 0 - 4 + 3 = -1: the min (0) holds at the end. A bound kept after each modifier would
+    # give 3 with the Weight first (0 - 4 -> 0, then + 3) and 0 with the Wing first.
+    speed, reach, seen = runner_stats(bounded_match(bounded, *order, speed=0))
+    assert speed == 0 and seen["speed"] == 0
+    assert reach == -1 and seen["reach"] == -1        # a plain stat has no bounds
+    # 4 + 3 - 4 = 3: below the max (5) once every modifier has run, though 7 on the way
+    # with the Wing first; a bound kept after each modifier would give 1 then.
+    speed, reach, seen = runner_stats(bounded_match(bounded, *order, speed=4))
+    assert (speed, reach, seen["speed"], seen["reach"]) == (3, 3, 3, 3)
+
+
+def test_a_stat_past_its_bounds_is_kept_to_them_and_a_plain_stat_is_not(bounded):
+    assert runner_stats(bounded_match(bounded, "wing", None, speed=4))[:2] == (5, 7)
+    assert runner_stats(bounded_match(bounded, "weight", None, speed=2))[:2] == (0, -2)
+    assert runner_stats(bounded_match(bounded, None, None, speed=9))[:2] == (5, 9)   # the printed value too
+
+
+def test_a_stat_whose_min_is_more_than_its_max_is_refused(tmp_path):
+    from engine.errors import EngineError
+    game = Path(shutil.copytree(TIMING, tmp_path / "timing"))
+    text = (game / "game.yaml").read_text().replace("hooks: [ring, echo]\n",
+                                                    "stats:\n  speed: {min: 3, max: 1}\nhooks: [ring, echo]\n")
+    (game / "game.yaml").write_text(text)
+    with pytest.raises(EngineError, match=r"game.yaml:\d+:\d+: stat speed: min 3 is more than max 1"):
+        load_game(str(game))
+    text = text.replace("{min: 3, max: 1}", "{least: 0}")
+    (game / "game.yaml").write_text(text)
+    with pytest.raises(EngineError, match=r"unknown key 'least'"):
         load_game(str(game))

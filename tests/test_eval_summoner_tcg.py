@@ -125,7 +125,11 @@ def test_a_revealed_summon_counts(tcg):
 
 
 def test_near_win_above_near_loss(tcg):
-    won, lost = midgame(tcg), midgame(tcg)
+    # 50 answers: player 1's reveal step in turn 6. (At 40, since the rules let a Plane
+    # be turned face down and a primed Gambit be used in the main phase, the random game
+    # stands at the end of player 1's turn 4, facing player 2's revealed Summons with 10
+    # Stamina: a near loss even with player 2 at 2, as player 2 attacks next.)
+    won, lost = midgame(tcg, decisions=50), midgame(tcg, decisions=50)
     won.eval("counters.add(2, 'stamina', 2 - counters.get(2, 'stamina'))")
     lost.eval("counters.add(1, 'stamina', 2 - counters.get(1, 'stamina'))")
     assert won.evaluate(1) > 0.2

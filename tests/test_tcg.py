@@ -1,4 +1,4 @@
-"""The Summoner TCG (rules/summoner_tcg): seeded bot games over 2, 3 and 4 players with the
+"""The Summoner TCG (rules/summoner_tcg): seeded bot games over 2 to 6 players with the
 game's invariants checked after every answer, what each seat may see, deck lists and deck
 rules, and `summon sim` finishing every game. Rules and cards are tested by the scenario
 files in rules/summoner_tcg/tests and cards/summoner_tcg/tests."""
@@ -30,8 +30,9 @@ def seats_for(n: int) -> list[Seat]:
 
 
 # The game's own invariants, worked out in the match's Lua (cheap enough for every
-# answer): each player's Stamina against the ledger of costs, damage and income, and the
-# Planes revealed on the Fields, and the face-down cards (for the views' check).
+# answer): each player's Stamina against the ledger of costs, damage and income, the
+# Planes in play on the Fields (face down ones too: a primed card is in play), and the
+# face-down cards (for the views' check).
 TCG_LUA = """(function()
 local out = { stamina = {}, planes = {}, down = {} }
 for _, p in ipairs(players.list()) do
@@ -42,7 +43,9 @@ for _, p in ipairs(players.list()) do
                                                   p, got, want, led.paid, led.damage, led.income)
   end
   for _, c in ipairs(zones.cards(p, "field")) do
-    if cards.has_tag(c, "plane") and not cards.is_face_down(c) then out.planes[#out.planes + 1] = c.name end
+    if cards.has_tag(c, "plane") then
+      out.planes[#out.planes + 1] = c.name .. (cards.is_face_down(c) and " (face down)" or "")
+    end
   end
 end
 for _, c in ipairs(state.cards) do
@@ -53,14 +56,15 @@ end)()"""
 
 
 def check_tcg(game, m: Match, seats: list[int] | None = None, full: bool = True) -> None:
-    """Stamina moves only by costs, damage and income; at most one Plane revealed; no view
+    """Stamina moves only by costs, damage and income; at most one Plane in play (face up or
+    down); no view
     of the seats given (all by default) shows another seat's face-down card or hand. With
     `full`, the engine's own invariants on the whole snapshot too."""
     if full:
         check_invariants(game, m.snapshot())
     (got,) = m.eval(TCG_LUA % START)
     assert not got["stamina"], got["stamina"][0]
-    assert len(got["planes"]) <= 1, f"{len(got['planes'])} Planes revealed: {got['planes']}"
+    assert len(got["planes"]) <= 1, f"{len(got['planes'])} Planes in play: {got['planes']}"
     n = len(m.seats)
     ids_down = got["down"]
     for seat in seats or range(1, n + 1):
@@ -78,12 +82,13 @@ def check_tcg(game, m: Match, seats: list[int] | None = None, full: bool = True)
                 assert "cards" not in z, f"seat {seat} sees the cards of {key}"
 
 
-# 300 seeded games: 150 of two players, 80 of three, 70 of four (a game of four random
-# bots runs to about 900 answers). The game's invariants are checked after every answer,
-# the engine's on the whole snapshot after every tenth, and the views for one seat per
-# answer, in turn.
+# 340 seeded games: 150 of two players, 80 of three, 70 of four, 20 each of five and six
+# (a game of four random bots runs to about 900 answers, of six to about 600: players
+# drop out sooner). The game's invariants are checked after every answer, the engine's
+# on the whole snapshot after every tenth, and the views for one seat per answer, in turn.
 CASES = [(2, s) for s in seed_ranges(150, 10)] + [(3, s) for s in seed_ranges(80, 5)] + \
-        [(4, s) for s in seed_ranges(70, 5)]
+        [(4, s) for s in seed_ranges(70, 5)] + [(5, s) for s in seed_ranges(20, 5)] + \
+        [(6, s) for s in seed_ranges(20, 5)]
 
 
 @pytest.mark.slow
@@ -167,7 +172,8 @@ def test_not_first_stamina_starts_every_player_but_the_first_with_more(tcg):
 
 
 def test_the_invariant_check_can_fail(tcg):
-    """A Stamina change that is no cost, damage or income, and a second Plane, are caught."""
+    """A Stamina change that is no cost, damage or income, and a second Plane in play (face
+    down too), are caught."""
     m = Match(tcg, 1, seats_for(2), quiet=True)
     check_tcg(tcg, m)
     m.eval("counters.add(2, 'stamina', 3)")
@@ -175,7 +181,11 @@ def test_the_invariant_check_can_fail(tcg):
         check_tcg(tcg, m)
     m = Match(tcg, 1, seats_for(2), quiet=True)
     m.eval("cards.create('deep_mire', 1, 1, 'field'); cards.create('thin_veil', 2, 2, 'field')")
-    with pytest.raises(AssertionError, match="2 Planes revealed"):
+    with pytest.raises(AssertionError, match="2 Planes in play"):
+        check_tcg(tcg, m)
+    m = Match(tcg, 1, seats_for(2), quiet=True)
+    m.eval("cards.create('deep_mire', 1, 1, 'field'); cards.turn_face_down(cards.create('thin_veil', 2, 2, 'field'))")
+    with pytest.raises(AssertionError, match=r"2 Planes in play: \['Deep Mire', 'Thin Veil \(face down\)'\]"):
         check_tcg(tcg, m)
 
 
@@ -213,6 +223,38 @@ def test_the_other_seat_cannot_tell_which_card_was_primed(tcg):
     a, b = primed_match(tcg, "stone_sentry"), primed_match(tcg, "grove_stag")
     assert json.dumps(a.view(2), sort_keys=True) == json.dumps(b.view(2), sort_keys=True)
     assert a.messages() == b.messages()
+    assert json.dumps(a.view(1), sort_keys=True) != json.dumps(b.view(1), sort_keys=True)
+
+
+def plane_primed(tcg, card: str, players: int = 3) -> Match:
+    """Player 1 primes a Plane (`card`) while player 2's Thin Veil is in play: the prime
+    destroys it."""
+    from engine.loader import LuaSource
+    lua = (f"scenario.empty(1, 'hand'); scenario.add(1, 'hand', {{'{card}', 'cinder_pup'}}); "
+           "scenario.add(2, 'field', {'thin_veil'}); scenario.start(1, 'main')")
+    m = Match(tcg, 3, seats_for(players), quiet=False, scenario=LuaSource("scenario", lua))
+    m.answer_key(f"Prime {tcg.cards[card].data['name']} (cost 3)")
+    return m
+
+
+def test_a_plane_primed_destroys_the_plane_in_play_and_the_others_learn_only_that_it_is_a_plane(tcg):
+    """Scorched Plain or Deep Mire (both cost 3) primed over player 2's Thin Veil: the others'
+    views and the messages are the same either way, and say a Plane came, not which."""
+    a, b = plane_primed(tcg, "scorched_plain"), plane_primed(tcg, "deep_mire")
+    said = {}
+    for m in (a, b):
+        check_tcg(tcg, m)
+        said[m] = m.messages()
+        assert "Player 1's new face-down card is a Plane: it replaces Thin Veil (player 2)" in said[m]
+        assert "Thin Veil (player 2) is destroyed" in said[m]
+        assert not any("Scorched Plain" in line or "Deep Mire" in line for line in said[m]), said[m]
+        assert m.snapshot()["zones"]["graveyard:2"]
+        down = [c for c in m.view(2)["cards"] if c.get("zone") == "field:1"]
+        assert len(down) == 1 and down[0]["face_down"] and down[0]["mark"] == {"paid": 3, "plane": "thin_veil",
+                                                                           "kind": "plane"}
+    for seat in (2, 3):
+        assert json.dumps(a.view(seat), sort_keys=True) == json.dumps(b.view(seat), sort_keys=True)
+    assert said[a] == said[b]
     assert json.dumps(a.view(1), sort_keys=True) != json.dumps(b.view(1), sort_keys=True)
 
 
@@ -286,8 +328,8 @@ def test_sim_names_the_player_who_went_first_as_the_setup_said(tcg):
         assert f"Player {r['opener']} goes first" in said
 
 
-def test_sim_with_three_and_four_players_finishes():
-    for players in ("random,random,random", "random,random,random,random"):
+def test_sim_with_three_to_six_players_finishes():
+    for players in ("random,random,random", "random,random,random,random", ",".join(["random"] * 6)):
         r = summon("sim", GAME, "--games", "5", "--players", players, "--json")
         assert r.returncode == 0, r.stderr
         assert json.loads(r.stdout)["finished"] == 5

@@ -225,7 +225,9 @@ function on(name, fn) end
 --- A card's stat: its printed value (the card's own `base` override, else its
 --- definition's field, else the stat's default in game.yaml), passed through the
 --- rules' modifiers (add_modifier, in order), then through the modifier of that
---- stat on every card in play (in play order).
+--- stat on every card in play (in play order), then raised to the stat's `min` and
+--- lowered to its `max` if game.yaml gives them (once, after every modifier, so the
+--- order the modifiers run in cannot change the result).
 --- Errors: not a card; a stat the game does not declare; a modifier returning a non-number.
 --- Example: local s = stat(c, "strength")
 ---@param c CardArg

@@ -268,7 +268,9 @@ end })
 
 -- v, a card's value of stat `name`, through the rules' modifiers of that stat, then the
 -- modifier of every card in play (with p, only those whose face p sees: a face-down
--- card's modifier would give it away). Errors name the caller of E.stat (level 3).
+-- card's modifier would give it away), then kept within the stat's bounds (game.yaml
+-- `stats: {name: {min:, max:}}`), once, after every modifier: so the result does not
+-- depend on the order the modifiers run in. Errors name the caller of E.stat (level 3).
 local function through_modifiers(c, name, v, p)
   local rm = rules_modifiers[name]
   if rm then
@@ -287,11 +289,15 @@ local function through_modifiers(c, name, v, p)
       end
     end
   end
+  local lo, hi = E.game.stat_min[name], E.game.stat_max[name]
+  if lo ~= nil and v < lo then v = lo end
+  if hi ~= nil and v > hi then v = hi end
   return v
 end
 
 --- A card's stat: its printed value (or the card's own override in card.base),
---- passed through rules modifiers, then every in-play card's modifier of that stat.
+--- passed through rules modifiers, then every in-play card's modifier of that stat,
+--- then kept within the stat's min and max, if game.yaml gives them.
 function E.stat(c, name)
   c = E.card_arg(c, "stat")
   local defs = E.plain_defs or E.defs
@@ -311,8 +317,8 @@ end
 --- The stats of card `id` as seat p may know them, for a screen: {name = value} of
 --- the game's stats, each printed value through the rules' modifiers and the modifiers
 --- of the cards in play whose face p sees (a face-down card's modifier would give it
---- away). nil for a card whose face p does not see. Each stat runs guarded (budget,
---- no choices); a stat whose modifiers fail is left out.
+--- away), within the stat's min and max. nil for a card whose face p does not see.
+--- Each stat runs guarded (budget, no choices); a stat whose modifiers fail is left out.
 function E.stats_seen(p, id)
   local c = E.state.cards[id]
   if c == nil or (c.face_down and not E.seen_by(c, p)) then return nil end

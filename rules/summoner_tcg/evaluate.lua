@@ -107,11 +107,13 @@ local function has(def, tag)
 end
 
 -- Whether a card of definition def could be a primed card with this mark: its cost,
--- under the Plane that was in play when it was primed, is what was paid (the mark set
--- by prime in phases.lua). As the file's fits(mark, def), a bot's sample deals primed
--- cards only identities that fit (SAMPLE_BY_COST).
+-- under the Plane that was revealed when it was primed, is what was paid, and it is a
+-- Plane if its priming destroyed the Plane in play (`kind`; the mark set by prime in
+-- phases.lua). As the file's fits(mark, def), a bot's sample deals primed cards only
+-- identities that fit (SAMPLE_BY_COST).
 local function fits_by_cost(mark, def)
   if type(mark) ~= "table" or def == nil then return true end
+  if mark.kind == "plane" and not has(def, "plane") then return false end
   local cost = def.cost or 0
   if mark.plane == "stone_age" and has(def, "golem") then cost = math.max(0, cost - 4) end
   return cost == mark.paid
@@ -121,7 +123,7 @@ end
 -- worked out once per mark: what a careful player fears the card may be.
 local strongest = {}
 local function strongest_fit(mark)
-  local key = tostring(mark.paid) .. "/" .. tostring(mark.plane)
+  local key = tostring(mark.paid) .. "/" .. tostring(mark.plane) .. "/" .. tostring(mark.kind)
   local most = strongest[key]
   if most == nil then
     most = 0

@@ -115,6 +115,14 @@ function is_revealed(c) return on_field(c) and c.face_down ~= true end   -- (the
 --- A primed card: face down on a Field (in play, but not usable).
 function is_primed(c) return on_field(c) and c.face_down == true end
 
+--- Whether a face-down card was turned face down (primed, or flipped) during this turn:
+--- then it waits for its owner's next turn. Every card turned face down gets the next
+--- stand-in number (c.down_ref, public), and the count at the start of the turn is kept
+--- in state.vars.down_at_turn_start (phases.lua), so no mark on the card is needed.
+function primed_this_turn(c)
+  return c.face_down == true and (c.down_ref or 0) > (state.vars.down_at_turn_start or 0)
+end
+
 --- Cards on p's Field passing a filter (all when filter is nil).
 function field_of(p, filter)
   local out = {}
@@ -191,14 +199,38 @@ end
 
 -- Planes -------------------------------------------------------------------------
 
---- The Plane in play (revealed), or nil.
+--- The Plane in play, revealed or primed, or nil. A primed (face-down) Plane is in play
+--- too: it owes its upkeep and a Plane put into play destroys it; but it acts only once
+--- revealed (plane_revealed).
 function plane_in_play()
+  for _, q in ipairs(players.list()) do
+    for _, c in ipairs(zones.cards(q, "field")) do
+      if is_plane(c) then return c end
+    end
+  end
+  return nil
+end
+
+--- The Plane in play if it is revealed (the only one whose effect applies), or nil.
+function plane_revealed()
   for _, q in ipairs(players.list()) do
     for _, c in ipairs(zones.cards(q, "field")) do
       if is_plane(c) and is_revealed(c) then return c end
     end
   end
   return nil
+end
+
+--- The Planes in play other than c (face up or down), in seat order: those that c,
+--- put into play, destroys (one at most, as only one Plane is ever in play).
+function other_planes(c)
+  local out = {}
+  for _, q in ipairs(players.list()) do
+    for _, o in ipairs(zones.cards(q, "field")) do
+      if o ~= c and is_plane(o) then out[#out + 1] = o end
+    end
+  end
+  return out
 end
 
 -- Moving cards ------------------------------------------------------------------------

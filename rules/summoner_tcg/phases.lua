@@ -6,20 +6,19 @@ on("turn_start", function(ev)
   state.vars.in_battle = false     -- the battle's public record (battle.lua)
   state.vars.declaring = false
   state.vars.attacks = {}
+  state.vars.down_at_turn_start = state.turned_down or 0   -- (primed_this_turn)
   clear_turn_marks()
 end)
 
 -- Revealing -------------------------------------------------------------------------------
 
---- A Plane revealed destroys the Plane in play (anyone's): one at a time.
+--- A Plane revealed destroys any other Plane in play (anyone's, face up or down): one at
+--- a time. (A primed Plane already destroyed the others when it was primed, so this finds
+--- one only where a scenario or a card puts two Planes in play.)
 local function plane_arrives(c)
-  for _, q in ipairs(players.list()) do
-    for _, o in ipairs(zones.cards(q, "field")) do
-      if o ~= c and is_plane(o) and is_revealed(o) then
-        say(string.format("%s replaces %s", c.name, o.name))
-        destroy(o, c)
-      end
-    end
+  for _, o in ipairs(other_planes(c)) do
+    say(string.format("%s replaces %s", c.name, is_revealed(o) and o.name or "a face-down Plane"))
+    destroy(o, c)
   end
 end
 
@@ -97,42 +96,51 @@ function draw_phase(p)
   say(string.format("Player %d draws and gains %d Stamina (%d)", p, options.income, stamina(p)))
 end
 
---- The owner of the Plane in play pays its cost again, or it is destroyed.
+--- The owner of the Plane in play, revealed or primed, must pay its cost again; only a
+--- player who cannot pay (can_pay: it would take them to 0 or below) loses it. A primed
+--- Plane is not named: the others learn only that the player has a face-down Plane.
 function upkeep_phase(p)
   if is_out(p) then return end
   local plane = plane_in_play()
   if plane == nil or plane.owner ~= p then return end
   local cost = stat(plane, "cost")
+  local what = is_revealed(plane) and plane.name or "a face-down Plane"
   if not can_pay(p, cost) then
-    say(string.format("Player %d cannot pay %d Stamina for %s", p, cost, plane.name))
+    say(string.format("Player %d cannot pay %d Stamina for %s", p, cost, what))
     destroy(plane, nil)
     return
   end
-  local pick = choose { player = p, prompt = string.format("Upkeep of %s", plane.name), options = {
-    { label = string.format("Pay %d Stamina to keep %s", cost, plane.name), pay = true },
-    { label = "Let " .. plane.name .. " go", pay = false } } }
-  if pick.pay then
-    pay(p, cost)
-    say(string.format("Player %d pays %d Stamina to keep %s", p, cost, plane.name))
-  else
-    destroy(plane, nil)
-  end
+  pay(p, cost)
+  say(string.format("Player %d pays %d Stamina to keep %s", p, cost, what))
 end
 
 -- The main phase -------------------------------------------------------------------------------
 
---- Primes a card from the hand: pay its cost, lay it face down on the Field. What was
---- paid is public (everyone sees the Stamina go), and so is the Plane in play: the card
---- carries both as its mark, so a bot's sample deals it only cards of that cost
---- (fits in evaluate.lua).
+--- Primes a card from the hand: pay its cost, lay it face down on the Field (it waits for
+--- its owner's next turn: primed_this_turn). What was paid is public (everyone sees
+--- the Stamina go), and so is the revealed Plane (the only one that changes costs): the
+--- card carries both as its mark, so a bot's sample deals it only cards of that cost
+--- (fits in evaluate.lua). A primed Plane is in play: it destroys the Plane in play
+--- (anyone's, face up or down). Then everyone learns that the new card is a Plane (its
+--- mark says `kind = "plane"`), but not which one.
 function prime(c, p)
   local cost = stat(c, "cost")
-  local plane = plane_in_play()
+  local plane = plane_revealed()
   pay(p, cost)
   cards.to_zone(c, p, "field")
   cards.turn_face_down(c)
-  cards.mark(c, { paid = cost, plane = plane and plane.def or nil })
+  local mark = { paid = cost, plane = plane and plane.def or nil }
   say(string.format("Player %d primes a card (Stamina %d)", p, stamina(p)))
+  if is_plane(c) then
+    for _, o in ipairs(other_planes(c)) do
+      mark.kind = "plane"
+      say(string.format("Player %d's new face-down card is a Plane: it replaces %s", p,
+                        is_revealed(o) and string.format("%s (player %d)", o.name, o.owner)
+                        or string.format("player %d's face-down Plane", o.owner)))
+      destroy(o, nil)   -- (not `by` c: that would name it)
+    end
+  end
+  cards.mark(c, mark)
 end
 
 --- Consume: sacrifice revealed Summons of the card's type, one by one, then the effect.
@@ -165,6 +173,12 @@ local function consumable(c, mine)
   return false
 end
 
+--- Whether a primed Gambit may be revealed in its owner's main phase: it waits for its
+--- owner's next turn like any primed card (not primed this turn), and it can take effect now.
+local function usable_primed_gambit(c, p)
+  return is_gambit(c) and not primed_this_turn(c) and gambit_ok(c, p, { window = "main" })
+end
+
 local function main_options(p)
   local opts = {}
   for _, c in ipairs(one_of_each(zones.cards(p, "hand"))) do
@@ -175,6 +189,9 @@ local function main_options(p)
         opts[#opts + 1] = { label = string.format("Play %s (cost %d)", c.name, cost), play = c }
       end
     end
+  end
+  for _, c in ipairs(one_of_each(field_of(p, function(c) return is_primed(c) and usable_primed_gambit(c, p) end))) do
+    opts[#opts + 1] = { label = "Reveal " .. c.name, reveal = c }
   end
   local mine = revealed_summons(p)
   if not state.vars.battled and #mine > 0 then
@@ -191,9 +208,7 @@ local function main_options(p)
     if can_attach and is_equipment(c) and tokens.get(c, "host") == 0 then
       opts[#opts + 1] = { label = "Attach " .. c.name, attach = c }
     end
-    if not is_plane(c) then
-      opts[#opts + 1] = { label = "Turn " .. c.name .. " face down", flip = c }
-    end
+    opts[#opts + 1] = { label = "Turn " .. c.name .. " face down", flip = c }
   end
   opts[#opts + 1] = { label = "End turn", done = true }
   return opts
@@ -221,6 +236,7 @@ function main_phase(p, pick)
     return false
   elseif pick.prime then prime(pick.prime, p)
   elseif pick.play then resolve_gambit(pick.play, p, { window = "main" })
+  elseif pick.reveal then resolve_gambit(pick.reveal, p, { window = "main" })
   elseif pick.battle then start_battle(p)
   elseif pick.consume then
     tokens.set(pick.consume, "used", 1)

@@ -157,6 +157,11 @@ function one_of_each(list) end
 --- Defined in rules/summoner_tcg/helpers.lua.
 function opponents(p) end
 
+--- The Planes in play other than c (face up or down), in seat order: those that c,
+--- put into play, destroys (one at most, as only one Plane is ever in play).
+--- Defined in rules/summoner_tcg/helpers.lua.
+function other_planes(c) end
+
 --- Defined in rules/summoner_tcg/helpers.lua.
 function pay(p, n) end
 
@@ -168,16 +173,32 @@ function pick_card(p, prompt, cs) end
 --- Defined in rules/summoner_tcg/helpers.lua.
 function pick_player(p, prompt, ps) end
 
---- The Plane in play (revealed), or nil.
+--- The Plane in play, revealed or primed, or nil. A primed (face-down) Plane is in play
+--- too: it owes its upkeep and a Plane put into play destroys it; but it acts only once
+--- revealed (plane_revealed).
 --- Defined in rules/summoner_tcg/helpers.lua.
 function plane_in_play() end
 
---- Primes a card from the hand: pay its cost, lay it face down on the Field. What was
---- paid is public (everyone sees the Stamina go), and so is the Plane in play: the card
---- carries both as its mark, so a bot's sample deals it only cards of that cost
---- (fits in evaluate.lua).
+--- The Plane in play if it is revealed (the only one whose effect applies), or nil.
+--- Defined in rules/summoner_tcg/helpers.lua.
+function plane_revealed() end
+
+--- Primes a card from the hand: pay its cost, lay it face down on the Field (it waits for
+--- its owner's next turn: primed_this_turn). What was paid is public (everyone sees
+--- the Stamina go), and so is the revealed Plane (the only one that changes costs): the
+--- card carries both as its mark, so a bot's sample deals it only cards of that cost
+--- (fits in evaluate.lua). A primed Plane is in play: it destroys the Plane in play
+--- (anyone's, face up or down). Then everyone learns that the new card is a Plane (its
+--- mark says `kind = "plane"`), but not which one.
 --- Defined in rules/summoner_tcg/phases.lua.
 function prime(c, p) end
+
+--- Whether a face-down card was turned face down (primed, or flipped) during this turn:
+--- then it waits for its owner's next turn. Every card turned face down gets the next
+--- stand-in number (c.down_ref, public), and the count at the start of the turn is kept
+--- in state.vars.down_at_turn_start (phases.lua), so no mark on the card is needed.
+--- Defined in rules/summoner_tcg/helpers.lua.
+function primed_this_turn(c) end
 
 --- A window for Gambits on another player's turn: each player in `who` (seat order)
 --- who has a primed card is asked, whether or not one of them can be used now, so
@@ -243,7 +264,9 @@ function stats_text(c) end
 --- Defined in rules/summoner_tcg/helpers.lua.
 function to_graveyard(c) end
 
---- The owner of the Plane in play pays its cost again, or it is destroyed.
+--- The owner of the Plane in play, revealed or primed, must pay its cost again; only a
+--- player who cannot pay (can_pay: it would take them to 0 or below) loses it. A primed
+--- Plane is not named: the others learn only that the player has a face-down Plane.
 --- Defined in rules/summoner_tcg/phases.lua.
 function upkeep_phase(p) end
 
