@@ -148,6 +148,17 @@ def test_the_toolbar_is_the_games_and_built_from_the_seats_view(sw):
         assert "failed" not in bar
 
 
+def test_summonarias_toolbar_counts_crumbled_towers_held_as_the_goal_does():
+    from engine.loader import load_game
+    m = Match(load_game("summonaria"), 5, [Seat("human"), Seat("human")], quiet=True)
+    s = Session(m)
+    assert "towers held P1 1, P2 1" in s.toolbar()            # each advance guard on its own tower
+    crumbled = m.eval('local n = 0; for _, t in ipairs(tower_spaces()) do if board.card_at(t) then '
+                      'state.vars.towers[t] = "crumbled"; n = n + 1 end end; return n')
+    assert crumbled == [2]
+    assert "towers held P1 1, P2 1" in Session(m).toolbar()   # crumbled, still held
+
+
 # -- the board: life left, changed stats, attachments, the legend, a card as it is now ------
 
 def test_the_board_and_card_space_show_life_left_in_players_words(screen):
@@ -302,8 +313,9 @@ def test_after_a_hand_off_the_incoming_player_reads_what_the_other_did(play_scre
     text = s.wait(r"P1 \(you\)[\s\S]*P1>")
     start = text.index("So far:")
     summary = text[start:COLUMNS.search(text, start).start()]   # up to the board
-    for phase in ("move", "attack", "magic"):
+    for phase in ("move", "attack"):
         assert f"P2: End {phase} phase" in summary
+    assert "P2 made a secret choice" in summary and "magic" not in summary   # the magic phase's, secret
     assert "hand" not in summary.replace("hand 5", "")     # nothing of P2's hand but its size
 
 

@@ -192,12 +192,25 @@ def test_carrier_may_decline(sw):
     assert zone(m, "discard", 1) == ["undead_carrier"]
 
 
-def test_carrier_needs_a_carrier_in_the_discard_pile(sw):
+def test_carrier_needs_a_carrier_in_the_discard_pile_and_its_question_gives_none_away(sw):
+    with_one = start(sw, CARRIER)
+    answer(with_one, "Attack with Undead Carrier at c4")
     m = start(sw, CARRIER.replace('scenario.add(1, "discard", {"undead_carrier"})',
                                   'scenario.add(1, "discard", {"undead_warrior"})'))
     answer(m, "Attack with Undead Carrier at c4")
+    assert m.options() == ["Do not bring one back"]
+    # asked alike whether a Carrier is in the pile or not, and secretly: the opponent
+    # cannot tell (the pile's contents are its owner's alone)
+    for match in (with_one, m):
+        assert match.pending.player == 1 and match.pending.secret
+    assert m.pending.prompt == with_one.pending.prompt
+    answer(m, "Do not bring one back")
     assert card_at(m, "c5") is None
-    assert "Do not bring one back" not in m.options()
+
+
+def test_a_card_discarded_for_magic_is_a_secret_choice(sw):
+    m = start(sw, CARRIER.replace('scenario.start(1, "attack")', 'scenario.start(1, "magic")'))
+    assert any(o.startswith("Discard ") for o in m.options()) and m.pending.secret
 
 
 # -- Jarmund ------------------------------------------------------------------------

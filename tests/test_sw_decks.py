@@ -62,7 +62,10 @@ def test_a_card_without_a_shared_symbol_and_broken_counts_are_named_with_their_l
     (("  - {card: svara}\n", "  - {card: svara}\n  - {card: ret_talus}\n"),
      "exactly one summoner, and this one has 2 (Ret-Talus, Svara): keep one of them"),
     (("{card: dwarf_gate, copies: 3}", "{card: dwarf_gate, copies: 2}"),
-     "the deck holds 2 gate (not unit) cards; the game's deck rules want 3: add 1"),
+     "the deck holds 2 gate (not great, unit) cards; the game's deck rules want 3: add 1"),
+    # the draw pile's gates are the 5-life ones: a 10-life Great Gate is no substitute
+    (("{card: dwarf_gate, copies: 3}", "{card: dwarf_great_gate, copies: 3}"),
+     "the deck holds 3 great cards; the game's deck rules want 0: remove 3"),
 ])
 def test_the_leader_and_the_gates_are_counted(tmp_path, change, said):
     r = summon("deck", "check", "--game", "summoner_wars", str(deck(tmp_path, change)))

@@ -170,11 +170,12 @@ function can_move(c, left)
   return #move_options(c, left) > 0
 end
 
---- Whether a unit on a crumbled tower may rebuild it: no enemy next to it and it
---- has not moved this turn.
+--- Whether a unit on a crumbled tower may rebuild it: no enemy next to it, and it has
+--- not moved this turn nor used a special ability (regenerated at the turn's start): a
+--- rebuilding unit spends its whole turn on the tower.
 function can_rebuild(c)
   return is_tower(c.space) and not is_standing(c.space) and #enemies_adjacent(c) == 0
-     and not state.vars.turn.moved[c.id]
+     and not state.vars.turn.moved[c.id] and not state.vars.turn.regenerated[c.id]
 end
 
 --- One choice of a unit's movement: it moves while it has squares left, then perhaps

@@ -77,8 +77,9 @@ end
 on("turn_start", function(ev)
   local p = ev.player
   -- this turn's units: moved (it moved, or moved in after a kill: charge, rebuilding,
-  -- blessings), done (it has had its go), rebuilding (towers to stand again at the end)
-  state.vars.turn = { moved = {}, done = {}, rebuilding = {} }
+  -- blessings), done (it has had its go), rebuilding (towers to stand again at the end),
+  -- regenerated (it used that ability this turn, so it cannot rebuild)
+  state.vars.turn = { moved = {}, done = {}, rebuilding = {}, regenerated = {} }
   state.vars.proposed[p] = 0    -- the trades p may propose until their next turn (trade.lua)
   if state.vars.claims[p] then
     state.vars.claims[p] = nil
@@ -94,6 +95,7 @@ on("turn_start", function(ev)
     if r and wounds(c) > 0 then
       local n, was = math.min(r, wounds(c)), describe(c)
       tokens.remove(c, "wound", n)
+      state.vars.turn.regenerated[c.id] = true
       say(string.format("%s regenerates %d wound%s", was, n, n == 1 and "" or "s"))
     end
   end

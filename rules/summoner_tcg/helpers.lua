@@ -115,14 +115,6 @@ function is_revealed(c) return on_field(c) and c.face_down ~= true end   -- (the
 --- A primed card: face down on a Field (in play, but not usable).
 function is_primed(c) return on_field(c) and c.face_down == true end
 
---- Whether a face-down card was turned face down (primed, or flipped) during this turn:
---- then it waits for its owner's next turn. Every card turned face down gets the next
---- stand-in number (c.down_ref, public), and the count at the start of the turn is kept
---- in state.vars.down_at_turn_start (phases.lua), so no mark on the card is needed.
-function primed_this_turn(c)
-  return c.face_down == true and (c.down_ref or 0) > (state.vars.down_at_turn_start or 0)
-end
-
 --- Cards on p's Field passing a filter (all when filter is nil).
 function field_of(p, filter)
   local out = {}

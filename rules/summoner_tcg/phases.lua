@@ -6,7 +6,6 @@ on("turn_start", function(ev)
   state.vars.in_battle = false     -- the battle's public record (battle.lua)
   state.vars.declaring = false
   state.vars.attacks = {}
-  state.vars.down_at_turn_start = state.turned_down or 0   -- (primed_this_turn)
   clear_turn_marks()
 end)
 
@@ -63,13 +62,16 @@ end
 --- at the question starts there.
 function reveal_offer(p)
   if is_out(p) then return nil end
-  local opts = {}
-  for _, c in ipairs(field_of(p, is_primed)) do
+  local primed, opts = field_of(p, is_primed), {}
+  for _, c in ipairs(primed) do
     if can_reveal(c, p) then opts[#opts + 1] = { label = "Reveal " .. c.name, card = c } end
   end
-  if #opts == 0 then return nil end
+  -- asked whenever the player has a primed card, even one that cannot be revealed now (a
+  -- Gambit for an opponent's turn), and even with one option (confirm): whether the
+  -- question comes must not tell the others what the face-down cards are
+  if #primed == 0 then return nil end
   opts[#opts + 1] = { label = "Keep the rest face down", done = true }
-  return { player = p, prompt = "Reveal your primed cards", options = opts, secret = true }
+  return { player = p, prompt = "Reveal your primed cards", options = opts, secret = true, confirm = true }
 end
 
 --- Carries out the reveal step's answer; false once the player keeps the rest face down.
@@ -117,7 +119,7 @@ end
 -- The main phase -------------------------------------------------------------------------------
 
 --- Primes a card from the hand: pay its cost, lay it face down on the Field (it waits for
---- its owner's next turn: primed_this_turn). What was paid is public (everyone sees
+--- its owner's next reveal step). What was paid is public (everyone sees
 --- the Stamina go), and so is the revealed Plane (the only one that changes costs): the
 --- card carries both as its mark, so a bot's sample deals it only cards of that cost
 --- (fits in evaluate.lua). A primed Plane is in play: it destroys the Plane in play
@@ -173,12 +175,6 @@ local function consumable(c, mine)
   return false
 end
 
---- Whether a primed Gambit may be revealed in its owner's main phase: it waits for its
---- owner's next turn like any primed card (not primed this turn), and it can take effect now.
-local function usable_primed_gambit(c, p)
-  return is_gambit(c) and not primed_this_turn(c) and gambit_ok(c, p, { window = "main" })
-end
-
 local function main_options(p)
   local opts = {}
   for _, c in ipairs(one_of_each(zones.cards(p, "hand"))) do
@@ -189,9 +185,6 @@ local function main_options(p)
         opts[#opts + 1] = { label = string.format("Play %s (cost %d)", c.name, cost), play = c }
       end
     end
-  end
-  for _, c in ipairs(one_of_each(field_of(p, function(c) return is_primed(c) and usable_primed_gambit(c, p) end))) do
-    opts[#opts + 1] = { label = "Reveal " .. c.name, reveal = c }
   end
   local mine = revealed_summons(p)
   if not state.vars.battled and #mine > 0 then
@@ -236,7 +229,6 @@ function main_phase(p, pick)
     return false
   elseif pick.prime then prime(pick.prime, p)
   elseif pick.play then resolve_gambit(pick.play, p, { window = "main" })
-  elseif pick.reveal then resolve_gambit(pick.reveal, p, { window = "main" })
   elseif pick.battle then start_battle(p)
   elseif pick.consume then
     tokens.set(pick.consume, "used", 1)

@@ -55,6 +55,16 @@ function mark_used(c, key)
   state.vars.used[key .. ":" .. c.id] = true
 end
 
+--- Whether player's units next to an enemy summoner could destroy it by dealing `per_unit`
+--- damage each (Purge offers your own summoner only then).
+function enemy_summoner_within_reach(player, per_unit)
+  for _, e in ipairs(cards.on_board(function(c) return is_summoner(c) and c.controller ~= player end)) do
+    local near = adjacent_cards(e.space, function(c) return is_unit(c) and c.controller == player end)
+    if #near > 0 and life_left(e) <= per_unit * #near then return true end
+  end
+  return false
+end
+
 -- Questions ----------------------------------------------------------------------------
 
 --- A yes-or-no question ("may" abilities); returns true for yes.
@@ -126,8 +136,9 @@ end
 -- other modifier applies, so bonuses still add to it. When several cards set one
 -- unit's base, only the last of them to take effect counts (the glossary's BASE
 -- STRENGTH): state.vars.base_since["unit:card"] numbers, in order, when each card's
--- base began to apply to each unit, and refresh_bases brings it up to date before
--- every question of a phase (phases.lua: next_step). A base that began since the
+-- base began to apply to each unit (kept from turn to turn: setup.lua), and
+-- refresh_bases brings it up to date before every question of a phase (phases.lua:
+-- next_step). A base that began since the
 -- last refresh is the newest; between two of the same age, the later in play order.
 
 local function base_key(unit, card) return unit.id .. ":" .. card.id end

@@ -492,11 +492,13 @@ end
 function magic_offer(p)
   refresh_bases()
   local gain = options.magic_per_discard
-  return step_offer(p, "magic", string.format("Discard cards for %d magic each", gain), function(opts)
+  local req = step_offer(p, "magic", string.format("Discard cards for %d magic each", gain), function(opts)
     for _, c in ipairs(distinct_in_hand(p, function() return true end)) do
       opts[#opts + 1] = { label = string.format("Discard %s for magic", c.name), card = c }
     end
   end)
+  req.secret = true   -- a card goes face down on the discard pile, whose cards only its owner sees
+  return req
 end
 
 --- Carries out the magic step's answer; false once the phase ends.

@@ -73,5 +73,8 @@ on("turn_start", function(ev)
       leave_active(c)
     end
   end
-  state.vars = { moved = {}, attacked = {}, targeted_enemy = false }
+  -- a turn's marks start afresh; when each base strength took effect is kept for good
+  local v = state.vars
+  state.vars = { moved = {}, attacked = {}, targeted_enemy = false,
+                 base_since = v.base_since, base_clock = v.base_clock }
 end)

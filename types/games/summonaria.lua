@@ -24,8 +24,9 @@ function attack_targets(c) end
 --- Defined in rules/summonaria/phases.lua.
 function can_move(c, left) end
 
---- Whether a unit on a crumbled tower may rebuild it: no enemy next to it and it
---- has not moved this turn.
+--- Whether a unit on a crumbled tower may rebuild it: no enemy next to it, and it has
+--- not moved this turn nor used a special ability (regenerated at the turn's start): a
+--- rebuilding unit spends its whole turn on the tower.
 --- Defined in rules/summonaria/phases.lua.
 function can_rebuild(c) end
 

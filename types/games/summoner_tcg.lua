@@ -184,7 +184,7 @@ function plane_in_play() end
 function plane_revealed() end
 
 --- Primes a card from the hand: pay its cost, lay it face down on the Field (it waits for
---- its owner's next turn: primed_this_turn). What was paid is public (everyone sees
+--- its owner's next reveal step). What was paid is public (everyone sees
 --- the Stamina go), and so is the revealed Plane (the only one that changes costs): the
 --- card carries both as its mark, so a bot's sample deals it only cards of that cost
 --- (fits in evaluate.lua). A primed Plane is in play: it destroys the Plane in play
@@ -192,13 +192,6 @@ function plane_revealed() end
 --- mark says `kind = "plane"`), but not which one.
 --- Defined in rules/summoner_tcg/phases.lua.
 function prime(c, p) end
-
---- Whether a face-down card was turned face down (primed, or flipped) during this turn:
---- then it waits for its owner's next turn. Every card turned face down gets the next
---- stand-in number (c.down_ref, public), and the count at the start of the turn is kept
---- in state.vars.down_at_turn_start (phases.lua), so no mark on the card is needed.
---- Defined in rules/summoner_tcg/helpers.lua.
-function primed_this_turn(c) end
 
 --- A window for Gambits on another player's turn: each player in `who` (seat order)
 --- who has a primed card is asked, whether or not one of them can be used now, so

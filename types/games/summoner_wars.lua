@@ -104,6 +104,11 @@ function draw_phase(p) end
 --- Defined in rules/summoner_wars/abilities.lua.
 function empty_neighbors(space) end
 
+--- Whether player's units next to an enemy summoner could destroy it by dealing `per_unit`
+--- damage each (Purge offers your own summoner only then).
+--- Defined in rules/summoner_wars/abilities.lua.
+function enemy_summoner_within_reach(player, per_unit) end
+
 --- Two cards on the battlefield swap spaces. Neither moves nor is forced.
 --- Defined in rules/summoner_wars/abilities.lua.
 function exchange_places(a, b) end
