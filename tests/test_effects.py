@@ -152,42 +152,27 @@ def test_a_bad_order_in_game_yaml_is_refused(tmp_path):
 
 # Cards for the timing game with a `speed` stat (bounded 0 to 5) and a `reach` stat (plain):
 # a Weight takes 4 from every other card's speed and reach, a Wing adds 3 to both.
-BOUNDED_CARDS = """id: bounded
+def _every_other(card_id: str, delta: int) -> str:
+    """A card whose modifiers add `delta` to every other card's speed and reach."""
+    body = "".join(f"""      {stat}: |
+        function(self, card, value)
+          if card.id ~= self.id then return value + ({delta}) end
+          return value
+        end
+""" for stat in ("speed", "reach"))
+    return f"""  - id: {card_id}
+    name: {card_id.title()}
+    tags: [piece]
+    copies: 0
+    text: Every other card has {abs(delta)} {"more" if delta > 0 else "less"} speed and reach.
+    modifiers:
+{body}"""
+
+
+BOUNDED_CARDS = f"""id: bounded
 name: Bounded
 cards:
-  - id: weight
-    name: Weight
-    tags: [piece]
-    copies: 0
-    text: Every other card has 4 less speed and reach.
-    modifiers:
-      speed: |
-        function(self, card, value)
-          if card.id ~= self.id then return value - 4 end
-          return value
-        end
-      reach: |
-        function(self, card, value)
-          if card.id ~= self.id then return value - 4 end
-          return value
-        end
-  - id: wing
-    name: Wing
-    tags: [piece]
-    copies: 0
-    text: Every other card has 3 more speed and reach.
-    modifiers:
-      speed: |
-        function(self, card, value)
-          if card.id ~= self.id then return value + 3 end
-          return value
-        end
-      reach: |
-        function(self, card, value)
-          if card.id ~= self.id then return value + 3 end
-          return value
-        end
-  - id: runner
+{_every_other("weight", -4)}{_every_other("wing", 3)}  - id: runner
     name: Runner
     tags: [piece]
     copies: 0

@@ -191,30 +191,8 @@ end
 
 -- Planes -------------------------------------------------------------------------
 
---- The Plane in play, revealed or primed, or nil. A primed (face-down) Plane is in play
---- too: it owes its upkeep and a Plane put into play destroys it; but it acts only once
---- revealed (plane_revealed).
-function plane_in_play()
-  for _, q in ipairs(players.list()) do
-    for _, c in ipairs(zones.cards(q, "field")) do
-      if is_plane(c) then return c end
-    end
-  end
-  return nil
-end
-
---- The Plane in play if it is revealed (the only one whose effect applies), or nil.
-function plane_revealed()
-  for _, q in ipairs(players.list()) do
-    for _, c in ipairs(zones.cards(q, "field")) do
-      if is_plane(c) and is_revealed(c) then return c end
-    end
-  end
-  return nil
-end
-
---- The Planes in play other than c (face up or down), in seat order: those that c,
---- put into play, destroys (one at most, as only one Plane is ever in play).
+--- The Planes in play other than c (nil: all of them), face up or down, in seat order:
+--- those that c, put into play, destroys. Only one is ever in play.
 function other_planes(c)
   local out = {}
   for _, q in ipairs(players.list()) do
@@ -223,6 +201,19 @@ function other_planes(c)
     end
   end
   return out
+end
+
+--- The Plane in play, revealed or primed, or nil. A primed (face-down) Plane is in play
+--- too: it owes its upkeep and a Plane put into play destroys it; but it acts only once
+--- revealed (plane_revealed).
+function plane_in_play() return other_planes(nil)[1] end
+
+--- The Plane in play if it is revealed (the only one whose effect applies), or nil.
+function plane_revealed()
+  for _, o in ipairs(other_planes(nil)) do
+    if is_revealed(o) then return o end
+  end
+  return nil
 end
 
 -- Moving cards ------------------------------------------------------------------------

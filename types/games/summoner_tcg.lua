@@ -157,8 +157,8 @@ function one_of_each(list) end
 --- Defined in rules/summoner_tcg/helpers.lua.
 function opponents(p) end
 
---- The Planes in play other than c (face up or down), in seat order: those that c,
---- put into play, destroys (one at most, as only one Plane is ever in play).
+--- The Planes in play other than c (nil: all of them), face up or down, in seat order:
+--- those that c, put into play, destroys. Only one is ever in play.
 --- Defined in rules/summoner_tcg/helpers.lua.
 function other_planes(c) end
 
