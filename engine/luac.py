@@ -15,7 +15,7 @@ from lupa.lua54 import LuaRuntime
 from .steps import Reserved, meter, plain
 
 _compiler: LuaRuntime | None = None
-_compiled: dict[tuple[str, str, str], tuple[bool, bytes | str]] = {}
+_compiled: dict[tuple[str, str, str, bool], tuple[bool, bytes | str]] = {}
 
 _MARK = re.compile(r"--\[\[@line (\d{1,9})\]\]")
 _ERROR_LINE = re.compile(r"^(.*?):(\d+):")
@@ -32,7 +32,8 @@ def first_line(source: str) -> tuple[int, str]:
     return (int(m.group(1)), source[m.end():]) if m else (1, source)
 
 
-def compile_lua(source: str, chunkname: str, steps: str = "calls") -> tuple[bool, bytes | str]:
+def compile_lua(source: str, chunkname: str, steps: str = "calls", *,
+                locals: bool = True) -> tuple[bool, bytes | str]:
     """Compiles Lua text once per process: (True, bytecode) or (False, syntax error).
 
     Only text is ever compiled, by Lua's own compiler, so the bytecode handed to a
@@ -40,9 +41,10 @@ def compile_lua(source: str, chunkname: str, steps: str = "calls") -> tuple[bool
     The bytecode counts steps for the budget (engine/steps.py) and takes the step
     counter as its first argument: steps "calls" counts loops, gotos and function calls
     (scripts), "loops" only loops and gotos (the engine's own files), "none" nothing
-    (benchmarks). Syntax errors are those of the text as written.
+    (benchmarks). Syntax errors are those of the text as written. Without locals the
+    bytecode keeps no names of local variables (see without_locals).
     """
-    key = (chunkname, source, steps)
+    key = (chunkname, source, steps, locals)
     hit = _compiled.get(key)
     if hit is None:
         line, text = first_line(source)
@@ -51,6 +53,8 @@ def compile_lua(source: str, chunkname: str, steps: str = "calls") -> tuple[bool
             ok, res = _metered(text, chunkname, steps)
         if line > 1:
             ok, res = _moved(ok, res, line - 1, lambda: _metered("\n" * (line - 1) + text, chunkname, steps))
+        if ok and not locals:
+            res = without_locals(res)
         hit = _compiled[key] = (ok, res)
     return hit
 
@@ -151,15 +155,16 @@ def _string(s: bytes | None) -> bytes:
     return _size(0) if s is None else _size(len(s) + 1) + s
 
 
-def shift_lines(bytecode: bytes, by: int) -> bytes | None:
-    """A dumped chunk whose line numbers are all `by` more, or None if its layout is not Lua 5.4's."""
+def shift_lines(bytecode: bytes, by: int, *, locals: bool = True) -> bytes | None:
+    """A dumped chunk whose line numbers are all `by` more, or None if its layout is not Lua 5.4's;
+    without locals, with no local variable names either (see without_locals)."""
     if not bytecode.startswith(_SIGNATURE) or len(bytecode) < 32:
         return None
     sizes = bytecode[12:15]   # instruction, lua_Integer, lua_Number
     r = _Reader(bytecode, 15 + sizes[1] + sizes[2] + 1)
     out = [bytecode[:r.pos]]
     try:
-        _function(r, out, by, sizes, main=True)
+        _function(r, out, by, sizes, main=True, locals=locals)
     except (_Unreadable, IndexError):
         return None
     if r.pos != len(bytecode):
@@ -167,7 +172,16 @@ def shift_lines(bytecode: bytes, by: int) -> bytes | None:
     return b"".join(out)
 
 
-def _function(r: _Reader, out: list[bytes], by: int, sizes: bytes, *, main: bool) -> None:
+def without_locals(bytecode: bytes) -> bytes:
+    """A dumped chunk without the names and scopes of its local variables, which only
+    error messages (`attempt to index a nil value (local 'x')`) and debug.getlocal read.
+    Line numbers and the file's name stay, so errors and tracebacks still say where.
+    The engine's own files are loaded so: in every match's runtime their local names
+    took about 50 KB of a match's 1 MB. Bytecode this cannot read is returned as it is."""
+    return shift_lines(bytecode, 0, locals=False) or bytecode
+
+
+def _function(r: _Reader, out: list[bytes], by: int, sizes: bytes, *, main: bool, locals: bool) -> None:
     """Copies one function prototype (and those inside it) with its lines moved."""
     out.append(_string(r.string()))
     first, last = r.size(), r.size()
@@ -182,8 +196,8 @@ def _function(r: _Reader, out: list[bytes], by: int, sizes: bytes, *, main: bool
     nprotos = r.size()
     out.append(_size(nprotos))
     for _ in range(nprotos):
-        _function(r, out, by, sizes, main=False)
-    _debug(r, out, by, main)
+        _function(r, out, by, sizes, main=False, locals=locals)
+    _debug(r, out, by, main, locals)
 
 
 def _constants(r: _Reader, out: list[bytes], sizes: bytes) -> None:
@@ -203,8 +217,9 @@ def _constants(r: _Reader, out: list[bytes], sizes: bytes) -> None:
             raise _Unreadable(f"constant tag {tag[0]}")
 
 
-def _debug(r: _Reader, out: list[bytes], by: int, main: bool) -> None:
-    """Copies a function's debug information with its absolute lines moved.
+def _debug(r: _Reader, out: list[bytes], by: int, main: bool, locals: bool) -> None:
+    """Copies a function's debug information with its absolute lines moved (and without
+    its local variables' names and scopes unless `locals`).
 
     Lines are stored as a difference per instruction from the line the function is defined
     on, plus an absolute line now and then. The main chunk is defined at line 0 and must
@@ -220,9 +235,11 @@ def _debug(r: _Reader, out: list[bytes], by: int, main: bool) -> None:
     for pc, line in absolute:
         out += [_size(pc), _size(line + by)]
     nlocals = r.size()
-    out.append(_size(nlocals))
-    for _ in range(nlocals):
-        out += [_string(r.string()), _size(r.size()), _size(r.size())]
+    read = [(r.string(), r.size(), r.size()) for _ in range(nlocals)]
+    kept = read if locals else []
+    out.append(_size(len(kept)))
+    for name, start, end in kept:
+        out += [_string(name), _size(start), _size(end)]
     nnames = r.size()
     out.append(_size(nnames))
     for _ in range(nnames):

@@ -483,3 +483,41 @@ def test_simulate_refuses_a_human_seat_before_playing():
     game = load_game("summoner_wars")
     with pytest.raises(EngineError, match="seat 1 is 'human'"):
         simulate(game, [Seat("human"), Seat("random")], 1, 1)
+
+
+def _run_chunk(bc: bytes):
+    from lupa.lua54 import LuaRuntime
+    lua = LuaRuntime(register_eval=False, encoding=None)
+    return lua.eval("function(bc) return pcall(assert(load(bc, nil, 'b'))) end")(bc)
+
+
+def test_bytecode_without_locals_keeps_the_file_and_line_of_an_error():
+    text = "local x = 1\nlocal abc = nil\nreturn abc.field + x\n"
+    ok, kept = luac.compile_lua(text, "some/file.lua")
+    ok2, stripped = luac.compile_lua(text, "some/file.lua", locals=False)
+    assert ok and ok2 and len(stripped) < len(kept)
+    assert _run_chunk(kept) == (False, b"some/file.lua:3: attempt to index a nil value (local 'abc')")
+    assert _run_chunk(stripped) == (False, b"some/file.lua:3: attempt to index a nil value")
+    # a chunk placed further down its file keeps its moved lines too
+    ok, moved = luac.compile_lua(luac.at_line(text, 40), "some/file.yaml", locals=False)
+    assert _run_chunk(moved) == (False, b"some/file.yaml:42: attempt to index a nil value")
+
+
+def test_only_the_engine_files_lose_their_local_names(monkeypatch):
+    import engine.runtime as runtime
+    seen: dict[str, bool] = {}
+    real = runtime.compile_lua
+
+    def spy(source, chunkname, steps="calls", *, locals=True):
+        seen[chunkname] = locals
+        return real(source, chunkname, steps, locals=locals)
+
+    monkeypatch.setattr(runtime, "compile_lua", spy)
+    game = load_game(str(ROOT / "rules" / "summoner_wars"))
+    m = Match(game, 1, [Seat("bot"), Seat("bot")], quiet=True)
+    engine_files = {k for k in seen if k.startswith("engine/lua/")}
+    assert engine_files and not any(seen[k] for k in engine_files)
+    assert seen.keys() - engine_files and all(seen[k] for k in seen.keys() - engine_files)
+    # a modder's script still hears the name of the local it got wrong
+    with pytest.raises(EngineError, match=r"\(local 'abc'\)"):
+        m.eval("local abc = nil; return abc.field")
