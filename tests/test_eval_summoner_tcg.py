@@ -124,6 +124,22 @@ def test_a_revealed_summon_counts(tcg):
     assert m.evaluate(2) < before2 - 0.05
 
 
+def test_plane_upkeep_is_not_taken_for_what_primed_cards_cost(tcg):
+    # Player 1 judges player 2's unseen primed cards by what player 2 paid for cards, less
+    # the cards in sight; Stamina paid to keep a Plane bought no card.
+    for decisions in range(30, 90, 5):
+        m = midgame(tcg, decisions=decisions)
+        unseen = [c for c in m.view(1)["cards"] if c["zone"] == "field:2" and c.get("face_down") and "def" not in c]
+        if unseen:
+            break
+    assert unseen, "no position with an unseen primed card of player 2"
+    before = m.evaluate(1)
+    m.eval("state.vars.ledger[2].paid = state.vars.ledger[2].paid + 5; state.vars.ledger[2].upkeep = 5")
+    assert m.evaluate(1) == before
+    m.eval("state.vars.ledger[2].upkeep = 0")     # the same 5 paid for cards: they seem dearer
+    assert m.evaluate(1) != before
+
+
 def test_near_win_above_near_loss(tcg):
     # 50 answers: player 1's reveal step in turn 6. (At 40, since the rules let a Plane
     # be turned face down and a primed Gambit be used in the main phase, the random game

@@ -93,6 +93,33 @@ def test_a_face_down_card_shows_the_others_only_where_it_is(bid_game):
     assert low.last_chance() == (4, "reveal (table:2)")
 
 
+def test_a_card_turned_face_down_in_sight_stays_known_to_those_who_saw_it(bid_game):
+    def table_card(m, seat):
+        return [c for c in m.view(seat)["cards"] if c["zone"] == "table:1"]
+
+    m = new_bid_match(bid_game)
+    # face up on a public table, then turned over where it lies: both players saw it
+    m.eval("local c = zones.cards(1, 'hand')[1]; cards.to_zone(c, 1, 'table'); cards.turn_face_down(c, true)")
+    (theirs,) = table_card(m, 2)
+    assert theirs["face_down"] is True and theirs["def"] == table_card(m, 1)[0]["def"]
+    # turned up and down again without in_sight: the other player knows only where it is
+    m.eval("local c = zones.cards(1, 'table')[1]; cards.turn_face_up(c); cards.turn_face_down(c)")
+    (theirs,) = table_card(m, 2)
+    assert "def" not in theirs
+    # a card in the owner's hand turned over in sight stays known to the owner only
+    m.eval("cards.turn_face_down(zones.cards(1, 'hand')[1], true)")
+    assert len([c for c in m.view(2)["cards"] if c["zone"] == "hand:1"]) == 0
+
+
+def test_turning_face_down_in_sight_a_card_nobody_saw_is_an_error_naming_the_line(bid_game):
+    m = new_bid_match(bid_game)
+    m.eval("local c = zones.cards(1, 'hand')[1]; cards.to_zone(c, 1, 'table'); cards.turn_face_down(c)")
+    with pytest.raises(ScriptError, match=r"eval:1: cards.turn_face_down: .* is already face down"):
+        m.eval("cards.turn_face_down(zones.cards(1, 'table')[1], true)")
+    with pytest.raises(ScriptError, match=r"eval:1: cards.turn_face_down: in_sight is true or false, got 'yes'"):
+        m.eval("cards.turn_face_down(zones.cards(1, 'hand')[1], 'yes')")
+
+
 def test_a_reveal_shows_one_card_to_one_player_until_it_is_shuffled_in(bid_game):
     m = new_bid_match(bid_game)
     hand = m.snapshot()["zones"]["hand:1"]

@@ -461,3 +461,57 @@ def test_in_a_terminal_a_player_sees_their_hand_and_only_face_down_cards_of_the_
     assert field != "empty" and all(re.fullmatch(r"face-down card \?\d+ \[paid \d+\]", f.strip())
                                     for f in field.split(",")), field
     assert "Player 2 primes" in back or "P2 made a secret choice" in back
+
+
+def test_the_toolbar_counts_each_players_own_turns_after_a_player_is_out(tcg):
+    # Counted from outside: a turn begins whenever the turn number moves on. Once a player
+    # is out the others' turns come round faster than the game's turns / players.
+    from repl.session import Session
+    checked = 0
+    for seed in range(1, 40):
+        m = Match(tcg, seed, seats_for(3), quiet=True)
+        own = {p: 0 for p in (1, 2, 3)}
+        own[m.active] += 1
+        turn, bot = m.snapshot()["turn"], RandomBot(seed, 0)
+        while m.pending is not None:
+            m.answer(bot(m.pending))
+            st = m.snapshot()
+            if st["turn"] != turn:
+                turn = st["turn"]
+                own[m.active] += 1
+                if players_out(st) and not m.is_over and own[m.active] != (turn + 2) // 3:
+                    bar = Session(m).toolbar()
+                    assert f"P{m.active}'s turn {own[m.active]} |" in bar, (seed, bar, own)
+                    checked += 1
+        if checked >= 3:
+            break
+    assert checked >= 3
+
+
+def test_a_card_turned_face_down_stays_known_to_every_player(tcg):
+    # Everyone saw it face up on the Field, so the others' views go on naming it, and a
+    # bot's sample never deals it as another card (before, both forgot it).
+    import random
+    rng = random.Random(5)
+    for seed in range(1, 30):
+        m = Match(tcg, seed, seats_for(2), quiet=True)
+        while m.pending is not None and m.decisions < 400:
+            opts = m.options()
+            flips = [i for i, o in enumerate(opts) if o.startswith("Turn ") and o.endswith(" face down")]
+            if flips and rng.random() < 0.5:
+                p, name = m.pending.player, opts[flips[0]][len("Turn "):-len(" face down")]
+                m.answer(flips[0])
+                if m.pending is None:
+                    break
+                other = 3 - p
+                mine = [c for c in m.view(p)["cards"] if c["zone"] == f"field:{p}" and c.get("name") == name
+                        and c["face_down"]]
+                theirs = {c["id"]: c for c in m.view(other)["cards"] if c["zone"] == f"field:{p}"}
+                assert mine and all(theirs.get(c["id"], {}).get("def") == c["def"] for c in mine), (seed, name)
+                ids = {c["id"]: c["def"] for c in mine}
+                for s in range(8):
+                    dealt = {c["id"]: c["def"] for c in m.sample(other, s).snapshot()["cards"] if c["id"] in ids}
+                    assert dealt == ids, (seed, s)
+                return
+            m.answer(rng.randrange(m.pending.count))
+    pytest.fail("no card was turned face down in 29 random games")

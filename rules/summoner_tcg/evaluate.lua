@@ -240,8 +240,8 @@ function evaluate(view, seat)
   local summon_at = {}               -- card id -> { player, Strength, Defense, worth, blocked }
   for q = 1, nplayers do score[q], strengths[q], blockers[q], primed_strength[q] = 0, {}, 0, {} end
 
-  -- What a player's unseen primed cards cost, on average: what they paid (public, in
-  -- the ledger) less what their cards in sight cost.
+  -- What a player's unseen primed cards cost, on average: what they paid for cards
+  -- (public, in the ledger: Plane upkeep left out) less what their cards in sight cost.
   local known_cost, unseen = {}, {}
   local seen_burn, held_burn = {}, {}   -- player -> card id -> copies seen; in the seat's hand
   for q = 1, nplayers do known_cost[q], unseen[q], seen_burn[q] = 0, 0, {} end
@@ -266,7 +266,7 @@ function evaluate(view, seat)
     local led = (vars.ledger or {})[q]
     local each = UNSEEN_COST
     if led and unseen[q] > 0 then
-      each = (led.paid - known_cost[q]) / unseen[q]
+      each = (led.paid - (led.upkeep or 0) - known_cost[q]) / unseen[q]
       if each < 1 then each = 1 elseif each > 30 then each = 30 end
     end
     unseen_cost[q] = each

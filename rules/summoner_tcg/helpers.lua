@@ -49,11 +49,15 @@ local function ledger(p) return state.vars.ledger[p] end
 --- Whether p can pay n: a payment must leave at least 1 Stamina (paying to 0 would lose).
 function can_pay(p, n) return stamina(p) > n end
 
-function pay(p, n)
+--- Pays n Stamina for p. upkeep: a Plane's upkeep, kept apart in the ledger too (as
+--- upkeep), since it buys no card: the bots' guess of what primed cards cost leaves it out.
+function pay(p, n, upkeep)
   if n <= 0 then return end
   if not can_pay(p, n) then error("pay: player " .. p .. " has " .. stamina(p) .. " Stamina, cannot pay " .. n) end
   counters.add(p, "stamina", -n)
-  ledger(p).paid = ledger(p).paid + n
+  local led = ledger(p)
+  led.paid = led.paid + n
+  if upkeep then led.upkeep = (led.upkeep or 0) + n end
 end
 
 function gain_income(p, n)
@@ -236,10 +240,11 @@ function destroy(c, by)
 end
 
 --- Turns a revealed card face down again (it can be revealed at its owner's next turn).
+--- Everyone saw it face up, so everyone still knows which card it is (in_sight).
 function flip_down(c)
   drop_equipment_of(c)
   tokens.clear(c)
-  cards.turn_face_down(c)
+  cards.turn_face_down(c, true)
   say(string.format("Player %d turns %s face down", c.owner, c.name))
 end
 

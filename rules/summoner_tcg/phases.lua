@@ -2,6 +2,8 @@
 -- (the hand, primed cards) are secret; what becomes public is said aloud.
 
 on("turn_start", function(ev)
+  local taken = state.vars.turns_taken
+  if taken and taken[ev.player] then taken[ev.player] = taken[ev.player] + 1 end
   state.vars.battled = false
   state.vars.in_battle = false     -- the battle's public record (battle.lua)
   state.vars.declaring = false
@@ -112,7 +114,7 @@ function upkeep_phase(p)
     destroy(plane, nil)
     return
   end
-  pay(p, cost)
+  pay(p, cost, true)
   say(string.format("Player %d pays %d Stamina to keep %s", p, cost, what))
 end
 

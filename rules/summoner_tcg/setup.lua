@@ -7,8 +7,10 @@
 function setup()
   state.vars.out = {}
   state.vars.ledger = {}
+  state.vars.turns_taken = {}     -- each player's own turns so far (the toolbar shows them)
   for _, p in ipairs(players.list()) do
     state.vars.ledger[p] = { paid = 0, damage = 0, income = 0 }
+    state.vars.turns_taken[p] = 0
     local set = sets[players.info(p).set]
     if set.deck == nil then
       error("summoner_tcg: the card set '" .. set.id .. "' has no deck list (deck:)")

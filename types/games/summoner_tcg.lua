@@ -71,6 +71,7 @@ function field_card(p, def_id) end
 function field_of(p, filter) end
 
 --- Turns a revealed card face down again (it can be revealed at its owner's next turn).
+--- Everyone saw it face up, so everyone still knows which card it is (in_sight).
 --- Defined in rules/summoner_tcg/helpers.lua.
 function flip_down(c) end
 
@@ -162,8 +163,10 @@ function opponents(p) end
 --- Defined in rules/summoner_tcg/helpers.lua.
 function other_planes(c) end
 
+--- Pays n Stamina for p. upkeep: a Plane's upkeep, kept apart in the ledger too (as
+--- upkeep), since it buys no card: the bots' guess of what primed cards cost leaves it out.
 --- Defined in rules/summoner_tcg/helpers.lua.
-function pay(p, n) end
+function pay(p, n, upkeep) end
 
 --- Asks p to pick a card among cs (non-empty); returns the card.
 --- Defined in rules/summoner_tcg/helpers.lua.
