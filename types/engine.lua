@@ -557,10 +557,14 @@ function cards.in_play_with(kind, name) end
 function cards.is_face_down(c) end
 
 --- Turns a card face down: its owner sees it, the others see a face-down card under a stand-in id.
---- Errors: not a card.
---- Example: cards.turn_face_down(c)
+--- With in_sight, it was turned over where it lies in sight of those who saw its face (a
+--- card in play, face up on the board or in a public zone: everyone; in an owner's zone:
+--- its owner; and whoever it was revealed to), and they go on seeing which card it is.
+--- Errors: not a card; in_sight not a boolean; in_sight for a card already face down.
+--- Example: cards.turn_face_down(c, true)
 ---@param c CardArg
-function cards.turn_face_down(c) end
+---@param in_sight? boolean Whether those who saw it face up still know it (default false).
+function cards.turn_face_down(c, in_sight) end
 
 --- Turns a card face up: everyone sees it (a reveal: fair undo stops here).
 --- Errors: not a card.
