@@ -367,10 +367,14 @@ class Match:
         """Results the generator gives next, in order, before it draws at random again (tests)."""
         self._rt.force(values)
 
-    def last_chance(self) -> tuple[int, str]:
-        """(decision number, what) of the last draw, roll or shuffle: (0, "") when there was none."""
-        notes = self._rt.chance_notes()
-        return notes[-1] if notes else (0, "")
+    def last_chance(self, seat: int | None = None) -> tuple[int, str]:
+        """(decision number, what) of the last draw, roll or shuffle, or of a card coming into
+        a seat's sight (a card handed over from another's hand): (0, "") when there was none.
+        seat: only what concerns that seat (chance, and cards it has seen), not cards others saw."""
+        for n, kind, seats in reversed(self._rt.chance_notes()):
+            if seat is None or seats is None or seat in seats:
+                return n, kind
+        return 0, ""
 
     def eval(self, code: str, chunkname: str = "eval", *, seat: int | None = None) -> list:
         """Runs Lua in the match's sandbox (an expression or statements); returns its results.

@@ -309,10 +309,12 @@ class Runtime:
         self._activate()
         return self._E.key_index(key)
 
-    def chance_notes(self) -> list[tuple[int, str]]:
-        """(decision number, kind) of every draw, roll and shuffle so far, in order."""
+    def chance_notes(self) -> list[tuple[int, str, tuple[int, ...] | None]]:
+        """(decision number, kind, seats) of every draw, roll, shuffle and card come into
+        sight so far, in order; seats: who learned something (None: everyone)."""
         self._activate()
-        return [(int(n["decision"]), str(n["kind"])) for n in _list(self._E.chance_log)]
+        return [(int(n["decision"]), str(n["kind"]), None if n["seats"] is None else tuple(_list(n["seats"])))
+                for n in _list(self._E.chance_log)]
 
     def force(self, values: list[int]) -> None:
         """Results the generator gives next, in order (scenario tests)."""

@@ -401,8 +401,9 @@ class Session:
         return result.report + "\n" + self.screen()
 
     def undo_floor(self) -> tuple[int, str]:
-        """The earliest decision undo may go back to, and why: in fair play, the last draw, roll or shuffle."""
-        return (0, "") if self.designer else self.match.last_chance()
+        """The earliest decision undo may go back to, and why: in fair play, the last draw, roll
+        or shuffle, or the last card that came into the sight of the person at the keyboard."""
+        return (0, "") if self.designer else self.match.last_chance(self.keyboard)
 
 
 # -- commands -------------------------------------------------------------------

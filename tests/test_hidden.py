@@ -132,6 +132,25 @@ def test_a_reveal_shows_one_card_to_one_player_until_it_is_shuffled_in(bid_game)
     assert hand[0] not in {c["id"] for c in m.view(2)["cards"]}
 
 
+def test_a_card_coming_into_a_seats_sight_stops_that_seats_fair_undo_only(bid_game):
+    m = new_bid_match(bid_game)
+    m.answer_key("Bid 1")
+    before = m.last_chance()
+    assert before[0] < m.decisions
+    # handed from player 2's hand to player 1's: player 1 has learned it, player 2 knew it
+    m.eval("cards.to_zone(zones.cards(2, 'hand')[1], 1, 'hand')")
+    assert m.last_chance(1) == (m.decisions, "reveal (hand:1)")
+    assert m.last_chance(2) == before
+    # into the owner's own hidden deck: nobody learns anything
+    m.answer_key("Bid 1")
+    m.eval("cards.to_zone(zones.cards(1, 'hand')[1], 1, 'deck')")
+    assert m.last_chance(1)[0] < m.decisions and m.last_chance(2)[0] < m.decisions
+    # from player 2's hand onto the public table: player 1 has seen it, player 2 knew it
+    m.eval("cards.to_zone(zones.cards(2, 'hand')[1], 2, 'table')")
+    assert m.last_chance(1) == m.last_chance() == (m.decisions, "reveal (table:2)")
+    assert m.last_chance(2)[0] < m.decisions
+
+
 def test_revealing_a_card_out_of_the_game_is_an_error_naming_the_line(bid_game):
     m = new_bid_match(bid_game)
     with pytest.raises(ScriptError, match=r"reveal:1: cards.reveal: .* is in no zone"):

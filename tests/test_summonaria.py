@@ -368,3 +368,39 @@ def test_a_greedy_bot_proposes_a_trade_the_other_would_accept_and_both_keep_thei
     assert "2: Accept the trade" in answers
     assert "Player 1 handed over what they promised (kept 1, broken 0)" in said
     assert "Player 2 handed over what they promised (kept 1, broken 0)" in said
+
+
+def test_undo_stops_where_a_trade_put_the_other_players_cards_in_your_hand(smn):
+    # Fair play: once the bot's secretly chosen cards are in the person's hand, the person
+    # knows them, so undo may not go back to the person's own secret offer (before, it did).
+    from repl.session import Session
+
+    def pick(prompt: str, opts: list[str]) -> str:
+        if prompt.startswith("Summon a unit?"):
+            return next((o for o in opts if o.startswith("Propose a trade to player 2")), "Summon nothing this turn")
+        if prompt.startswith("Trade: put cards face down"):
+            return "Done: hand over the cards put down"
+        if prompt.startswith("A trade with player 2") or prompt == "How many of each?":
+            return opts[0]
+        if prompt.startswith("Player 2 proposes"):
+            return "Refuse the trade"
+        return next((o for o in opts if o.startswith("End") or o == "No trade"), opts[0])
+
+    for seed in range(1, 12):
+        s = Session(Match(smn, seed, [Seat("human"), Seat("random")], quiet=False))
+        s.play_bots()
+        for _ in range(200):
+            pend = s.match.pending
+            if pend is None:
+                break
+            prompt, opts = pend.prompt, s.match.options()
+            out = s.handle(pick(prompt, opts))
+            if prompt.startswith("Trade: put cards face down") and "player 2 hands over 0" not in out \
+                    and "Trade done" in out:
+                hand = sorted(c["id"] for c in s.match.view(1)["cards"] if c.get("zone") == "hand:1")
+                said = s.handle("undo")
+                assert said.startswith("cannot undo past decision") and "a reveal (hand:1)" in said, said
+                assert sorted(c["id"] for c in s.match.view(1)["cards"] if c.get("zone") == "hand:1") == hand
+                return
+            s.play_bots()
+    pytest.fail("no trade in which player 2 handed cards over, in 11 seeds")

@@ -484,7 +484,9 @@ function cards.has_tag(c, tag) end
 
 --- Moves a card to a zone: cards.to_zone(c, p, zone [, where]) for a player's own
 --- zone, cards.to_zone(c, zone [, where]) for a shared one. where: "top" (default),
---- "bottom" or a 1-based position.
+--- "bottom" or a 1-based position. A player who now sees the card's face and did not
+--- before (a card from another's hand put in theirs) has learned it: their fair undo
+--- stops here, as at a reveal.
 --- Errors: not a card; no such player or zone; a bad `where`.
 --- Example: cards.to_zone(c, c.owner, "discard")
 ---@param c CardArg

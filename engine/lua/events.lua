@@ -3,14 +3,30 @@ local E = ...
 
 -- Notes of chance and hidden information (shuffles, rolls, draws): the host reads
 -- them as the barrier for fair undo and names the last one when it refuses.
--- One note per decision at most (the latest), so the log stays small.
+-- One note per decision at most (the latest), so the log stays small. seats: the
+-- players who learned something (a card came into their sight); nil: everyone (chance).
 E.chance_log = {}
-function E.note(kind, data)
+function E.note(kind, data, seats)
   local log, n = E.chance_log, E.decisions
   local about = type(data) == "table" and (data.zone or data.die) or nil
   local text = about and (kind .. " (" .. tostring(about) .. ")") or kind
   local last = log[#log]
-  if last and last.decision == n then last.kind = text else log[#log + 1] = { decision = n, kind = text } end
+  if last and last.decision == n then
+    if last.seats == nil or seats == nil then seats = nil
+    else
+      local union, seen = {}, {}
+      for _, list in ipairs({ last.seats, seats }) do
+        for _, p in ipairs(list) do
+          if not seen[p] then seen[p] = true; union[#union + 1] = p end
+        end
+      end
+      table.sort(union)
+      seats = union
+    end
+    log[#log] = { decision = n, kind = text, seats = seats }   -- (a new table: forks share the old)
+  else
+    log[#log + 1] = { decision = n, kind = text, seats = seats }
+  end
 end
 
 local listeners = {}   -- rules-level listeners: name -> list of functions

@@ -410,6 +410,7 @@ function C.to_zone(c, a, b, w, x)
     fail("cards.to_zone: where must be \"top\", \"bottom\" or a position, got " .. E.show(where))
   end
   local key = zone_key(name, p)
+  local unseeing = E.unseeing(c)
   lift(c)
   local l = E.state.zones[key]
   if where == "bottom" then table.insert(l, 1, c.id)
@@ -417,6 +418,7 @@ function C.to_zone(c, a, b, w, x)
   else l[#l + 1] = c.id end
   c.zone = key
   touch(key)
+  E.note_learned(c, unseeing)
   return c
 end
 

@@ -138,6 +138,48 @@ local function zone_shown(z, owner, p)
   return z.visibility == "public" or (z.visibility == "owner" and owner == p)
 end
 
+--- Whether player p sees card c's face where it is now: on the board, in a zone the
+--- player sees, or shown to them (a face-down card: its owner and whoever it was shown to).
+function E.sees_face(c, p)
+  if c.face_down then return E.seen_by(c, p) end
+  local key = c.zone
+  if key == "board" or key == "under" then return true end
+  if key ~= nil then
+    local parsed = zone_keys[key]
+    if zone_shown(E.game.zones[parsed[1]], parsed[2], p) then return true end
+  end
+  return E.seen_by(c, p)
+end
+
+--- Before a card moves: the players who do not see its face, or nil when everyone does
+--- (nobody can learn it from the move: most moves, so no table is made then).
+function E.unseeing(c)
+  if not c.face_down and (c.zone == "board" or c.zone == "under") then return nil end
+  local out
+  for p = 1, #E.state.players do
+    if not E.sees_face(c, p) then
+      out = out or {}
+      out[#out + 1] = p
+    end
+  end
+  return out
+end
+
+--- After a card moved: those of `unseeing` (E.unseeing before the move) who see its face
+--- now have learned it (a card handed from one hand to another), which stops their fair
+--- undo there (a note for them only).
+function E.note_learned(c, unseeing)
+  if unseeing == nil then return end
+  local seats
+  for _, p in ipairs(unseeing) do
+    if E.sees_face(c, p) then
+      seats = seats or {}
+      seats[#seats + 1] = p
+    end
+  end
+  if seats then E.note("reveal", { zone = c.zone }, seats) end
+end
+
 -- What the others see of a face-down card: that it is there, and where (owner,
 -- controller, zone, space, host, under and mark; made in one constructor, as views
 -- are built for every evaluation a searching bot makes).
