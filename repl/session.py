@@ -284,15 +284,16 @@ class Session:
     # -- answering ------------------------------------------------------------
 
     def only_option(self, match: Match | None = None) -> bool:
-        """Whether the person to answer has one option and nobody to hide that from: a secret
-        question (the rules ask it even when nothing else can be done, so that being asked
-        tells the others nothing) of one option, with no other person at the table (in hot
-        seat the keyboard would pass for it, and not passing would tell). Such a decision is
-        taken for the person, as a card game's client passes when nothing else can be done.
-        match: another match of the session's seats (undo's, before it is taken)."""
+        """Whether the person to answer has one option and nobody to hide that from: a question
+        of one option (the rules ask it even when nothing else can be done, `confirm`, so that
+        being asked tells the others nothing: the engine takes any other one-option question
+        itself), with no other person at the table (in hot seat the keyboard would pass for
+        it, and not passing would tell). Such a decision is taken for the person, as a card
+        game's client passes when nothing else can be done; the others' log reads it as any
+        answer. match: another match of the session's seats (undo's, before it is taken)."""
         m = match or self.match
         pend = m.pending
-        return (pend is not None and pend.secret and self.is_human(pend.player) and len(self.humans()) == 1
+        return (pend is not None and self.is_human(pend.player) and len(self.humans()) == 1
                 and len(m.options()) == 1)
 
     def answer(self, index: int, forced: bool = False) -> list[str]:
@@ -308,8 +309,9 @@ class Session:
                                     " (secret)" if secret else "")
         # a person sees the question they answer; the others (and a designer, for a bot) are told it
         told = "" if secret or forced or (self.is_human(who) and len(self.humans()) == 1) else prompt
-        entry = Entry(self.match.decisions, said, who if secret else None, f"{tag} made a secret choice",
-                      who, told)
+        # the others read an answer taken for the person as one the person gave
+        veiled = f"{tag} made a secret choice" if secret else f"{tag}: {label}"
+        entry = Entry(self.match.decisions, said, who if secret or forced else None, veiled, who, told)
         self.log.append(entry)
         return [entry.for_seat(self.viewer())] + [f"  {m}" for m in self._take_messages()]
 

@@ -141,11 +141,10 @@ def test_plane_upkeep_is_not_taken_for_what_primed_cards_cost(tcg):
 
 
 def test_near_win_above_near_loss(tcg):
-    # 50 answers: player 1's reveal step in turn 6. (At 40, since the rules let a Plane
-    # be turned face down and a primed Gambit be used in the main phase, the random game
-    # stands at the end of player 1's turn 4, facing player 2's revealed Summons with 10
-    # Stamina: a near loss even with player 2 at 2, as player 2 attacks next.)
-    won, lost = midgame(tcg, decisions=50), midgame(tcg, decisions=50)
+    # 40 answers: player 2's main phase in turn 5. (The random game moves whenever the
+    # rules ask one more question; at 50, since the main phase is asked even when ending
+    # the turn is all there is, player 2 has already lost too much for either to be close.)
+    won, lost = midgame(tcg, decisions=40), midgame(tcg, decisions=40)
     won.eval("counters.add(2, 'stamina', 2 - counters.get(2, 'stamina'))")
     lost.eval("counters.add(1, 'stamina', 2 - counters.get(1, 'stamina'))")
     assert won.evaluate(1) > 0.2

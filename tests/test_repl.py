@@ -126,7 +126,9 @@ def test_hot_seat_hides_the_screen_between_players(play_screen):
     s.type("")
     s.wait(r"P2 \(you\)[\s\S]*P2>")
     assert "hand: " in s.text
-    for phase in ("move", "attack"):     # P2 goes first, with no summon phase
+    # P2 goes first; in hot seat each phase is asked, even with nothing to summon or build
+    # (passing for the person would tell the other player what the hand holds)
+    for phase in ("summon", "move", "build", "attack"):
         s.type(f"End {phase} phase")
         s.wait(rf"P2: End {phase} phase[\s\S]*P2>")
     s.type("End magic phase")

@@ -305,7 +305,7 @@ def test_after_a_hand_off_the_incoming_player_reads_what_the_other_did(play_scre
     s.wait(r"Pass to player 2, then press Enter")
     s.type("")
     s.wait(r"P2 \(you\)[\s\S]*P2>")
-    for phase in ("move", "attack", "magic"):
+    for phase in ("summon", "move", "build", "attack", "magic"):
         s.type(f"End {phase} phase")
         s.wait(rf"P2: End {phase} phase")
     s.wait(r"Pass to player 1, then press Enter")
@@ -313,7 +313,7 @@ def test_after_a_hand_off_the_incoming_player_reads_what_the_other_did(play_scre
     text = s.wait(r"P1 \(you\)[\s\S]*P1>")
     start = text.index("So far:")
     summary = text[start:COLUMNS.search(text, start).start()]   # up to the board
-    for phase in ("move", "attack"):
+    for phase in ("summon", "move", "build", "attack"):
         assert f"P2: End {phase} phase" in summary
     assert "P2 made a secret choice" in summary and "magic" not in summary   # the magic phase's, secret
     assert "hand" not in summary.replace("hand 5", "")     # nothing of P2's hand but its size
@@ -331,7 +331,9 @@ def test_a_single_option_taken_without_asking_is_announced_but_not_a_secret_one(
     said = [e.text for e in s.log if "taken without asking" in e.text]
     assert said and all(re.fullmatch(r".+: .+ \(the only option for player \d, taken without asking\)", t)
                         for t in said)
-    assert any(t.startswith("Build structures: End build phase") for t in said)   # an empty phase
+    # an empty phase is asked all the same (what the hand holds is secret), so the engine
+    # no longer takes it (test_an_empty_phase_is_asked_and_a_lone_persons_is_taken_for_them)
+    assert not any(t.startswith("Build structures: End build phase") for t in said)
     quiet = Match(sw, 4, [Seat("human", "polar_dwarves"), Seat("random", "fallen_kingdom")], quiet=True)
     assert quiet.messages() == []      # bots' and sims' quiet matches say nothing, as before
 
@@ -642,3 +644,21 @@ def test_a_long_entry_under_the_board_cuts_the_name_and_keeps_what_the_card_stan
             break
         m.answer(rng.randrange(len(m.options())))
     assert cut and whole      # (seed 3: the Barbarian Warchief on a tower is cut, short names are not)
+
+
+def test_an_empty_phase_is_asked_and_a_lone_persons_is_taken_for_them(sw):
+    # Nothing to build: the build phase is asked all the same, since whether it is asked must
+    # not tell the other player what the hand holds. With no other person at the table the
+    # session takes it for the person; the other seat reads it as any answer.
+    from engine.loader import LuaSource
+    lua = ('scenario.empty(1, "hand"); scenario.add(1, "hand", {"frost_mage"}); '
+           'scenario.start(1, "build")')
+    m = Match(sw, 1, [Seat("human", "polar_dwarves"), Seat("random", "fallen_kingdom")],
+              scenario=LuaSource("scenario", lua))
+    assert m.options() == ["End build phase"] and m.pending.player == 1
+    s = Session(m)
+    s.play_bots()
+    (entry,) = [e for e in s.log if "End build phase" in e.text and e.asker == 1]
+    assert entry.for_seat(1) == "P1: End build phase (your only option, taken for you: Build structures)"
+    assert entry.for_seat(2) == "P1: End build phase"
+    assert s.match.snapshot()["phase"] != "build"

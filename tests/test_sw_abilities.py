@@ -261,7 +261,7 @@ scenario.start(1, "build")
 
 def test_jarmund_spends_boost_to_damage_enemies_next_to_structures(sw):
     m = start(sw, JARMUND_BUILD, sets=PD_FIRST)
-    answer(m, "Spend 1 boost: 1 damage to 2 enemy units next to your structures")
+    answer(m, "End build phase", "Spend 1 boost: 1 damage to 2 enemy units next to your structures")
     assert tokens(card_at(m, "d5"), "damage") == 1
     assert tokens(card_at(m, "e4"), "damage") == 1
     assert tokens(card_at(m, "c4"), "damage") == 0       # friendly
@@ -271,7 +271,7 @@ def test_jarmund_spends_boost_to_damage_enemies_next_to_structures(sw):
 
 def test_jarmund_may_keep_his_boost(sw):
     m = start(sw, JARMUND_BUILD, sets=PD_FIRST)
-    answer(m, "Keep the boost")
+    answer(m, "End build phase", "Keep the boost")
     assert tokens(card_at(m, "d5"), "damage") == 0
     assert tokens(card_at(m, "a1"), "boost") == 2
 
@@ -317,7 +317,7 @@ scenario.start(1, "summon")
 
 def test_ice_ram_damages_and_forces_after_a_structure_moves(sw):
     m = start(sw, ICE_RAM, sets=PD_FIRST)
-    answer(m, "Play Ice Ram (cost 0)")                    # the summon phase then ends by itself
+    answer(m, "Play Ice Ram (cost 0)", "End summon phase")
     assert zone(m, "active", 1) == ["ice_ram"]
     answer(m, "Move Ice Golem at c3", "c4")
     assert tokens(card_at(m, "c5"), "damage") == 1
@@ -328,7 +328,7 @@ def test_ice_ram_damages_and_forces_after_a_structure_moves(sw):
 
 def test_ice_ram_force_is_optional(sw):
     m = start(sw, ICE_RAM, sets=PD_FIRST)
-    answer(m, "Play Ice Ram (cost 0)", "Move Ice Golem at c3", "c4", "Do not force")
+    answer(m, "Play Ice Ram (cost 0)", "End summon phase", "Move Ice Golem at c3", "c4", "Do not force")
     assert tokens(card_at(m, "c5"), "damage") == 1
 
 
@@ -344,7 +344,7 @@ scenario.empty(1, "hand")
 scenario.add(1, "hand", {"ice_ram"})
 scenario.start(1, "summon")
 """, sets=PD_FIRST)
-    answer(m, "Play Ice Ram (cost 0)", "Move Svara at a1", "b1")
+    answer(m, "Play Ice Ram (cost 0)", "End summon phase", "Move Svara at a1", "b1")
     answer(m, "Force Gate c2 -> c3")
     assert card_at(m, "c3")["def"] == "dwarf_gate"
     assert tokens(card_at(m, "d3"), "damage") == 1       # the only unit next to the gate
@@ -389,7 +389,9 @@ def test_ret_talus_brings_back_an_undead_unit(sw):
 def test_ret_talus_needs_an_undead_unit_in_the_discard_pile(sw):
     m = start(sw, RET_TALUS.replace('{"hellfire_cultist", "undead_warrior", "undead_archer", "undead_warrior"}',
                                     '{"hellfire_cultist", "purge"}'))
-    assert "Move Ret-Talus at c1" in m.options()         # the summon phase offered nothing
+    assert m.options() == ["End summon phase"]           # no raising: nothing else to do
+    m.answer_key("End summon phase")
+    assert "Move Ret-Talus at c1" in m.options()
     assert RT_ACTION not in m.options()
 
 
@@ -504,6 +506,9 @@ def test_blood_summon_summons_next_to_a_unit_that_bleeds(sw):
     answer(m, "Summon Hellfire Cultist (cost 0)", "Next to Ret-Talus at a1", "b1")
     assert card_at(m, "b1")["def"] == "hellfire_cultist"
     assert tokens(card_at(m, "a1"), "damage") == 2
+    # no cheap unit left in hand, but asked all the same (the hand is secret)
+    assert m.options() == ["Stop summoning"]
+    answer(m, "Stop summoning")
     assert "blood_summon" in zone(m, "discard", 1)
     assert zone(m, "hand", 1) == ["dragos"]
 
@@ -547,7 +552,7 @@ def test_ice_smith_goes_under_a_common_whose_specials_then_hit_twice(sw):
     golem = card_at(m, "c4")
     assert [card(m, i)["def"] for i in golem["under"]] == ["ice_smith"]
     assert not card(m, golem["under"][0])["tokens"]     # its boost is gone
-    answer(m, "End move phase", "Attack with Ice Golem at c4")
+    answer(m, "End move phase", "End build phase", "Attack with Ice Golem at c4")
     assert tokens(card_at(m, "c5"), "damage") == 6       # 2 melee + 2 specials x 2
 
 
@@ -581,16 +586,18 @@ scenario.start(1, "summon")
     answer(m, "Play Sacrificial Pyre (cost 1)")
     assert zone(m, "active", 1) == ["sacrificial_pyre"]
     assert counter(m, "magic", 1) == 0
-    answer(m, "End move phase")
+    answer(m, "End summon phase", "End move phase", "End build phase")
     answer(m, "Attack with Undead Archer at c2", "Frost Mage at c5", "Do not move")
     answer(m, "Attack with Undead Carrier at e1", "Do not move")
     assert card_at(m, "c5") is None and card_at(m, "e2") is None
     pyre = cards_in(m, "active", 1)[0]
     assert pyre["tokens"].get("boost") == 2
-    answer(m, "End attack phase")
+    answer(m, "End attack phase", "End magic phase")
     # the opponent's turn: the Pyre stays active all through it
     assert m.pending.player == 2
-    answer(m, "End move phase")
+    while m.pending.player == 2:
+        assert zone(m, "active", 1) == ["sacrificial_pyre"]
+        m.answer_key(next(o for o in m.options() if o.startswith("End ")))
     # the start of our next turn: it leaves, taking 2 damage off "a target": any damaged card
     assert m.pending.player == 1 and m.pending.prompt == "Sacrificial Pyre: remove 2 damage from which card?"
     assert zone(m, "active", 1) == ["sacrificial_pyre"]
@@ -621,7 +628,7 @@ scenario.start(1, "build")
 
 def test_hellforged_weapon_adds_strength_and_burns_on_specials(sw):
     m = start(sw, WEAPON % 0)
-    answer(m, "Play Hellforged Weapon (cost 0)")           # the build phase then ends by itself
+    answer(m, "Play Hellforged Weapon (cost 0)", "End build phase")
     carrier = card_at(m, "c3")
     assert [card(m, i)["def"] for i in carrier["under"]] == ["hellforged_weapon"]
     assert "hellforged_weapon" not in zone(m, "discard", 1)
@@ -634,7 +641,7 @@ def test_hellforged_weapon_adds_strength_and_burns_on_specials(sw):
 
 def test_hellforged_weapon_is_discarded_with_its_host(sw):
     m = start(sw, WEAPON % 1)
-    answer(m, "Play Hellforged Weapon (cost 0)", "Attack with Undead Carrier at c3")
+    answer(m, "Play Hellforged Weapon (cost 0)", "End build phase", "Attack with Undead Carrier at c3")
     assert card_at(m, "c3") is None
     assert {"undead_carrier", "hellforged_weapon"} <= set(zone(m, "discard", 1))
 

@@ -32,19 +32,21 @@ def test_the_defaults_are_the_rulebooks(sw):
     assert (opts["inaction_damage"], opts["magic_per_discard"]) == (1, 1)
 
 
-@pytest.mark.parametrize("movers, prompt, next_to_act", [
-    (None, "Move up to 3 units (0 of 3 moved)", 1),   # player 1 may move the Frost Mage too
-    (1, "Move up to 1 unit (0 of 1 moved)", 2),       # player 1's turn ends with nothing more to decide
+@pytest.mark.parametrize("movers, prompt, mage_may_move", [
+    (None, "Move up to 3 units (0 of 3 moved)", True),   # player 1 may move the Frost Mage too
+    (1, "Move up to 1 unit (0 of 1 moved)", False),      # only ending the phase is left
 ])
-def test_movers_per_turn(sw, movers, prompt, next_to_act):
+def test_movers_per_turn(sw, movers, prompt, mage_may_move):
     opts = {} if movers is None else {"movers": movers}
     m = match(sw, 'scenario.create("ice_golem", 1, "c3"); scenario.create("frost_mage", 1, "d3")', "move", **opts)
     assert m.pending.prompt == prompt
     m.answer_key("Move Ice Golem at c3")
     assert m.pending.prompt == "Move Ice Golem from c3 to? (up to 1 space)"   # its move stat is 1
     m.answer_key("c4")
-    assert m.pending.player == next_to_act
-    assert ("Move Frost Mage at d3" in m.options()) is (next_to_act == 1)
+    assert m.pending.player == 1
+    assert ("Move Frost Mage at d3" in m.options()) is mage_may_move
+    if not mage_may_move:
+        assert m.options() == ["End move phase"]
 
 
 @pytest.mark.parametrize("attackers, prompt, frost_mage_may_attack", [
@@ -87,6 +89,7 @@ def test_hand_size_fills_the_hand_in_the_draw_phase(sw):
 ])
 def test_inaction_damage(sw, damage, said):
     m = match(sw, "", "attack", inaction_damage=damage)
+    m.answer_key("End attack phase")
     assert tokens(card_at(m, "a1"), "damage") == damage
     assert [s for s in m.messages() if "attacked no enemy" in s] == said
 

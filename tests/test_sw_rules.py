@@ -256,7 +256,9 @@ def test_turn_runs_six_phases_in_order_then_passes(sw):
     answer(m, "Move Frost Mage at c4", "b4")
     m.answer_key("End move phase")
     seen.append(phase(m))
-    answer(m, "Build Gate (cost 0)", "f1")       # the last structure in hand: the build phase ends
+    answer(m, "Build Gate (cost 0)", "f1")       # the last structure in hand: ending is all that is left,
+    assert m.options() == ["End build phase"]    # asked all the same (what the hand holds is secret)
+    m.answer_key("End build phase")
     seen.append(phase(m))
     m.answer_key("End attack phase")
     seen.append(phase(m))
@@ -341,7 +343,10 @@ def test_summon_needs_an_empty_space_next_to_a_gate_you_control(sw):
         scenario.create("frost_mage", 1, "f2")
         scenario.create("kingdom_gate", 2, "c4")
     """, hand1=["frost_mage", "ice_smith"], magic=(5, 5))
-    # nothing to summon: the summon phase ends by itself
+    # nothing to summon: ending the phase is the only option (asked all the same: whether
+    # the hand holds something to summon is secret)
+    assert phase(m) == "summon" and m.options() == ["End summon phase"]
+    m.answer_key("End summon phase")
     assert phase(m) == "move"
     assert sorted(zone(m, "hand", 1)) == ["frost_mage", "ice_smith"]
     assert counter(m, "magic", 1) == 5
@@ -398,8 +403,8 @@ def test_move_each_unit_once_and_at_most_three_units(sw):
     assert set(options_starting(m, "Move")) == {"Move Frost Mage at d4", "Move Frost Mage at e4",
                                                 "Move Svara at a1"}
     answer(m, "Move Frost Mage at d4", "d6")
-    # three units moved: the move phase is over and the fourth never moved
-    assert phase(m) != "move"
+    # three units moved: ending the move phase is all that is left, and the fourth never moved
+    assert m.options() == ["End move phase"]
     assert at(m, "e4") == "frost_mage"
     assert at(m, "a1") == "svara"
 
@@ -462,8 +467,8 @@ def test_build_pays_cost_and_unaffordable_not_offered(sw):
     answer(m, "Build Gate (cost 2)", "b2")
     assert at(m, "b2") == "dwarf_gate"
     assert counter(m, "magic", 1) == 1
-    # the second gate costs 2 more than the 1 magic left: the build phase ended
-    assert phase(m) != "build"
+    # the second gate costs 2 more than the 1 magic left: ending the phase is all that is left
+    assert m.options() == ["End build phase"]
     assert zone(m, "hand", 1) == ["dwarf_gate"]
 
 
@@ -592,8 +597,8 @@ def test_attack_with_up_to_three_different_units(sw):
     assert set(options_starting(m, "Attack with")) == {"Attack with Frost Mage at d4",
                                                        "Attack with Frost Mage at e4"}
     answer(m, "Attack with Frost Mage at d4", "Gate at d5")
-    # three units attacked: the attack phase is over
-    assert phase(m) != "attack"
+    # three units attacked: ending the attack phase is all that is left
+    assert m.options() == ["End attack phase"]
     attacks = [x for x in m.messages() if " attacks " in x]
     assert len(attacks) == 3
     assert not any(x.startswith("Frost Mage at e4 attacks") for x in attacks)
@@ -934,6 +939,7 @@ def test_seat_two_wins_by_destroying_seat_one_summoner(sw):
 
 def test_cost_of_inaction_can_destroy_your_own_summoner_and_lose(sw):
     m = sw_position(sw, 'tokens.add(board.card_at("a1"), "damage", 11)', phase="attack")
+    m.answer_key("End attack phase")
     assert m.is_over
     assert m.winner == 2
     assert at(m, "a1") is None

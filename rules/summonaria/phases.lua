@@ -106,7 +106,9 @@ function summon(p, c)
   local pays = payments(p, def_of(c).cost)
   local opts = {}
   for i, pay in ipairs(pays) do opts[i] = { label = "Pay " .. payment_text(p, pay), pay = pay } end
-  local pick = choose { player = p, prompt = "Pay for the " .. c.name .. " how?", options = opts }
+  -- (confirm: the ways to pay come from the hand, so the question is asked even when there
+  -- is one, or its absence would tell the others that the hand allows no other way)
+  local pick = choose { player = p, prompt = "Pay for the " .. c.name .. " how?", options = opts, confirm = true }
   local order = resource_order(p)
   for i = 1, 3 do
     if pick.pay[i] > 0 then spend_kind(p, order[i], pick.pay[i]) end
@@ -117,12 +119,14 @@ function summon(p, c)
 end
 
 --- The summon step's question (game.yaml `offer`; the step repeats, one choice a call):
---- which unit to summon, a transmute or a trade, or nothing.
+--- which unit to summon, a transmute or a trade, or nothing. Asked even when summoning
+--- nothing is all there is (confirm): the other options come from the hand, so a question
+--- asked only sometimes would tell the others what it can pay for.
 function summon_offer(p)
   local opts = summon_options(p)
   for _, o in ipairs(trading_options(p)) do opts[#opts + 1] = o end
   opts[#opts + 1] = { label = "Summon nothing this turn", skip = true }
-  return { player = p, options = opts,
+  return { player = p, options = opts, confirm = true,
            prompt = string.format("Summon a unit? (%d resource cards in hand)", zones.count(p, "hand")) }
 end
 

@@ -216,8 +216,10 @@ end
 function main_offer(p)
   if is_out(p) or state.over then return nil end
   if state.vars.declaring then return declare_offer(p) end
+  -- (confirm: asked even when ending the turn is all there is, or no question would tell
+  -- the others that no card in the hand is affordable)
   return { player = p, prompt = string.format("Your turn (Stamina %d)", stamina(p)), options = main_options(p),
-           secret = true }
+           secret = true, confirm = true }
 end
 
 --- Carries out the main phase's answer; false once the player ends the turn.

@@ -78,7 +78,10 @@ local function step_offer(p, phase, prompt, fill)
   action_options(p, phase, opts)
   opts[#opts + 1] = { label = "End " .. phase .. " phase", done = true }
   local asked = type(prompt) == "function" and prompt() or prompt   -- a function says what is left
-  return { player = p, prompt = asked, options = opts }
+  -- asked even when ending the phase is all there is (confirm): the options come partly
+  -- from the hand and the discard pile, so a question asked only sometimes would tell
+  -- the others what they hold
+  return { player = p, prompt = asked, options = opts, confirm = true }
 end
 
 --- Carries out the option picked at a step (apply(pick) for the phase's own kinds);

@@ -201,7 +201,9 @@ function spend_kind(p, kind, n) end
 function summon(p, c) end
 
 --- The summon step's question (game.yaml `offer`; the step repeats, one choice a call):
---- which unit to summon, a transmute or a trade, or nothing.
+--- which unit to summon, a transmute or a trade, or nothing. Asked even when summoning
+--- nothing is all there is (confirm): the other options come from the hand, so a question
+--- asked only sometimes would tell the others what it can pay for.
 --- Defined in rules/summonaria/phases.lua.
 function summon_offer(p) end
 
