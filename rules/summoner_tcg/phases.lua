@@ -131,8 +131,8 @@ function prime(c, p)
   local cost = stat(c, "cost")
   local plane = plane_revealed()
   pay(p, cost)
+  cards.turn_face_down(c)          -- (first: it never lies face up on the Field, even for a moment)
   cards.to_zone(c, p, "field")
-  cards.turn_face_down(c)
   local mark = { paid = cost, plane = plane and plane.def or nil }
   say(string.format("Player %d primes a card (Stamina %d)", p, stamina(p)))
   if is_plane(c) then
