@@ -587,7 +587,7 @@ end
 --- card turned face down in the match): a real id follows creation order and could name it.
 --- in_sight: it is turned over where it lies, in sight of those who saw its face (a
 --- card in play turned face down), so they still know which card it is: every player
---- when it lies on the board or in a public zone, its owner in an owner's zone, and
+--- when it lies on the board or in a public zone, the zone's owner in an owner's zone, and
 --- whoever it was revealed to. Their views go on naming it, and their bots' samples
 --- never deal it again.
 function C.turn_face_down(c, in_sight)
@@ -596,8 +596,6 @@ function C.turn_face_down(c, in_sight)
     fail("cards.turn_face_down: in_sight is true or false, got " .. E.show(in_sight) ..
          ": cards.turn_face_down(card, in_sight)")
   end
-  local st = E.state
-  st.turned_down = (st.turned_down or 0) + 1
   local seen = nil
   if in_sight then
     if c.face_down then
@@ -605,13 +603,12 @@ function C.turn_face_down(c, in_sight)
            "in_sight is for a face-up card")
     end
     seen = {}
-    local name = c.zone and c.zone:match("^[^:]+")
-    local z = name and E.game.zones[name]
-    local vis = (c.zone == "board" or c.zone == "under") and "public" or (z and z.visibility)
     for _, q in ipairs(E.players.list()) do
-      if vis == "public" or (vis == "owner" and c.owner == q) or E.seen_by(c, q) then seen[#seen + 1] = q end
+      if E.sees_face(c, q) then seen[#seen + 1] = q end
     end
   end
+  local st = E.state
+  st.turned_down = (st.turned_down or 0) + 1
   c.face_down, c.seen_by, c.down_ref, c.mark = true, seen, st.turned_down, nil
 end
 
