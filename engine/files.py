@@ -1,8 +1,10 @@
-"""Reading input files with bounds: only regular files, and never more than a set size."""
+"""Reading input files with bounds (only regular files, and never more than a set size), and
+writing files whole or not at all."""
 from __future__ import annotations
 
 import os
 import stat
+import secrets
 from pathlib import Path
 
 from .errors import EngineError
@@ -57,3 +59,37 @@ def _kind(mode: int) -> str:
     if stat.S_ISSOCK(mode):
         return "a socket"
     return "not a file of data"
+
+
+def write_whole(path: Path, text: str) -> None:
+    """Writes text to a file so that a failure part way (a full disk, a kill) leaves the file
+    as it was: the text goes to a new file beside it, which then takes its place. A file
+    that is not a regular file (a device such as /dev/null, a pipe) is written to as it is;
+    a link is followed, so the file it points at is the one replaced. Raises OSError."""
+    path = Path(path)
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        st = None
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        if stat.S_ISDIR(st.st_mode):
+            raise IsADirectoryError(21, "Is a directory", str(path))
+        path.write_text(text, encoding="utf-8")
+        return
+    target = path.resolve() if path.is_symlink() else path
+    # (opened as a new file, so it gets the mode a new file gets here; an old file's is kept)
+    tmp = target.parent / f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}.part"
+    try:
+        with open(tmp, "x", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        if st is not None:
+            os.chmod(tmp, stat.S_IMODE(st.st_mode))
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise

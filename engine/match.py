@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .errors import DefinitionError, Divergence, EngineError, IllegalAnswer, Problem, SaveFileError, ScriptError
-from .files import MB, FileRefused, read_bounded
+from .files import MB, FileRefused, read_bounded, write_whole
 from .loader import GameDef, LuaSource, display, load_game
 from .names import did_you_mean
 from .options import (
@@ -478,13 +478,13 @@ class Match:
         """Writes the match to a file as JSON; the match itself is never changed.
 
         Raises EngineError when the match holds a value JSON cannot (before the file is
-        touched), and OSError when the file cannot be written.
+        touched), and OSError when the file cannot be written (the file is then as it was).
         """
         try:
             text = json.dumps(self.to_json(), indent=1, allow_nan=False) + "\n"
         except (TypeError, ValueError) as e:
             raise EngineError(f"cannot save this match: {e}") from None
-        Path(path).write_text(text, encoding="utf-8")
+        write_whole(Path(path), text)
 
 
 _MAPS = ("zones", "spaces", "counters", "vars")

@@ -10,7 +10,7 @@ from lupa.lua54 import LuaError, LuaMemoryError, LuaRuntime, lua_type
 
 from . import ENGINE_DIR
 from .errors import DefinitionError, Problem, ScriptError
-from .loader import GameDef, LuaSource, lua_game_table
+from .loader import GameDef, LuaSource, display, lua_game_table
 from .lint import problem_from_lua
 from .luac import compile_lua
 
@@ -71,12 +71,16 @@ def _game_table(game: GameDef) -> dict:
     return cached
 
 
+NO_MEMORY = "not enough memory"   # Lua's own message
+
+
 class Runtime:
     """A Lua runtime holding one match. The engine's Lua table stays inside: callers use the methods."""
 
     def __init__(self, game: GameDef, seed: int, seats: list[dict], scenario: LuaSource | None = None,
                  setup: dict | None = None, options: dict | None = None):
         memory = self.memory_mb = (game.data.get("limits") or {}).get("memory_mb", 256)
+        self.game_root = game.root   # (its game.yaml sets the limit: named in the message)
         # Loading runs with room above the cap: the host's conversions of definitions
         # (table_from) are not protected calls, and a Lua runtime that reaches its cap
         # inside one aborts the process. The cap applies once everything is loaded.
@@ -220,7 +224,7 @@ class Runtime:
             E.load_match(saved)   # this match runs again, whatever make had done
             raise
         new = object.__new__(Runtime)
-        new._lua, new._E, new.memory_mb = self._lua, self._E, self.memory_mb
+        new._lua, new._E, new.memory_mb, new.game_root = self._lua, self._E, self.memory_mb, self.game_root
         new._shared, new._saved, new._keeps = self._shared, None, False
         self._saved = saved
         self._shared.current = new
@@ -264,30 +268,28 @@ class Runtime:
         """Starts the match coroutine; returns ("choice", player, prompt, count), ("over",) or ("error", msg)."""
         self._activate()
         self._E.quiet = quiet
-        return self._call(self._E.start)
+        return self._result(self._call(self._E.start))
 
     def step(self, index: int) -> tuple:
         """Resumes the match with the 1-based index of an option; returns like start()."""
-        res = self._call(self._E.step, index)
-        return ("error", self._plain_error(res[1])) if res[0] == "error" else res
+        return self._result(self._call(self._E.step, index))
 
     def answer(self, index: int) -> tuple[str, tuple]:
         """step() and the label of the answer given, in one call: (label, result as step())."""
         res = self._call(self._E.answer, index)
-        out = res[1:]
-        while len(out) > 1 and out[-1] is None:   # Lua's trailing nils
-            out = out[:-1]
-        if out[0] == "error":
-            out = ("error", self._plain_error(out[1]))
-        return res[0], out
+        return res[0], self._result(res[1:])
 
     def rollout(self, seed: int, max_decisions: int) -> tuple[int, tuple]:
         """Random answers given in Lua until the end or max_decisions: (decisions made, result as step())."""
         res = self._call(self._E.rollout, seed, max_decisions)
-        out = res[1:]
-        if out[0] == "error":
-            out = ("error", self._plain_error(out[1]))
-        return int(res[0]), out
+        return int(res[0]), self._result(res[1:])
+
+    def _result(self, res: tuple) -> tuple:
+        """A step's result as the host reads it: an error's message in our words (an error
+        always has one)."""
+        if res[0] == "error":
+            return ("error", self._plain_error(res[1] if len(res) > 1 else None))
+        return res
 
     def answers_from(self, first: int) -> tuple[list[str], list[int]]:
         """Labels and askers of the answers from decision `first` (1-based) on."""
@@ -441,12 +443,18 @@ class Runtime:
             res = self._call(self._E.eval_view, bytecode, chunkname, player, line)
         return bool(res[0]), self._plain_error(res[1]) if not res[0] else res[1]
 
-    def _plain_error(self, message: str) -> str:
-        """Lua's bare "not enough memory" (raised inside a script, caught by the engine) in our words."""
-        return self._out_of_memory() if message == "not enough memory" else message
+    def _plain_error(self, message: str | None) -> str:
+        """Lua's bare "not enough memory" (raised inside a script, caught by the engine, perhaps
+        followed by where it ran) in our words."""
+        if message is None:
+            return "the match stopped (a script ended it with no message)"
+        if message.startswith(NO_MEMORY):
+            return self._out_of_memory() + message[len(NO_MEMORY):]
+        return message
 
     def _out_of_memory(self) -> str:
-        return f"a script ran out of memory (a match may use {self.memory_mb} MB)"
+        return (f"a script ran out of memory: a match may use {self.memory_mb} MB "
+                f"(limits: memory_mb in {display(self.game_root / 'game.yaml')})")
 
     def _call(self, fn, *args) -> tuple:
         self._activate()

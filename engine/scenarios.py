@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+
+import regex
 
 from . import ENGINE_DIR, loader, yamlio
 from .errors import DefinitionError, EngineError, IllegalAnswer, Problem, ScriptError, is_time_limit
@@ -72,7 +73,63 @@ def load_file(path: Path) -> tuple[yamlio.Document | None, list[Problem]]:
     if doc is None:
         return None, problems
     problems += loader.validate(doc, schema())
+    if not problems:
+        problems += _pattern_problems(doc)
     return (None if problems else doc), problems
+
+
+# Patterns: an answer or an offered option written /like this/, and every `said` and
+# `not_said` entry, are regular expressions (Python's syntax, run by the regex package,
+# which can stop one that takes too long: nested repeats can take years on a short text).
+PATTERN_SECONDS = 2.0
+_SLASHED = ("offered", "not_offered", "offered_exactly")   # lists whose /entries/ are patterns
+_PLAIN = ("said", "not_said")                                # lists whose every entry is one
+
+
+def _slashed(text) -> str | None:
+    """The pattern of a /slashed/ answer or option, or None for plain text."""
+    if isinstance(text, str) and len(text) > 1 and text.startswith("/") and text.endswith("/"):
+        return text[1:-1]
+    return None
+
+
+def _pattern_problems(doc: yamlio.Document) -> list[Problem]:
+    """Every pattern of a scenario file that is not a valid regular expression, at its line."""
+    out = []
+
+    def check(keys: tuple, pattern: str) -> None:
+        try:
+            _compiled(pattern)
+        except regex.error as e:
+            out.append(doc.problem(keys, f"not a valid pattern: {e} (in {pattern!r})"))
+
+    for i, sc in enumerate(doc.data.get("scenarios") or []):
+        for n, step in enumerate(sc.get("steps") or []):
+            keys = ("scenarios", i, "steps", n)
+            if _slashed(step.get("answer")) is not None:
+                check(keys + ("answer",), _slashed(step["answer"]))
+            expect = step.get("expect") or {}
+            for name in _SLASHED + _PLAIN:
+                for j, pat in enumerate(expect.get(name) or []):
+                    pattern = pat if name in _PLAIN else _slashed(pat)
+                    if isinstance(pattern, str):
+                        check(keys + ("expect", name, j), pattern)
+    return out
+
+
+@lru_cache(maxsize=512)
+def _compiled(pattern: str):
+    return regex.compile(pattern)
+
+
+def _search(pattern: str, text: str, keys: tuple) -> bool:
+    """Whether the pattern matches somewhere in text; a match that runs past PATTERN_SECONDS
+    fails the step at keys instead of running on."""
+    try:
+        return _compiled(pattern).search(text, timeout=PATTERN_SECONDS) is not None
+    except TimeoutError:
+        raise _Fail(keys, f"the pattern {pattern!r} took more than {PATTERN_SECONDS:g} s to match {text!r}: "
+                          f"a repeat inside a repeat, such as (a*)*, can take that long; write it without one") from None
 
 
 def die_faces(game) -> dict[str, list[str]]:
@@ -123,9 +180,9 @@ def _pick(match: Match, answer: str, keys: tuple) -> int:
     options = match.options()
     if not options:
         raise _Fail(keys, f"cannot answer {answer!r}: nothing is being asked (the match is over)")
-    if len(answer) > 1 and answer.startswith("/") and answer.endswith("/"):
-        rx = re.compile(answer[1:-1])
-        hits = [i for i, o in enumerate(options) if rx.search(o)]
+    pattern = _slashed(answer)
+    if pattern is not None:
+        hits = [i for i, o in enumerate(options) if _search(pattern, o, keys)]
         if len(hits) != 1:
             raise _Fail(keys, f"pattern {answer} matches {len(hits)} options, not 1; offered: {options}")
         return hits[0]
@@ -134,10 +191,9 @@ def _pick(match: Match, answer: str, keys: tuple) -> int:
     return options.index(answer)
 
 
-def _matches(pattern: str, option: str) -> bool:
-    if len(pattern) > 1 and pattern.startswith("/") and pattern.endswith("/"):
-        return re.search(pattern[1:-1], option) is not None
-    return pattern == option
+def _matches(pattern: str, option: str, keys: tuple) -> bool:
+    rx = _slashed(pattern)
+    return pattern == option if rx is None else _search(rx, option, keys)
 
 
 def _stat(match: Match, card_id: int, name: str):
@@ -237,10 +293,10 @@ def _check(match: Match, expect: dict, keys: tuple, said: list[str]) -> list[tup
             out.append((keys + (f,), f"{f}: expected {expect[f]!r}, got {got!r}"))
     options = match.options()
     for i, pat in enumerate(expect.get("offered") or []):
-        if not any(_matches(pat, o) for o in options):
+        if not any(_matches(pat, o, keys + ("offered", i)) for o in options):
             out.append((keys + ("offered", i), f"expected {pat!r} to be offered; offered: {options}"))
     for i, pat in enumerate(expect.get("not_offered") or []):
-        hits = [o for o in options if _matches(pat, o)]
+        hits = [o for o in options if _matches(pat, o, keys + ("not_offered", i))]
         if hits:
             out.append((keys + ("not_offered", i), f"expected {pat!r} not to be offered, but {hits} is"))
     if "offered_count" in expect and len(options) != expect["offered_count"]:
@@ -248,8 +304,9 @@ def _check(match: Match, expect: dict, keys: tuple, said: list[str]) -> list[tup
                                                f"{options}"))
     if "offered_exactly" in expect:
         pats = expect["offered_exactly"]
-        unmatched = [o for o in options if not any(_matches(p, o) for p in pats)]
-        missing = [p for p in pats if not any(_matches(p, o) for o in options)]
+        at = keys + ("offered_exactly",)
+        unmatched = [o for o in options if not any(_matches(p, o, at) for p in pats)]
+        missing = [p for p in pats if not any(_matches(p, o, at) for o in options)]
         if unmatched or missing or len(pats) != len(options):
             why = "; ".join(x for x in (f"not expected: {unmatched}" if unmatched else "",
                                         f"not offered: {missing}" if missing else "") if x)
@@ -257,10 +314,10 @@ def _check(match: Match, expect: dict, keys: tuple, said: list[str]) -> list[tup
                                                      + (f" ({why})" if why else "")))
     shown = "\n      ".join(said[-8:]) or "(nothing)"
     for i, pat in enumerate(expect.get("said") or []):
-        if not any(re.search(pat, s) for s in said):
+        if not any(_search(pat, s, keys + ("said", i)) for s in said):
             out.append((keys + ("said", i), f"expected a message matching {pat!r}; said:\n      {shown}"))
     for i, pat in enumerate(expect.get("not_said") or []):
-        hits = [s for s in said if re.search(pat, s)]
+        hits = [s for s in said if _search(pat, s, keys + ("not_said", i))]
         if hits:
             out.append((keys + ("not_said", i), f"expected no message matching {pat!r}; said: {hits[0]!r}"))
     if "lua" in expect:

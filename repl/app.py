@@ -13,6 +13,7 @@ from prompt_toolkit.formatted_text import ANSI
 from prompt_toolkit.history import FileHistory, InMemoryHistory
 from prompt_toolkit.shortcuts import clear, print_formatted_text
 
+from engine.errors import EngineError
 from engine.match import Match
 
 from .session import Quit, Session, completions
@@ -156,5 +157,7 @@ def play_interactive(match: Match, *, designer: bool = False, watch: bool = Fals
         except KeyboardInterrupt:   # Ctrl-C while bots think: they stop between decisions
             show(f"interrupted: the match stays at decision {s.match.decisions} "
                  f"(`bot` or `auto N` lets the bots go on)")
+        except EngineError as e:   # the match stays
+            show(f"error: {e}")
         except Exception as e:  # nothing typed may crash the session
-            show(f"error: {type(e).__name__}: {e}")
+            show(f"internal error: {type(e).__name__}: {e}")

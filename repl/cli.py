@@ -9,6 +9,7 @@ from pathlib import Path
 
 from engine import loader
 from engine.errors import DefinitionError, Divergence, EngineError, SaveFileError
+from engine.files import write_whole
 from engine.match import (Match, Seat, check_options, check_seats, game_of_save, load_match, parse_options,
                           read_save)
 
@@ -238,8 +239,12 @@ def cmd_schema(args) -> int:
     text = card_schema_text(args.game)
     if args.write:
         rules_dir, _ = loader.resolve(args.game)
-        (rules_dir / "cards.schema.json").write_text(text)
-        print(f"wrote {loader.display(rules_dir / 'cards.schema.json')}")
+        target = rules_dir / "cards.schema.json"
+        try:
+            write_whole(target, text)
+        except OSError as e:
+            raise EngineError(f"cannot write {loader.display(target)}: {e.strerror or e}") from None
+        print(f"wrote {loader.display(target)}")
     else:
         print(text, end="")
     return 0
@@ -433,7 +438,10 @@ def cmd_play(args) -> int:
         from engine.reload import load_with_report
 
         data = read_save(Path(args.load))
-        game = game_of_save(data) if args.game is None else loader.load_game(args.game)
+        try:
+            game = game_of_save(data) if args.game is None else loader.load_game(args.game)
+        except EngineError as e:   # (the save's game: the save is named; --game's: it names itself)
+            raise _naming_save(args.load, e) if args.game is None else e from None
         try:
             result = load_with_report(Path(args.load), game)
         except EngineError as e:

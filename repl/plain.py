@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import sys
 
+from engine.errors import EngineError
 from engine.match import Match
 
 from .session import Quit, Session
@@ -31,11 +32,13 @@ def play_plain(match: Match, *, designer: bool = False, out=None, inp=None) -> i
         line = inp.readline()
         if not line:
             say("\nend of input: leaving the match")
-            return 0
+            return 1 if s.stuck else 0   # (a bots' game an error stopped did not end well)
         try:
             say(s.handle(line))
         except Quit:
             return 0
+        except EngineError as e:   # the match stays: what follows (save, quit) is still read
+            say(f"error: {e}")
     st = s.match.view(s.viewer())
     say(s.screen() if st.get("over") else "")
     return 0

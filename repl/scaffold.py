@@ -45,14 +45,35 @@ def _engine_schema(name: str, start: Path) -> str:
 
 
 def _write_all(files: dict[Path, str]) -> list[Path]:
-    """Writes every file, refusing first if any exists: nothing is overwritten."""
-    taken = [p for p in files if p.exists()]
+    """Writes every file, refusing first if any exists or a folder on the way is a file:
+    nothing is overwritten. A write that fails part way (no room, no permission) takes back
+    the files and folders it made."""
+    taken = [p for p in files if p.exists() or p.is_symlink()]
     if taken:
         raise ScaffoldError(f"{loader.display(taken[0])} already exists: nothing was written "
                             f"(choose another id, or move it away)")
-    for path, text in files.items():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+    for path in files:
+        blocked = next((d for d in path.parents if d.exists() and not d.is_dir()), None)
+        if blocked is not None:
+            raise ScaffoldError(f"{loader.display(blocked)} is a file, where a folder is needed for "
+                                f"{loader.display(path)}: nothing was written")
+    made: list[Path] = []   # files and folders, in the order made
+    try:
+        for path, text in files.items():
+            missing = [d for d in reversed(path.parents) if not d.exists()]
+            for d in missing:
+                d.mkdir()
+                made.append(d)
+            path.write_text(text, encoding="utf-8")
+            made.append(path)
+    except OSError as e:
+        for p in reversed(made):
+            try:
+                p.rmdir() if p.is_dir() else p.unlink()
+            except OSError:
+                pass
+        raise ScaffoldError(f"cannot write {loader.display(Path(e.filename or path))}: {e.strerror or e}: "
+                            f"nothing was written") from None
     return list(files)
 
 
@@ -83,8 +104,7 @@ def new_game(game_id: str, into: Path) -> list[Path]:
             files[base.joinpath(*part.parts[1:])] = Template(template.read_text()).substitute(values)
     written = _write_all(files)
     schema = rules / "cards.schema.json"
-    schema.write_text(card_schema_text(str(rules)))
-    return written + [schema]
+    return written + _write_all({schema: card_schema_text(str(rules))})
 
 
 def new_set(game: str, set_id: str) -> list[Path]:

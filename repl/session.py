@@ -97,6 +97,7 @@ class Session:
         self.changed_by_console = False   # designer mode: the lua console changed the match
         self._shown: tuple | None = None   # what the last screen() showed (see needs_screen)
         self.show_legend = True            # the `legend` command toggles it
+        self.stuck: str | None = None       # why the bots stopped playing last time, if an error stopped them
         self._confirming: tuple | None = None   # (decision, option) a warned answer waits to be confirmed at
         self._take_messages()
 
@@ -195,7 +196,10 @@ class Session:
         return " | ".join(parts)
 
     def toolbar(self) -> str:
-        return f"{self.match.game.name} | {self.status_line()}"
+        try:
+            return f"{self.match.game.name} | {self.status_line()}"
+        except EngineError:   # (the screen says what)
+            return f"{self.match.game.name} | the match cannot be shown"
 
     def _screen_key(self) -> tuple:
         return (id(self.match), self.match.decisions, self.to_act(), self.viewer())
@@ -214,7 +218,16 @@ class Session:
     def screen(self) -> str:
         """The board and the players as the viewer may see them, then the question; on a
         terminal of ROWS lines, the legend makes way for the options, and options past the
-        last line are counted instead (`options` lists them all)."""
+        last line are counted instead (`options` lists them all). A match that cannot be
+        shown (a script left its state unreadable) says why instead, and stays."""
+        try:
+            return self._screen()
+        except EngineError as e:
+            self._shown = self._screen_key()
+            return (f"cannot show the match: {e}\n(the match stays at decision {self.match.decisions}: "
+                    "fix the script and `reload`, or `undo`, or `save FILE`)")
+
+    def _screen(self) -> str:
         room = self.ROWS - 2
         status = self.status_line()
         board = render_state(self.match, self.viewer(), colour=self.colour, status=status,
@@ -323,6 +336,7 @@ class Session:
         instead of into the list returned."""
         out: list[str] = []
         n = 0
+        self.stuck = None
         while self.match.pending is not None:
             p = self.match.pending.player
             forced = limit is None and self.is_human(p)   # (so a person's only option: see only_option)
@@ -330,11 +344,20 @@ class Session:
                 break
             if limit is not None and (n >= limit or self.is_other_human(p)):
                 break
-            lines = self.answer(0, forced=True) if forced else self.answer(self.bots[p](Ask(self.match)))
+            try:
+                lines = self.answer(0, forced=True) if forced else self.answer(self.bots[p](Ask(self.match)))
+            except EngineError as e:   # a script (or a bot's evaluation) failed: the match stays
+                self.stuck = str(e)
+                who = f"P{p}'s only option" if forced else f"P{p}'s bot"
+                lines = [f"{'script ' if isinstance(e, ScriptError) else ''}error while {who} was played: {e}",
+                         f"(the match stays at decision {self.match.decisions}: fix the script and `reload`, "
+                         "or `save FILE`, `undo`, `bot` to let the bot try again)"]
             if say is not None:
                 say(lines)
             else:
                 out += lines
+            if self.stuck is not None:
+                break
             n += 1
         return out
 
@@ -596,7 +619,8 @@ def _save(s: Session, arg: str) -> str:
         s.match.save(Path(arg).expanduser())
     except OSError as e:
         return f"cannot save to {arg}: {e.strerror or e}"
-    out = f"saved {s.match.decisions} decisions to {arg}"
+    n = s.match.decisions
+    out = f"saved {n} decision{'s' if n != 1 else ''} to {arg}"
     if not s.designer and len(s.humans()) > 1:
         out += ("\n(the file holds the seed and every answer, so every hidden card can be worked out "
                 "from it: keep it from the other players)")

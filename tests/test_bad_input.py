@@ -347,7 +347,7 @@ def test_save_never_loses_the_match(tmp_path, sw):
     assert "cannot save this match" in out and not (tmp_path / "x.json").exists()
     assert (s.match.state_hash(), s.match.answers) == before
     s.match.game_options = {}
-    assert "saved 1 decisions" in s.handle(f"save {tmp_path / 'x.json'}")
+    assert "saved 1 decision to" in s.handle(f"save {tmp_path / 'x.json'}")
 
 
 # -- saved matches ------------------------------------------------------------------------

@@ -70,7 +70,8 @@ TIME_LIMIT = ("script ran too long: it hit the time limit of {} s of processor t
               "and depends on the machine's speed: raise it with limits: {{seconds: N}} in game.yaml")
 TOO_SLOW = fails(TIME_LIMIT.format(1, " at eval:1"))
 ENGINE_OWNS = "this table belongs to the engine"
-OUT_OF_MEMORY = fails("a script ran out of memory (a match may use 256 MB)")
+# (the game's own game.yaml named, as a path from where the tests run)
+OUT_OF_MEMORY = Raises(r"a script ran out of memory: a match may use 256 MB \(limits: memory_mb in \S*game\.yaml\)")
 
 
 def too_slow(fn: str, steps: str, size: int, repeated: int, where: str = "") -> Raises:
@@ -556,7 +557,8 @@ def test_the_corpus_covers_every_way_out():
 
 def test_memory_cap_stops_a_script_and_the_runtime_recovers(sw):
     m = Match(sw, 2, [Seat(), Seat()], quiet=True)
-    with pytest.raises(ScriptError, match=r"^a script ran out of memory \(a match may use 256 MB\)$"):
+    with pytest.raises(ScriptError, match=r"^a script ran out of memory: a match may use 256 MB "
+                                          r"\(limits: memory_mb in \S*rules/summoner_wars/game\.yaml\)$"):
         m.eval('local s = ("x"):rep(1e6) local t = {} for i = 1, 1e9 do t[i] = s .. i end')
     assert_host_usable(m)
 
@@ -777,7 +779,9 @@ DAG = "local t = {} for i = 1, 20 do t = {t, t, t, t} end state.vars.dag = t"   
 BAD_TEXT = 'local s = ("\\xff"):rep(4e6) state.vars.bad = {} for i = 1, 60 do state.vars.bad[i] = s end'
 
 
-@pytest.mark.parametrize("setup,message", [(DAG, TOO_MANY_VALUES), (BAD_TEXT, TOO_MUCH_TEXT)],
+# (each message names where in the state the data is: the table that holds most of it)
+@pytest.mark.parametrize("setup,message", [(DAG, TOO_MANY_VALUES + ", at state.vars.dag"),
+                                           (BAD_TEXT, TOO_MUCH_TEXT + ", at state.vars.bad")],
                          ids=["dag of 2^40 leaves", "60 references to 4 MB of bad UTF-8"])
 def test_state_too_large_to_encode_gives_a_clear_error(setup, message):
     """Snapshots, hashes, views and the console's view of a seat all stop with the same

@@ -119,3 +119,42 @@ def test_check_notes_a_card_schema_left_behind_by_a_change_to_game_yaml(tmp_path
             and f"run `summon schema {GAME} --write`" in r.stdout), r.stdout
     assert summon("schema", GAME, "--write", cwd=tmp_path).returncode == 0
     assert "cards.schema.json" not in summon("check", GAME, cwd=tmp_path).stdout
+
+
+def test_a_file_where_a_folder_is_needed_stops_new_game_before_it_writes(tmp_path):
+    blocker = tmp_path / "afile"
+    blocker.write_text("not a folder\n")
+    r = summon("new", "game", GAME, "--dir", str(blocker))
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert "is a file, where a folder is needed" in r.stderr and "nothing was written" in r.stderr
+    inside = tmp_path / "g"
+    inside.mkdir()
+    (inside / "rules").write_text("a file named rules\n")
+    r = summon("new", "game", GAME, "--dir", str(inside))
+    assert r.returncode == 1 and "rules is a file, where a folder is needed" in r.stderr, r.stderr
+    assert sorted(p.name for p in inside.iterdir()) == ["rules"]      # no cards/ left behind
+
+
+def test_new_game_takes_back_what_it_wrote_when_a_write_fails(tmp_path, monkeypatch):
+    real = Path.write_text
+    calls = []
+
+    def failing(self, *args, **kwargs):
+        calls.append(self)
+        if len(calls) == 3:
+            raise OSError(28, "No space left on device", str(self))
+        return real(self, *args, **kwargs)
+    monkeypatch.setattr(Path, "write_text", failing)
+    with pytest.raises(scaffold.ScaffoldError, match="No space left on device: nothing was written"):
+        scaffold.new_game(GAME, tmp_path)
+    assert len(calls) == 3 and list(tmp_path.iterdir()) == []
+
+
+def test_schema_write_onto_a_folder_is_an_error_naming_the_file(tmp_path):
+    assert summon("new", "game", GAME, "--dir", str(tmp_path)).returncode == 0
+    schema = tmp_path / "rules" / GAME / "cards.schema.json"
+    schema.unlink()
+    schema.mkdir()
+    r = summon("schema", GAME, "--write", cwd=tmp_path)
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert r.stderr.strip() == f"error: cannot write rules/{GAME}/cards.schema.json: Is a directory"

@@ -283,15 +283,108 @@ local function encoding(fn, ...)
   return res
 end
 
+-- Where in v an encoding ran past its limits, for the message: the keys down to the
+-- first table nested more than 64 deep, or else down the tables that hold most of the
+-- values. Keys are visited sorted as text (the same path in every run), and the walk
+-- gives up after a bounded number of tables (a table shared many times over).
+local function sorted_tables(t)
+  local keys = {}
+  for k, val in next, t do
+    if type(val) == "table" then keys[#keys + 1] = keystr(k) end
+  end
+  sort(keys)
+  local lookup = {}
+  for k, val in next, t do
+    if type(val) == "table" then lookup[keystr(k)] = val end
+  end
+  return keys, lookup
+end
+
+local function culprit(v, by_text)
+  local path, visits = {}, 0
+  local function dive(x, depth)
+    if depth > 64 then return true end
+    visits = visits + 1
+    if visits > 100000 then return false end
+    local keys, lookup = sorted_tables(x)
+    for i = 1, #keys do
+      path[depth + 1] = keys[i]
+      if dive(lookup[keys[i]], depth + 1) then return true end
+    end
+    path[depth + 1] = nil
+    return false
+  end
+  if type(v) ~= "table" then return nil end
+  if not by_text and dive(v, 0) then
+    local shown = table.move(path, 1, math.min(#path, 8), 1, {})
+    return concat(shown, ".") .. (#path > 8 and ".…" or "")
+  end
+  -- Too many values (or too much text, by_text): follow the table that holds the most
+  -- of them, while it holds at least half of what it and its siblings hold. Each value
+  -- counts as often as it is reached, as for the encoder. Tables are counted up to a
+  -- cap, and those that reach it again with a larger one, so a huge state is named in
+  -- a moment.
+  local function size(x, cap)   -- its count, and whether the cap stopped it
+    local n, seen, stack = 0, 0, { x }
+    while #stack > 0 do
+      local t = stack[#stack]
+      stack[#stack] = nil
+      for k, val in next, t do
+        seen = seen + 1
+        local tv = type(val)
+        if by_text then
+          n = n + (type(k) == "string" and #k or 1) + (tv == "string" and #val or 1)
+        else
+          n = n + 1
+        end
+        if tv == "table" then stack[#stack + 1] = val end
+        if seen >= cap then return n, true end
+      end
+    end
+    return n, false
+  end
+  path = {}
+  local at = v
+  while #path < 8 do
+    local keys, lookup = sorted_tables(at)
+    local sizes, measure, cap = {}, keys, 1000
+    while true do
+      local capped = {}
+      for _, k in ipairs(measure) do
+        local n, full = size(lookup[k], cap)
+        sizes[k] = n
+        if full then capped[#capped + 1] = k end
+      end
+      if #capped < 2 or cap * 8 * #capped > 1100000 then break end
+      measure, cap = capped, cap * 8
+    end
+    local best, most, all = nil, 0, 0
+    for _, k in ipairs(keys) do
+      all = all + sizes[k]
+      if sizes[k] > most then best, most = k, sizes[k] end
+    end
+    if best == nil or most * 2 < all then break end
+    path[#path + 1] = best
+    at = lookup[best]
+  end
+  return #path > 0 and concat(path, ".") or nil
+end
+
 local function to_json(v)
   local out = {}
   encode(v, out)
   return concat(out)
 end
 
---- Canonical JSON of a value, within the limits above (an error past them).
-function E.to_json(v)
-  return encoding(to_json, v)
+--- Canonical JSON of a value, within the limits above (an error past them, which names
+--- where in the value it went wrong when `name` says what the value is: "state").
+function E.to_json(v, name)
+  if name == nil then return encoding(to_json, v) end
+  local ok, res = pcall(encoding, to_json, v)
+  if ok then return res end
+  local where = type(res) == "string" and find(res, "^cannot encode the data: ")
+    and culprit(v, find(res, "its text would be longer", 1, true) ~= nil)
+  error(where and (res .. ", at " .. name .. "." .. where) or res, 0)
 end
 
 --- JSON list of values first..last of t, sharing one set of limits; a value that

@@ -501,12 +501,41 @@ local function metered_thread(fn)
   return th
 end
 
+-- Where a script raised an error value that is not text (which, unlike a message, carries
+-- no place): "file:line: " of the first script code from stack level `from` down (the
+-- levels above it are this function and the message handler's; the engine's own files are
+-- passed over: a script's `return error(x)`, a tail call, leaves no frame of its own).
+local function raised_at(from)
+  for level = from, 40 do
+    local info = getinfo(level, "Sl")
+    if not info then break end
+    if info.what ~= "C" and (info.currentline or 0) > 0 and not find(info.source or "", "^@?engine/lua/") then
+      return info.short_src .. ":" .. info.currentline .. ": "
+    end
+  end
+  return ""
+end
+
+-- An error value as it is, unless it is neither text nor a table with a message: then its
+-- text, with where it was raised. As a message handler itself, or called by one (nested).
+local function placed(err, nested)
+  if type(err) == "string" or rawequal(err, GAME_OVER)
+     or (type(err) == "table" and type(rawget(err, "message")) == "string") then
+    return err
+  end
+  return raised_at(nested and 4 or 3) .. E.error_text(err)
+end
+
 --- Runs fn(...) in its own thread under the budget (for script code the host runs
 --- outside the match: loading chunks, `summon eval`).
 --- Returns true, results... or false, message.
 function E.run_guarded(fn, ...)
   local args = table.pack(...)
-  local th = metered_thread(function() return fn(table.unpack(args, 1, args.n)) end)
+  local th = metered_thread(function()
+    local res = table.pack(xpcall(fn, placed, table.unpack(args, 1, args.n)))
+    if not res[1] then error(res[2], 0) end
+    return table.unpack(res, 2, res.n)
+  end)
   refill()
   local saved = E.set_context_aside()
   local res = table.pack(co_resume(th))
@@ -529,13 +558,16 @@ end
 local function on_error(err)
   if rawequal(err, GAME_OVER) then return GAME_OVER end
   if tripped then return { message = tripped } end
-  return { message = E.error_text(err) .. context_chain(), traceback = traceback(nil, 2) }
+  return { message = E.error_text(placed(err, true)) .. context_chain(), traceback = traceback(nil, 2) }
 end
 
 local function start_co(main)
   co = metered_thread(function()
     local ok, err = xpcall(main, on_error)
     if ok or rawequal(err, GAME_OVER) then return "over" end
+    -- Lua calls no message handler for a memory error: its bare message comes back, and
+    -- the context (which hook, card, phase) is still where the error left it
+    if type(err) ~= "table" then return "error", E.error_text(err) .. context_chain() end
     return "error", err.message
   end)
   E.match_co = co

@@ -1,6 +1,7 @@
 -- A new match's state, card definitions, and views of the state for the host.
 local E = ...
 local load = load   -- the host removes the global load once the engine files have run
+local getinfo = debug.getinfo   -- (kept: the host removes debug once the engine files have run)
 
 E.sets = {}
 
@@ -111,7 +112,7 @@ function E.sets_view()
 end
 
 function E.snapshot_json()
-  return E.to_json(E.state)
+  return E.to_json(E.state, "state")
 end
 
 --- Whether player p knows a card's face from a reveal (or as the owner of a face-down card).
@@ -268,7 +269,7 @@ local function view_table(p)
 end
 
 function E.view(p)
-  return E.to_json(view_table(p))
+  return E.to_json(view_table(p), "state")
 end
 
 --- A deep copy of plain data (functions dropped), for code that must not reach the original.
@@ -398,7 +399,14 @@ function E.evaluate(p, throwaway)
   local ok, res = E.run_guarded(fn, throwaway and view or copy_of(view), p)
   if not ok then error(res, 0) end
   if math.type(res) == nil or res ~= res then
-    error("evaluate(view, seat) must return a number from -1 to 1, not " .. E.show(res), 0)
+    -- (named by the line the function starts at; NaN spelt one way on every machine)
+    local where = ""
+    if E.evaluator then
+      local info = getinfo(E.evaluator, "S")
+      where = info.short_src .. ":" .. info.linedefined .. ": "
+    end
+    error(where .. "evaluate(view, seat) must return a number from -1 to 1, not " ..
+          (res ~= res and "nan" or E.show(res)), 0)
   end
   if res > 1 then return 1.0 elseif res < -1 then return -1.0 end
   return res + 0.0

@@ -1,9 +1,10 @@
 -- Summonaria: attacks. Exploding d10s, towers and blessings taking hits, strike
 -- back, moving in, Fear, ranged attacks and the domain bonus.
 
---- Rolls n d10s, and again while a roll scores a hit (options.max_rolls at most).
---- Returns the hits and the rolls' text ("1 5 1; 10 7 8").
-function roll_attack(n)
+--- Rolls n d10s, and again while a roll scores a hit (options.max_rolls at most) and
+--- again(hits so far, rolls' text so far), when given, says to. Returns the hits and
+--- the rolls' text ("1 5 1; 10 7 8").
+function roll_attack(n, again)
   local hits, parts = 0, {}
   for _ = 1, options.max_rolls do
     if n <= 0 then break end
@@ -12,9 +13,15 @@ function roll_attack(n)
     for i, f in ipairs(faces) do shown[i] = tostring(f.index) end
     parts[#parts + 1] = table.concat(shown, " ")
     hits = hits + got
-    if got == 0 then break end
+    if got == 0 or (again and not again(hits, table.concat(parts, "; "))) then break end
   end
   return hits, table.concat(parts, "; ")
+end
+
+--- Hits that destroy a unit defending on its square now: a standing tower's, its
+--- blessing's, then one per hit it has left.
+local function hits_to_destroy(c)
+  return (is_standing(c.space) and 1 or 0) + (is_blessed(c) and 1 or 0) + stat(c, "hits") - wounds(c)
 end
 
 --- Dice a unit rolls in an attack fought on `space`: its attack, one more for a
@@ -56,7 +63,25 @@ end
 --- attacker). Returns true if the target is destroyed.
 local function strike(c, target, space, ranged, how)
   local n = dice_for(c, space, ranged, how)
-  local hits, text = roll_attack(n)
+  -- After a roll that hits, the attacker "may" roll again. It matters only in melee,
+  -- where a defender destroyed must be moved into (off a tower, say): so the attacker
+  -- of a melee fight is asked whenever more hits could destroy a defender the hits so
+  -- far leave standing. Otherwise (the defender striking back, a ranged shot, a
+  -- defender already done for) more hits cannot hurt, and the dice are rolled again.
+  local again = nil
+  if how == "attack" and not ranged then
+    again = function(hits, text)
+      if hits >= hits_to_destroy(target) then return true end
+      local plural = hits == 1 and "" or "s"
+      return choose({
+        player = c.controller,
+        prompt = string.format("%s rolled %s: %d hit%s on %s so far. Roll again?", describe(c), text, hits, plural,
+                               describe(target)),
+        options = { { label = "Roll again", go = true }, { label = string.format("Stop at %d hit%s", hits, plural) } },
+      }).go == true
+    end
+  end
+  local hits, text = roll_attack(n, again)
   say(string.format("%s %s%s with %d d10: %s -> %d hit%s", c.name, how, ranged and " (ranged)" or "", n, text,
                     hits, hits == 1 and "" or "s"))
   return take_hits(target, hits, c, how == "attack")

@@ -55,12 +55,13 @@ function mark_used(c, key)
   state.vars.used[key .. ":" .. c.id] = true
 end
 
---- Whether player's units next to an enemy summoner could destroy it by dealing `per_unit`
---- damage each (Purge offers your own summoner only then).
-function enemy_summoner_within_reach(player, per_unit)
+--- Whether any of player's units (the summoner too) stands next to an enemy summoner:
+--- then what they do there could finish it (Purge offers your own summoner only then).
+function beside_enemy_summoner(player)
   for _, e in ipairs(cards.on_board(function(c) return is_summoner(c) and c.controller ~= player end)) do
-    local near = adjacent_cards(e.space, function(c) return is_unit(c) and c.controller == player end)
-    if #near > 0 and life_left(e) <= per_unit * #near then return true end
+    if #adjacent_cards(e.space, function(c) return is_unit(c) and c.controller == player end) > 0 then
+      return true
+    end
   end
   return false
 end

@@ -419,7 +419,6 @@ end
 function attack(u, target)
   local p = u.controller
   if is_enemy(target, p) then state.vars.targeted_enemy = true end
-  emit("before_attack", { attacker = u, target = target })
   if not (u.space and target.space) then return end
   local symbol = def_of(u).attack
   local faces = dice.roll("battle", math.max(0, stat(u, "strength")))
@@ -475,7 +474,18 @@ function attack_phase(p, pick)
     attack(u, pick.target)
     return true
   end
-  if step_apply(p, pick, function(pick) ask_next(pick.unit) end) then
+  if step_apply(p, pick, function(pick)
+    local u = pick.unit
+    ask_next(u)
+    -- An attack begins with declaring its target, so what comes "before it attacks"
+    -- (Dragos) comes before the target is chosen, and may change what it can attack.
+    emit("before_attack", { attacker = u })
+    if not u.space or #attack_targets(u) == 0 then
+      state.vars.next = nil
+      state.vars.attacked[u.id] = true
+      say(string.format("%s has nothing left to attack", u.name))
+    end
+  end) then
     return true
   end
   -- the cost of inaction, once the player ends the phase

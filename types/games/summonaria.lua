@@ -182,10 +182,11 @@ function resource_kinds() end
 --- Defined in rules/summonaria/helpers.lua.
 function resource_order(p) end
 
---- Rolls n d10s, and again while a roll scores a hit (options.max_rolls at most).
---- Returns the hits and the rolls' text ("1 5 1; 10 7 8").
+--- Rolls n d10s, and again while a roll scores a hit (options.max_rolls at most) and
+--- again(hits so far, rolls' text so far), when given, says to. Returns the hits and
+--- the rolls' text ("1 5 1; 10 7 8").
 --- Defined in rules/summonaria/combat.lua.
-function roll_attack(n) end
+function roll_attack(n, again) end
 
 --- Five standing towers; the shared resource deck (options.copies_per_resource of
 --- each kind) shuffled; each player's army tokens, with the advance guard on their

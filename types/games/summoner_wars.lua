@@ -32,6 +32,11 @@ function attack_phase(p, pick) end
 --- Defined in rules/summoner_wars/phases.lua.
 function attack_targets(u) end
 
+--- Whether any of player's units (the summoner too) stands next to an enemy summoner:
+--- then what they do there could finish it (Purge offers your own summoner only then).
+--- Defined in rules/summoner_wars/abilities.lua.
+function beside_enemy_summoner(player) end
+
 --- Defined in rules/summoner_wars/abilities.lua.
 function boost(c) end
 
@@ -103,11 +108,6 @@ function draw_phase(p) end
 --- Empty spaces next to a space, sorted.
 --- Defined in rules/summoner_wars/abilities.lua.
 function empty_neighbors(space) end
-
---- Whether player's units next to an enemy summoner could destroy it by dealing `per_unit`
---- damage each (Purge offers your own summoner only then).
---- Defined in rules/summoner_wars/abilities.lua.
-function enemy_summoner_within_reach(player, per_unit) end
 
 --- Two cards on the battlefield swap spaces. Neither moves nor is forced.
 --- Defined in rules/summoner_wars/abilities.lua.
