@@ -207,19 +207,29 @@ end
 
 --- Carries out the answer to activation_question.
 local function activation_answer(p, pick)
-  local a = state.vars.turn.active
+  local turn = state.vars.turn
+  local a = turn.active
   local c = cards.get(a.id)
   if pick.done then
-    state.vars.turn.active = nil
+    -- stopped after moving, with squares left: it may go on later in the step (after
+    -- another unit has moved, say); stopped before moving, it is done
+    if a.moved and a.left > 0 then turn.left[c.id] = a.left else turn.done[c.id] = true end
+    turn.active = nil
   elseif pick.move then
     local from = c.space
     cards.place(c, pick.move.space)
-    state.vars.turn.moved[c.id] = true
+    turn.moved[c.id] = true
     a.left = a.left - #pick.move.path
+    a.moved = true
+    turn.left[c.id] = a.left
     say(string.format("%s moves %s -> %s", c.name, from, table.concat(pick.move.path, " -> ")))
-    if not (a.left > 0 and c.space) then state.vars.turn.active = nil end
+    if not (a.left > 0 and c.space) then
+      turn.done[c.id] = true
+      turn.active = nil
+    end
   else
-    state.vars.turn.active = nil
+    turn.done[c.id] = true   -- an attack uses the rest of its movement
+    turn.active = nil
     attack(c, pick.target)
   end
 end
@@ -234,10 +244,14 @@ function move_offer(p)
     if req then return req end
   end
   local opts = {}
+  local turn = state.vars.turn
   for _, c in ipairs(units_of(p)) do
-    if not state.vars.turn.done[c.id] and stat(c, "move") > 0 then
-      if can_move(c, stat(c, "move")) or #attack_targets(c) > 0 then
-        opts[#opts + 1] = { label = "Move or attack with the " .. describe(c), card = c }
+    local left = turn.left[c.id] or stat(c, "move")
+    if not turn.done[c.id] and left > 0 then
+      if can_move(c, left) or #attack_targets(c) > 0 then
+        local label = "Move or attack with the " .. describe(c)
+        if turn.left[c.id] then label = string.format("%s (%d left)", label, left) end
+        opts[#opts + 1] = { label = label, card = c }
       end
       if can_rebuild(c) then
         opts[#opts + 1] = { label = string.format("Rebuild the tower at %s with the %s", c.space, c.name),
@@ -265,9 +279,8 @@ function move_phase(p, pick)
     state.vars.turn.rebuilding[#state.vars.turn.rebuilding + 1] = pick.rebuild.id
     say(string.format("The %s spends its turn rebuilding the tower at %s", pick.rebuild.name, pick.rebuild.space))
   else
-    local c = pick.card
-    state.vars.turn.done[c.id] = true
-    state.vars.turn.active = { id = c.id, left = stat(c, "move") }   -- (its first choice is asked next)
+    local c = pick.card   -- (its first choice is asked next; squares it has left, or its move)
+    state.vars.turn.active = { id = c.id, left = state.vars.turn.left[c.id] or stat(c, "move"), moved = false }
   end
   return true
 end

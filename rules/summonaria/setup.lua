@@ -79,7 +79,7 @@ on("turn_start", function(ev)
   -- this turn's units: moved (it moved, or moved in after a kill: charge, rebuilding,
   -- blessings), done (it has had its go), rebuilding (towers to stand again at the end),
   -- regenerated (it used that ability this turn, so it cannot rebuild)
-  state.vars.turn = { moved = {}, done = {}, rebuilding = {}, regenerated = {} }
+  state.vars.turn = { moved = {}, done = {}, left = {}, rebuilding = {}, regenerated = {} }
   state.vars.proposed[p] = 0    -- the trades p may propose until their next turn (trade.lua)
   if state.vars.claims[p] then
     state.vars.claims[p] = nil
