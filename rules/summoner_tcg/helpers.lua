@@ -128,6 +128,18 @@ function field_of(p, filter)
   return out
 end
 
+--- The attacks of a battle (a battle Gambit's ctx.attacks) on player p or on p's
+--- Summons, leaving out those called off.
+function attacks_on(p, attacks)
+  local out = {}
+  for _, at in ipairs(attacks) do
+    if not at.cancelled and (at.player == p or (at.summon and at.summon.controller == p)) then
+      out[#out + 1] = at
+    end
+  end
+  return out
+end
+
 function revealed_summons(p)
   return field_of(p, function(c) return is_revealed(c) and is_summon(c) end)
 end

@@ -14,6 +14,11 @@ function attach(eq, host) end
 --- Defined in rules/summoner_tcg/helpers.lua.
 function attach_targets(eq) end
 
+--- The attacks of a battle (a battle Gambit's ctx.attacks) on player p or on p's
+--- Summons, leaving out those called off.
+--- Defined in rules/summoner_tcg/helpers.lua.
+function attacks_on(p, attacks) end
+
 --- Whether p can pay n: a payment must leave at least 1 Stamina (paying to 0 would lose).
 --- Defined in rules/summoner_tcg/helpers.lua.
 function can_pay(p, n) end
