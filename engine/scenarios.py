@@ -48,7 +48,9 @@ def find_files(paths: list[str] | None = None) -> list[Path]:
         return [f for rules_dir in games.values() for f in _game_tests(rules_dir)]
     out: list[Path] = []
     for p in map(Path, paths):
-        if p.is_dir():
+        if p.is_dir() and (p / "game.yaml").is_file():   # a game's folder, as a game's id: its tests
+            out += _game_tests(p)
+        elif p.is_dir():
             out += sorted(p.rglob("*.yaml"))
         elif not p.exists() and str(p) in games:
             out += _game_tests(games[str(p)])
@@ -57,6 +59,21 @@ def find_files(paths: list[str] | None = None) -> list[Path]:
         else:
             out.append(p)   # (a file, or a path that is not there: run_file says so)
     return out
+
+
+def _own_game(path: Path, game: str) -> str | None:
+    """The folder of the game a scenario file names, when the file is one of that game's own
+    tests (rules/ID/tests or cards/ID/tests) and ID is not found where games are looked for
+    (the game was given to `summon test` by its folder): so a game's tests run from anywhere."""
+    if game in loader.list_games():
+        return None
+    parent = path.resolve().parent
+    if parent.name != "tests" or parent.parent.name != game:
+        return None
+    for rules in (parent.parent, parent.parent.parent.parent / "rules" / game):
+        if (rules / "game.yaml").is_file():
+            return str(rules)
+    return None
 
 
 def _game_tests(rules_dir: Path) -> list[Path]:
@@ -432,7 +449,7 @@ def run_file(path: Path) -> tuple[list[Result], list[Problem]]:
     if doc is None:
         return [], problems
     try:
-        game = loader.load_game(doc.data["game"])
+        game = loader.load_game(_own_game(path, doc.data["game"]) or doc.data["game"])
     except (DefinitionError, EngineError) as e:
         return [], [doc.problem(("game",), str(e).splitlines()[0])]
     return [run_scenario(game, doc, i) for i in range(len(doc.data["scenarios"]))], []

@@ -250,3 +250,31 @@ def test_a_save_over_an_old_one_that_runs_out_of_room_keeps_the_old_one(tmp_path
     assert f"cannot save to {save}: File too large" in r.stdout, r.stdout[-500:] + r.stderr
     assert save.read_text() == good
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json"]
+
+
+# -- what the docs promise of the API's errors -----------------------------------------
+
+@pytest.mark.parametrize("code,message", [
+    # a rules modifier's result is checked as a card's is, and named where it is written
+    ('add_modifier("strength", function(c, v) return "x" end) return stat(cards.in_play()[1], "strength")',
+     "eval:1: the rules' modifier of strength returned string, not a number"),
+    ("return cards.is_seen_by(cards.in_play()[1], 7)", "eval:1: cards.is_seen_by: no player 7 (players are 1 to 2)"),
+    ("local c = cards.in_play()[1] cards.attach(c, c)", "cannot go under itself, nor under a card under it"),
+    ("local a, b = cards.in_play()[1], cards.in_play()[2] cards.attach(a, b) cards.attach(b, a)",
+     "cannot go under itself, nor under a card under it"),
+    ('win(1, "from the console")', "win() and end_game() end a match only from its rules and cards as it plays"),
+])
+def test_api_mistakes_are_errors_that_say_what(sw, code, message):
+    m = Match(sw, 1, [Seat(), Seat()], quiet=True)
+    with pytest.raises(ScriptError) as e:
+        m.eval(code)
+    assert message in str(e.value)
+    assert m.eval("return cards.is_seen_by(cards.in_play()[1], nil)") == [True]
+
+
+def test_summon_test_takes_a_games_folder_from_anywhere(tmp_path):
+    rules = scaffold(tmp_path / "games")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    r = summon("test", str(rules), cwd=elsewhere)
+    assert r.returncode == 0 and "3 passed, 0 failed" in r.stdout, r.stdout + r.stderr

@@ -129,7 +129,7 @@
 ---@class View
 ---@field game string
 ---@field players PlayerInfo[]
----@field cards ViewCard[] The cards the seat may see (in a zone it may see, on the board, under a card, or revealed to it), by id; face-down cards it may not see come last, as stand-ins.
+---@field cards ViewCard[] The cards the seat may see (in a zone it may see, on the board, under a card, or revealed to it), a list in order of id (not indexed by id: look for `c.id`); face-down cards it may not see come last, as stand-ins.
 ---@field zones table<string, ViewZone> Zone key -> what the seat sees of it; a `secret` zone is left out.
 ---@field spaces table<Space, CardId|string> Occupied spaces -> the id (or stand-in id) of the card there.
 ---@field counters table As in the state: player -> name -> value, and `shared`.
@@ -190,7 +190,7 @@ function choose(req) end
 --- Emits an event: the rules' listeners (`on`) run first, in the order they were
 --- registered, then the hook of that name on every card in play (the active
 --- player's cards first, then the others in seat order; each in play order), then
---- on ev.card if it has just left play. Hooks may change ev. Effects that the
+--- on ev.card if it is not in play (it has just left play, or is in a hand or deck). Hooks may change ev. Effects that the
 --- listeners and hooks deferred (`defer`) resolve last, before emit returns.
 --- Errors: an event the game does not declare; events triggering each other deeper than limits.trigger_depth.
 --- Example: local ev = emit("after_move", { card = c, from = "a1", to = "a2" })
@@ -512,7 +512,7 @@ function cards.place(c, s) end
 function cards.swap(a, b) end
 
 --- Puts a card under a host card (zone "under"); it travels with the host.
---- Errors: not a card.
+--- Errors: not a card; a card put under itself, or under a card that is under it.
 --- Example: cards.attach(sword, knight)
 ---@param c CardArg
 ---@param host CardArg
@@ -594,7 +594,7 @@ function cards.mark(c, mark) end
 function cards.reveal(c, p) end
 
 --- Whether player p may see a card's face (p nil: a designer, who sees everything).
---- Errors: not a card.
+--- Errors: not a card; a player that does not exist.
 --- Example: local known = cards.is_seen_by(c, 2)
 ---@param c CardArg
 ---@param p Player|nil
@@ -924,7 +924,7 @@ function scenario.empty(p, zone) end
 ---@param v number|nil
 function scenario.set_counter(p, name, v) end
 
---- Takes a card out of the game (it stays in the state, in no zone).
+--- Takes a card out of the game: it stays in the state, in the engine's zone `_removed`, which no rule or view names.
 --- Errors: not a card.
 --- Example: scenario.remove(board.card_at("c3"))
 ---@param c CardArg

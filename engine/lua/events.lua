@@ -1,5 +1,6 @@
 -- Events that rules emit and card hooks hear; modifiers that stat queries pass through.
 local E = ...
+local getinfo = debug.getinfo   -- (kept: the host removes debug once the engine files have run)
 
 -- Notes of chance and hidden information (shuffles, rolls, draws): the host reads
 -- them as the barrier for fair undo and names the last one when it refuses.
@@ -194,7 +195,7 @@ end
 
 --- Emits an event: rules listeners first, then the hook of that name on every
 --- card in play (the active player's cards first, then in seat order), then on
---- ev.card if it has just left play. Returns ev, which hooks may have changed.
+--- ev.card if it is not in play (it has just left play, or is in a hand or deck). Returns ev, which hooks may have changed.
 function E.emit(name, ev)
   if not E.game.hookset[name] then
     error("emit: no event called " .. tostring(name) .. E.suggest(name, E.game.hooks), 2)
@@ -268,12 +269,17 @@ end
 -- Stats and modifiers
 -------------------------------------------------------------------------------
 local rules_modifiers = {}
+local rules_modifier_at = {}   -- fn -> "file:line" where it is defined (for the message of a bad result)
 
 --- Registers a rules-level modifier: fn(card, value) -> value.
 function E.add_modifier(stat_name, fn)
   local l = rules_modifiers[stat_name] or {}
   l[#l + 1] = fn
   rules_modifiers[stat_name] = l
+  if type(fn) == "function" then
+    local info = getinfo(fn, "S")
+    rules_modifier_at[fn] = info.short_src .. ":" .. info.linedefined
+  end
 end
 
 local modifier_what = setmetatable({}, { __index = function(t, name)
@@ -290,7 +296,13 @@ end })
 local function through_modifiers(c, name, v, p)
   local rm = rules_modifiers[name]
   if rm then
-    for i = 1, #rm do v = rm[i](c, v) end
+    for i = 1, #rm do
+      v = rm[i](c, v)
+      if type(v) ~= "number" then
+        error((rules_modifier_at[rm[i]] or "?") .. ": the rules' modifier of " .. name .. " returned " .. type(v) ..
+              ", not a number", 0)   -- (named where the modifier is: the caller of stat is not at fault)
+      end
+    end
   end
   local defs = E.plain_defs or E.defs
   local ms = E.in_play_with("modifiers", name)

@@ -548,6 +548,10 @@ end
 --- The text of an error value (scripts may raise any value).
 function E.error_text(err)
   if type(err) == "string" then return E.clean_text(err) end
+  if rawequal(err, GAME_OVER) then   -- (win or end_game outside the match's own run)
+    return "win() and end_game() end a match only from its rules and cards as it plays, not from here "
+           .. "(summon eval, the lua console, a bot's evaluation)"
+  end
   if type(err) == "table" and type(rawget(err, "message")) == "string" then
     return E.clean_text(rawget(err, "message"))
   end

@@ -464,6 +464,11 @@ end
 --- Puts a card under a host card; it travels with the host.
 function C.attach(c, host)
   c, host = card_arg(c, "cards.attach"), card_arg(host, "cards.attach")
+  local h = host
+  while h do   -- (the host, and what it is under, in turn)
+    if h == c then fail("cards.attach: " .. E.describe(c) .. " cannot go under itself, nor under a card under it") end
+    h = h.host and E.state.cards[h.host]
+  end
   lift(c)
   c.zone = "under"
   c.host = host.id
@@ -677,6 +682,7 @@ end
 --- Whether player p may see a card's face (p nil: a designer, who sees everything).
 function C.is_seen_by(c, p)
   c = card_arg(c, "cards.is_seen_by")
+  if p ~= nil and E.state.players[p] == nil then no_player("cards.is_seen_by", p, 2) end
   return E.seen_by(c, p)
 end
 

@@ -7,7 +7,7 @@ E.scenario_api = S
 
 local function fail(msg) error(msg, 3) end
 
---- Takes a card out of the game (it stays in the state, in no zone).
+--- Takes a card out of the game: it stays in the state, in the engine's zone `_removed`, which no rule or view names.
 function S.remove(c)
   c = E.card_arg(c, "scenario.remove")
   local spare = E.state.zones["_removed"]

@@ -139,9 +139,10 @@ function react(p, ev)
   for _, c in ipairs(zones.cards(p, "hand")) do
     if cards.def(c).abilities.react then opts[#opts + 1] = { label = "Play " .. c.name, card = c } end
   end
-  if #opts == 1 then return end
+  -- asked even with nothing to play (confirm): asked only when the hand holds a
+  -- reaction, the question would tell the attacker so
   local pick = choose { player = p, prompt = string.format("%s takes %d hit(s): react?", ev.card.name, ev.hits),
-                        options = opts }
+                        options = opts, confirm = true }
   if not pick.card then return end
   cards.def(pick.card).abilities.react(pick.card, p, ev)
   cards.to_zone(pick.card, p, "discard")
