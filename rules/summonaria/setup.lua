@@ -94,9 +94,24 @@ on("turn_start", function(ev)
     local r = def_of(c).regenerate
     if r and wounds(c) > 0 then
       local n, was = math.min(r, wounds(c)), describe(c)
-      tokens.remove(c, "wound", n)
-      state.vars.turn.regenerated[c.id] = true
-      say(string.format("%s regenerates %d wound%s", was, n, n == 1 and "" or "s"))
+      -- a rebuilding unit uses no special ability that turn: one that could rebuild the
+      -- crumbled tower it stands on may hold its regeneration back to do so
+      local heal = true
+      if can_rebuild(c) then
+        heal = choose({
+          player = p,
+          prompt = string.format("%s stands on the crumbled tower at %s: regenerate, or hold back to rebuild it?",
+                                 was, c.space),
+          options = { { label = string.format("Regenerate the %s (%d wound%s)", c.name, n, n == 1 and "" or "s"),
+                        heal = true },
+                      { label = string.format("Hold back: the %s may rebuild the tower at %s", c.name, c.space) } },
+        }).heal == true
+      end
+      if heal then
+        tokens.remove(c, "wound", n)
+        state.vars.turn.regenerated[c.id] = true
+        say(string.format("%s regenerates %d wound%s", was, n, n == 1 and "" or "s"))
+      end
     end
   end
 end)
