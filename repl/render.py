@@ -358,6 +358,30 @@ def render_graph(view: dict, board: dict, colour: bool = False, width: int = 120
     return _columns(entries, width)
 
 
+def graph_links(board: dict, on_board: list[str]) -> dict[str, list[str]]:
+    """Each space of a graph board that is on this match's board, with the spaces it links
+    to there (links go both ways, as the engine reads them), sorted."""
+    shown = set(on_board)
+    out: dict[str, set[str]] = {s: set() for s in on_board}
+    for s, sp in (board.get("spaces") or {}).items():
+        for o in sp.get("links") or []:
+            if s in shown and o in shown:
+                out[s].add(o)
+                out[o].add(s)
+    return {s: sorted(links) for s, links in sorted(out.items())}
+
+
+def render_links(board: dict, on_board: list[str], width: int = 120) -> list[str]:
+    """The paths of a graph board: each location and the locations it links to (spaces with
+    no link, such as a track's, are left out)."""
+    entries = []
+    for s, links in graph_links(board, on_board).items():
+        if links:
+            text = f"{s} - {', '.join(links)}"
+            entries.append((text, len(text)))
+    return ["paths (each location, then those it links to):"] + _columns(entries, width)
+
+
 def _columns(entries: list[tuple[str, int]], width: int, gap: int = 3) -> list[str]:
     """Entries (text, printed width) in as many columns as fit the width (each column as wide
     as its widest entry), top to bottom then across, like `ls`."""
@@ -475,6 +499,12 @@ def legend(match: Match, view: dict, width: int = 120) -> list[str]:
         if display.get("regions") and board["type"] == "grid" and board.get("regions"):
             title = (display["regions"].get("title") if isinstance(display["regions"], dict) else None) or "regions"
             out.append(f"  an empty square of a region shows the region's name ({title}: the line under the board)")
+    if display.get("zones"):   # the zones listed under each player (a Field)
+        fields = display.get("fields") or []
+        out += _wrap("Legend: a listed card reads Name #N" + (f" {'/'.join(fields)}" if fields else "")
+                     + (" (* = not as printed, now)" if fields else "")
+                     + "; [token N] = tokens on it; face-down card ?N = one whose face you do not see, "
+                     + "[...] after it = what everyone knows of it", width)
     if board["type"] in ("grid", "graph"):
         out.append("  `card SPACE` or `card NAME` shows a card in full; `legend` hides this")
     else:

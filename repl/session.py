@@ -15,8 +15,8 @@ from engine.bots import bots_for
 from engine.match import Ask, Match, Seat, read_save
 from engine.names import nearest
 
-from .render import (Looks, _columns, _mark_text, _num, _wrap, legend, printed_card, space_marks,
-                     private_zones, render_state)
+from .render import (Looks, _columns, _mark_text, _num, _wrap, graph_links, legend, printed_card, render_links,
+                     space_marks, private_zones, render_state)
 
 
 @dataclass
@@ -450,9 +450,13 @@ def _options(s: Session, arg: str) -> str:
     return s.options_text()
 
 
-@command("board", help="show the board (when the game has one), the players and their cards in play")
+@command("board", help="show the board (when the game has one, with its paths on a map of locations), "
+                        "the players and their cards in play")
 def _board(s: Session, arg: str) -> str:
-    return s.screen()
+    board = s.match.game.data.get("board") or {}
+    if board.get("type") != "graph":
+        return s.screen()
+    return s.screen() + "\n" + "\n".join(render_links(board, s.match.board_spaces(), s.COLUMNS))
 
 
 @command("hand", help="the cards in your hand and other private zones")
@@ -475,7 +479,12 @@ def _card(s: Session, arg: str) -> str:
     looks = Looks(s.match, view, viewer)
     here = _cards_at(s, view, arg)     # (a space first: a board's spaces may be numbers)
     if here is not None:
-        return "\n".join(_card_now(s, looks, c, viewer) for c in here) or f"{arg}: nothing there"
+        shown = "\n".join(_card_now(s, looks, c, viewer) for c in here) or f"{arg.strip()}: nothing there"
+        board = s.match.game.data.get("board") or {}
+        if board.get("type") == "graph":   # a location: where its paths go
+            links = graph_links(board, s.match.board_spaces()).get(arg.strip().lower(), [])
+            shown += f"\n  links to {', '.join(links) or 'nothing'}"
+        return shown
     listed = _card_listed(view, arg)
     if listed is not None:
         return _card_now(s, looks, listed, viewer) if listed else f"no card {arg.strip()} in sight"

@@ -135,6 +135,34 @@ def test_a_two_player_isle_shows_no_cape_and_card_does_not_take_one(play_screen)
     assert "n_cape (bonus 2):" in four.wait(r"P1>")
 
 
+def test_the_isles_paths_are_shown_by_board_and_card(play_screen):
+    """Where to summon needs the map's paths: `board` lists each location's links (on this
+    board only: no cape in a 2-player game), `card LOCATION` names one location's."""
+    s = play_screen("summoners_isle", "--players", "human,random", "--seed", "2")
+    s.wait(r"P1>")
+    s.type("board")
+    text = s.wait(r"paths \(each location, then those it links to\):[\s\S]*P1>")
+    assert "heart_ne - e_ridge_1, heart_nw, heart_se, n_ridge_3" in text
+    assert "cape" not in text and "turn_1 -" not in text
+    s.type("card heart_ne")
+    s.wait(r"heart_ne: nothing there\s+links to e_ridge_1, heart_nw, heart_se, n_ridge_3")
+
+
+def test_a_listed_zones_legend_says_what_its_signs_mean():
+    from engine.loader import load_game
+    s = Session(Match(load_game("summoner_tcg"), 5, [Seat("human"), Seat("random")]))
+    text = s.screen()
+    assert "Legend: a listed card reads Name #N strength/defense (* = not as printed, now)" in text
+    assert "[token N] = tokens on it" in text
+
+
+def test_summonarias_summon_question_says_the_armys_resource_order():
+    from engine.loader import load_game
+    m = Match(load_game("summonaria"), 3, [Seat("human", "defenders_of_steneval"), Seat("random"), Seat("random")])
+    assert m.eval("return summon_offer(1).prompt")[0].endswith(
+        "(3 resource cards in hand; costs are Dragon's Teeth-Bloodstones-Fairy Dust)")
+
+
 def test_the_toolbar_is_the_games_and_built_from_the_seats_view(sw):
     # every shipped game declares one; it runs on the seat's view (no hidden card reaches it)
     from engine.loader import load_game

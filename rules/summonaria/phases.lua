@@ -126,8 +126,12 @@ function summon_offer(p)
   local opts = summon_options(p)
   for _, o in ipairs(trading_options(p)) do opts[#opts + 1] = o end
   opts[#opts + 1] = { label = "Summon nothing this turn", skip = true }
+  -- the army's order, which every cost (primary-secondary-tertiary) is written in
+  local order = {}
+  for i, id in ipairs(resource_order(p)) do order[i] = defs[id].name end
   return { player = p, options = opts, confirm = true,
-           prompt = string.format("Summon a unit? (%d resource cards in hand)", zones.count(p, "hand")) }
+           prompt = string.format("Summon a unit? (%d resource cards in hand; costs are %s)",
+                                  zones.count(p, "hand"), table.concat(order, "-")) }
 end
 
 --- Carries out the summon step's answer: a transmute or a trade keeps the step going; a
