@@ -172,8 +172,12 @@ def check(target: str, game_id: str | None = None) -> list[Problem]:
     found = script_problems(game, m.script_shapes())
     found += _display_problems(game, m)
     if not found and m.pending is not None:
-        found += _data_outside_state(game)
-        found += _offers_forks_cannot_copy(game)
+        try:
+            found += _data_outside_state(game)
+            found += _offers_forks_cannot_copy(game)
+        except EngineError as e:   # (the random games these play stopped: a script's error)
+            where = loader.display(game.root / "game.yaml")
+            return sorted(set(found + [Problem(where, 1, 1, f"a random game stopped: {str(e).splitlines()[0]}")]))
     if game.evaluator is not None and m.pending is not None:
         for seat in range(1, pl["min"] + 1):   # the bots' evaluation runs on the first position
             try:

@@ -278,3 +278,11 @@ def test_summon_test_takes_a_games_folder_from_anywhere(tmp_path):
     elsewhere.mkdir()
     r = summon("test", str(rules), cwd=elsewhere)
     assert r.returncode == 0 and "3 passed, 0 failed" in r.stdout, r.stdout + r.stderr
+
+
+def test_check_reports_a_random_game_that_stops_as_a_problem_of_the_game(tmp_path):
+    rules = scaffold(tmp_path, "\n" + SELF_NESTED)
+    r = summon("check", str(rules))
+    assert r.returncode == 1 and "Traceback" not in r.stdout + r.stderr
+    assert re.search(r"rules/slip/game\.yaml:1:1: a random game stopped: cannot encode the data: "
+                     r"it is nested more than 64 deep .*, at state\.vars\.loop\.self", r.stdout), r.stdout + r.stderr
