@@ -442,6 +442,10 @@ class Match:
         """The spaces on this match's board (its regions for another number of players left out)."""
         return self._rt.board_spaces()
 
+    def board_neighbors(self) -> dict[str, list[str]]:
+        """Each space on this match's board and its neighbours there, as the rules see them."""
+        return self._rt.board_neighbors()
+
     def board_regions(self) -> list[str]:
         """The regions on this match's board (those for another number of players left out)."""
         return self._rt.board_regions()

@@ -378,6 +378,16 @@ class Runtime:
         order = self._E.board_order
         return [str(order[i]) for i in range(1, len(order) + 1)]
 
+    def board_neighbors(self) -> dict[str, list[str]]:
+        """Each space on this match's board and its neighbours there (board.neighbors(s))."""
+        self._activate()
+        order, nb = self._E.board_order, self._E.board.neighbors
+        out = {}
+        for i in range(1, len(order) + 1):
+            near = nb(order[i])
+            out[str(order[i])] = [str(near[j]) for j in range(1, len(near) + 1)]
+        return out
+
     def board_regions(self) -> list[str]:
         """The regions on this match's board, sorted (board.regions())."""
         self._activate()

@@ -358,26 +358,13 @@ def render_graph(view: dict, board: dict, colour: bool = False, width: int = 120
     return _columns(entries, width)
 
 
-def graph_links(board: dict, on_board: list[str]) -> dict[str, list[str]]:
-    """Each space of a graph board that is on this match's board, with the spaces it links
-    to there (links go both ways, as the engine reads them), sorted."""
-    shown = set(on_board)
-    out: dict[str, set[str]] = {s: set() for s in on_board}
-    for s, sp in (board.get("spaces") or {}).items():
-        for o in sp.get("links") or []:
-            if s in shown and o in shown:
-                out[s].add(o)
-                out[o].add(s)
-    return {s: sorted(links) for s, links in sorted(out.items())}
-
-
-def render_links(board: dict, on_board: list[str], width: int = 120) -> list[str]:
-    """The paths of a graph board: each location and the locations it links to (spaces with
-    no link, such as a track's, are left out)."""
+def render_links(neighbors: dict[str, list[str]], width: int = 120) -> list[str]:
+    """The paths of a graph board (Match.board_neighbors): each location and the locations it
+    links to (spaces with no link, such as a track's, are left out)."""
     entries = []
-    for s, links in graph_links(board, on_board).items():
+    for s, links in sorted(neighbors.items()):
         if links:
-            text = f"{s} - {', '.join(links)}"
+            text = f"{s} - {', '.join(sorted(links))}"
             entries.append((text, len(text)))
     return ["paths (each location, then those it links to):"] + _columns(entries, width)
 

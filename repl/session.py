@@ -15,7 +15,7 @@ from engine.bots import bots_for
 from engine.match import Ask, Match, Seat, read_save
 from engine.names import nearest
 
-from .render import (Looks, _columns, _mark_text, _num, _wrap, graph_links, legend, printed_card, render_links,
+from .render import (Looks, _columns, _mark_text, _num, _wrap, legend, printed_card, render_links,
                      space_marks, private_zones, render_state)
 
 
@@ -456,7 +456,7 @@ def _board(s: Session, arg: str) -> str:
     board = s.match.game.data.get("board") or {}
     if board.get("type") != "graph":
         return s.screen()
-    return s.screen() + "\n" + "\n".join(render_links(board, s.match.board_spaces(), s.COLUMNS))
+    return s.screen() + "\n" + "\n".join(render_links(s.match.board_neighbors(), s.COLUMNS))
 
 
 @command("hand", help="the cards in your hand and other private zones")
@@ -482,7 +482,7 @@ def _card(s: Session, arg: str) -> str:
         shown = "\n".join(_card_now(s, looks, c, viewer) for c in here) or f"{arg.strip()}: nothing there"
         board = s.match.game.data.get("board") or {}
         if board.get("type") == "graph":   # a location: where its paths go
-            links = graph_links(board, s.match.board_spaces()).get(arg.strip().lower(), [])
+            links = sorted(s.match.board_neighbors().get(arg.strip().lower(), []))
             shown += f"\n  links to {', '.join(links) or 'nothing'}"
         return shown
     listed = _card_listed(view, arg)

@@ -324,7 +324,10 @@ local function culprit(v, by_text)
   -- counts as often as it is reached, as for the encoder. Tables are counted up to a
   -- cap, and those that reach it again with a larger one, so a huge state is named in
   -- a moment.
-  local function size(x, cap)   -- its count, and whether the cap stopped it
+  -- A count the cap stopped depends on the order `next` gave (which differs between runs
+  -- for text keys), so it is not used: one table past the cap is the one to follow, and
+  -- two or more leave no way to choose (the same message in every run).
+  local function size(x, cap)   -- its count (nil when the cap stopped it)
     local n, seen, stack = 0, 0, { x }
     while #stack > 0 do
       local t = stack[#stack]
@@ -338,32 +341,36 @@ local function culprit(v, by_text)
           n = n + 1
         end
         if tv == "table" then stack[#stack + 1] = val end
-        if seen >= cap then return n, true end
+        if seen >= cap then return nil end
       end
     end
-    return n, false
+    return n
   end
   path = {}
   local at = v
   while #path < 8 do
     local keys, lookup = sorted_tables(at)
-    local sizes, measure, cap = {}, keys, 1000
+    local sizes, measure, cap, capped = {}, keys, 1000, {}
     while true do
-      local capped = {}
+      capped = {}
       for _, k in ipairs(measure) do
-        local n, full = size(lookup[k], cap)
-        sizes[k] = n
-        if full then capped[#capped + 1] = k end
+        sizes[k] = size(lookup[k], cap)
+        if sizes[k] == nil then capped[#capped + 1] = k end
       end
       if #capped < 2 or cap * 8 * #capped > 1100000 then break end
       measure, cap = capped, cap * 8
     end
     local best, most, all = nil, 0, 0
-    for _, k in ipairs(keys) do
-      all = all + sizes[k]
-      if sizes[k] > most then best, most = k, sizes[k] end
+    if #capped == 1 then
+      best = capped[1]   -- past the cap: more than all the others together, or near enough
+    elseif #capped == 0 then
+      for _, k in ipairs(keys) do
+        all = all + sizes[k]
+        if sizes[k] > most then best, most = k, sizes[k] end
+      end
+      if best ~= nil and most * 2 < all then best = nil end
     end
-    if best == nil or most * 2 < all then break end
+    if best == nil then break end
     path[#path + 1] = best
     at = lookup[best]
   end
