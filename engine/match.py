@@ -413,6 +413,15 @@ class Match:
         when the seat does not see the card's face. For screens: a stat whose modifier fails is left out."""
         return self._rt.stats_seen(seat, card_id)
 
+    def stat_failures(self, seat: int | None) -> list[str]:
+        """What would fail on a seat's screen (None: a designer's): for each card of its view
+        and each stat whose modifiers fail, the error (which names where the script is)."""
+        out = []
+        for c in self.view(seat)["cards"]:
+            for stat, error in sorted(self._rt.stat_failures(seat, c["id"]).items()):
+                out.append(f"the {stat} of {c.get('name') or c.get('def') or 'a card'} (card {c['id']}): {error}")
+        return out
+
     def messages(self) -> list[str]:
         """What happened since the last call (moves, rolls, damage...)."""
         return self._rt.drain_messages()
@@ -478,14 +487,22 @@ class Match:
             out["card_file_texts"] = {f: t for f, t in texts.items() if t is not None}
         return out
 
-    def save(self, path: Path) -> None:
-        """Writes the match to a file as JSON; the match itself is never changed.
+    def save(self, path: Path, answers: list[str] | None = None) -> None:
+        """Writes the match to a file as JSON; the match itself is never changed. answers:
+        the answers to write instead of the match's own, when they go on from them (a replay
+        stopped by a rule change keeps the rest: loaded, they stop at the same place, or come
+        back under rules they fit).
 
         Raises EngineError when the match holds a value JSON cannot (before the file is
         touched), and OSError when the file cannot be written (the file is then as it was).
         """
+        data = self.to_json()
+        if answers is not None:
+            if answers[: len(self.answers)] != self.answers:
+                raise EngineError("the answers to save do not go on from the match's own")
+            data["answers"] = list(answers)
         try:
-            text = json.dumps(self.to_json(), indent=1, allow_nan=False) + "\n"
+            text = json.dumps(data, indent=1, allow_nan=False) + "\n"
         except (TypeError, ValueError) as e:
             raise EngineError(f"cannot save this match: {e}") from None
         write_whole(Path(path), text)

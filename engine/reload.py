@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .check import old_calls, script_problems
-from .errors import DefinitionError, EngineError, ScriptError
+from .errors import DefinitionError, EngineError
 from .loader import load_game
 from .luac import first_line
 from .match import Match, Seat, game_of_save, read_save
@@ -19,6 +19,19 @@ class ReloadResult:
     report: str                  # what to tell the designer
     diverged_at: int | None = None
     kept: list[str] = field(default_factory=list)   # answers after a divergence, kept for a later reload
+    asker: int | None = None     # whose decision the replay stopped at
+    veiled: str = ""             # the report without that decision's answer and options
+
+    def shows(self, viewer: int | None) -> bool:
+        """Whether a seat's eyes may read the report in full (None: a designer's, who sees
+        everything; 0: nobody's seat, as in hot seat before the keyboard is passed). A stop at
+        another seat's decision is not for them: its answer and what it is offered now can
+        name that seat's hidden cards (a hand, a card it played face down)."""
+        return viewer is None or self.asker in (None, viewer)
+
+    def for_seat(self, viewer: int | None) -> str:
+        """The report for a seat's eyes: in full, or naming only whose decision stopped the replay."""
+        return self.report if self.shows(viewer) else self.veiled
 
 
 def _changed_cards(old, new) -> list[str]:
@@ -80,11 +93,12 @@ def _offered_text(offered: list[str]) -> str:
     return "\n".join(f"  {i}. {o}" for i, o in enumerate(offered, 1)) or "  (nothing: the match is over)"
 
 
-def reload_match(match: Match, answers: list[str] | None = None) -> ReloadResult:
+def reload_match(match: Match, answers: list[str] | None = None, viewer: int | None = None) -> ReloadResult:
     """Reloads the match's game from disk and replays `answers` (default: the match's own).
 
-    A game that no longer loads, or a script error during the replay, leaves the old
-    match untouched. An answer that is no longer offered stops the replay there.
+    A game that no longer loads, a script error during the replay, or a stat whose
+    modifiers fail on a card of `viewer`'s screen (None: a designer's) leaves the old match
+    untouched. An answer that is no longer offered stops the replay there.
     """
     started = time.perf_counter()
     answers = list(match.answers if answers is None else answers)
@@ -99,13 +113,19 @@ def reload_match(match: Match, answers: list[str] | None = None) -> ReloadResult
     before = match.state_hash()
     try:
         m, diverged = match.restarted(answers, game=game)
-    except ScriptError as e:
-        return ReloadResult(None, f"{failed}:\n{e}")
+        # (a state the new rules leave that cannot be encoded stops here, not in the session)
+        after = m.state_hash()
+        shapes = m.script_shapes()
+        # a modifier that fails now would fail when the card is next used, and the screen
+        # would show the printed value as if nothing were wrong
+        broken = m.stat_failures(viewer)
     except (DefinitionError, EngineError) as e:
         return ReloadResult(None, f"{failed}:\n{e}")
-    static = old_calls(game) or script_problems(game, m.script_shapes(), _new_scripts(old_game, game))
+    static = old_calls(game) or script_problems(game, shapes, _new_scripts(old_game, game))
     if static:   # what `summon check` finds would fail later in the match: refuse it now
         return ReloadResult(None, f"{failed}:\n" + "\n".join(str(p) for p in sorted(set(static))))
+    if broken:
+        return ReloadResult(None, f"{failed}:\n" + "\n".join(broken))
     took = f" in {(time.perf_counter() - started) * 1000:.0f} ms"
     changed = _changed_cards(old_game, game)
     what = f"{len(changed)} card{'s' if len(changed) != 1 else ''} changed ({'; '.join(changed)})" if changed \
@@ -113,15 +133,25 @@ def reload_match(match: Match, answers: list[str] | None = None) -> ReloadResult
     rules = _changed_rules(old_game, game)
     what += f"; {', '.join(rules)} changed" if rules else ""
     if diverged is None:
-        state = "the state differs from before" if m.state_hash() != before else "the state is as before"
+        state = "the state differs from before" if after != before else "the state is as before"
         replayed = f"{len(answers)} decision{'s' if len(answers) != 1 else ''}"
         return ReloadResult(m, f"reloaded{took}: {what}; replayed {replayed}; {state}")
     n = diverged.number
-    report = (f"reloaded{took}: {what}; the replay stopped at decision {n}: the answer "
-              f"{diverged.answer!r} is not offered any more. Offered now:\n{_offered_text(diverged.offered)}\n"
-              f"Continue from here by hand; the {len(answers) - n + 1} later answers are kept "
-              f"and come back if a reload makes them fit again.")
-    return ReloadResult(m, report, n, answers[n - 1:])
+    head = f"reloaded{took}: {what}; the replay stopped at decision {n}"
+    tail = (f"Continue from here by hand; the {len(answers) - n + 1} later answers are kept, and come back "
+            f"if a reload makes them fit again before anyone answers here.")
+    return _stopped(m, diverged, answers[n - 1:], head, "the answer", "is not offered any more", tail)
+
+
+def _stopped(m: Match, diverged, kept: list[str], head: str, which: str, why: str, tail: str) -> ReloadResult:
+    """The result of a replay that stopped at `diverged`, with its report in full (the answer
+    and what is offered now) and veiled for the eyes of the other seats."""
+    asker = m.pending.player if m.pending is not None else None
+    full = (f"{head}: {which} {diverged.answer!r} {why}. Offered now:\n"
+            f"{_offered_text(diverged.offered)}\n{tail}")
+    veiled = (f"{head}, one of player {asker}'s: {which} {why} (what it was and what is offered now "
+              f"are for player {asker}'s eyes).\n{tail}")
+    return ReloadResult(m, full, diverged.number, kept, asker, veiled)
 
 
 def load_with_report(path: Path, game=None) -> ReloadResult:
@@ -134,6 +164,5 @@ def load_with_report(path: Path, game=None) -> ReloadResult:
     if diverged is None:
         return ReloadResult(m, "")
     n = diverged.number
-    return ReloadResult(m, f"decision {n}: the saved answer {diverged.answer!r} is not offered under the "
-                           f"current rules; offered now:\n{_offered_text(diverged.offered)}\n"
-                           f"Continue from here by hand.", n, data["answers"][n - 1:])
+    return _stopped(m, diverged, data["answers"][n - 1:], f"the replay stopped at decision {n}",
+                    "the saved answer", "is not offered under the current rules", "Continue from here by hand.")

@@ -371,6 +371,12 @@ class Runtime:
         res = self._call(self._E.stats_seen, player, card_id)[0]
         return None if res is None else {str(k): v for k, v in res.items()}
 
+    def stat_failures(self, player: int | None, card_id: int) -> dict[str, str]:
+        """The stats of a card whose modifiers fail for `player` (E.stats_seen), with the error."""
+        res = self._call(self._E.stats_seen, player, card_id)
+        failed = res[1] if len(res) > 1 else None
+        return {} if failed is None else {str(k): str(v) for k, v in failed.items()}
+
     def board_spaces(self) -> list[str]:
         """The spaces on this match's board, in board order (board.spaces()): the board's
         definition less the regions its number of players leaves out."""

@@ -36,7 +36,7 @@ TAIL = "\nend)(...)"
 # words, and keywords cannot follow a "."); everything else is skipped by the search.
 _SKIP = r"""
     --\[(?P<c>=*)\[.*?\](?P=c)\]     # long comment
-  | --[^\n]*                         # line comment
+  | --[^\r\n]*                       # line comment (Lua ends one at either)
   | \[(?P<s>=*)\[.*?\](?P=s)\]       # long string
   | "(?:[^"\\]|\\.)*"               # short strings, escapes and all
   | '(?:[^'\\]|\\.)*'

@@ -134,7 +134,10 @@ def play_interactive(match: Match, *, designer: bool = False, watch: bool = Fals
             show(notes.pop(0))
         if changed.is_set():
             changed.clear()
-            show(s.reload())
+            try:
+                show(s.reload())
+            except EngineError as e:   # the match stays, as after a reload typed by hand
+                show(f"reload failed; the match goes on under the old rules:\n{e}")
             continue
         if s.needs_screen():
             show(s.screen())

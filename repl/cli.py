@@ -447,14 +447,21 @@ def cmd_play(args) -> int:
         except EngineError as e:
             raise _naming_save(args.load, e) from None
         match = result.match
+        humans = [i + 1 for i, s in enumerate(match.seats) if s.controller == "human"]
+        # whose eyes read what stopped the replay: a designer's or a bot game's see everything;
+        # in hot seat nobody's yet (the keyboard has not been passed)
+        viewer = None if args.designer or not humans else humans[0] if len(humans) == 1 else 0
         if result.diverged_at is not None and not _is_interactive(match):
             # nobody at a terminal to go on by hand: bots or a pipe would play on from the wrong place
-            line = _divergence_line(result.diverged_at, result.kept[0], match.options())
+            line = (_divergence_line(result.diverged_at, result.kept[0], match.options())
+                    if result.shows(viewer) else
+                    f"decision {result.diverged_at}, one of player {result.asker}'s: the saved answer is "
+                    f"not offered under the current rules")
             print(f"error: {args.load}: {line}; the match stops there (load it at a terminal with a "
                   f"human seat to go on by hand)", file=sys.stderr)
             return 1
         if result.report:
-            print(result.report)
+            print(result.for_seat(viewer))
     else:
         if args.game is None:
             raise EngineError("name a game to play (summon list shows them), or give --load FILE")

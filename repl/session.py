@@ -413,17 +413,32 @@ class Session:
         fit again (the old rules restored) replays them too."""
         from engine.reload import reload_match
 
-        answers = list(self.match.answers)
-        if self.kept_log and self.kept_log[: len(answers)] == answers:
-            answers = list(self.kept_log)
-        result = reload_match(self.match, answers)
+        answers = self.kept_answers() or list(self.match.answers)
+        result = reload_match(self.match, answers, self.viewer())
         if result.match is None:
             return result.report
         self.match = result.match
-        self.redo_stack = []
+        if result.diverged_at:
+            # what undo took back went on from answers that no longer all happened
+            self.redo_stack = []
         self.kept_log = answers if result.diverged_at else []
+        self.trim_log()
         self._take_messages()
-        return result.report + "\n" + self.screen()
+        return result.for_seat(self.viewer()) + "\n" + self.screen()
+
+    def kept_answers(self) -> list[str]:
+        """The answers a reload stopped short of, after the match's own, while they still go
+        on from them (until someone answers at the decision where the replay stopped);
+        [] when there are none."""
+        answers = self.match.answers
+        if len(self.kept_log) > len(answers) and self.kept_log[: len(answers)] == answers:
+            return list(self.kept_log)
+        return []
+
+    def trim_log(self) -> None:
+        """Drops the log's lines of decisions the match no longer has (taken back by undo, or
+        by a reload or load that stopped short of them)."""
+        self.log = [e for e in self.log if e.decision <= self.match.decisions]
 
     def undo_floor(self) -> tuple[int, str]:
         """The earliest decision undo may go back to, and why: in fair play, the last draw, roll
@@ -601,6 +616,7 @@ def _undo(s: Session, arg: str) -> str:
         m = s.rebuild(answers[:target])
     s.redo_stack = answers[target:][::-1] + s.redo_stack
     s.match = m
+    s.trim_log()
     return f"undone to decision {target}\n" + s.screen()
 
 
@@ -624,12 +640,17 @@ def _redo(s: Session, arg: str) -> str:
 def _save(s: Session, arg: str) -> str:
     if not arg:
         return "usage: save FILE"
+    kept = s.kept_answers()
     try:
-        s.match.save(Path(arg).expanduser())
+        s.match.save(Path(arg).expanduser(), kept or None)
     except OSError as e:
         return f"cannot save to {arg}: {e.strerror or e}"
     n = s.match.decisions
     out = f"saved {n} decision{'s' if n != 1 else ''} to {arg}"
+    if kept:
+        k = len(kept) - n
+        out += (f", and the {k} later answer{'s' if k != 1 else ''} the reload kept (loaded, the match "
+                f"stops at decision {n + 1} again, or goes on under rules they fit)")
     if not s.designer and len(s.humans()) > 1:
         out += ("\n(the file holds the seed and every answer, so every hidden card can be worked out "
                 "from it: keep it from the other players)")
@@ -650,13 +671,15 @@ def _load(s: Session, arg: str) -> str:
     except (SaveFileError, EngineError) as e:
         return f"cannot load {arg}: {e}"
     m = result.match
-    if result.diverged_at:
-        s.kept_log = list(m.answers) + result.kept
+    s.kept_log = list(m.answers) + result.kept if result.diverged_at else []
     s.match = m
     s.redo_stack = []
     s.bots = bots_for(m, humans_too=True)
+    if s.keyboard not in s.humans():   # (a save of other seats)
+        s.keyboard = s.humans()[0] if s.humans() else None
+    s.log = []   # (the loaded match's decisions are not this session's)
     s._take_messages()
-    note = f"\n{result.report}" if result.report else ""
+    note = f"\n{result.for_seat(s.viewer())}" if result.report else ""
     return f"loaded {arg}: {data['game']}, {m.decisions} decisions{note}\n" + s.screen()
 
 

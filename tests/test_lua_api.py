@@ -290,3 +290,12 @@ def test_say_names_a_table_or_function_without_its_address(tiny):
     said = m.messages()
     assert len(said) == 3 and all("0x" not in s for s in said), said
     assert said[0].startswith("table") and said[1].startswith("function"), said
+
+
+def test_a_regions_definition_is_read_only(tm):
+    """It is the board's own: a change would last into forks, bots' samples and later matches."""
+    assert error_of(tm, 'board.region_info("north").bonus == 2 and 1\nboard.region_info("north").bonus = 5') == \
+        "eval:2: cannot change bonus: a region's definition is read-only"
+    assert error_of(tm, 'setmetatable(board.region_info("south"), {})') == \
+        "eval:1: setmetatable: this table belongs to the engine"
+    assert tm.eval('board.region_info("north").bonus, board.region_info("south").bonus') == [2, 1]

@@ -5,6 +5,7 @@ import re
 
 import pytest
 
+from conftest import edit
 from engine.loader import load_game
 from engine.match import Match, RandomBot, Seat, play
 from engine.reload import load_with_report, reload_match
@@ -172,6 +173,19 @@ def test_watch_reports_a_divergence_and_play_continues_by_hand(watched):
     s.wait(r"P1: End summon phase")
 
 
+
+def test_a_watched_reload_that_fails_after_its_replay_keeps_the_session(watched):
+    """The replay ends, and then the state it leaves cannot be encoded: said, and play goes on."""
+    s, pd = watched
+    rules = pd.parent.parent.parent / "rules" / "summoner_wars"
+    s.mark = len(s.buf)
+    edit(rules / "setup.lua", "base_since = v.base_since, base_clock = v.base_clock }\n",
+         "base_since = v.base_since, base_clock = v.base_clock }\n"
+         "  state.vars.loop = {} state.vars.loop.self = state.vars.loop\n")
+    s.wait(r"reload failed; the match goes on under the old rules:\s+cannot encode the data[\s\S]*P1>")
+    s.type("End summon phase")
+    s.wait(r"P1: End summon phase[\s\S]*Move up to 3 units")
+
 def test_a_burst_of_saves_gives_one_reload(watched):
     s, pd = watched
     rules = pd.parent.parent.parent / "rules" / "summoner_wars"
@@ -259,3 +273,117 @@ def test_a_failing_system_watcher_falls_back_to_polling_and_says_so(monkeypatch,
                                                        text.startswith("watching for changes stopped") else None))
     assert stopped.wait(10)
     assert problems[-1] == "watching for changes stopped: no such folder; `reload` still reloads by hand"
+
+
+# -- what a reload tells a seat, and what it keeps --------------------------------
+
+def session_at_a_bots_magic_discard(rules, designer: bool = False) -> tuple[Session, int]:
+    """Player 2 (a bot) has discarded a card for magic before player 1's first decision: the
+    session and that decision's number (the first seed from 1 where the bot does so)."""
+    for seed in range(1, 40):
+        s = Session(Match(load_game(str(rules)), seed, [Seat("human", "polar_dwarves"), Seat("random", "fallen_kingdom")]),
+                    designer=designer)
+        s.play_bots()
+        n = next((i for i, a in enumerate(s.match.answers, 1) if a.endswith(" for magic")), None)
+        if n is not None:
+            return s, n
+    raise AssertionError("no seed from 1 to 39 has the bot discard for magic first")
+
+
+def reword_the_magic_discard(rules) -> None:
+    """Rewords the magic discard's label, or words it back."""
+    f = rules / "phases.lua"
+    old, new = '"Discard %s for magic"', '"Discard %s to gain magic"'
+    edit(f, *((old, new) if old in f.read_text() else (new, old)))
+
+
+def test_a_stop_at_another_seats_decision_names_whose_it_is_and_not_its_answer_or_options(sw_files, tmp_path):
+    """The bot's magic discard is a secret choice, and what it is offered is its hand: a person
+    in fair play reads neither, from a reload or from a load; a designer reads both."""
+    rules, _ = sw_files
+    s, n = session_at_a_bots_magic_discard(rules)
+    secret = s.match.answers[n - 1]
+    s.handle(f"save {tmp_path / 'before.json'}")
+    reword_the_magic_discard(rules)
+    loaded = load_with_report(tmp_path / "before.json", load_game(str(rules)))
+    assert loaded.shows(None) and not loaded.shows(1) and loaded.shows(2)
+    for shown in (s.reload(), loaded.for_seat(1)):
+        assert f"the replay stopped at decision {n}, one of player 2's" in shown, shown
+        assert secret.removesuffix(" for magic").removeprefix("Discard ") not in shown.split("\n")[0], shown
+        assert "to gain magic" not in shown and secret not in shown, shown
+    reword_the_magic_discard(rules)           # back as it was, to find the same decision
+    d, n = session_at_a_bots_magic_discard(rules, designer=True)
+    secret = d.match.answers[n - 1]
+    reword_the_magic_discard(rules)
+    shown = d.reload()
+    assert f"the replay stopped at decision {n}: the answer {secret!r} is not offered any more" in shown, shown
+    assert "to gain magic" in shown
+
+
+def test_a_reload_whose_rules_leave_a_state_that_cannot_be_encoded_keeps_the_old_match(sw_files):
+    rules, _ = sw_files
+    s = session_after_a_summon(rules)
+    before = s.match.state_hash()
+    edit(rules / "setup.lua", "base_since = v.base_since, base_clock = v.base_clock }\n",
+         "base_since = v.base_since, base_clock = v.base_clock }\n"
+         "  state.vars.loop = {} state.vars.loop.self = state.vars.loop\n")
+    shown = s.reload()
+    assert shown.startswith("reload failed; the match goes on under the old rules:\ncannot encode the data"), shown
+    assert "state.vars.loop.self" in shown and s.match.state_hash() == before
+
+
+def test_a_reload_refuses_a_modifier_that_fails_on_a_card_in_sight_naming_where(sw_files):
+    """The screen would show the printed strength as if the modifier were not there, and the
+    error would come only when the card next attacks."""
+    rules, pd = sw_files
+    s = session_after_a_summon(rules)        # a Frost Mage is on the board
+    before = s.match.state_hash()
+    edit(pd, "          if card ~= self or not self.space then return value end\n",
+         "          if card ~= self or not self.space then return value end\n          error('boom')\n")
+    line = next(i for i, t in enumerate(pd.read_text().splitlines(), 1) if "error('boom')" in t)
+    shown = s.reload()
+    assert shown.startswith("reload failed; the match goes on under the old rules:\n"), shown
+    assert re.search(rf"the strength of Frost Mage \(card \d+\): \S*polar_dwarves.yaml:{line}: boom", shown), shown
+    assert s.match.state_hash() == before
+
+
+def test_a_reload_keeps_what_undo_took_back(sw_files):
+    rules, pd = sw_files
+    s = session_after_a_summon(rules)
+    s.handle("End summon phase")
+    full = list(s.match.answers)
+    assert s.handle("undo").startswith("undone")
+    pd.write_text(pd.read_text() + "\n# a comment\n")
+    assert "the state is as before" in s.reload()
+    assert s.handle("redo").startswith("redone") and s.match.answers == full
+
+
+def test_the_answers_a_reload_kept_are_saved_and_the_log_forgets_what_no_longer_happened(sw_files, tmp_path):
+    rules, pd = sw_files
+    s = session_after_a_summon(rules)
+    s.handle("End summon phase")
+    full = list(s.match.answers)
+    n = full.index("Summon Frost Mage (cost 1)") + 1
+    set_frost_cost(pd, 2)
+    s.reload()
+    assert s.match.decisions == n - 1
+    assert all(e.decision <= n - 1 for e in s.log), [(e.decision, e.text) for e in s.log]
+    assert "Frost Mage at" not in "\n".join(s.log_lines())
+    saved = s.handle(f"save {tmp_path / 'kept.json'}")
+    assert f"and the {len(full) - n + 1} later answers the reload kept" in saved, saved
+    set_frost_cost(pd, 1)                      # the old rules: the save holds the whole match
+    r = load_with_report(tmp_path / "kept.json", load_game(str(rules)))
+    assert r.diverged_at is None and r.match.answers == full
+    set_frost_cost(pd, 2)
+    r = load_with_report(tmp_path / "kept.json", load_game(str(rules)))
+    assert r.diverged_at == n and r.kept == full[n - 1:]
+
+
+def test_undo_takes_its_decisions_out_of_the_log(sw_files):
+    rules, _ = sw_files
+    s = session_after_a_summon(rules)
+    s.handle("End summon phase")
+    assert "P1: End summon phase" in "\n".join(s.log_lines())
+    s.handle("undo")
+    assert "P1: End summon phase" not in "\n".join(s.log_lines())
+    assert all(e.decision <= s.match.decisions for e in s.log)

@@ -142,6 +142,9 @@ EXHAUSTION = [
     ("pcall swallowing the budget", "while true do pcall(function() while true do end end) end", TOO_LONG),
     ("xpcall handler loop", "xpcall(error, function() while true do end end)", TOO_LONG),
     ("goto loop", "::top:: goto top", TOO_LONG),
+    # Lua ends a line comment at a carriage return too (old Mac line ends, a \r in YAML text)
+    ("loop after a comment ended by \\r", "-- a note\rwhile true do end", TOO_LONG),
+    ("function after a comment ended by \\r", "-- x\rlocal function f() return f() end return f()", TOO_LONG),
     ("repeat loop", "repeat local x = 1 until false", TOO_LONG),
     # no loop at all: the steps at function calls count the calls of a doubling recursion
     ("doubling recursion", "local function f(n) if n == 0 then return 0 end return f(n - 1) + f(n - 1) end "
@@ -156,7 +159,7 @@ EXHAUSTION = [
     ("tail recursion", "local function f() return f() end return f()", TOO_LONG),
     ("deep recursion", "local function f(n) return 1 + f(n + 1) end return f(1)", fails("eval:1: stack overflow")),
     ("recursion through __index",
-     "local t = setmetatable({}, {}); getmetatable(t).__index = function(s, k) return s[k] end; return t.x",
+     "local t = setmetatable({}, {__index = function(s, k) return s[k] end}); return t.x",
      fails("eval:1: C stack overflow")),
     ("huge string.rep", 'return string.rep("x", 1e10)', fails("eval:1: string.rep: result of 10000000000 bytes is too large")),
     ("huge rep by method", 'return ("xy"):rep(1e9, ",")', fails("eval:1: string.rep: result of 2999999999 bytes is too large")),
@@ -171,6 +174,13 @@ EXHAUSTION = [
      too_slow("string.match", "1.88e+19", 50000, 3, "eval:1: ")),
     ("gsub pattern", 'return string.gsub(string.rep("ab", 3e4), "(.*)(.*)(.*)x", "")',
      too_slow("string.gsub", "3.89e+19", 60000, 3, "eval:1: ")),
+    # a metatable counts as it is when set: __mode given after would make a weak table, and
+    # what that holds depends on when memory is collected, different on every run
+    ("__mode given after setmetatable",
+     'local mt = {} local w = setmetatable({}, mt) mt.__mode = "v" for i = 1, 100 do w[i] = {} end '
+     "for step = 1, 300 do local junk = {} for j = 1, 100 do junk[j] = {step, j} end end "
+     "local n = 0 for i = 1, 100 do if w[i] then n = n + 1 end end return n, getmetatable(w) == mt",
+     Returns([100, True])),
     ("__gc finaliser", "setmetatable({}, {__gc = function() while true do end end})",
      fails("eval:1: setmetatable: __gc metamethods are not allowed in scripts")),
     ("__close loop", "do local x <close> = setmetatable({}, {__close = function() while true do end end}) end",
@@ -854,3 +864,42 @@ def test_a_card_environment_reads_the_api_and_keeps_its_own_globals(sw):
     assert m.eval("return mine, type(cards), _G == _ENV, getmetatable(_ENV)") == [None, "table", True, False]
     assert m.eval("cards = 5 return cards") == [5]
     assert m.eval("return type(cards.def)") == ["function"]
+
+
+def test_a_scripts_metatable_on_the_state_runs_no_code_outside_the_budget():
+    """Views, evaluations and a seat's console walk the state from the host: a script's
+    __pairs there is never called (the state's own entries are read), and an __index that
+    loops is stopped by the budget, as in a script."""
+    m = Worker(seed=3)
+    try:
+        m.eval("setmetatable(state.zones, {__pairs = function() while true do end end})")
+        assert m.view(1)["zones"] and m.view(None)["cards"]
+        assert -1 <= m.evaluate(1) <= 1 and m.eval("return #view.cards > 0", seat=1) == [True]
+        m.eval("setmetatable(state.cards[1], {__index = function() while true do end end})")
+        for read in (lambda: m.view(1), lambda: m.evaluate(2), lambda: m.eval("return 1", seat=1)):
+            with pytest.raises(ScriptError) as e:
+                read()
+            assert re.fullmatch(TOO_LONG.pattern, str(e.value)), str(e.value)
+        m.eval("setmetatable(state.cards[1], nil) setmetatable(state.zones, nil)")
+        assert_host_usable(m)
+    finally:
+        m.close()
+
+
+TALLY = ("state.tally = setmetatable({n = 0}, {__index = {add = function(self, k) self.n = self.n + k end}})")
+
+
+def test_a_scripts_object_in_the_state_is_copied_by_forks_and_samples(sw):
+    """A fork and a bot's sample copy a table with a script's metatable like any other: what
+    they do to their copy never reaches the match (it did: such tables were shared)."""
+    m = Match(sw, 1, [Seat("bot", "polar_dwarves"), Seat("bot", "fallen_kingdom")], quiet=True)
+    m.keep_checkpoints()                   # (as a searching bot's match does)
+    m.eval(TALLY)
+    turn = m.clock()[0]
+    while m.clock()[0] == turn:            # on to the next turn: a checkpoint copies the state there
+        m.answer(len(m.options()) - 1)
+    before = m.state_hash()
+    for copy in (m.fork(), m.fork(), m.sample(1, 42), m.sample(2, 7)):   # (the second fork of a
+        copy.eval("state.tally:add(5)")                              # position is compiled)
+        assert copy.eval("return state.tally.n") == [5]
+    assert m.eval("return state.tally.n") == [0] and m.state_hash() == before

@@ -254,11 +254,22 @@ local function check_region(name, fn)
   if topo.regions[name] == nil then E.no_such(fn, "region", name, B.regions(), 3) end
 end
 
---- A region's definition from the board (read it, do not change it).
+--- A region's definition from the board, read-only.
 function B.region_info(name)
   local r = topo.regions[name]
   if r == nil then check_region(name, "board.region_info") end
-  return r
+  -- (the board's own table: a change would last into forks, bots' samples and later matches)
+  local seen = topo.frozen_regions
+  if seen == nil then
+    seen = {}
+    topo.frozen_regions = seen
+  end
+  local view = seen[name]
+  if view == nil then
+    view = E.freeze(r, "a region's definition")
+    seen[name] = view
+  end
+  return view
 end
 
 --- The spaces of a region, in the board's order (a new list each call).

@@ -477,17 +477,33 @@ function E.load_match(m)
   for i = 1, #match_parts do match_parts[i][2](m) end
 end
 
+-- The metatables scripts have set (sandbox.lua's setmetatable notes each): a table with
+-- one is a script's object and is copied with the rest, its metatable shared. (Weak keys:
+-- a metatable nothing uses any more is of no matter to a copy.)
+local script_mts = setmetatable({}, { __mode = "k" })
+E.script_mts = script_mts
+
 --- A copy of plain data that shares no table with the original (tables met twice are
---- copied once, so shared references stay shared). Tables with a metatable (the
---- engine's read-only views) are kept as they are.
+--- copied once, so shared references stay shared). Tables with a metatable of the engine's
+--- (its read-only views) are kept as they are; a script's object is copied, and keeps its
+--- metatable.
 local getmt = getmetatable
+local setmt = setmetatable
 local function deep_copy(t, memo)
   local c = memo[t]
   if c then return c end
   c = {}
   memo[t] = c
   for k, v in next, t do
-    if type(v) == "table" and getmt(v) == nil then v = memo[v] or deep_copy(v, memo) end
+    if type(v) == "table" then
+      local mt = getmt(v)
+      if mt == nil then v = memo[v] or deep_copy(v, memo)
+      elseif script_mts[mt] then
+        local own = memo[v]
+        if own == nil then own = setmt(deep_copy(v, memo), mt) end
+        v = own
+      end
+    end
     c[k] = v
   end
   return c
@@ -528,6 +544,7 @@ local function shared_tables(root)
     open[t] = true
     for k, v in next, t do
       if type(k) == "table" and getmt(k) == nil then return false end
+      if type(v) == "table" and script_mts[getmt(v)] then return false end   -- (a script's object)
       if type(v) == "table" and getmt(v) == nil then
         if open[v] then return false end
         local n = refs[v]

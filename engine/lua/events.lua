@@ -346,13 +346,14 @@ end
 --- the game's stats, each printed value through the rules' modifiers and the modifiers
 --- of the cards in play whose face p sees (a face-down card's modifier would give it
 --- away), within the stat's min and max. nil for a card whose face p does not see.
---- Each stat runs guarded (budget, no choices); a stat whose modifiers fail is left out.
+--- Each stat runs guarded (budget, no choices); a stat whose modifiers fail is left out,
+--- and named with the error in a second table {name = text}.
 function E.stats_seen(p, id)
   local c = E.state.cards[id]
   if c == nil or (c.face_down and not E.seen_by(c, p)) then return nil end
   local defs = E.plain_defs or E.defs
   local d = defs[c.def]
-  local out = {}
+  local out, failed = {}, {}
   for _, name in ipairs(E.game.stats) do
     local ok, v = E.run_guarded(function()
       local v = c.base and c.base[name]
@@ -360,9 +361,10 @@ function E.stats_seen(p, id)
       if v == nil then return nil end      -- a stat the card does not have
       return through_modifiers(c, name, v, p)
     end)
-    if ok and type(v) == "number" then out[name] = v end
+    if ok and type(v) == "number" then out[name] = v
+    elseif not ok then failed[name] = v end
   end
-  return out
+  return out, failed
 end
 
 -------------------------------------------------------------------------------

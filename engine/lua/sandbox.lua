@@ -186,9 +186,18 @@ local function safe_xpcall(f, handler, ...)
   return false, handler(res[2])
 end
 
+-- A script's metatable is read when setmetatable is called, as Lua itself does for __gc:
+-- the table set is the engine's copy of the script's (its fields then), so no field added
+-- later counts. Otherwise a script could give a metatable __mode after setmetatable, and
+-- what a weak table holds depends on when the collector runs, which is not the same on
+-- every run. getmetatable gives back the script's own table. (The copy of a metatable
+-- whose __index is itself reads through to it, so methods added later are found.)
+local given = setmetatable({}, { __mode = "k" })   -- the engine's copy -> the script's table
+
 local function safe_getmetatable(v)
   if type(v) ~= "table" then return nil end
-  return getmetatable(v)
+  local mt = getmetatable(v)
+  return given[mt] or mt
 end
 
 local function safe_setmetatable(t, mt)
@@ -201,7 +210,12 @@ local function safe_setmetatable(t, mt)
     -- what a weak table holds depends on when the collector runs: not the same on every run
     error("setmetatable: weak tables (__mode) are not allowed in scripts", 2)
   end
-  return setmetatable(t, mt)
+  if type(mt) ~= "table" then return setmetatable(t, mt) end
+  local own = {}
+  for k, v in next, mt do own[k] = v end
+  given[own] = mt
+  E.script_mts[own] = true   -- (copies of the state copy such objects)
+  return setmetatable(t, own)
 end
 
 -- A read-only view of an API table.

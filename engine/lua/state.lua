@@ -201,7 +201,8 @@ local function view_table(p)
   v.zones, v.cards = {}, {}
   local visible = {}
   local zones = E.game.zones
-  for key, ids in pairs(st.zones) do
+  -- (next, not pairs, here and below: the state's own entries, whatever a script's metatable says)
+  for key, ids in next, st.zones do
     local parsed = zone_keys[key]
     local z = zones[parsed[1]]
     if zone_shown(z, parsed[2], p) then
@@ -213,7 +214,7 @@ local function view_table(p)
   end
   local alias = {}   -- real id -> stand-in, for face-down cards p cannot see
   local stand_ins, last, in_order = {}, 0, true
-  for id, c in pairs(st.cards) do
+  for id, c in next, st.cards do
     local where = c.zone == "board" or c.zone == "under" or visible[id]
     if (where or (c.seen_by and E.seen_by(c, p))) then
       if c.face_down and not E.seen_by(c, p) then
@@ -236,7 +237,7 @@ local function view_table(p)
       for i, id in ipairs(ids) do out[i] = alias[id] or id end
       return out
     end
-    for _, z in pairs(v.zones) do
+    for _, z in next, v.zones do
       local ids = z.cards   -- (the view's own copy: swapped in place)
       if ids then
         for i = 1, #ids do
@@ -246,7 +247,7 @@ local function view_table(p)
       end
     end
     local spaces = {}
-    for s, id in pairs(st.spaces) do spaces[s] = alias[id] or id end
+    for s, id in next, st.spaces do spaces[s] = alias[id] or id end
     v.spaces = spaces
     for _, list in ipairs({ v.cards, stand_ins }) do
       for i, c in ipairs(list) do
@@ -268,8 +269,16 @@ local function view_table(p)
   return v
 end
 
+-- The view, built under the budget: a script's metatable on a table of the state would
+-- otherwise run its code (an __index, say) outside any budget, from the host.
+local function guarded_view(p)
+  local ok, v = E.run_guarded(view_table, p)
+  if not ok then error(v, 0) end
+  return v
+end
+
 function E.view(p)
-  return E.to_json(view_table(p), "state")
+  return E.to_json(guarded_view(p), "state")
 end
 
 --- A deep copy of plain data (functions dropped), for code that must not reach the original.
@@ -326,7 +335,7 @@ end
 
 function E.eval_view(bc, chunkname, p, line)
   local env = view_only_env({ string = true, table = true, math = true, utf8 = true, sets = true })
-  env.view = copy_of(view_table(p))
+  env.view = copy_of(guarded_view(p))
   env.defs = copy_of(E.plain_defs)
   env.options = copy_of(E.game.options)   -- the match's game options are no secret
   return E.eval(bc, chunkname, env, line)
@@ -395,8 +404,10 @@ end
 --- a result past -1..1 is cut to it.
 function E.evaluate(p, throwaway)
   local fn = E.evaluator or generic_evaluate
-  local view = view_table(p)
-  local ok, res = E.run_guarded(fn, throwaway and view or copy_of(view), p)
+  local ok, res = E.run_guarded(function()
+    local view = view_table(p)
+    return fn(throwaway and view or copy_of(view), p)
+  end)
   if not ok then error(res, 0) end
   if math.type(res) == nil or res ~= res then
     -- (named by the line the function starts at; NaN spelt one way on every machine)
