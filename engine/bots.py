@@ -24,7 +24,7 @@ import time
 from dataclasses import dataclass, field
 
 from .errors import EngineError
-from .match import Ask, Match, RandomBot, Seat
+from .match import Ask, Match, RandomBot, Seat, bot_key, mix64
 
 KINDS = ("random", "greedy", "mcts", "bot")
 BUDGET = re.compile(r"(\d{1,7})|(\d{1,4}(?:\.\d{1,3})?)s")
@@ -56,15 +56,22 @@ def parse_kind(text: str) -> tuple[str, int | None, float | None]:
 
 
 class Bot:
-    """A controller with its own generator (from the match seed, its kind and its seat)."""
+    """A controller with a generator for each decision, seeded from the match's seed, its
+    kind, its seat and the decision's number: what it answers never depends on what it was
+    asked before, so a match loaded from a save, or played again after undo, gets the same
+    answers (and undo cannot be used to ask it again until it answers otherwise)."""
 
     name = "bot"
 
     def __init__(self, seed: int, seat: int):
-        self.rng = random.Random(f"{self.name}:{seed}:{seat}")
+        self.key = bot_key(self.name, seed, seat)
+        self.rng = random.Random(self.key)
 
     def __call__(self, ask: Ask) -> int:
-        return self.decide(ask) if ask.count > 1 else 0
+        if ask.count <= 1:
+            return 0
+        self.rng.seed(mix64(self.key ^ ask.decision))
+        return self.decide(ask)
 
     def decide(self, ask: Ask) -> int:
         raise NotImplementedError

@@ -694,6 +694,7 @@ class Ask:
             raise IllegalAnswer("the match is over; there is nothing to answer")
         self.player, self.prompt, self.secret = d.player, d.prompt, d.secret
         self.count = d.count                 # how many options there are
+        self.decision = match.decisions + 1  # its number in the match (the first is 1)
         self._options: list[str] | None = None
         self._match = match
 
@@ -716,16 +717,33 @@ class Ask:
 Controller = Callable[[Ask], int]
 
 
+_M64 = (1 << 64) - 1
+
+
+def mix64(x: int) -> int:
+    """SplitMix64's finaliser: a 64-bit number whose every bit depends on every bit of x."""
+    x = (x + 0x9E3779B97F4A7C15) & _M64
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _M64
+    return x ^ (x >> 31)
+
+
+def bot_key(name: str, seed: int, seat: int) -> int:
+    """A bot's own 64-bit number, from its kind, the match's seed and its seat."""
+    return int.from_bytes(hashlib.blake2b(f"{name}:{seed}:{seat}".encode(), digest_size=8).digest(), "big")
+
+
 class RandomBot:
-    """Picks uniformly among the options, from its own seeded generator."""
+    """Picks uniformly among the options. What it picks depends on the match's seed, its
+    seat and the decision's number only, never on what it was asked before: so a match
+    loaded from a save, or played again after undo, gets the same answers from it."""
 
     def __init__(self, seed: int, seat: int):
-        import random
-
-        self.rng = random.Random(f"bot:{seed}:{seat}")
+        self.key = bot_key("bot", seed, seat)
 
     def __call__(self, ask: Ask) -> int:
-        return self.rng.randrange(ask.count)
+        # (a 64-bit number modulo a count of options: the bias is below 2^-50)
+        return mix64(self.key ^ ask.decision) % ask.count
 
 
 class Scripted:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -11,6 +12,7 @@ from .errors import DefinitionError, EngineError
 from .loader import load_game
 from .luac import first_line
 from .match import Match, Seat, game_of_save, read_save
+from .options import check_options, shown
 
 
 @dataclass
@@ -81,6 +83,24 @@ def _changed_rules(old, new) -> list[str]:
     return out + [Path(name).name for name in sorted(set(s1) | set(s2)) if s1.get(name) != s2.get(name)]
 
 
+def _option_place(game, key: str) -> str:
+    """game.yaml:LINE of the option's entry under `options:` (the file alone when it is not there)."""
+    path = Path(game.root) / "game.yaml"
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return str(path)
+    start = next((i for i, t in enumerate(lines) if re.match(r"options\s*:", t)), None)
+    if start is not None:
+        for i in range(start + 1, len(lines)):
+            if re.match(r"\S", lines[i]):   # the next top-level key: not in the options
+                break
+            if re.match(rf"\s+{re.escape(key)}\s*:", lines[i]):
+                return f"{path}:{i + 1}"
+        return f"{path}:{start + 1}"
+    return str(path)
+
+
 def _short(value, width: int = 40) -> str:
     """A field's value as a designer wrote it, cut to `width` characters; 'none' when absent."""
     if value is None:
@@ -110,6 +130,12 @@ def reload_match(match: Match, answers: list[str] | None = None, viewer: int | N
         return ReloadResult(None, f"{failed}:\n{e}")
     except EngineError as e:
         return ReloadResult(None, f"{failed}: {e}")
+    for key, value in (match.game_options or {}).items():
+        try:
+            check_options(game, {key: value})
+        except EngineError as e:
+            return ReloadResult(None, f"{failed}:\n{_option_place(game, key)}: {e}: this match was started with "
+                                      f"--option {key}={shown(value)}, which only a new match can change")
     before = match.state_hash()
     try:
         m, diverged = match.restarted(answers, game=game)

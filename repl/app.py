@@ -164,3 +164,9 @@ def play_interactive(match: Match, *, designer: bool = False, watch: bool = Fals
             show(f"error: {e}")
         except Exception as e:  # nothing typed may crash the session
             show(f"internal error: {type(e).__name__}: {e}")
+        if watch and watcher.game_folders(s.match) != folders:
+            # `load` of another game's match: its folders are the ones to watch now
+            stop.set()
+            folders = watcher.game_folders(s.match)
+            stop = watcher.start(folders, on_change, on_problem)
+            show("watching " + ", ".join(str(f) for f in folders) + " for changes")

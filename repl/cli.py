@@ -478,7 +478,7 @@ def cmd_play(args) -> int:
     else:
         from repl.plain import play_plain
 
-        status = play_plain(match, designer=args.designer)
+        status = play_plain(match, designer=args.designer, watch=args.watch)
     if not args.load and args.seed is None:
         # said at the end, not the start: with the seed, every hidden card can be worked out
         print(f"this match was seed {seed}: `summon play {args.game} --seed {seed}` with the same "

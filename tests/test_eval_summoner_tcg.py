@@ -75,6 +75,19 @@ def midgame(game, seed: int = 8, decisions: int = 40) -> Match:
     return m
 
 
+def balanced_midgame(game, decisions: int = 40) -> Match:
+    """The first random game (seed 1, 2, ...) that is still open after `decisions` answers:
+    both players on 10 Stamina or more and neither clearly ahead (the evaluation within
+    0.5 of even), so that a change can move the evaluation either way."""
+    for seed in range(1, 200):
+        m = Match(game, seed, [Seat("random", "ember"), Seat("random", "tide")], quiet=True)
+        play(m, {1: RandomBot(seed, 1), 2: RandomBot(seed, 2)}, max_decisions=decisions)
+        if m.pending is not None and min(m.eval("counters.get(1, 'stamina'), counters.get(2, 'stamina')")) >= 10 \
+                and abs(m.evaluate(1)) < 0.5:
+            return m
+    raise AssertionError(f"no random game of seeds 1-199 is open after {decisions} answers")
+
+
 def test_declared(tcg):
     assert tcg.data["bots"]["evaluate"] == "evaluate.lua"
 
@@ -102,7 +115,7 @@ def test_stamina_counts(tcg):
 
 
 def test_a_revealed_summon_counts(tcg):
-    m = midgame(tcg)
+    m = balanced_midgame(tcg)
     before1, before2 = m.evaluate(1), m.evaluate(2)
     m.eval("""
       local c = nil
@@ -141,10 +154,7 @@ def test_plane_upkeep_is_not_taken_for_what_primed_cards_cost(tcg):
 
 
 def test_near_win_above_near_loss(tcg):
-    # 40 answers: player 2's main phase in turn 5. (The random game moves whenever the
-    # rules ask one more question; at 50, since the main phase is asked even when ending
-    # the turn is all there is, player 2 has already lost too much for either to be close.)
-    won, lost = midgame(tcg, decisions=40), midgame(tcg, decisions=40)
+    won, lost = balanced_midgame(tcg), balanced_midgame(tcg)
     won.eval("counters.add(2, 'stamina', 2 - counters.get(2, 'stamina'))")
     lost.eval("counters.add(1, 'stamina', 2 - counters.get(1, 'stamina'))")
     assert won.evaluate(1) > 0.2

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 
@@ -368,7 +369,7 @@ def test_the_answers_a_reload_kept_are_saved_and_the_log_forgets_what_no_longer_
     s.reload()
     assert s.match.decisions == n - 1
     assert all(e.decision <= n - 1 for e in s.log), [(e.decision, e.text) for e in s.log]
-    assert "Frost Mage at" not in "\n".join(s.log_lines())
+    assert "summons Frost Mage" not in "\n".join(s.log_lines())
     saved = s.handle(f"save {tmp_path / 'kept.json'}")
     assert f"and the {len(full) - n + 1} later answers the reload kept" in saved, saved
     set_frost_cost(pd, 1)                      # the old rules: the save holds the whole match
@@ -387,3 +388,46 @@ def test_undo_takes_its_decisions_out_of_the_log(sw_files):
     s.handle("undo")
     assert "P1: End summon phase" not in "\n".join(s.log_lines())
     assert all(e.decision <= s.match.decisions for e in s.log)
+
+
+
+def test_a_reload_the_matchs_own_option_no_longer_fits_names_the_line_and_the_option(sw_files):
+    rules, _ = sw_files
+    m = Match(load_game(str(rules)), 4, [Seat(), Seat()], options={"movers": 5})
+    line = next(i for i, t in enumerate((rules / "game.yaml").read_text().splitlines(), 1) if t.startswith("  movers:"))
+    edit(rules / "game.yaml", "movers: {default: 3, min: 0, max: 30}", "movers: {default: 3, min: 0, max: 4}")
+    r = reload_match(m)
+    assert r.match is None
+    assert f"{rules / 'game.yaml'}:{line}: option movers must be from 0 to 4, not 5: this match was started " \
+           "with --option movers=5, which only a new match can change" in r.report, r.report
+
+
+def test_plain_play_with_watch_reloads_before_the_next_line(sw_files):
+    """A pipe has no prompt to interrupt: a change is loaded before the next line is read."""
+    import sys
+
+    from pexpect.popen_spawn import PopenSpawn
+
+    from conftest import DEADLINE, ROOT
+    rules, pd = sw_files
+    p = PopenSpawn([sys.executable, "-m", "repl", "play", str(rules), "--watch", "--seed", "4",
+                    "--players", "human:polar_dwarves,random:fallen_kingdom"], cwd=str(ROOT), timeout=DEADLINE,
+                   encoding="utf-8")
+    try:
+        p.expect(r"watching .* for changes")
+        p.expect(r"P1> ")
+        set_frost_cost(pd, 0)
+        time.sleep(1.5)                    # (the watcher gathers the saves of a moment into one change)
+        p.sendline("options")
+        p.expect(r"reloaded in \d+ ms: 1 card changed \(Frost Mage: cost 1 -> 0\)")
+        p.expect(r"Summon Frost Mage \(cost 0\)")
+    finally:
+        p.kill(9)
+
+
+def test_watch_follows_a_load_of_another_games_match(watched, tmp_path):
+    s, _ = watched
+    isle = tmp_path / "isle.json"
+    Match(load_game("summoners_isle"), 1, [Seat("human"), Seat("random")]).save(isle)
+    s.type(f"load {isle}")
+    s.wait(r"loaded [\s\S]*watching \S*rules/summoners_isle, \S*cards/summoners_isle for changes")

@@ -444,7 +444,7 @@ def test_in_a_terminal_a_player_sees_their_hand_and_only_face_down_cards_of_the_
     bot's turn see its Field only as face-down cards and its hand only as a count."""
     import re
 
-    s = play_screen(GAME, "--players", "human,random", "--seed", "3")
+    s = play_screen(GAME, "--players", "human,greedy", "--seed", "3")   # (a bot that primes cards)
     first = s.wait(r"End turn[\s\S]*P1>")
     assert "hand: Spark Fox, Sudden Guard" in first and "stamina 55" in first
     s.type("1")                                   # Prime Spark Fox
@@ -474,7 +474,7 @@ def test_the_toolbar_counts_each_players_own_turns_after_a_player_is_out(tcg):
         own[m.active] += 1
         turn, bot = m.snapshot()["turn"], RandomBot(seed, 0)
         while m.pending is not None:
-            m.answer(bot(m.pending))
+            m.answer(bot(Ask(m)))
             st = m.snapshot()
             if st["turn"] != turn:
                 turn = st["turn"]
