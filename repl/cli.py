@@ -487,8 +487,12 @@ def cmd_play(args) -> int:
 
 
 def random_seed() -> int:
-    """A seed from the operating system's entropy (for a match the player did not seed)."""
-    return int.from_bytes(os.urandom(4), "big") & 0x7FFFFFFF
+    """A seed from the operating system's entropy (for a match the player did not seed), of
+    63 bits: with fewer, a player could try every seed offline until one deals the cards
+    they see, and then know every card they cannot."""
+    from engine.match import MAX_SEED
+
+    return int.from_bytes(os.urandom(8), "big") & MAX_SEED
 
 
 def _divergence_line(number: int, answer: str, offered: list[str]) -> str:
