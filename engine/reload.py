@@ -21,15 +21,16 @@ class ReloadResult:
     report: str                  # what to tell the designer
     diverged_at: int | None = None
     kept: list[str] = field(default_factory=list)   # answers after a divergence, kept for a later reload
-    asker: int | None = None     # whose decision the replay stopped at
+    asker: int | None = None     # whose answer the replay stopped at (None: not known)
     veiled: str = ""             # the report without that decision's answer and options
 
     def shows(self, viewer: int | None) -> bool:
         """Whether a seat's eyes may read the report in full (None: a designer's, who sees
         everything; 0: nobody's seat, as in hot seat before the keyboard is passed). A stop at
-        another seat's decision is not for them: its answer and what it is offered now can
-        name that seat's hidden cards (a hand, a card it played face down)."""
-        return viewer is None or self.asker in (None, viewer)
+        another seat's answer, or at an answer whose seat is not known, is not for them: the
+        answer and what is offered now can name that seat's hidden cards (a hand, a card it
+        played face down)."""
+        return viewer is None or self.diverged_at is None or (self.asker is not None and self.asker == viewer)
 
     def for_seat(self, viewer: int | None) -> str:
         """The report for a seat's eyes: in full, or naming only whose decision stopped the replay."""
@@ -91,14 +92,20 @@ def _option_place(game, key: str) -> str:
     except (OSError, UnicodeDecodeError):
         return str(path)
     start = next((i for i, t in enumerate(lines) if re.match(r"options\s*:", t)), None)
-    if start is not None:
-        for i in range(start + 1, len(lines)):
-            if re.match(r"\S", lines[i]):   # the next top-level key: not in the options
-                break
-            if re.match(rf"\s+{re.escape(key)}\s*:", lines[i]):
-                return f"{path}:{i + 1}"
-        return f"{path}:{start + 1}"
-    return str(path)
+    if start is None:
+        return str(path)
+    indent = None      # that of the options' own keys (deeper keys are their fields)
+    for i in range(start + 1, len(lines)):
+        text = lines[i]
+        if not text.strip() or text.lstrip().startswith("#"):
+            continue
+        if not text[0].isspace():   # the next top-level key: past the options
+            break
+        here = len(text) - len(text.lstrip())
+        indent = here if indent is None else indent
+        if here == indent and re.match(rf"{re.escape(key)}\s*:", text.lstrip()):
+            return f"{path}:{i + 1}"
+    return f"{path}:{start + 1}"
 
 
 def _short(value, width: int = 40) -> str:
@@ -134,8 +141,9 @@ def reload_match(match: Match, answers: list[str] | None = None, viewer: int | N
         try:
             check_options(game, {key: value})
         except EngineError as e:
-            return ReloadResult(None, f"{failed}:\n{_option_place(game, key)}: {e}: this match was started with "
-                                      f"--option {key}={shown(value)}, which only a new match can change")
+            return ReloadResult(None, f"{failed}:\n{_option_place(game, key)}: {e}: this match was set up with "
+                                      f"{key}={shown(value)} (by --option, and a save keeps it), which only a "
+                                      f"new match can change")
     before = match.state_hash()
     try:
         m, diverged = match.restarted(answers, game=game)
@@ -166,18 +174,24 @@ def reload_match(match: Match, answers: list[str] | None = None, viewer: int | N
     head = f"reloaded{took}: {what}; the replay stopped at decision {n}"
     tail = (f"Continue from here by hand; the {len(answers) - n + 1} later answers are kept, and come back "
             f"if a reload makes them fit again before anyone answers here.")
-    return _stopped(m, diverged, answers[n - 1:], head, "the answer", "is not offered any more", tail)
+    # whose answer it was: the old match's asker (the new rules may ask another seat there,
+    # or none); not known for an answer the match no longer had (one a reload kept)
+    asker = match.askers[n - 1] if n - 1 < len(match.askers) and match.decisions == len(match.askers) else None
+    return _stopped(m, diverged, answers[n - 1:], asker, head, "the answer", "is not offered any more", tail)
 
 
-def _stopped(m: Match, diverged, kept: list[str], head: str, which: str, why: str, tail: str) -> ReloadResult:
+def _stopped(m: Match, diverged, kept: list[str], asker: int | None, head: str, which: str, why: str,
+             tail: str) -> ReloadResult:
     """The result of a replay that stopped at `diverged`, with its report in full (the answer
-    and what is offered now) and veiled for the eyes of the other seats."""
-    asker = m.pending.player if m.pending is not None else None
+    and what is offered now) and veiled for every seat but `asker`, whose answer it was
+    (None: not known, so veiled for every seat)."""
     full = (f"{head}: {which} {diverged.answer!r} {why}. Offered now:\n"
             f"{_offered_text(diverged.offered)}\n{tail}")
-    veiled = (f"{head}, one of player {asker}'s: {which} {why} (what it was and what is offered now "
-              f"are for player {asker}'s eyes).\n{tail}")
-    return ReloadResult(m, full, diverged.number, kept, asker, veiled)
+    whose = (f", one of player {asker}'s: {which} {why} (what it was and what is offered now are for "
+             f"player {asker}'s eyes)" if asker is not None else
+             f": {which} {why} (what it was and what is offered now are shown to a designer only: it may "
+             f"have been another seat's)")
+    return ReloadResult(m, full, diverged.number, kept, asker, f"{head}{whose}.\n{tail}")
 
 
 def load_with_report(path: Path, game=None) -> ReloadResult:
@@ -190,5 +204,6 @@ def load_with_report(path: Path, game=None) -> ReloadResult:
     if diverged is None:
         return ReloadResult(m, "")
     n = diverged.number
-    return _stopped(m, diverged, data["answers"][n - 1:], f"the replay stopped at decision {n}",
+    # (a save holds no askers: whose answer it was under the old rules is not known)
+    return _stopped(m, diverged, data["answers"][n - 1:], None, f"the replay stopped at decision {n}",
                     "the saved answer", "is not offered under the current rules", "Continue from here by hand.")

@@ -406,7 +406,7 @@ class Runtime:
         """The winning seat once the match has one (None: not over, or a draw)."""
         self._activate()
         w = self._E.state.winner
-        return int(w) if w is not None else None
+        return _whole(w, "winner") if w is not None else None
 
     def plays(self) -> list[tuple[str, int, int]]:
         """(card definition, seat, times) of the plays tallied so far (game.yaml `balance: played`)."""
@@ -417,13 +417,13 @@ class Runtime:
     def active(self) -> int:
         """state.active: the player whose turn it is."""
         self._activate()
-        return int(self._E.state.active)
+        return _whole(self._E.state.active, "active")
 
     def clock(self) -> tuple[int, int]:
         """The match's turn and round numbers."""
         self._activate()
         st = self._E.state
-        return int(st.turn), int(st["round"])
+        return _whole(st.turn, "turn"), _whole(st["round"], "round")
 
     def script_globals(self, scope: str = "api") -> dict[str, str]:
         """The globals a script sees, name -> Lua type: the engine's ("api": a card chunk's
@@ -489,6 +489,15 @@ class Runtime:
         except Exception as e:  # memory errors, bad UTF-8 from a script: all end the step
             raise ScriptError(f"the match stopped: {type(e).__name__}: {e}") from None
         return res if isinstance(res, tuple) else (res,)
+
+
+def _whole(value, name: str) -> int:
+    """A number of the state the engine counts with (state.turn, say), which scripts can
+    set: a whole number, or a ScriptError saying what it is instead."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value or int(value) != value:
+        shown = repr(value) if isinstance(value, (str, int, float, bool)) else "a " + (lua_type(value) or "value")
+        raise ScriptError(f"state.{name} must be a whole number, not {shown}")
+    return int(value)
 
 
 def rules_runtime(game: GameDef) -> Runtime:

@@ -28,7 +28,7 @@ import re
 COUNTER = "__summon_steps"   # the name of the counter in every compiled chunk: no script may use it
 _C = COUNTER
 STEP = f" {_C}.n = {_C}.n - 1 if {_C}.n < 0 then {_C}.out() end "
-HEAD = f"local {_C} = ...; return (function(_, ...) "
+HEAD = f"local {_C} = ...; return (function({_C}, ...) "   # (no name a script may use: the counter again)
 TAIL = "\nend)(...)"
 
 # One pass over the text: comments and strings are matched whole (and passed over); the

@@ -57,8 +57,9 @@ def _done(stop: threading.Event | None) -> int:
     return 0
 
 
-def play_interactive(match: Match, *, designer: bool = False, watch: bool = False) -> int:
-    s = Session(match, designer=designer, colour=True)
+def play_interactive(match: Match, *, designer: bool = False, watch: bool = False,
+                     kept: list[str] | None = None) -> int:
+    s = Session(match, designer=designer, colour=True, kept=kept)
     prompt = PromptSession(history=_history(), completer=SessionCompleter(s), complete_while_typing=False)
 
     def show(text: str) -> None:
@@ -80,15 +81,18 @@ def play_interactive(match: Match, *, designer: bool = False, watch: bool = Fals
     changed = threading.Event()
     notes: list[str] = []       # what the watcher thread has to say (shown at the next prompt)
     kept_text = [""]
+    passing = [False]           # the hot seat's "Pass to player N" is showing
     stop = None
     look_again = None
     if watch:
         from . import watch as watcher
 
         def wake() -> None:
-            """Ends the prompt being typed at (its text is kept) so the loop looks again."""
+            """Ends the prompt being typed at (its text is kept) so the loop looks again; not
+            the hot seat's "Pass to player N" (only Enter may end that: ending it would show
+            N's screen to whoever holds the device): the change waits until it is answered."""
             app = prompt.app
-            if app.is_running and app.loop is not None:
+            if app.is_running and app.loop is not None and not passing[0]:
                 def interrupt():
                     kept_text[0] = app.current_buffer.text
                     app.exit(result=RELOAD)
@@ -122,10 +126,13 @@ def play_interactive(match: Match, *, designer: bool = False, watch: bool = Fals
         if p is not None and hot_seat and p != last_viewer and s.is_human(p):
             # hot seat: hide everything (scrollback too) while the device changes hands
             wipe()
+            passing[0] = True
             try:
                 prompt.prompt(f"Pass to player {p}, then press Enter. ", bottom_toolbar=None)
             except (KeyboardInterrupt, EOFError):
                 pass
+            finally:
+                passing[0] = False
             wipe()
             show(s.pass_to(p))
             last_viewer = p
@@ -164,9 +171,14 @@ def play_interactive(match: Match, *, designer: bool = False, watch: bool = Fals
             show(f"error: {e}")
         except Exception as e:  # nothing typed may crash the session
             show(f"internal error: {type(e).__name__}: {e}")
-        if watch and watcher.game_folders(s.match) != folders:
-            # `load` of another game's match: its folders are the ones to watch now
-            stop.set()
-            folders = watcher.game_folders(s.match)
-            stop = watcher.start(folders, on_change, on_problem)
-            show("watching " + ", ".join(str(f) for f in folders) + " for changes")
+        if watch:
+            try:
+                now = watcher.game_folders(s.match)
+            except EngineError:    # (the game's folder moved away for a moment: keep what is watched)
+                now = folders
+            if now != folders:
+                # `load` of another game's match: its folders are the ones to watch now
+                stop.set()
+                folders = now
+                stop = watcher.start(folders, on_change, on_problem)
+                show("watching " + ", ".join(str(f) for f in folders) + " for changes")

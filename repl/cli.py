@@ -462,6 +462,7 @@ def cmd_play(args) -> int:
             return 1
         if result.report:
             print(result.for_seat(viewer))
+        kept = result.kept if result.diverged_at is not None else None
     else:
         if args.game is None:
             raise EngineError("name a game to play (summon list shows them), or give --load FILE")
@@ -469,16 +470,17 @@ def cmd_play(args) -> int:
         seats = check_seats(_seats(args.players, game))
         seed = random_seed() if args.seed is None else args.seed
         match = Match(game, seed, seats, options=parse_options(args.option))
+        kept = None
         if args.seed is None and args.designer:
             print(f"seed {seed} (picked at random)")
     if _is_interactive(match):
         from repl.app import play_interactive
 
-        status = play_interactive(match, designer=args.designer, watch=args.watch)
+        status = play_interactive(match, designer=args.designer, watch=args.watch, kept=kept)
     else:
         from repl.plain import play_plain
 
-        status = play_plain(match, designer=args.designer, watch=args.watch)
+        status = play_plain(match, designer=args.designer, watch=args.watch, kept=kept)
     if not args.load and args.seed is None:
         # said at the end, not the start: with the seed, every hidden card can be worked out
         print(f"this match was seed {seed}: `summon play {args.game} --seed {seed}` with the same "

@@ -1,8 +1,10 @@
 """Plain play: numbered options on standard input and output, for pipes and bots-only games."""
 from __future__ import annotations
 
+import queue
 import sys
 import threading
+from typing import Callable
 
 from engine.errors import EngineError
 from engine.match import Match
@@ -11,33 +13,89 @@ from .session import Quit, Session
 from .terminal import safe
 
 
-def play_plain(match: Match, *, designer: bool = False, watch: bool = False, out=None, inp=None) -> int:
-    """watch: reload the game when its files change, before the next line is read (a pipe
-    has no prompt to interrupt)."""
+def play_plain(match: Match, *, designer: bool = False, watch: bool = False, kept: list[str] | None = None,
+               out=None, inp=None) -> int:
+    """watch: load the game again when its files change, while waiting for the next line
+    (a pipe has no prompt to interrupt); a line read before the change is answered first.
+    kept: answers a load stopped short of (see Session)."""
     out = out or sys.stdout
     inp = inp or sys.stdin
-    s = Session(match, designer=designer)
+    s = Session(match, designer=designer, kept=kept)
 
     def say(text: str) -> None:
         if text:
             print(safe(text), file=out, flush=True)
 
-    changed, stop = threading.Event(), None
-    if watch:
+    if not watch:
+        return _play(s, say, out, inp.readline)
+    with _Watching(s, say, inp, out) as w:
+        return _play(s, say, out, w.next_line, w.follow)
+
+
+class _Watching:
+    """The game's folders watched, and standard input read, by threads of their own that
+    put what they have in one queue, in the order it came: the main thread alone prints and
+    changes the match."""
+
+    def __init__(self, s: Session, say: Callable[[str], None], inp, out):
         from . import watch as watcher
 
-        folders = watcher.game_folders(match)
-        stop = watcher.start(folders, lambda _changes: changed.set(), say)
-        say("watching " + ", ".join(str(f) for f in folders) + " for changes (each is loaded before the "
-            "next line is read)")
-    try:
-        return _play(s, say, changed, out, inp)
-    finally:
-        if stop is not None:
-            stop.set()
+        self.s, self.say, self.watcher, self.out = s, say, watcher, out
+        self.events: queue.Queue = queue.Queue()
+        self.folders = watcher.game_folders(s.match)
+        self.stop = self._start()
+        threading.Thread(target=self._read, args=(inp,), name="summon-input", daemon=True).start()
+
+    def _start(self) -> threading.Event:
+        stop = self.watcher.start(self.folders, lambda _changes: self.events.put(("change", None)),
+                                  lambda text: self.events.put(("note", text)))
+        self.say("watching " + ", ".join(str(f) for f in self.folders) + " for changes (each is loaded "
+                 "while waiting for the next line)")
+        return stop
+
+    def _read(self, inp) -> None:
+        for line in iter(inp.readline, ""):
+            self.events.put(("line", line))
+        self.events.put(("line", ""))
+
+    def next_line(self) -> str:
+        """The next line read ("" at the end of input), after loading the changes and saying
+        the notes that came before it."""
+        while True:
+            kind, value = self.events.get()
+            if kind == "line":
+                return value
+            if kind == "note":
+                self.say(value)
+                continue
+            while not self.events.empty() and self.events.queue[0][0] == "change":
+                self.events.get()          # (several changes at once: one reload)
+            try:
+                self.say(self.s.reload())
+            except EngineError as e:       # the match stays, as after a reload typed by hand
+                self.say(f"reload failed; the match goes on under the old rules:\n{e}")
+            if self.s.match.pending is not None:
+                print(f"P{self.s.to_act()}> ", end="", file=self.out, flush=True)
+
+    def follow(self) -> None:
+        """After `load` of another game's match: watch that game's folders instead."""
+        try:
+            folders = self.watcher.game_folders(self.s.match)
+        except EngineError:
+            return
+        if folders != self.folders:
+            self.stop.set()
+            self.folders = folders
+            self.stop = self._start()
+
+    def __enter__(self) -> "_Watching":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop.set()
 
 
-def _play(s: Session, say, changed: threading.Event, out, inp) -> int:
+def _play(s: Session, say, out, next_line: Callable[[], str], after: Callable[[], None] | None = None) -> int:
     say("\n".join(s.log_lines()))
     s.play_bots(say=lambda lines: say("\n".join(lines)))
     while s.match.pending is not None:
@@ -48,22 +106,18 @@ def _play(s: Session, say, changed: threading.Event, out, inp) -> int:
         if s.needs_screen():
             say(s.screen())
         print(f"P{s.to_act()}> ", end="", file=out, flush=True)
-        line = inp.readline()
+        line = next_line()
         if not line:
             say("\nend of input: leaving the match")
             return 1 if s.stuck else 0   # (a bots' game an error stopped did not end well)
-        if changed.is_set():
-            changed.clear()
-            try:
-                say(s.reload())
-            except EngineError as e:   # the match stays, as after a reload typed by hand
-                say(f"reload failed; the match goes on under the old rules:\n{e}")
         try:
             say(s.handle(line))
         except Quit:
             return 0
         except EngineError as e:   # the match stays: what follows (save, quit) is still read
             say(f"error: {e}")
+        if after is not None:
+            after()
     st = s.match.view(s.viewer())
     say(s.screen() if st.get("over") else "")
     return 0

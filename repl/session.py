@@ -82,13 +82,17 @@ def parse_answer(text: str, options: list[str]) -> int:
 
 
 class Session:
-    def __init__(self, match: Match, *, designer: bool = False, colour: bool = False):
+    def __init__(self, match: Match, *, designer: bool = False, colour: bool = False,
+                 kept: list[str] | None = None):
+        """kept: the answers after the match's own that a load stopped short of (a save of
+        a match whose later answers no longer fit): a reload that makes them fit brings them back."""
         self.match = match
         self.designer = designer
         self.colour = colour
         self.log: list[Entry] = []
         self.redo_stack: list[str] = []
-        self.kept_log: list[str] = []          # the full log from before a reload diverged
+        # the full log from before a reload (or a load) stopped short of it
+        self.kept_log: list[str] = list(match.answers) + list(kept) if kept else []
         self.bots = bots_for(match, humans_too=True)
         humans = self.humans()
         # the human seat at the keyboard: whose eyes every screen is for (in hot seat the
@@ -413,13 +417,15 @@ class Session:
         fit again (the old rules restored) replays them too."""
         from engine.reload import reload_match
 
+        own = len(self.match.answers)
         answers = self.kept_answers() or list(self.match.answers)
         result = reload_match(self.match, answers, self.viewer())
         if result.match is None:
             return result.report
         self.match = result.match
-        if result.diverged_at:
-            # what undo took back went on from answers that no longer all happened
+        if result.diverged_at or len(answers) > own:
+            # what undo took back went on from answers that no longer all happened, or
+            # kept answers were replayed in its place
             self.redo_stack = []
         self.kept_log = answers if result.diverged_at else []
         self.trim_log()
@@ -616,6 +622,7 @@ def _undo(s: Session, arg: str) -> str:
         m = s.rebuild(answers[:target])
     s.redo_stack = answers[target:][::-1] + s.redo_stack
     s.match = m
+    s.kept_log = []   # (the answers a reload kept went on from a decision undone now)
     s.trim_log()
     return f"undone to decision {target}\n" + s.screen()
 

@@ -417,7 +417,9 @@ def test_offer_cost_script_plays_the_same_games_three_ways_and_splits_a_decision
     for way in ("host", "pure_lua"):
         f = out[way]
         assert f["decisions"] > 20 and is_positive(f["us_per_decision"])
-        assert 0 <= f["offers_us"] <= f["us_per_decision"]
+        # (offers_us is timed apart from us_per_decision: on a busy machine it can come out
+        # the larger, so only its sign is a fact to test)
+        assert f["offers_us"] >= 0
         assert f["rest_us"] == pytest.approx(f["us_per_decision"] - f["offers_us"], abs=0.02)
         assert f["ceiling_decisions_per_s"] >= f["decisions_per_s"] * 0.999
 

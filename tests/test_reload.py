@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 import time
+from pathlib import Path
 
 import pytest
 
@@ -307,9 +308,13 @@ def test_a_stop_at_another_seats_decision_names_whose_it_is_and_not_its_answer_o
     s.handle(f"save {tmp_path / 'before.json'}")
     reword_the_magic_discard(rules)
     loaded = load_with_report(tmp_path / "before.json", load_game(str(rules)))
-    assert loaded.shows(None) and not loaded.shows(1) and loaded.shows(2)
-    for shown in (s.reload(), loaded.for_seat(1)):
-        assert f"the replay stopped at decision {n}, one of player 2's" in shown, shown
+    # (a save holds no askers: whose answer it was is not known, so only a designer reads it)
+    assert loaded.shows(None) and not loaded.shows(1) and not loaded.shows(2)
+    assert f"the replay stopped at decision {n}: the saved answer is not offered under the current rules " \
+           "(what it was and what is offered now are shown to a designer only" in loaded.for_seat(1)
+    reloaded = s.reload()
+    assert f"the replay stopped at decision {n}, one of player 2's" in reloaded, reloaded
+    for shown in (reloaded, loaded.for_seat(1)):
         assert secret.removesuffix(" for magic").removeprefix("Discard ") not in shown.split("\n")[0], shown
         assert "to gain magic" not in shown and secret not in shown, shown
     reword_the_magic_discard(rules)           # back as it was, to find the same decision
@@ -398,8 +403,17 @@ def test_a_reload_the_matchs_own_option_no_longer_fits_names_the_line_and_the_op
     edit(rules / "game.yaml", "movers: {default: 3, min: 0, max: 30}", "movers: {default: 3, min: 0, max: 4}")
     r = reload_match(m)
     assert r.match is None
-    assert f"{rules / 'game.yaml'}:{line}: option movers must be from 0 to 4, not 5: this match was started " \
-           "with --option movers=5, which only a new match can change" in r.report, r.report
+    assert f"{rules / 'game.yaml'}:{line}: option movers must be from 0 to 4, not 5: this match was set up " \
+           "with movers=5 (by --option, and a save keeps it), which only a new match can change" in r.report, r.report
+    # an option whose name is also a field of another (max) is found at its own line
+    edit(rules / "game.yaml", "movers: {default: 3, min: 0, max: 4}", "movers: {default: 3, min: 0, max: 30}")
+    edit(rules / "game.yaml", "options:                   # each with the range `--option` may set it to\n",
+         "options:                   # each with the range `--option` may set it to\n"
+         "  first:\n    default: 1\n    max: 2\n  max: {default: 1, min: 0, max: 3}\n")
+    at = next(i for i, t in enumerate((rules / "game.yaml").read_text().splitlines(), 1) if t.startswith("  max:"))
+    m = Match(load_game(str(rules)), 4, [Seat(), Seat()], options={"max": 3})
+    edit(rules / "game.yaml", "  max: {default: 1, min: 0, max: 3}", "  max: {default: 1, min: 0, max: 2}")
+    assert f"{rules / 'game.yaml'}:{at}: option max must be from 0 to 2, not 3" in reload_match(m).report
 
 
 def test_plain_play_with_watch_reloads_before_the_next_line(sw_files):
@@ -416,11 +430,16 @@ def test_plain_play_with_watch_reloads_before_the_next_line(sw_files):
     try:
         p.expect(r"watching .* for changes")
         p.expect(r"P1> ")
-        set_frost_cost(pd, 0)
-        time.sleep(1.5)                    # (the watcher gathers the saves of a moment into one change)
-        p.sendline("options")
+        set_frost_cost(pd, 0)              # loaded while the line is awaited: no line needed
         p.expect(r"reloaded in \d+ ms: 1 card changed \(Frost Mage: cost 1 -> 0\)")
         p.expect(r"Summon Frost Mage \(cost 0\)")
+        p.expect(r"P1> ")
+        p.sendline("Summon Frost Mage (cost 0)")
+        p.expect(r"P1: Summon Frost Mage \(cost 0\)")
+        isle = Path(pd).parent.parent.parent / "isle.json"
+        Match(load_game("summoners_isle"), 1, [Seat("human"), Seat("random")]).save(isle)
+        p.sendline(f"load {isle}")         # and the loaded game's folders are watched after
+        p.expect(r"watching \S*rules/summoners_isle, \S*cards/summoners_isle for changes")
     finally:
         p.kill(9)
 
@@ -431,3 +450,95 @@ def test_watch_follows_a_load_of_another_games_match(watched, tmp_path):
     Match(load_game("summoners_isle"), 1, [Seat("human"), Seat("random")]).save(isle)
     s.type(f"load {isle}")
     s.wait(r"loaded [\s\S]*watching \S*rules/summoners_isle, \S*cards/summoners_isle for changes")
+
+
+
+def test_a_reload_veils_a_secret_answer_when_the_new_rules_ask_another_seat_or_nobody_there(tmp_path):
+    """Whose answer it was is the old match's asker: under the new rules that decision may be
+    another seat's, or the match may end before it."""
+    import shutil
+
+    from conftest import ROOT
+    for change in ("reversed", "over"):
+        d = tmp_path / change / "sealed_bid"
+        shutil.copytree(ROOT / "tests" / "games" / "sealed_bid", d)
+        s = Session(Match(load_game(str(d)), 7, [Seat("human"), Seat("human")]))
+        s.play_bots()
+        s.handle("Bid 3")                  # player 1's secret answer
+        s.pass_to(2)
+        if change == "reversed":           # player 2 bids first, under new labels
+            edit(d / "bid.lua", "for _, p in ipairs(players.list()) do\n    local opts = {}",
+                 "for _, p in ipairs({2, 1}) do\n    local opts = {}")
+            edit(d / "bid.lua", 'label = "Bid " .. n', 'label = "Bid " .. n .. " coins"')
+        else:                              # the match ends before anyone bids
+            edit(d / "bid.lua", "function bid_phase(round)\n",
+                 "function bid_phase(round)\n  if true then end_game(nil, 'short') return end\n")
+        shown = s.reload()
+        assert "the replay stopped at decision 1, one of player 1's" in shown, (change, shown)
+        assert "'Bid 3'" not in shown, (change, shown)   # (the screen after it may offer P2 its own bids)
+
+
+
+def test_undo_drops_the_kept_answers(sw_files, tmp_path):
+    """Kept answers go on from the decision where the replay stopped: going back past it
+    (undo) leaves them behind, and neither save nor a later reload brings them back."""
+    rules, pd = sw_files
+    golem = "    name: Ice Golem\n    tags: [unit, common, structure, gate]\n    symbols: [dwarf]\n    cost: "
+    s = session_after_a_summon(rules)
+    s.handle("Summon Ice Golem (cost 2)")
+    s.handle("1")
+    full = list(s.match.answers)
+    k = full.index("Summon Ice Golem (cost 2)") + 1
+    edit(pd, golem + "2", golem + "3")
+    s.reload()                                  # stops at the Ice Golem: the rest is kept
+    assert s.match.decisions == k - 1 and s.kept_answers() == full
+    assert s.handle("undo").startswith("undone")
+    assert s.kept_answers() == [] and "later answer" not in s.handle(f"save {tmp_path / 's.json'}")
+    edit(pd, golem + "3", golem + "2")
+    assert "replayed" in s.reload() and s.match.decisions < k - 1
+    assert s.handle("redo").startswith("redone") and s.match.answers == full[:k - 1]
+
+
+def test_play_load_at_a_terminal_keeps_the_answers_a_stopped_replay_did_not_reach(sw_files, play_screen, tmp_path):
+    rules, pd = sw_files
+    s = session_after_a_summon(rules)
+    s.handle("End summon phase")
+    full = list(s.match.answers)
+    s.handle(f"save {tmp_path / 'full.json'}")
+    set_frost_cost(pd, 2)
+    t = play_screen(str(rules), "--load", str(tmp_path / "full.json"))
+    t.wait(r"the replay stopped at decision \d+[\s\S]*P1>")
+    t.type(f"save {tmp_path / 'again.json'}")
+    t.wait(r"later answers the reload kept")
+    import json
+    assert json.loads((tmp_path / "again.json").read_text())["answers"] == full
+
+
+def test_in_hot_seat_a_watched_change_waits_for_the_keyboard_to_be_passed(play_screen, tmp_path):
+    """Saving a file while "Pass to player N" shows must not end it: N's screen would come up
+    for whoever holds the device."""
+    import shutil
+
+    from conftest import ROOT
+    d = tmp_path / "sealed_bid"
+    shutil.copytree(ROOT / "tests" / "games" / "sealed_bid", d)
+    t = play_screen(str(d), "--watch", "--players", "human,human", "--seed", "7")
+    t.wait(r"Pass to player 1, then press Enter")
+    t.type("")
+    t.wait(r"P1>")
+    t.type("Bid 3")
+    t.wait(r"Pass to player 2, then press Enter")
+    import pexpect
+
+    from conftest import ANSI
+    (d / "bid.lua").write_text((d / "bid.lua").read_text() + "\n-- touched\n")
+    until = time.monotonic() + 3                # (a reload would have come by now)
+    while time.monotonic() < until:
+        try:
+            t._take(t.p.read_nonblocking(100000, timeout=0.3))
+        except pexpect.TIMEOUT:
+            pass
+    after = ANSI.sub("", t.buf[t.mark:])
+    assert "P2>" not in after and "reloaded" not in after, after
+    t.type("")
+    t.wait(r"reloaded in \d+ ms[\s\S]*P2>")

@@ -154,6 +154,13 @@ EXHAUSTION = [
     ("the step counter", "__summon_steps.n = 1e18 while true do end",
      fails("eval:1: the name __summon_steps is the engine's own: a script may not use it")),
     ("the step counter by _ENV", '_ENV["__summon_steps"] = {n = 1e18} while true do end', TOO_LONG),
+    # (each chunk is a function of the counter: its parameter once was `_`, which scripts can name)
+    ("the step counter by _", "return _", Returns([None])),
+    ("pairs over two table keys with one id",
+     "local t = {[{id = 1}] = 'a', [{id = 1}] = 'b'} for k in pairs(t) do end",
+     fails("eval:1: pairs: two of a table's keys are tables with the same id (1): they have no order that is "
+           "the same on every machine; key it by the cards themselves or by their ids")),
+    ("the step counter's count by _", "_.n = math.maxinteger while true do end", nil_global("_", "index")),
     ("coroutine library", "coroutine.wrap(function() while true do end end)()", nil_global("coroutine")),
     ("many coroutines", "for i = 1, 1e6 do coroutine.create(print) end", nil_global("coroutine")),
     ("tail recursion", "local function f() return f() end return f()", TOO_LONG),
@@ -872,21 +879,30 @@ def test_a_scripts_metatable_on_the_state_runs_no_code_outside_the_budget():
     loops is stopped by the budget, as in a script."""
     m = Worker(seed=3)
     try:
-        m.eval("setmetatable(state.zones, {__pairs = function() while true do end end})")
-        assert m.view(1)["zones"] and m.view(None)["cards"]
+        # the engine's own part of the state takes no metatable at all
+        for part in ("state", "state.zones", "state.cards", "state.cards[1]", "state.counters", "state.players"):
+            with pytest.raises(ScriptError) as e:
+                m.eval(f"setmetatable({part}, {{}})")
+            assert "setmetatable: this table is the engine's part of the state" in str(e.value), part
+        m.eval("state.vars.loop = setmetatable({1}, {__pairs = function() while true do end end})")
+        assert m.view(1)["vars"]["loop"] == [1] and m.view(None)["cards"]
         assert -1 <= m.evaluate(1) <= 1 and m.eval("return #view.cards > 0", seat=1) == [True]
-        m.eval("setmetatable(state.cards[1], {__index = function() while true do end end})")
+        # a zone's list may have one, and the views read it under the budget
+        m.eval("setmetatable(state.zones[next(state.zones)], {__index = function() while true do end end})")
         for read in (lambda: m.view(1), lambda: m.evaluate(2), lambda: m.eval("return 1", seat=1)):
             with pytest.raises(ScriptError) as e:
                 read()
             assert re.fullmatch(TOO_LONG.pattern, str(e.value)), str(e.value)
-        m.eval("setmetatable(state.cards[1], nil) setmetatable(state.zones, nil)")
+        m.eval("setmetatable(state.zones[next(state.zones)], nil)")
         assert_host_usable(m)
     finally:
         m.close()
 
 
-TALLY = ("state.tally = setmetatable({n = 0}, {__index = {add = function(self, k) self.n = self.n + k end}})")
+TALLY = ("local add = {add = function(self, k) self.n = self.n + k end} "
+         "state.tally = setmetatable({n = 0}, {__index = add}) "
+         # (a metatable that hides itself from getmetatable is copied all the same)
+         "state.locked = setmetatable({n = 0}, {__index = add, __metatable = 'locked'})")
 
 
 def test_a_scripts_object_in_the_state_is_copied_by_forks_and_samples(sw):
@@ -894,12 +910,25 @@ def test_a_scripts_object_in_the_state_is_copied_by_forks_and_samples(sw):
     they do to their copy never reaches the match (it did: such tables were shared)."""
     m = Match(sw, 1, [Seat("bot", "polar_dwarves"), Seat("bot", "fallen_kingdom")], quiet=True)
     m.keep_checkpoints()                   # (as a searching bot's match does)
-    m.eval(TALLY)
+    m.eval(TALLY + " state.marks = {[state.cards[1]] = true}")   # (and a card as a key)
     turn = m.clock()[0]
     while m.clock()[0] == turn:            # on to the next turn: a checkpoint copies the state there
         m.answer(len(m.options()) - 1)
     before = m.state_hash()
     for copy in (m.fork(), m.fork(), m.sample(1, 42), m.sample(2, 7)):   # (the second fork of a
-        copy.eval("state.tally:add(5)")                              # position is compiled)
-        assert copy.eval("return state.tally.n") == [5]
-    assert m.eval("return state.tally.n") == [0] and m.state_hash() == before
+        copy.eval("state.tally:add(5) state.locked:add(5)")          # position is compiled)
+        assert copy.eval("return state.tally.n, state.locked.n") == [5, 5]
+        assert copy.eval("local c = next(state.marks) c.marked = true return rawequal(c, state.cards[1])") == [True]
+    assert m.eval("return state.tally.n, state.locked.n") == [0, 0] and m.state_hash() == before
+
+
+def test_two_keys_with_one_text_stop_the_encoding_the_same_way_every_time(sw):
+    """1.5 and "1.5" both write the key "1.5": which value won depended on the order next
+    gave, which differs between runs (so did the state's hash)."""
+    m = Match(sw, 1, [Seat("bot", "polar_dwarves"), Seat("bot", "fallen_kingdom")], quiet=True)
+    m.eval("state.vars.k = {[1.5] = 1, ['1.5'] = 2}")
+    for read in (m.state_hash, m.snapshot):
+        with pytest.raises(ScriptError) as e:
+            read()
+        assert str(e.value) == ('cannot encode a table with two keys that read the same as text ("1.5"): '
+                                "a number and the same number as text, or two keys that are not text or numbers")

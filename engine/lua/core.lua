@@ -232,7 +232,9 @@ function encode_table(v, depth)
     return
   end
   -- An object: keys sorted as text. Keys that are all strings are read straight from the
-  -- table; other keys go through their text (two keys with one text: the last read wins).
+  -- table; other keys go through their text, and two keys with one text (1.5 and "1.5",
+  -- two tables) stop the encoding: which one would win depends on the order `next` gives,
+  -- which is not the same in every run.
   local keys, kn, lookup = {}, 0, nil
   for k in next, v do
     if type(k) ~= "string" then lookup = true end
@@ -243,7 +245,11 @@ function encode_table(v, depth)
     lookup, kn = {}, 0
     for k, val in next, v do
       local ks = keystr(k)
-      if lookup[ks] == nil then kn = kn + 1; keys[kn] = ks end
+      if lookup[ks] ~= nil then
+        error("cannot encode a table with two keys that read the same as text (" .. quote(ks) ..
+              "): a number and the same number as text, or two keys that are not text or numbers", 0)
+      end
+      kn = kn + 1; keys[kn] = ks
       lookup[ks] = val
     end
     for i = #keys, kn + 1, -1 do keys[i] = nil end
@@ -487,23 +493,32 @@ E.script_mts = script_mts
 --- copied once, so shared references stay shared). Tables with a metatable of the engine's
 --- (its read-only views) are kept as they are; a script's object is copied, and keeps its
 --- metatable.
-local getmt = getmetatable
+local getmt = debug.getmetatable   -- (the real one: a script may set __metatable)
 local setmt = setmetatable
-local function deep_copy(t, memo)
+local deep_copy
+
+-- A table met in a copy: its copy (made once), keeping a script's metatable; an engine's
+-- view as it is.
+local function copied(x, memo)
+  local mt = getmt(x)
+  if mt == nil then return memo[x] or deep_copy(x, memo) end
+  if not script_mts[mt] then return x end
+  local own = memo[x]
+  if own == nil then own = setmt(deep_copy(x, memo), mt) end
+  return own
+end
+
+function deep_copy(t, memo)
   local c = memo[t]
   if c then return c end
   c = {}
   memo[t] = c
   for k, v in next, t do
     if type(v) == "table" then
-      local mt = getmt(v)
-      if mt == nil then v = memo[v] or deep_copy(v, memo)
-      elseif script_mts[mt] then
-        local own = memo[v]
-        if own == nil then own = setmt(deep_copy(v, memo), mt) end
-        v = own
-      end
+      if getmt(v) == nil then v = memo[v] or deep_copy(v, memo) else v = copied(v, memo) end
     end
+    -- (a table as a key is copied too: a card as a key finds the copy's own card)
+    if type(k) == "table" then k = copied(k, memo) end
     c[k] = v
   end
   return c

@@ -40,8 +40,8 @@ local function keys_of(pend)
   keys = {}
   local seen = {}
   local last = {}   -- label -> the last number tried for it (a label repeated n times costs O(n))
-  for i, o in ipairs(pend.options) do
-    local key = nan_free(o.label)
+  for i, label in ipairs(pend.labels) do
+    local key = nan_free(label)
     if seen[key] then
       local label, n = key, (last[key] or 1) + 1
       while seen[label .. " #" .. n] do n = n + 1 end
@@ -59,12 +59,12 @@ E.keys_of = keys_of
 --- The key of option i: its label unless another option has the same label or the
 --- label looks numbered or holds "nan" (then all the keys are made, as keys_of does).
 local function key_of(pend, i)
-  local opts = pend.options
-  local label = opts[i].label
+  local labels = pend.labels
+  local label = labels[i]
   if pend.keys == nil and not find(label, " #", 1, true) and not find(label, "nan", 1, true) then
     local unique = true
-    for j = 1, #opts do
-      if j ~= i and opts[j].label == label then unique = false break end
+    for j = 1, #labels do
+      if j ~= i and labels[j] == label then unique = false break end
     end
     if unique then return label end
   end
@@ -104,7 +104,9 @@ function E.choose(req)
   local p = req.player
   if E.state.players[p] == nil then fail("choose: no player " .. tostring(p)) end
   if type(req.options) ~= "table" or #req.options == 0 then fail("choose: options must be a non-empty list") end
-  local opts = {}
+  -- the labels are read here, under the budget, and kept: the host reads them, never the
+  -- options themselves (a script's metamethod would run outside any budget)
+  local opts, labels = {}, {}
   for i, o in ipairs(req.options) do
     if type(o) == "string" then o = { label = o } end
     local label = type(o) == "table" and o.label
@@ -113,18 +115,18 @@ function E.choose(req)
     end
     -- (short valid labels within the count pass here; check_label names what is wrong)
     if i > MAX_OPTIONS or #label > MAX_LABEL or not utf8_len(label) then check_label(i, label) end
-    opts[i] = o
+    opts[i], labels[i] = o, label
   end
   if #opts == 1 and not req.confirm then
     -- said, so that a player sees a decision taken for them (never a secret one's answer)
     if not E.quiet and not req.secret then
       E.say(string.format("%s: %s (the only option for player %d, taken without asking)",
-                          E.clean_text(tostring(req.prompt or "Choose")), opts[1].label, p))
+                          E.clean_text(tostring(req.prompt or "Choose")), labels[1], p))
     end
     return opts[1]
   end
   E.pending = { player = p, prompt = E.clean_text(tostring(req.prompt or "Choose")), options = opts,
-                secret = req.secret == true }
+                labels = labels, secret = req.secret == true }
   local i = co_yield("choice")
   local pend = E.pending
   E.pending = nil
@@ -781,7 +783,8 @@ function E.pending_warnings()
   local out = {}
   if not E.pending then return out end
   for i, o in ipairs(E.pending.options) do
-    out[i] = type(o.warn) == "string" and E.clean_text(o.warn) or ""
+    local warn = rawget(o, "warn")   -- (the host's read: no script metamethod may run)
+    out[i] = type(warn) == "string" and E.clean_text(warn) or ""
   end
   return out
 end

@@ -44,7 +44,19 @@ local function sorted_keys(t, fn)
   end
   if n > 1 then
     -- keys all numbers or all text (the common case) compare in C: the same order as before()
-    if not mixed and (first == 1 or first == 2) then sort(keys) else sort(keys, before) end
+    if not mixed and (first == 1 or first == 2) then sort(keys)
+    else
+      sort(keys, before)
+      -- two tables with one id (a card and a copy of it, say) have no order of their own
+      for i = 2, n do
+        local a, b = keys[i - 1], keys[i]
+        if type(a) == "table" and type(b) == "table" and rawget(a, "id") == rawget(b, "id") then
+          error(fn .. ": two of a table's keys are tables with the same id (" .. tostring(rawget(a, "id")) ..
+                "): they have no order that is the same on every machine; key it by the cards themselves "
+                .. "or by their ids", 3)
+        end
+      end
+    end
   end
   return keys, n
 end

@@ -200,9 +200,25 @@ local function safe_getmetatable(v)
   return given[mt] or mt
 end
 
+-- The tables of the state the engine itself reads, from the host too (views, hashes, the
+-- clock): a script's metatable there would run its code where no budget is.
+local function engine_part_of_state(t)
+  local st = E.state
+  if st == nil then return false end
+  if t == st or t == st.cards or t == st.zones or t == st.spaces or t == st.counters or t == st.players then
+    return true
+  end
+  local id = rawget(t, "id")
+  return id ~= nil and st.cards ~= nil and rawget(st.cards, id) == t
+end
+
 local function safe_setmetatable(t, mt)
   if type(t) ~= "table" then error("setmetatable: expected a table", 2) end
   if is_engine_table(t) then error("setmetatable: this table belongs to the engine", 2) end
+  if engine_part_of_state(t) then
+    error("setmetatable: this table is the engine's part of the state (state, its cards, zones, spaces, "
+          .. "counters and players); a script's own tables, in state.vars say, may have one", 2)
+  end
   if type(mt) == "table" and rawget(mt, "__gc") ~= nil then
     error("setmetatable: __gc metamethods are not allowed in scripts", 2)
   end
@@ -459,7 +475,9 @@ end
 -------------------------------------------------------------------------------
 
 local function add_keys(out, t)
-  for k in pairs(t) do
+  -- (the engine's views list their keys through __pairs; any other table is read as it is,
+  -- never through a script's __pairs, which would run outside any budget here)
+  for k in (is_engine_table(t) and pairs or function(x) return next, x end)(t) do
     if type(k) == "string" then out[k] = true end
   end
 end
