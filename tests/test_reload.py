@@ -106,14 +106,20 @@ def test_a_reload_that_fails_keeps_the_old_rules_and_match(sw_files):
     assert m.state_hash() == before and m.decisions == 30
 
 
-def test_divergence_stops_there_and_the_kept_log_returns_with_the_old_rules(sw_files):
-    rules, pd = sw_files
+def stopped_at_the_frost_mage(rules, pd) -> tuple[Session, list[str], int, str]:
+    """Player 1 summoned a Frost Mage and ended the phase; then its cost went up and a
+    reload stopped there: (the session, the answers before, the summon's decision, the report)."""
     s = session_after_a_summon(rules)
     s.handle("End summon phase")
     full = list(s.match.answers)
     n = full.index("Summon Frost Mage (cost 1)") + 1
     set_frost_cost(pd, 2)
-    report = s.reload()
+    return s, full, n, s.reload()
+
+
+def test_divergence_stops_there_and_the_kept_log_returns_with_the_old_rules(sw_files):
+    rules, pd = sw_files
+    s, full, n, report = stopped_at_the_frost_mage(rules, pd)
     assert f"the replay stopped at decision {n}" in report
     assert "'Summon Frost Mage (cost 1)' is not offered any more" in report
     assert "Summon Frost Mage (cost 2)" in report          # what is offered now
@@ -366,12 +372,7 @@ def test_a_reload_keeps_what_undo_took_back(sw_files):
 
 def test_the_answers_a_reload_kept_are_saved_and_the_log_forgets_what_no_longer_happened(sw_files, tmp_path):
     rules, pd = sw_files
-    s = session_after_a_summon(rules)
-    s.handle("End summon phase")
-    full = list(s.match.answers)
-    n = full.index("Summon Frost Mage (cost 1)") + 1
-    set_frost_cost(pd, 2)
-    s.reload()
+    s, full, n, _ = stopped_at_the_frost_mage(rules, pd)
     assert s.match.decisions == n - 1
     assert all(e.decision <= n - 1 for e in s.log), [(e.decision, e.text) for e in s.log]
     assert "summons Frost Mage" not in "\n".join(s.log_lines())

@@ -932,3 +932,53 @@ def test_two_keys_with_one_text_stop_the_encoding_the_same_way_every_time(sw):
             read()
         assert str(e.value) == ('cannot encode a table with two keys that read the same as text ("1.5"): '
                                 "a number and the same number as text, or two keys that are not text or numbers")
+
+
+def test_the_host_reads_the_clock_a_script_set_oddly_as_a_script_error(sw):
+    m = Match(sw, 1, [Seat("bot", "polar_dwarves"), Seat("bot", "fallen_kingdom")], quiet=True)
+    m.eval("state.turn = 'soon'")
+    with pytest.raises(ScriptError, match=r"^state\.turn must be a whole number, not 'soon'$"):
+        m.clock()
+    m.eval("state.turn = 1 state.active = 1.5")
+    with pytest.raises(ScriptError, match=r"^state\.active must be a whole number, not 1\.5$"):
+        m.active
+
+
+OPTION_OBJECTS = """
+-- options as objects of a class whose __index loops (a script's own tables may have metatables)
+local Option = {__index = function(t, k) while true do end end}
+local plain_offer = summon_offer
+function summon_offer(arg)
+  local req = plain_offer(arg)
+  if req then
+    for i, o in ipairs(req.options) do
+      if type(o) == "string" then o = {label = o} end
+      req.options[i] = setmetatable(o, Option)
+    end
+  end
+  return req
+end
+"""
+
+HOST_READS_OPTIONS = r"""
+import sys
+sys.path.insert(0, sys.argv[1])
+from engine.loader import load_game
+from engine.match import Match, Seat
+m = Match(load_game(sys.argv[2]), 1, [Seat("bot", "polar_dwarves"), Seat("bot", "fallen_kingdom")], quiet=True)
+while not any(o.startswith("Summon ") for o in m.options()):
+    m.answer(len(m.options()) - 1)
+print(len(m.options()), m.option_warnings() == [""] * len(m.options()), m.index_of(m.options()[0]))
+"""
+
+
+def test_the_host_reads_options_that_are_a_scripts_objects_without_running_their_code(tmp_path):
+    """The labels the host reads are those choose checked, under the budget; `warn` is read
+    raw. (A script's __index ran from the host before, outside any budget: a hang.)"""
+    g = copy_game(tmp_path, "summoner_wars")
+    (g.rules / "abilities.lua").write_text((g.rules / "abilities.lua").read_text() + OPTION_OBJECTS)
+    r = subprocess.run([sys.executable, "-c", HOST_READS_OPTIONS, str(ROOT), str(g.rules)], capture_output=True,
+                       text=True, timeout=DEADLINE)
+    assert r.returncode == 0, r.stderr
+    n, warnings_plain, first = r.stdout.split()
+    assert int(n) > 1 and warnings_plain == "True" and first == "0"
