@@ -493,11 +493,15 @@ class Runtime:
 
 def _whole(value, name: str) -> int:
     """A number of the state the engine counts with (state.turn, say), which scripts can
-    set: a whole number, or a ScriptError saying what it is instead."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value or int(value) != value:
-        shown = repr(value) if isinstance(value, (str, int, float, bool)) else "a " + (lua_type(value) or "value")
-        raise ScriptError(f"state.{name} must be a whole number, not {shown}")
-    return int(value)
+    set: a whole number (within 2^53 when written as a float), or a ScriptError saying what
+    it is instead."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, float) and abs(value) < 2 ** 53 and value == int(value):
+        return int(value)
+    shown = ("nil" if value is None else str(value).lower() if isinstance(value, bool) else repr(value)
+             if isinstance(value, (str, float)) else "a " + (lua_type(value) or "value"))
+    raise ScriptError(f"state.{name} must be a whole number, not {shown}")
 
 
 def rules_runtime(game: GameDef) -> Runtime:

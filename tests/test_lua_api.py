@@ -276,7 +276,7 @@ def test_results_are_canonical_json_whatever_the_keys_and_values(tm):
     text = m._rt._call(m._rt._E.to_json, m._rt._lua.eval(
         '{ [1] = false, [2.5] = false, b = false, a = { 1, 2.0, 0.5 }, [true] = "x", '
         'z = { "q\\"\\n", 0/0, 1/0, -1/0 }, e = {} }'))[0]
-    assert text == ('{"1":false,"2.5":false,"<boolean>":"x","a":[1,2,0.5],"b":false,"e":[],'
+    assert text == ('{"1":false,"2.5":false,"<true>":"x","a":[1,2,0.5],"b":false,"e":[],'
                     '"z":["q\\"\\n",null,null,null]}')
     assert m._rt._call(m._rt._E.to_json, m._rt._lua.eval('{ false, "a" }'))[0] == '[false,"a"]'
 

@@ -543,3 +543,18 @@ def test_in_hot_seat_a_watched_change_waits_for_the_keyboard_to_be_passed(play_s
     assert "P2>" not in after and "reloaded" not in after, after
     t.type("")
     t.wait(r"reloaded in \d+ ms[\s\S]*P2>")
+
+
+def test_play_load_in_a_pipe_stops_at_a_changed_answer_and_shows_it_to_a_designer_only(sw_files, tmp_path):
+    from conftest import summon
+    rules, pd = sw_files
+    s = session_after_a_summon(rules)
+    n = s.match.answers.index("Summon Frost Mage (cost 1)") + 1
+    s.handle(f"save {tmp_path / 'm.json'}")
+    set_frost_cost(pd, 2)
+    r = summon("play", str(rules), "--load", str(tmp_path / "m.json"), stdin="")
+    assert r.returncode == 1, r.stderr
+    assert f"decision {n}: the saved answer is not offered under the current rules (which it was is shown " \
+           "to a designer only" in r.stderr and "Frost Mage" not in r.stderr, r.stderr
+    r = summon("play", str(rules), "--load", str(tmp_path / "m.json"), "--designer", stdin="")
+    assert r.returncode == 1 and f"decision {n}: the saved answer 'Summon Frost Mage (cost 1)'" in r.stderr, r.stderr

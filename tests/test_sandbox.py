@@ -915,8 +915,8 @@ def test_a_scripts_object_in_the_state_is_copied_by_forks_and_samples(sw):
     while m.clock()[0] == turn:            # on to the next turn: a checkpoint copies the state there
         m.answer(len(m.options()) - 1)
     before = m.state_hash()
-    for copy in (m.fork(), m.fork(), m.sample(1, 42), m.sample(2, 7)):   # (the second fork of a
-        copy.eval("state.tally:add(5) state.locked:add(5)")          # position is compiled)
+    for copy in (m.fork(), m.fork(), m.sample(1, 42), m.sample(2, 7)):
+        copy.eval("state.tally:add(5) state.locked:add(5)")
         assert copy.eval("return state.tally.n, state.locked.n") == [5, 5]
         assert copy.eval("local c = next(state.marks) c.marked = true return rawequal(c, state.cards[1])") == [True]
     assert m.eval("return state.tally.n, state.locked.n") == [0, 0] and m.state_hash() == before
@@ -931,7 +931,11 @@ def test_two_keys_with_one_text_stop_the_encoding_the_same_way_every_time(sw):
         with pytest.raises(ScriptError) as e:
             read()
         assert str(e.value) == ('cannot encode a table with two keys that read the same as text ("1.5"): '
-                                "a number and the same number as text, or two keys that are not text or numbers")
+                                "a number and the same number as text, two tables with the same id, or two "
+                                "tables or functions with none")
+    # true and false, and cards, are keys of their own
+    m.eval("state.vars.k = {[true] = 1, [false] = 2, [state.cards[1]] = 3, [state.cards[2]] = 4}")
+    assert m.snapshot()["vars"]["k"] == {"<false>": 2, "<true>": 1, "<card 1>": 3, "<card 2>": 4}
 
 
 def test_the_host_reads_the_clock_a_script_set_oddly_as_a_script_error(sw):
@@ -939,9 +943,12 @@ def test_the_host_reads_the_clock_a_script_set_oddly_as_a_script_error(sw):
     m.eval("state.turn = 'soon'")
     with pytest.raises(ScriptError, match=r"^state\.turn must be a whole number, not 'soon'$"):
         m.clock()
-    m.eval("state.turn = 1 state.active = 1.5")
-    with pytest.raises(ScriptError, match=r"^state\.active must be a whole number, not 1\.5$"):
-        m.active
+    for value, shown in (("1.5", "1.5"), ("math.huge", "inf"), ("nil", "nil"), ("true", "true"), ("2^60", "1.15")):
+        m.eval(f"state.turn = 1 state.active = {value}")
+        with pytest.raises(ScriptError, match=rf"^state\.active must be a whole number, not {re.escape(shown)}"):
+            m.active
+    m.eval("state.active = 2.0")
+    assert m.active == 2
 
 
 OPTION_OBJECTS = """
@@ -982,3 +989,19 @@ def test_the_host_reads_options_that_are_a_scripts_objects_without_running_their
     assert r.returncode == 0, r.stderr
     n, warnings_plain, first = r.stdout.split()
     assert int(n) > 1 and warnings_plain == "True" and first == "0"
+
+
+@pytest.mark.parametrize("key", ["state.cards[1]", "setmetatable({id = 99}, {})"], ids=["a card", "a script's object"])
+def test_forks_copy_a_table_used_as_a_key(sw, key):
+    """Every fork starts from the position's own copy, also from the eighth fork on, when
+    its copies are made by a compiled copier: a key written through in one fork is not
+    seen by the next, nor by the match."""
+    m = Match(sw, 1, [Seat("bot", "polar_dwarves"), Seat("bot", "fallen_kingdom")], quiet=True)
+    m.keep_checkpoints()
+    m.eval(f"local k = {key} k.hp = 5 state.keyed = {{[k] = true}}")
+    turn = m.clock()[0]
+    while m.clock()[0] == turn:            # on to the next turn: a checkpoint copies the state there
+        m.answer(len(m.options()) - 1)
+    before = m.state_hash()
+    seen = [m.fork().eval("local k = next(state.keyed) local was = k.hp k.hp = 0 return was")[0] for _ in range(11)]
+    assert seen == [5] * 11 and m.state_hash() == before

@@ -159,6 +159,9 @@ local function keystr(k)
   if tk == "number" then
     return math.type(k) == "integer" and fmt("%d", k) or fmt("%.17g", k)
   end
+  if tk == "boolean" then return k and "<true>" or "<false>" end
+  -- a card (a table with a whole id) by its id, as pairs orders them
+  if tk == "table" and math.type(rawget(k, "id")) == "integer" then return fmt("<card %d>", rawget(k, "id")) end
   return "<" .. tk .. ">"
 end
 
@@ -247,7 +250,8 @@ function encode_table(v, depth)
       local ks = keystr(k)
       if lookup[ks] ~= nil then
         error("cannot encode a table with two keys that read the same as text (" .. quote(ks) ..
-              "): a number and the same number as text, or two keys that are not text or numbers", 0)
+              "): a number and the same number as text, two tables with the same id, or two tables or "
+              .. "functions with none", 0)
       end
       kn = kn + 1; keys[kn] = ks
       lookup[ks] = val
@@ -558,7 +562,7 @@ local function shared_tables(root)
   local function walk(t)
     open[t] = true
     for k, v in next, t do
-      if type(k) == "table" and getmt(k) == nil then return false end
+      if type(k) == "table" and (getmt(k) == nil or script_mts[getmt(k)]) then return false end
       if type(v) == "table" and script_mts[getmt(v)] then return false end   -- (a script's object)
       if type(v) == "table" and getmt(v) == nil then
         if open[v] then return false end
