@@ -2,14 +2,14 @@
 from __future__ import annotations
 
 import json
-import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import yamlio
 from .check import old_calls, script_problems
 from .errors import DefinitionError, EngineError
-from .loader import load_game
+from .loader import display, load_game
 from .luac import first_line
 from .match import Match, Seat, game_of_save, read_save
 from .options import check_options, shown
@@ -85,27 +85,14 @@ def _changed_rules(old, new) -> list[str]:
 
 
 def _option_place(game, key: str) -> str:
-    """game.yaml:LINE of the option's entry under `options:` (the file alone when it is not there)."""
+    """game.yaml:LINE of the option's entry under `options:` (of `options:` itself when the
+    entry is gone; the file alone when it does not load)."""
     path = Path(game.root) / "game.yaml"
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError):
+    doc, _ = yamlio.load(path, display(path))
+    if doc is None:
         return str(path)
-    start = next((i for i, t in enumerate(lines) if re.match(r"options\s*:", t)), None)
-    if start is None:
-        return str(path)
-    indent = None      # that of the options' own keys (deeper keys are their fields)
-    for i in range(start + 1, len(lines)):
-        text = lines[i]
-        if not text.strip() or text.lstrip().startswith("#"):
-            continue
-        if not text[0].isspace():   # the next top-level key: past the options
-            break
-        here = len(text) - len(text.lstrip())
-        indent = here if indent is None else indent
-        if here == indent and re.match(rf"{re.escape(key)}\s*:", text.lstrip()):
-            return f"{path}:{i + 1}"
-    return f"{path}:{start + 1}"
+    line, _col = doc.key_positions.get(("options", key)) or doc.where(("options",))
+    return f"{doc.path}:{line}"
 
 
 def _short(value, width: int = 40) -> str:

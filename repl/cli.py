@@ -454,9 +454,7 @@ def cmd_play(args) -> int:
         if result.diverged_at is not None and not _is_interactive(match):
             # nobody at a terminal to go on by hand: bots or a pipe would play on from the wrong place
             line = (_divergence_line(result.diverged_at, result.kept[0], match.options())
-                    if result.shows(viewer) else
-                    f"decision {result.diverged_at}: the saved answer is not offered under the current rules "
-                    f"(which it was is shown to a designer only: it may have been another seat's)")
+                    if result.shows(viewer) else result.for_seat(viewer).splitlines()[0].rstrip("."))
             print(f"error: {args.load}: {line}; the match stops there (load it at a terminal with a "
                   f"human seat to go on by hand)", file=sys.stderr)
             return 1

@@ -68,9 +68,7 @@ class _Watching:
             if kind == "note":
                 self.say(value)
                 continue
-            while not self.events.empty() and self.events.queue[0][0] == "change":
-                self.events.get()          # (several changes at once: one reload)
-            try:
+            try:                           # (the watcher gives a burst of saves as one change)
                 self.say(self.s.reload())
             except EngineError as e:       # the match stays, as after a reload typed by hand
                 self.say(f"reload failed; the match goes on under the old rules:\n{e}")

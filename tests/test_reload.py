@@ -554,7 +554,8 @@ def test_play_load_in_a_pipe_stops_at_a_changed_answer_and_shows_it_to_a_designe
     set_frost_cost(pd, 2)
     r = summon("play", str(rules), "--load", str(tmp_path / "m.json"), stdin="")
     assert r.returncode == 1, r.stderr
-    assert f"decision {n}: the saved answer is not offered under the current rules (which it was is shown " \
-           "to a designer only" in r.stderr and "Frost Mage" not in r.stderr, r.stderr
+    assert f"the replay stopped at decision {n}: the saved answer is not offered under the current rules (what " \
+           "it was and what is offered now are shown to a designer only" in r.stderr and "Frost Mage" not in r.stderr, \
+        r.stderr
     r = summon("play", str(rules), "--load", str(tmp_path / "m.json"), "--designer", stdin="")
     assert r.returncode == 1 and f"decision {n}: the saved answer 'Summon Frost Mage (cost 1)'" in r.stderr, r.stderr
