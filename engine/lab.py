@@ -1,5 +1,5 @@
-"""The balance lab: what a tournament's results say (win rates with intervals, first-seat
-advantage, game length, cards played), and the variations a sweep plays (--vary)."""
+"""The balance lab: what a tournament's results say (win rates with intervals, the first
+player's advantage, game length, cards played), and the variations a sweep plays (--vary)."""
 from __future__ import annotations
 
 import copy
@@ -11,7 +11,7 @@ from typing import Any
 import jsonschema
 
 from .errors import EngineError
-from .loader import GameDef
+from .loader import GameDef, card_schema
 from .names import did_you_mean, kind_of
 from .options import _option_value, check_options, plain_value_problem, shown
 from .stats import Rate
@@ -39,9 +39,17 @@ def entrant_rates(results: list[dict], names: list[str]) -> dict[str, Rate]:
 
 
 def seat_rates(results: list[dict], seats: int) -> list[Rate]:
-    """Each seat's wins (seat 1 moves first) out of the games someone won, whoever sat there."""
+    """Each seat's wins out of the games someone won, whoever sat there. A seat is not the
+    turn order: a game may draw its first player (all four shipped games do)."""
     won = decided(results)
     return [Rate(sum(r["winner"] == s for r in won), len(won)) for s in range(1, seats + 1)]
+
+
+def first_player_rate(results: list[dict]) -> Rate:
+    """How often the player who moved first (each result's `opener`: whose turn the first
+    decision was in) won, out of the decided games whose opener is known."""
+    won = [r for r in decided(results) if r.get("opener") is not None]
+    return Rate(sum(r["winner"] == r["opener"] for r in won), len(won))
 
 
 def set_rates(results: list[dict]) -> dict[str, Rate]:
@@ -98,7 +106,7 @@ def spread(values: list[int], bins: int = 20) -> dict:
 def summarise(results: list[dict], names: list[str], seats: int, card_sets: dict[str, str] | None = None) -> dict:
     """What a tournament's results say, as report.json holds it: win rates per entrant, per
     card set and per seat with 95% Wilson intervals and a verdict against a fair share,
-    first-seat advantage, draws and games cut off, game length, and per-card figures."""
+    the first player's (whoever moved first, in whichever seat), draws and games cut off, game length, and per-card figures."""
     fair = fair_share(seats)
     won = decided(results)
     by_seat = seat_rates(results, seats)
@@ -110,7 +118,7 @@ def summarise(results: list[dict], names: list[str], seats: int, card_sets: dict
         "entrants": {n: rate.to_json(fair) for n, rate in entrant_rates(results, names).items()},
         "sets": {s: rate.to_json(fair) for s, rate in set_rates(results).items()},
         "seats": [rate.to_json(fair) for rate in by_seat],
-        "first_seat": by_seat[0].to_json(fair),
+        "first_player": first_player_rate(results).to_json(fair),
         "length": {"decisions": spread([r["decisions"] for r in results]),
                    "turns": spread([r["turns"] for r in results if "turns" in r]),
                    "rounds": spread([r["rounds"] for r in results if "rounds" in r])},
@@ -119,10 +127,10 @@ def summarise(results: list[dict], names: list[str], seats: int, card_sets: dict
 
 
 def widest(results: list[dict], names: list[str], seats: int) -> float:
-    """The largest ± (half the 95% interval) among the win rates of entrants, card sets and
-    seats: what --precision waits on. 0.5 when no game is decided yet."""
+    """The largest ± (half the 95% interval) among the win rates of entrants, card sets,
+    seats and the first player: what --precision waits on. 0.5 when no game is decided yet."""
     rates = list(entrant_rates(results, names).values()) + list(set_rates(results).values()) \
-        + seat_rates(results, seats)
+        + seat_rates(results, seats) + [first_player_rate(results)]
     return max((r.half_width for r in rates), default=0.5)
 
 
@@ -133,19 +141,20 @@ CARD_PREFIX = "card."
 
 @dataclasses.dataclass(frozen=True)
 class Variation:
-    """One value of each varied key: game options, and card stats (card id -> stat -> value)."""
+    """One value of each varied key: the game options to play with (those set by --option
+    too), and card stats (card id -> stat -> value). `varied` names the options that vary."""
 
     options: dict
     cards: dict
+    varied: tuple = ()
 
     def label(self) -> str:
-        """KEY=VALUE, ... as a designer wrote it."""
-        parts = [f"{k}={_text(v)}" for k, v in self.options.items()]
-        parts += [f"card.{c}.{s}={_text(v)}" for c, stats in self.cards.items() for s, v in stats.items()]
-        return ", ".join(parts)
+        """KEY=VALUE, ... of the varied keys, as a designer wrote them."""
+        return ", ".join(f"{k}={_text(v)}" for k, v in self.to_json().items())
 
     def to_json(self) -> dict:
-        out = dict(self.options)
+        """The varied keys and their values here (an option set by --option is the same in every run)."""
+        out = {k: self.options[k] for k in self.varied}
         out.update({f"card.{c}.{s}": v for c, stats in self.cards.items() for s, v in stats.items()})
         return out
 
@@ -203,7 +212,28 @@ def variations(game: GameDef, base_options: dict, vary: list[tuple[str, list]]) 
                 cards.setdefault(card_id, {})[stat] = value
             else:
                 options[key] = value
-        out.append(Variation(options, cards))
+        out.append(Variation(options, cards, tuple(k for k, _ in vary if not k.startswith(CARD_PREFIX))))
+    return out
+
+
+def cards_out_of_play(game: GameDef, seats: list, vary: list[tuple[str, list]]) -> list[str]:
+    """The varied cards (card.ID.STAT keys) that no seat's card set holds or lists in its deck,
+    for a game whose seats each play a set (seats as assign_sets filled them in): varying
+    them changes no game, unless a rule brings such a card in from elsewhere."""
+    if not (game.data.get("sets") or {}).get("per_seat"):
+        return []
+    held: set[str] = set()
+    for s in seats:
+        sd = game.sets.get(s.set)
+        if sd:
+            held.update(sd.card_ids)
+            held.update(e["card"] for e in sd.data.get("deck") or [] if isinstance(e, dict) and "card" in e)
+    out = []
+    for key, _ in vary:
+        if key.startswith(CARD_PREFIX):
+            card_id, _ = card_key(game, key)
+            if card_id not in held and card_id not in out:
+                out.append(card_id)
     return out
 
 
@@ -237,11 +267,12 @@ def _is_stat_value(value: Any) -> bool:
 
 
 def check_card_value(game: GameDef, card_id: str, stat: str, value: Any) -> None:
-    """A new value for a card's stat must be of the kind it has, and fit the game's card_fields."""
+    """A new value for a card's stat must be of the kind it has, and fit the card schema
+    `summon check` holds the card files to (the game's card_fields and the core keys, copies)."""
     old = game.cards[card_id].data[stat]
     if type(value) is not type(old) and not (isinstance(old, float) and type(value) is int):
-        raise EngineError(f"--vary card.{card_id}.{stat} takes {kind_of(old)} like {old!r}, not {shown(value)}")
-    schema = (game.data.get("card_fields") or {}).get(stat)
+        raise EngineError(f"--vary card.{card_id}.{stat} takes {kind_of(old)} like {shown(old)}, not {shown(value)}")
+    schema = card_schema(game.data)["$defs"]["card"]["properties"].get(stat)
     if schema:
         try:
             jsonschema.validate(value, schema)

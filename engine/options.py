@@ -70,7 +70,9 @@ def plain_value_problem(value: Any, depth: int = 0) -> str | None:
 
 
 def shown(value: Any) -> str:
-    """A value as a message quotes it, cut short when it is long."""
+    """A value as a message quotes it, cut short when it is long; true and false as YAML spells them."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10 ** 40:
         return f"a number of {value.bit_length()} bits"   # str() of a huge number is slow, or refused
     text = repr(value)
@@ -132,7 +134,7 @@ def check_options(game: GameDef, options: dict) -> dict:
         want = spec.default
         if want is not None and type(value) is not type(want) and not (
                 isinstance(want, float) and isinstance(value, int) and not isinstance(value, bool)):
-            raise EngineError(f"option {key} takes {kind_of(want)} like {want!r}, not {shown(value)}")
+            raise EngineError(f"option {key} takes {kind_of(want)} like {shown(want)}, not {shown(value)}")
         if not spec.admits(value):
             raise EngineError(f"option {key} must be {spec.range_text()}, not {shown(value)}")
     return dict(options)

@@ -105,8 +105,10 @@ def run_seated(game: GameDef, entrants: list[Seat], index: int, seed: int, swap:
     return r
 
 
-def entrant_names(seats: list[Seat]) -> list[str]:
-    """Names for the entrants of a run: their card sets, or their bots, or both; unique."""
+def entrant_names(seats: list[Seat], swap: bool = False) -> list[str]:
+    """Names for the entrants of a run: their card sets, or their bots, or both; unique, by
+    the seat each starts in when two would be alike ("entrant 1: greedy" when --swap moves
+    them from seat to seat, else "seat 1: greedy")."""
     sets = [s.set for s in seats]
     kinds = [s.controller for s in seats]
     if all(sets) and len(set(sets)) == len(sets) and len(set(kinds)) == 1:
@@ -116,7 +118,7 @@ def entrant_names(seats: list[Seat]) -> list[str]:
     else:
         names = [k + (f" ({st})" if st else "") for k, st in zip(kinds, sets)]
     if len(set(names)) < len(names):
-        names = [f"seat {i + 1}: {n}" for i, n in enumerate(names)]
+        names = [f"{'entrant' if swap else 'seat'} {i + 1}: {n}" for i, n in enumerate(names)]
     return names
 
 
@@ -174,7 +176,7 @@ def simulate(game: GameDef, seats: list[Seat], games: int, seed: int, *, jobs: i
     swap = swap or precision is not None
     if not swap:
         entrants = seated
-    names = entrant_names(entrants)
+    names = entrant_names(entrants, swap)
     own = backend is None
     if own:
         backend = open_backend("local", game, jobs, games)
@@ -210,14 +212,14 @@ def report(game: GameDef, entrants: list[Seat], names: list[str], results: list[
     """The report of a run from its results in game order: the fields `summon sim --json`
     has always had, then the balance lab's summary."""
     wins = {n: 0 for n in names}
-    first_seat_wins = draws = 0
+    first_player_wins = draws = 0
     thinking = [0.0] * len(entrants)
     answered = [0] * len(entrants)
     for r in results:
         order = r["seating"]
         if r["finished"] and r["winner"] is not None:
             wins[names[order[r["winner"] - 1]]] += 1
-            first_seat_wins += r["winner"] == 1
+            first_player_wins += r["winner"] == r["opener"]
         elif r["finished"]:
             draws += 1
         for seat, e in enumerate(order):
@@ -237,7 +239,7 @@ def report(game: GameDef, entrants: list[Seat], names: list[str], results: list[
         "options": options or {},
         "finished": sum(r["finished"] for r in results),
         "wins": wins,
-        "first_seat_wins": first_seat_wins,
+        "first_player_wins": first_player_wins,
         "draws": draws,
         "cut_off": sum(not r["finished"] for r in results),
         "decisions": sum(r["decisions"] for r in results),

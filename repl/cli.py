@@ -266,7 +266,7 @@ def cmd_docs(args) -> int:
 
 def cmd_sim(args) -> int:
     from engine.backends import open_backend
-    from engine.lab import parse_vary, variations
+    from engine.lab import cards_out_of_play, parse_vary, variations
     from engine.match import assign_sets
     from engine.sim import check_bot_seats, check_precision, check_run, simulate
     from repl import report
@@ -278,16 +278,22 @@ def cmd_sim(args) -> int:
     options = check_options(game, parse_options(args.option))
     check_run(args.games, args.seed, args.jobs, args.max_decisions)
     check_precision(args.precision)
-    assign_sets(game, seats)
+    seated = assign_sets(game, seats)
     vary = parse_vary(args.vary)
     plans = variations(game, options, vary)
+    for card_id in cards_out_of_play(game, seated, vary):
+        sets = ", ".join(dict.fromkeys(s.set for s in seated))
+        print(f"warning: --vary: no seat plays '{card_id}' (it is in the set {game.cards[card_id].set_id}; "
+              f"the seats play {sets}), so its change reaches no game", file=sys.stderr)
     if args.report:
         report.check_charts_available()
+        report.make_folder(Path(args.report))
     runs = []
     backend = open_backend(args.backend, game, args.jobs, args.games, args.address)
     try:
         for k, plan in enumerate(plans):
-            bar = ProgressBar(quiet=args.quiet, label=f"{plan.label()} ({k + 1}/{len(plans)})" if vary else "")
+            bar = ProgressBar(quiet=args.quiet, label=f"{plan.label()} ({k + 1}/{len(plans)})" if vary else "",
+                              at_most=args.precision is not None)
             try:
                 out = simulate(game, seats, args.games, args.seed, jobs=args.jobs, max_decisions=args.max_decisions,
                                options=plan.options, swap=args.swap, cards=plan.cards, precision=args.precision,
@@ -322,15 +328,16 @@ def cmd_sim(args) -> int:
 
 
 def _print_run(out: dict) -> None:
-    """The lines `summon sim` has always printed for a run: wins, draws, first seat, speed, bots."""
+    """The lines `summon sim` has always printed for a run: wins, draws, the first player's wins, speed, bots."""
     swapped = ", seats swapped from game to game" if out["swap"] else ""
     print(f"{out['game']}: {out['finished']}/{out['games']} games finished, seed {out['seed']}{swapped}")
     for k, v in out["wins"].items():
         print(f"  {k}: {v} wins")
     if out["draws"]:
         print(f"  draws: {out['draws']}")
-    if out["finished"]:
-        print(f"  the first seat won {out['first_seat_wins']} of {out['finished']}")
+    decided = out["finished"] - out["draws"]
+    if decided:
+        print(f"  the player who moved first won {out['first_player_wins']} of {decided}")
     rate = out["decisions"] / out["seconds"] if out["seconds"] else 0
     print(f"  {out['decisions']} decisions in {out['seconds']:.2f} s ({rate:,.0f} per second)")
     for b in out["bots"]:
@@ -533,6 +540,9 @@ def cmd_replay(args) -> int:
         match = load_match(Path(args.file), upto=args.to, quiet=True)
     except EngineError as e:
         raise _naming_save(args.file, e) from None
+    if args.to is not None and match.decisions < args.to:
+        print(f"note: --to {args.to}, but {args.file} holds {_count(match.decisions, 'answer')}: "
+              f"this is the match after the last of them", file=sys.stderr)
     if args.json:
         print(json.dumps({"game": match.game.id, "seed": match.seed, "decisions": match.decisions,
                           "hash": match.state_hash(), "state": match.snapshot()}, sort_keys=True))

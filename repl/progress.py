@@ -16,13 +16,16 @@ def wanted(quiet: bool, stream: TextIO | None = None) -> bool:
     return not quiet and hasattr(stream, "isatty") and stream.isatty()
 
 
-def line(done: int, total: int, seconds: float, label: str = "") -> str:
-    """The bar as text: `label [#####.....] 120/1000 games  35.2 games/s  0:25 left`."""
+def line(done: int, total: int, seconds: float, label: str = "", at_most: bool = False) -> str:
+    """The bar as text: `label [#####.....] 120/1000 games  35.2 games/s  0:25 left`; with
+    at_most (a run that may stop sooner, --precision) `... 120/1000 games at most ... 0:25 left at most`."""
     filled = WIDTH * done // total if total else WIDTH
     speed = done / seconds if seconds > 0 else 0.0
-    left = f"{_clock((total - done) / speed)} left" if speed > 0 and done < total else ""
+    most = " at most" if at_most else ""
+    left = f"{_clock((total - done) / speed)} left{most}" if speed > 0 and done < total else ""
     head = f"{label} " if label else ""
-    return f"{head}[{'#' * filled}{'.' * (WIDTH - filled)}] {done}/{total} games  {speed:.1f} games/s  {left}"
+    return (f"{head}[{'#' * filled}{'.' * (WIDTH - filled)}] {done}/{total} games{most}  "
+            f"{speed:.1f} games/s  {left}")
 
 
 def _clock(seconds: float) -> str:
@@ -37,10 +40,12 @@ class ProgressBar:
     """Call it with (done, total) as games finish; it draws itself once the run has taken
     DELAY seconds, and close() clears it. A bar that is not wanted draws nothing."""
 
-    def __init__(self, *, quiet: bool = False, stream: TextIO | None = None, label: str = ""):
+    def __init__(self, *, quiet: bool = False, stream: TextIO | None = None, label: str = "",
+                 at_most: bool = False):
         self.stream = stream or sys.stderr
         self.on = wanted(quiet, self.stream)
         self.label = label
+        self.at_most = at_most   # the run may stop before the total (see line)
         self.start = time.monotonic()
         self.last = 0.0
         self.width = 0
@@ -52,7 +57,7 @@ class ProgressBar:
         if now - self.start < DELAY or (now - self.last < REDRAW and done < total):
             return
         self.last = now
-        text = line(done, total, now - self.start, self.label)
+        text = line(done, total, now - self.start, self.label, self.at_most)
         self.stream.write("\r" + text.ljust(self.width))
         self.stream.flush()
         self.width = len(text)

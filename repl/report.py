@@ -4,6 +4,7 @@ of a sweep, each with its `variation`); everything here reads their `summary`.""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 from engine.errors import EngineError
@@ -27,12 +28,21 @@ def _text(value) -> str:
 
 def sides(summary: dict) -> list[tuple[str, dict]]:
     """(name, rate) of every side whose win rate the report gives: the entrants, the card sets
-    (unless they are the entrants under the same names) and the first seat."""
+    (unless they are the entrants under the same names) and the player who moved first."""
     rows = [(name, r) for name, r in summary["entrants"].items()]
     if set(summary["sets"]) != set(summary["entrants"]):
         rows += [(f"set {name}", r) for name, r in summary["sets"].items()]
-    rows.append(("first seat", summary["first_seat"]))
+    rows.append(("first player", summary["first_player"]))
     return rows
+
+
+def side_names(runs: list[dict]) -> list[str]:
+    """Every side some run gives a win rate for, in the order the runs first name them (a
+    sweep's run may lack a set row, when no game of it was decided)."""
+    names: list[str] = []
+    for r in runs:
+        names += [n for n, _ in sides(r["summary"]) if n not in names]
+    return names
 
 
 def length_unit(summary: dict) -> str:
@@ -60,7 +70,7 @@ def _table(header: list[str], rows: list[list[str]], left: tuple[int, ...] = (0,
 def table_lines(runs: list[dict]) -> list[str]:
     """The win-rate table: one row a side, one column a run (with a verdict column for one run),
     then draws, games cut off and game length."""
-    names = [n for n, _ in sides(runs[0]["summary"])]
+    names = side_names(runs)
     by_run = [dict(sides(r["summary"])) for r in runs]
     if len(runs) == 1:
         header = ["side", "wins", "of", "win rate (95% CI)", "verdict"]
@@ -116,13 +126,22 @@ def check_charts_available() -> None:
             from None
 
 
-def write_report(folder: Path, runs: list[dict]) -> list[Path]:
-    """Writes report.json, report.md and the charts into folder (made if missing); returns the files."""
+def make_folder(folder: Path) -> None:
+    """Makes the report's folder if missing, or raises EngineError saying why it cannot be
+    written (checked before any game is played, and again when writing)."""
     folder = Path(folder)
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise EngineError(f"--report {folder}: cannot make the folder ({e.strerror or e})") from None
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise EngineError(f"--report {folder}: the folder is not writable")
+
+
+def write_report(folder: Path, runs: list[dict]) -> list[Path]:
+    """Writes report.json, report.md and the charts into folder (made if missing); returns the files."""
+    folder = Path(folder)
+    make_folder(folder)
     data = report_json(runs)
     files = [folder / "report.json", folder / "report.md"] + [folder / c for c in CHARTS]
     try:
@@ -134,12 +153,27 @@ def write_report(folder: Path, runs: list[dict]) -> list[Path]:
     return files
 
 
+def fixed_options(run: dict) -> dict:
+    """The options a run was played with that a sweep did not vary (those of --option)."""
+    varied = run.get("variation") or {}
+    return {k: v for k, v in run["options"].items() if k not in varied}
+
+
+def games_text(runs: list[dict]) -> str:
+    """"200 games", "200 games a run", or with --precision's runs of their own lengths
+    "games a run: 200 (max_turns=14), 120 (max_turns=40)"."""
+    counts = [r["games"] for r in runs]
+    if len(set(counts)) > 1:
+        return "games a run: " + ", ".join(f"{r['games']} ({label(r)})" for r in runs)
+    return f"{counts[0]} games" + (" a run" if len(runs) > 1 else "")
+
+
 def report_json(runs: list[dict]) -> dict:
     """What report.json holds: the run's arguments, and each run's summary (no per-game results)."""
     first = runs[0]
     return {
         "game": first["game"], "seed": first["seed"], "seats": first["seats"], "swap": first["swap"],
-        "options": first["options"],
+        "options": fixed_options(first),
         "runs": [{"variation": r.get("variation") or {}, "label": label(r), "games": r["games"],
                   "finished": r["finished"], "decisions": r["decisions"], "summary": r["summary"],
                   **({"precision": r["precision"]} if "precision" in r else {})} for r in runs],
@@ -151,9 +185,10 @@ def report_md(runs: list[dict]) -> list[str]:
     """report.md: the table, each side's verdict, the cards, and the charts."""
     first = runs[0]
     lines = [f"# Balance report: {first['game']}", "",
-             f"{first['games']} games from seed {first['seed']}, seats {', '.join(first['seats'])}"
+             f"{games_text(runs)}, from seed {first['seed']}; seats {', '.join(first['seats'])}"
              f"{', swapped from game to game' if first['swap'] else ''}"
-             + (f", options {json.dumps(first['options'], sort_keys=True)}" if first["options"] else "") + ".",
+             + (f"; options {json.dumps(fixed_options(first), sort_keys=True)}" if fixed_options(first) else "")
+             + ".",
              "Win rates count the games someone won; draws and games cut off by the decision limit are apart.",
              f"Fair share: {pct(first['summary']['fair_share'])}%. Intervals are 95% Wilson score intervals.", "",
              "## Win rates", "", "```"] + table_lines(runs) + ["```", ""]
@@ -196,22 +231,25 @@ def draw_charts(folder: Path, runs: list[dict]) -> None:
 
 
 def _win_rates_chart(plt, path: Path, runs: list[dict]) -> None:
-    names = [n for n, _ in sides(runs[0]["summary"])]
+    names = side_names(runs)
     fig, ax = plt.subplots(figsize=(7.5, 1.2 + 0.45 * len(names) * len(runs)))
     height = 0.8 / len(runs)
     for k, r in enumerate(runs):
         rates = dict(sides(r["summary"]))
-        ys = [i + k * height for i in range(len(names))]
-        vals = [rates[n]["rate"] or 0.0 for n in names]
-        err = [[v - rates[n]["low"] for v, n in zip(vals, names)], [rates[n]["high"] - v for v, n in zip(vals, names)]]
+        shown = [i for i, n in enumerate(names) if n in rates]   # a side the run has no rate for: no bar
+        ys = [i + k * height for i in shown]
+        vals = [rates[names[i]]["rate"] or 0.0 for i in shown]
+        err = [[v - rates[names[i]]["low"] for v, i in zip(vals, shown)],
+               [rates[names[i]]["high"] - v for v, i in zip(vals, shown)]]
         ax.barh(ys, vals, height=height * 0.9, xerr=err, capsize=3, label=label(r))
     ax.axvline(runs[0]["summary"]["fair_share"], color="black", linestyle="--", linewidth=1, label="fair share")
     ax.set_yticks([i + height * (len(runs) - 1) / 2 for i in range(len(names))], names)
     ax.invert_yaxis()
     ax.set_xlim(0, 1)
     ax.set_xlabel("win rate of decided games, with 95% interval")
-    each = " a run" if len(runs) > 1 else ""
-    ax.set_title(f"{runs[0]['game']}: {runs[0]['games']} games{each}")
+    counts = sorted({r["games"] for r in runs})
+    games = f"{counts[0]}-{counts[-1]} games" if len(counts) > 1 else f"{counts[0]} games"
+    ax.set_title(f"{runs[0]['game']}: {games}{' a run' if len(runs) > 1 else ''}")
     ax.legend(loc="lower right", fontsize="small")
     fig.tight_layout()
     fig.savefig(path, dpi=100)

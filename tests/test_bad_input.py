@@ -456,6 +456,17 @@ def test_replay_to_a_negative_number_is_refused(tmp_path, good_save):
     assert r.returncode == 0 and json.loads(r.stdout)["decisions"] == 0
 
 
+def test_replay_to_past_the_end_of_the_save_says_it_stopped_short(tmp_path, good_save):
+    path = tmp_path / "good.json"
+    path.write_text(json.dumps(good_save))
+    n = len(good_save["answers"])
+    for extra in ([], ["--json"]):
+        r = run("replay", str(path), "--to", str(n + 100), *extra)
+        assert r.returncode == 0 and f"--to {n + 100}, but {path} holds {n} answers" in r.stderr, r.stderr
+    r = run("replay", str(path), "--to", str(n), "--json")
+    assert r.returncode == 0 and r.stderr == "" and json.loads(r.stdout)["decisions"] == n
+
+
 @pytest.mark.slow
 def test_cards_that_need_more_memory_than_the_limit_are_a_clear_error(tiny):
     game = tiny / "game.yaml"

@@ -78,9 +78,9 @@ def test_a_verdict_says_whether_the_interval_leaves_out_a_fair_share(wins, games
 # -- what results say -----------------------------------------------------------------------
 
 def result(seed, winner, finished=True, seating=(0, 1), sets=("a", "b"), plays=None, decisions=10, turns=2,
-           rounds=0):
+           rounds=0, opener=1):
     return {"seed": seed, "winner": winner, "finished": finished, "seating": list(seating), "sets": list(sets),
-            "plays": plays or {}, "decisions": decisions, "turns": turns, "rounds": rounds}
+            "plays": plays or {}, "decisions": decisions, "turns": turns, "rounds": rounds, "opener": opener}
 
 
 def test_game_length_is_told_in_turns_or_for_a_game_of_rounds_in_rounds():
@@ -102,10 +102,34 @@ def test_draws_and_cut_off_games_are_counted_apart_never_as_wins():
     # x won game 1 in seat 1 and game 2 in seat 2; y won game 5 in seat 1
     assert s["entrants"]["x"]["wins"] == 2 and s["entrants"]["y"]["wins"] == 1
     assert s["entrants"]["x"]["games"] == 3
-    assert [seat["wins"] for seat in s["seats"]] == [2, 1] and s["first_seat"]["wins"] == 2
+    assert [seat["wins"] for seat in s["seats"]] == [2, 1]
+    assert (s["first_player"]["wins"], s["first_player"]["games"]) == (2, 3)   # player 1 moved first in each
     # set a sat in seat 1, then 2, then 2 and won games 1 and 2
     assert s["sets"]["a"] == {**Rate(2, 3).to_json(0.5)}
     assert s["length"]["decisions"]["counts"] and sum(s["length"]["decisions"]["counts"]) == 5
+
+
+def test_the_first_player_is_whoever_moved_first_not_seat_1():
+    # seat 1 won all three decided games, but moved first only in the second
+    results = [result(1, 1, opener=2), result(2, 1, opener=1), result(3, 1, opener=2), result(4, None, opener=1)]
+    s = summarise(results, ["x", "y"], 2)
+    assert s["seats"][0]["wins"] == 3
+    assert (s["first_player"]["wins"], s["first_player"]["games"]) == (1, 3)
+    assert s["first_player"]["verdict"] == Rate(1, 3).verdict(0.5)
+    from repl.report import table_lines
+    row = next(line for line in table_lines([{"summary": s, "games": 4}]) if line.startswith("first player"))
+    assert row.split()[2:4] == ["1", "3"]
+
+
+def test_sims_first_player_is_the_opener_each_game_drew():
+    out = json.loads(summon("sim", "summoner_tcg", "--games", "8", "--seed", "3", "--jobs", "1", "--json").stdout)
+    won = [g for g in out["results"] if g["finished"] and g["winner"] is not None]
+    assert len({g["opener"] for g in won}) > 1      # the rules drew both players first in some game
+    assert out["first_player_wins"] == sum(g["winner"] == g["opener"] for g in won)
+    assert out["summary"]["first_player"]["wins"] == out["first_player_wins"]
+    assert out["first_player_wins"] != sum(g["winner"] == 1 for g in won)   # seat 1's count is another figure
+    r = summon("sim", "summoner_tcg", "--games", "8", "--seed", "3", "--jobs", "1")
+    assert f"the player who moved first won {out['first_player_wins']} of {len(won)}" in r.stdout
 
 
 def test_a_card_is_credited_to_the_side_that_played_it():
@@ -159,6 +183,24 @@ def test_vary_values_are_read_like_options_and_checked_against_the_game(sw):
         {"movers": 2, "card.frost_mage.cost": 1}, {"movers": 2, "card.frost_mage.cost": 2},
         {"movers": 3, "card.frost_mage.cost": 1}, {"movers": 3, "card.frost_mage.cost": 2}]
     assert plans[1].options == {"movers": 2} and plans[1].cards == {"frost_mage": {"cost": 2}}
+
+
+def test_an_option_set_with_option_is_played_in_every_run_but_is_no_part_of_the_variation(sw):
+    plans = variations(sw, {"movers": 2}, parse_vary(["card.frost_mage.cost=1,2", "attackers=3,1"]))
+    assert [p.options for p in plans] == [{"movers": 2, "attackers": 3}, {"movers": 2, "attackers": 1}] * 2
+    assert plans[1].to_json() == {"attackers": 1, "card.frost_mage.cost": 1}
+    assert plans[1].label() == "attackers=1, card.frost_mage.cost=1"
+
+
+def test_a_card_no_seat_plays_is_named_before_a_sweep_that_would_not_change_it():
+    r = summon("sim", "summoner_wars", "--games", "2", "--jobs", "1", "--vary", "card.ilsevane.life=1,30",
+               "--vary", "card.frost_mage.cost=1,2")
+    assert r.returncode == 0, r.stderr
+    warnings = [line for line in r.stderr.splitlines() if line.startswith("warning:")]
+    assert len(warnings) == 1 and "'ilsevane'" in warnings[0] and "veiled_court" in warnings[0], r.stderr
+    r = summon("sim", "summoner_wars", "--games", "2", "--jobs", "1", "--players",
+               "random:veiled_court,random", "--vary", "card.ilsevane.life=1,30")
+    assert r.returncode == 0 and "warning" not in r.stderr, r.stderr
 
 
 def test_a_card_stat_change_reaches_the_match_and_leaves_the_game_as_it_was(sw):
@@ -222,7 +264,7 @@ def test_report_writes_json_markdown_and_charts(tmp_path):
     s = run["summary"]
     assert set(s["entrants"]) == {"polar_dwarves", "fallen_kingdom"}
     assert sum(e["wins"] for e in s["entrants"].values()) + s["draws"] + s["cut_off"] == 6
-    for side in list(s["entrants"].values()) + [s["first_seat"]]:
+    for side in list(s["entrants"].values()) + [s["first_player"]]:
         assert 0 <= side["low"] <= (side["rate"] or 0) <= side["high"] <= 1 and side["verdict"]
     assert s["cards"] and {"card", "set", "played", "wins", "games", "low", "high"} <= set(s["cards"][0])
     assert len(s["length"]["turns"]["counts"]) == len(s["length"]["turns"]["edges"]) - 1
@@ -235,9 +277,57 @@ def test_report_writes_json_markdown_and_charts(tmp_path):
         assert any(line.startswith(name) and side["verdict"] in line for line in r.stdout.splitlines())
 
 
+def _run(label_value, games, sides):
+    """A sweep's run as summon sim gives it, with a summary of `sides` (name -> (wins, games))."""
+    s = summarise([result(1, 1)], ["x", "y"], 2)
+    s["entrants"] = {n: Rate(*wg).to_json(0.5) for n, wg in sides.items() if not n.startswith("set ")}
+    s["sets"] = {n[4:]: Rate(*wg).to_json(0.5) for n, wg in sides.items() if n.startswith("set ")}
+    return {"game": "g", "seed": 1, "seats": ["random", "random"], "swap": True, "games": games, "finished": games,
+            "decisions": 10 * games, "options": {"fixed": 1, "turns": label_value}, "variation": {"turns": label_value},
+            "summary": s}
+
+
+def test_a_sweep_whose_later_run_lacks_a_side_is_reported_with_a_dash(tmp_path):
+    from repl.report import report_md, table_lines, write_report
+
+    first = _run(14, 200, {"x": (5, 9), "y": (4, 9), "set a": (5, 9), "set b": (4, 9)})
+    later = _run(40, 120, {"x": (0, 0), "y": (0, 0)})       # nothing decided: no set rows
+    for runs in ([first, later], [later, first]):
+        lines = table_lines(runs)
+        assert any(line.split()[:2] == ["set", "a"] and "-" in line.split() for line in lines), lines
+        files = write_report(tmp_path / str(runs[0]["variation"]["turns"]), runs)
+        assert all(f.exists() for f in files)
+    md = "\n".join(report_md([first, later]))
+    assert "games a run: 200 (turns=14), 120 (turns=40), from seed 1" in md
+    assert 'options {"fixed": 1}' in md and "turns=14, " not in md
+    data = json.loads((tmp_path / "14" / "report.json").read_text())
+    assert data["options"] == {"fixed": 1} and [r["games"] for r in data["runs"]] == [200, 120]
+
+
+def test_a_report_folder_that_cannot_be_made_is_refused_before_any_game(tmp_path, monkeypatch):
+    from engine import sim
+    from repl.cli import main
+
+    def no_games(*args, **kw):
+        raise AssertionError("a game was played")
+    monkeypatch.setattr(sim, "simulate", no_games)
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    assert main(["sim", "summoner_wars", "--games", "2", "--report", str(blocker / "r")]) == 1
+
+
+def test_sweep_of_entrants_alike_names_them_by_seat_or_with_swap_by_entrant():
+    from engine.sim import entrant_names
+
+    same = [Seat("greedy"), Seat("greedy")]
+    assert entrant_names(same) == ["seat 1: greedy", "seat 2: greedy"]
+    assert entrant_names(same, swap=True) == ["entrant 1: greedy", "entrant 2: greedy"]
+    assert entrant_names([Seat("greedy"), Seat("random")], swap=True) == ["greedy", "random"]
+
+
 def test_sim_json_keeps_its_fields_and_adds_the_summary():
     out = json.loads(summon("sim", "summoner_wars", "--games", "3", "--seed", "4", "--jobs", "1", "--json").stdout)
-    for k in ("game", "seed", "games", "seats", "swap", "options", "finished", "wins", "first_seat_wins", "draws",
+    for k in ("game", "seed", "games", "seats", "swap", "options", "finished", "wins", "first_player_wins", "draws",
               "decisions", "seconds", "bots", "results", "summary", "cut_off"):
         assert k in out
     for g in out["results"]:
@@ -257,6 +347,7 @@ def test_sim_json_keeps_its_fields_and_adds_the_summary():
     (["--vary", "card.frost_mage.cots=1,2"], ["card 'frost_mage' has no stat 'cots'", "did you mean 'cost'"]),
     (["--vary", "card.frost_mage.cost=cheap"], ["takes a whole number like 1, not 'cheap'"]),
     (["--vary", "card.frost_mage.cost=-1"], ["card.frost_mage.cost=-1", "minimum"]),
+    (["--vary", "card.frost_mage.copies=2,-1"], ["card.frost_mage.copies=-1", "less than the minimum of 0"]),
     (["--vary", "card.frost_mage=1"], ["card.CARD_ID.STAT"]),
     (["--precision", "0"], ["--precision is the ±"]),
     (["--precision", "0.7"], ["--precision is the ±"]),
@@ -270,6 +361,11 @@ def test_bad_lab_arguments_are_refused_in_one_line(args, needles):
     assert "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
     for n in needles:
         assert n in r.stderr, r.stderr
+
+
+def test_a_message_writes_true_and_false_as_a_designer_does():
+    from engine.options import shown
+    assert (shown(True), shown(False), shown(1), shown("x")) == ("true", "false", "1", "'x'")
 
 
 def test_precision_that_is_not_a_number_is_refused_by_the_parser():
@@ -297,6 +393,8 @@ class FakeTerminal(io.StringIO):
 
 def test_progress_bar_shows_games_speed_and_time_left_on_a_terminal_only(monkeypatch):
     assert progress.line(30, 120, 10.0) == "[######..................] 30/120 games  3.0 games/s  0:30 left"
+    assert progress.line(30, 120, 10.0, at_most=True) == \
+        "[######..................] 30/120 games at most  3.0 games/s  0:30 left at most"
     monkeypatch.setattr(progress, "DELAY", 0.0)
     monkeypatch.setattr(progress, "REDRAW", 0.0)
     term = FakeTerminal()

@@ -479,6 +479,22 @@ def test_purge_damage_is_optional(sw):
     assert card_at(m, "c3") is None and card_at(m, "d3") is None
 
 
+def test_purges_picks_count_as_gone_for_the_bots_until_it_is_over(sw):
+    m = start(sw, PURGE)
+    answer(m, "Play Purge (cost 0)")
+    before = m.evaluate(1)
+    answer(m, "Pick Undead Warrior at d3")
+    doomed = [c["id"] for c in m.view(1)["cards"] if c.get("space") == "d3"]
+    assert m.view(2)["vars"]["doomed"] == doomed     # a public pick: every seat sees it
+    # a picked unit is valued as lost already, so a pick with nothing to gain looks worse
+    assert m.evaluate(1) < before
+    fork = m.fork()
+    answer(fork, "Done picking")
+    assert m.evaluate(1) == fork.evaluate(1)          # the same position, before the damage is dealt
+    answer(m, "Done picking", "No damage")
+    assert card_at(m, "d3") is None and "doomed" not in m.view(1)["vars"]
+
+
 # -- Blood Summon --------------------------------------------------------------------
 
 BLOOD = """

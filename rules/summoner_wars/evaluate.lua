@@ -15,6 +15,8 @@
 --   attacks    until its attack phase is over, the active player's units that have
 --              not attacked yet and have an enemy card in reach are about to: the
 --              expected damage on their best target, valued as the target is
+--   doomed     units an effect under way will destroy (state.vars.doomed, a list of
+--              card ids: Purge's picks) count as gone already
 -- The view is all it reads: base stats from defs, damage and boosts from tokens.
 
 local LIFE = 1.6            -- a point of the summoner's life
@@ -152,7 +154,16 @@ function evaluate(view, seat)
   local score = { [seat] = 0.0, [other] = 0.0 }
   local summoner_at = {}
   local at = {}               -- space -> card on it
-  local cards = view.cards
+  local cards = view.cards     -- the cards to count: all but the doomed
+  local doomed_ids = (view.vars or {}).doomed
+  if doomed_ids and #doomed_ids > 0 then
+    local doomed = {}
+    for _, id in ipairs(doomed_ids) do doomed[id] = true end
+    cards = {}
+    for _, c in ipairs(view.cards) do
+      if not doomed[c.id] then cards[#cards + 1] = c end
+    end
+  end
   -- material and life
   for _, c in ipairs(cards) do
     if c.zone == "board" and c.space then
