@@ -16,7 +16,7 @@ from .match import region_owners
 def _target_game(target: str) -> str:
     """A game id or folder for a check target, which may also be one card file."""
     p = Path(target)
-    if p.is_file() and p.suffix in (".yaml", ".yml") and p.name != "game.yaml":
+    if p.is_file() and p.suffix in loader.YAML_SUFFIXES and p.name != "game.yaml":
         game_dir = p.resolve().parent
         rules = game_dir.parent.parent / "rules" / game_dir.name
         if (rules / "game.yaml").is_file():
@@ -63,7 +63,7 @@ def _display_problems(game, m) -> list[Problem]:
 def is_scenario_file(target: str) -> bool:
     """Whether a check target is a file of scenario tests (a map with `scenarios:`)."""
     p = Path(target)
-    if not (p.is_file() and p.suffix in (".yaml", ".yml")):
+    if not (p.is_file() and p.suffix in loader.YAML_SUFFIXES):
         return False
     doc, _ = yamlio.load(p, loader.display(p), int_keys=True)
     return doc is not None and isinstance(doc.data, dict) and "scenarios" in doc.data
@@ -99,7 +99,7 @@ def check_scenarios(target: str) -> list[Problem]:
                 out += found
                 continue
         try:
-            scenarios.build_match(game, doc, i)
+            match = scenarios.build_match(game, doc, i)
         except scenarios.SetupProblem as problem:
             e = problem.cause
             if e is None:
@@ -109,17 +109,23 @@ def check_scenarios(target: str) -> list[Problem]:
                 out += e.problems
                 continue
             failed = problem_from_lua(str(e), "")
-            if _same_place(failed, Problem(doc.path, failed.line, 1, "")):
+            if failed.path and _same_place(failed, Problem(doc.path, failed.line, 1, "")):
                 out.append(Problem(failed.path, failed.line, failed.col, f"setup failed: {failed.message}"))
             else:
                 out.append(doc.problem(("scenarios", i, "setup"), f"setup failed: {str(e).splitlines()[0]}"))
+            continue
+        for n, step in enumerate(doc.data["scenarios"][i]["steps"]):
+            if "expect" in step:
+                keys = ("scenarios", i, "steps", n, "expect")
+                out += [doc.problem(k, msg) for k, msg in
+                        scenarios.unknown_names(game, match.board_spaces(), step["expect"], keys)]
     return sorted(set(out))
 
 
 def _yaml_problems(target: str) -> list[Problem]:
     """Why a YAML file cannot be parsed (empty when it can, or is no YAML file)."""
     p = Path(target)
-    if not (p.is_file() and p.suffix in (".yaml", ".yml")):
+    if not (p.is_file() and p.suffix in loader.YAML_SUFFIXES):
         return []
     doc, problems = yamlio.load(p, loader.display(p), int_keys=True)
     return problems if doc is None else []
@@ -143,9 +149,25 @@ def check(target: str, game_id: str | None = None) -> list[Problem]:
     """Loads a game fully (YAML, schemas, references, deck rules, Lua) and builds a match
     to run its scripts' top level; returns every problem found. With game_id, target may be
     a card or deck file kept anywhere, checked as one more card set of that game. A file
-    of scenario tests is checked as such (check_scenarios)."""
+    of scenario tests is checked as such (check_scenarios). A game's own scenario files
+    are checked for their form (schema and patterns) with it: `summon check FILE` builds
+    each scenario's setup too, and `summon test` plays them."""
     if is_scenario_file(target):
         return check_scenarios(target)
+    found = _check_game(target, game_id)
+    if not Path(target).is_file():
+        from . import scenarios
+        try:
+            rules_dir, _ = loader.resolve(target)
+        except EngineError:
+            return found
+        for f in scenarios.game_tests(rules_dir):
+            found += scenarios.load_file(f)[1]
+    return sorted(set(found))
+
+
+def _check_game(target: str, game_id: str | None) -> list[Problem]:
+    """check() of a game, or of a card or deck file as one more set of its game."""
     try:
         if game_id is not None and Path(target).is_file():
             game = loader.load_game(game_id, extra_cards=[Path(target)])
@@ -225,8 +247,10 @@ def _data_outside_state(game) -> list[Problem]:
         second.rollout(seed=2, max_decisions=SHARE_DECISIONS)
         alone = Match(game, 2, seats, quiet=True)
         alone.rollout(seed=2, max_decisions=SHARE_DECISIONS)
-    except (EngineError, ScriptError):
-        return []    # a script that fails in play is for play and `summon test` to report
+    except ScriptError as e:   # a script that fails in these games fails in play: said where it is
+        return [_stopped_game(game, e)]
+    except EngineError:
+        return []
     if second.error is not None or alone.error is not None:
         return []
     if second.answers == alone.answers and second.state_hash() == alone.state_hash():
@@ -238,6 +262,13 @@ def _data_outside_state(game) -> list[Problem]:
                     f"(from decision {n + 1}): a script keeps match data outside `state`, such as a file-level "
                     f"variable a function changes; `summon sim` and the bots' forks need every match's data in "
                     f"`state` (caches of card definitions or the board may stay)")]
+
+
+def _stopped_game(game, e: ScriptError) -> Problem:
+    """The problem of a script error met in a random game the check played, at the line the
+    error names (else at game.yaml)."""
+    p = problem_from_lua(str(e), loader.display(game.root / "game.yaml"))
+    return Problem(p.path, p.line, p.col, f"{p.message} (in a random game summon check played)")
 
 
 def _offers_forks_cannot_copy(game) -> list[Problem]:

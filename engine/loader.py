@@ -270,37 +270,104 @@ def validate(doc: yamlio.Document, schema: dict) -> list[Problem]:
     except Exception as e:
         return [doc.problem((), f"cannot validate: {e}")]
     for err in errors:
-        where = tuple(err.absolute_path)
-        inst = err.instance
-        if err.validator == "additionalProperties" and isinstance(inst, dict):
-            allowed = list((err.schema.get("properties") or {}).keys())
-            for key in inst:
-                if key not in allowed:
-                    hint = _RENAMED.get((where, key)) or did_you_mean(key, allowed)
-                    problems.append(doc.key_problem(where + (key,), f"unknown key '{key}'{hint}"))
-        elif err.validator == "required":
-            missing = [k for k in err.validator_value if not (isinstance(inst, dict) and k in inst)]
-            for key in missing:
-                problems.append(doc.problem(where, f"missing required key '{key}'"))
-        elif err.validator == "type":
-            words = {"string": "text", "object": "a map", "array": "a list", "integer": "a whole number",
-                     "number": "a number", "boolean": "true or false", "null": "nothing"}
-            wanted = err.validator_value if isinstance(err.validator_value, list) else [err.validator_value]
-            want = " or ".join(words.get(w, w) if isinstance(w, str) else json.dumps(w)[:40] for w in wanted)
-            problems.append(doc.problem(where, f"expected {want}, got {kind_of(inst)} {json.dumps(inst)[:40]}"))
-        elif err.validator == "enum":
-            choices = [str(c) for c in err.validator_value]
-            problems.append(doc.problem(
-                where, f"'{inst}' is not one of: {', '.join(choices)}{did_you_mean(inst, choices)}"))
-        elif err.validator == "anyOf" and all(set(sub) == {"required"} for sub in err.validator_value):
-            keys = [k for sub in err.validator_value for k in sub["required"]]
-            problems.append(doc.problem(where, f"needs one of the keys {', '.join(repr(k) for k in keys)}"))
-        elif err.validator == "pattern":
-            said = err.schema.get("x-message", "is not a valid id: use lower-case letters, digits and _")
-            problems.append(doc.problem(where, f"'{inst}' {said}"))
-        else:
-            problems.append(doc.problem(where, err.message))
+        problems += _schema_problems(doc, err)
     return problems
+
+
+def _schema_problems(doc: yamlio.Document, err) -> list[Problem]:
+    """One JSON Schema error in the modder's words (where the value is, what is wrong)."""
+    out: list[Problem] = []
+    where = tuple(err.absolute_path)
+    inst = err.instance
+    if err.validator == "additionalProperties" and isinstance(inst, dict):
+        allowed = list((err.schema.get("properties") or {}).keys())
+        for key in inst:
+            if key not in allowed:
+                hint = _RENAMED.get((where, key)) or did_you_mean(key, allowed)
+                out.append(doc.key_problem(where + (key,), f"unknown key '{key}'{hint}"))
+    elif err.validator == "required":
+        missing = [k for k in err.validator_value if not (isinstance(inst, dict) and k in inst)]
+        for key in missing:
+            out.append(doc.problem(where, f"missing required key '{key}'"))
+    elif err.validator == "type":
+        wanted = err.validator_value if isinstance(err.validator_value, list) else [err.validator_value]
+        out.append(doc.problem(where, f"expected {_kinds_in_words(wanted)}, got {_got(inst)}"))
+    elif err.validator == "enum":
+        choices = [str(c) for c in err.validator_value]
+        out.append(doc.problem(
+            where, f"'{inst}' is not one of: {', '.join(choices)}{did_you_mean(inst, choices)}"))
+    elif err.validator == "anyOf" and all(set(sub) == {"required"} for sub in err.validator_value):
+        keys = [k for sub in err.validator_value for k in sub["required"]]
+        out.append(doc.problem(where, f"needs one of the keys {', '.join(repr(k) for k in keys)}"))
+    elif err.validator in ("minItems", "minProperties") and err.validator_value == 1 and not inst:
+        name = f"'{where[-1]}'" if where and isinstance(where[-1], str) else "this"
+        out.append(doc.problem(where, f"{name} is empty: give at least one entry"))
+    elif err.validator == "dependentRequired":
+        for key, needs in err.validator_value.items():
+            if isinstance(inst, dict) and key in inst:
+                missing = [k for k in needs if k not in inst]
+                if missing:
+                    out.append(doc.key_problem(where + (key,), f"'{key}' needs {' and '.join(repr(k) for k in missing)} "
+                                                               f"beside it"))
+    elif err.validator == "oneOf" and err.context and _alternative_of_kind(err):
+        for sub in _alternative_of_kind(err):   # the alternative of the value's kind says what is wrong
+            out += _schema_problems(doc, sub)
+    elif err.validator == "oneOf" and err.context and _kinds_taken(err):
+        out.append(doc.problem(where, f"expected {_kinds_in_words(_kinds_taken(err))}, got {_got(inst)}"))
+    elif err.validator == "pattern":
+        said = err.schema.get("x-message", "is not a valid id: use lower-case letters, digits and _")
+        out.append(doc.problem(where, f"'{inst}' {said}"))
+    else:
+        out.append(doc.problem(where, err.message))
+    return out
+
+
+_KIND_WORDS = {"string": "text", "object": "a map", "array": "a list", "integer": "a whole number",
+               "number": "a number", "boolean": "true or false", "null": "nothing"}
+
+
+def _got(value) -> str:
+    """A value a message says was given: `true`, `nothing`, or its kind and its start (`text "abc"`)."""
+    if value is None or isinstance(value, bool):
+        return "nothing" if value is None else json.dumps(value)
+    return f"{kind_of(value)} {json.dumps(value)[:40]}"
+
+
+def _kinds_in_words(wanted: list) -> str:
+    """JSON Schema types (or constants, as ("const", value)) as a modder reads them: "a map or false"."""
+    words = [json.dumps(w[1])[:40] if isinstance(w, tuple) else _KIND_WORDS.get(w, w) if isinstance(w, str)
+             else json.dumps(w)[:40] for w in wanted]
+    return " or ".join(dict.fromkeys(words))
+
+
+def _kinds_taken(err) -> list:
+    """The kinds of value a oneOf takes, read from its alternatives' errors on the value itself
+    (a type, or a constant): empty when some alternative failed on something else."""
+    kinds: list = []
+    for i in range(len(err.validator_value)):
+        errs = [e for e in err.context if e.relative_schema_path and e.relative_schema_path[0] == i
+                and not e.relative_path]
+        own = [e for e in errs if e.validator in ("type", "const")]
+        if not own:
+            return []
+        for e in own:
+            if e.validator == "const":
+                kinds.append(("const", e.validator_value))
+            else:
+                kinds += e.validator_value if isinstance(e.validator_value, list) else [e.validator_value]
+    return kinds
+
+
+def _alternative_of_kind(err) -> list:
+    """Of a oneOf's errors, those of the one alternative that takes values of this value's
+    kind (a map where a map may go, say: its errors are about what is inside): none when no
+    alternative, or more than one, is of it."""
+    alts = []
+    for i in range(len(err.validator_value)):
+        errs = [e for e in err.context if e.relative_schema_path and e.relative_schema_path[0] == i]
+        if errs and not any(not e.relative_path and e.validator in ("type", "const", "enum") for e in errs):
+            alts.append(errs)
+    return alts[0] if len(alts) == 1 else []
 
 
 def _problem_paths(doc: yamlio.Document, problems: list[Problem]) -> list[tuple]:
@@ -331,6 +398,15 @@ class _Loading:
     pools: dict[str, "SetDef"] = field(default_factory=dict)   # the card sets of playable: false
 
 
+YAML_SUFFIXES = (".yaml", ".yml")
+
+
+def yaml_files(folder: Path, deep: bool = False) -> list[Path]:
+    """The YAML files (.yaml or .yml) in a folder, or with deep in it and its subfolders, sorted."""
+    found = folder.rglob("*") if deep else folder.glob("*")
+    return sorted(f for f in found if f.suffix in YAML_SUFFIXES and not f.is_dir())
+
+
 def load_game(game: str, extra_cards: list[Path] | None = None) -> GameDef:
     """Loads and validates a game; raises DefinitionError listing every problem found.
 
@@ -346,11 +422,11 @@ def load_game(game: str, extra_cards: list[Path] | None = None) -> GameDef:
     scripts, script_texts = _read_scripts(rules_dir, gdoc, g, ld)
     evaluator = _read_evaluator(rules_dir, gdoc, g, ld)
     rules_read = not ld.problems      # game.yaml and its scripts: a partial game can run them
-    set_files = sorted(cards_dir.glob("*.yaml")) if cards_dir else []
+    set_files = yaml_files(cards_dir) if cards_dir else []
     for extra in extra_cards or []:
         if not Path(extra).exists():
             raise DefinitionError([Problem(str(extra), 1, 1, "no such card or deck file")])
-        set_files += sorted(Path(extra).glob("*.yaml")) if Path(extra).is_dir() else [Path(extra)]
+        set_files += yaml_files(Path(extra)) if Path(extra).is_dir() else [Path(extra)]
     sets, cards, set_docs = _read_card_sets(set_files, g, ld)
     ld.problems += _reference_problems(g, cards, set_docs, scripts, script_texts)
     game = GameDef(g["id"], g["name"], rules_dir, g, scripts, sets, cards, ld.files, options,

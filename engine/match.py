@@ -367,6 +367,10 @@ class Match:
         """Results the generator gives next, in order, before it draws at random again (tests)."""
         self._rt.force(values)
 
+    def forced_left(self) -> int:
+        """How many results force_random gave that no draw has taken yet."""
+        return self._rt.forced_left()
+
     def last_chance(self, seat: int | None = None) -> tuple[int, str]:
         """(decision number, what) of the last draw, roll or shuffle, or of a card coming into
         a seat's sight (a card handed over from another's hand): (0, "") when there was none.

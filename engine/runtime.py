@@ -253,14 +253,25 @@ class Runtime:
 
     def _check_flow(self, game: GameDef) -> None:
         """Every Lua function the flow names must exist once the scripts have run."""
+        from . import yamlio
+        from .names import did_you_mean
+
         flow = game.data["flow"]
-        needed = [flow["setup"]] + [p[k] for p in flow["phases"] for k in ("run", "offer") if k in p]
-        needed += [flow[k] for k in ("next_player", "after_round") if k in flow]
+        needed = [(("flow", "setup"), flow["setup"])]
+        needed += [(("flow", "phases", i, k), p[k]) for i, p in enumerate(flow["phases"])
+                   for k in ("run", "offer") if k in p]
+        needed += [(("flow", k), flow[k]) for k in ("next_player", "after_round") if k in flow]
         env, lua_type = self._E.rules_env, self._lua.eval("type")  # (only while building: no switch)
-        missing = [n for n in needed if lua_type(env[n]) != "function"]
+        missing = [(keys, n) for keys, n in needed if lua_type(env[n]) != "function"]
         if missing:
-            raise DefinitionError([Problem(str(game.root / "game.yaml"), 1, 1,
-                                           f"flow names Lua functions the scripts do not define: {', '.join(missing)}")])
+            path = game.root / "game.yaml"
+            doc, _ = yamlio.load(path, display(path))
+            defined = sorted(str(k) for k, v in env.items() if lua_type(v) == "function")
+            problems = []
+            for keys, name in missing:
+                said = f"no Lua function called '{name}' in the rules' scripts{did_you_mean(str(name), defined)}"
+                problems.append(doc.problem(keys, said) if doc is not None else Problem(display(path), 1, 1, said))
+            raise DefinitionError(problems)
 
     # -- driving the match -----------------------------------------------------
 
@@ -321,6 +332,10 @@ class Runtime:
     def force(self, values: list[int]) -> None:
         """Results the generator gives next, in order (scenario tests)."""
         self._call(self._E.scenario_api.force, self._lua.table_from(list(values)))
+
+    def forced_left(self) -> int:
+        """How many forced results (force) the generator has not given yet."""
+        return len(self._E.forced)
 
     def redeal(self, player: int, seed: int) -> None:
         """Deals again what `player` cannot see and reseeds the generator (see E.redeal)."""

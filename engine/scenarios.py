@@ -45,20 +45,31 @@ def find_files(paths: list[str] | None = None) -> list[Path]:
     and cards' tests/ folders), or those in the tests/ folders of every game found."""
     games = loader.list_games()
     if not paths:
-        return [f for rules_dir in games.values() for f in _game_tests(rules_dir)]
+        return [f for rules_dir in games.values() for f in game_tests(rules_dir)]
     out: list[Path] = []
-    for p in map(Path, paths):
+    for text, p in zip(paths, map(Path, paths)):
         if p.is_dir() and (p / "game.yaml").is_file():   # a game's folder, as a game's id: its tests
-            out += _game_tests(p)
+            out += game_tests(p)
+        elif text in games and "/" not in text and text not in (".", ".."):   # a game's id, as summon check reads it
+            out += game_tests(games[text])
         elif p.is_dir():
-            out += sorted(p.rglob("*.yaml"))
-        elif not p.exists() and str(p) in games:
-            out += _game_tests(games[str(p)])
+            out += [f for f in loader.yaml_files(p, deep=True) if not _other_kind(f)]
         elif not p.exists() and p.suffix == "" and len(p.parts) == 1:   # a name: no file and no game
             raise EngineError(f"no file or folder '{p}', and " + loader.unknown_game_message(str(p), games))
         else:
             out.append(p)   # (a file, or a path that is not there: run_file says so)
     return out
+
+
+def _other_kind(path: Path) -> bool:
+    """Whether a YAML file met in a folder is plainly no scenario file: a game.yaml, or a card
+    set or deck (a map with cards or a deck and no scenarios). Anything else is run, so a
+    scenario file with a mistake is reported, not passed over."""
+    if path.name == "game.yaml":
+        return True
+    doc, _ = yamlio.load(path, loader.display(path))
+    data = doc.data if doc is not None else None
+    return isinstance(data, dict) and "scenarios" not in data and ("cards" in data or "deck" in data)
 
 
 def _own_game(path: Path, game: str) -> str | None:
@@ -76,12 +87,12 @@ def _own_game(path: Path, game: str) -> str | None:
     return None
 
 
-def _game_tests(rules_dir: Path) -> list[Path]:
+def game_tests(rules_dir: Path) -> list[Path]:
     """The scenario files in a game's rules/ID/tests and cards/ID/tests folders."""
-    out = sorted((rules_dir / "tests").glob("*.yaml"))
+    out = loader.yaml_files(rules_dir / "tests")
     cards_dir = loader.cards_beside(rules_dir)
     if cards_dir is not None:
-        out += sorted((cards_dir / "tests").glob("*.yaml"))
+        out += loader.yaml_files(cards_dir / "tests")
     return out
 
 
@@ -239,8 +250,43 @@ def _check_card(match: Match, got: dict, card_id: int, want: dict, where: str, k
     return out
 
 
-def _check(match: Match, expect: dict, keys: tuple, said: list[str]) -> list[tuple[tuple, str]]:
-    """Every expectation that does not hold, as (key path, 'expected X, got Y')."""
+def unknown_names(game, spaces: list[str], expect: dict, keys: tuple) -> list[tuple[tuple, str]]:
+    """What an expectation names that the game has not, as (key path, message): a space not on
+    the board, a card id no card has. Such an expectation could only pass, or fail for the
+    wrong reason (`board: {z99: null}` holds on any board)."""
+    out = []
+    on_board = set(spaces)
+
+    def card(cid, k):
+        if isinstance(cid, str) and cid not in game.cards:
+            out.append((k, f"no card called '{cid}'{did_you_mean(cid, game.cards)}"))
+
+    for space, want in (expect.get("board") or {}).items():
+        k = keys + ("board", space)
+        if str(space) not in on_board:
+            out.append((k, f"{space} is no space of the board" + did_you_mean(str(space), spaces)))
+        elif isinstance(want, str):
+            card(want, k)
+        elif isinstance(want, dict) and "card" in want:
+            card(want["card"], k + ("card",))
+    for zkey, want in (expect.get("zones") or {}).items():
+        k = keys + ("zones", zkey)
+        if isinstance(want, list):
+            for i, c in enumerate(want):
+                card(c, k + (i,))
+            continue
+        if want.get("top") is not None:
+            card(want["top"], k + ("top",))
+        for f in ("contains", "not_contains", "cards"):
+            for i, c in enumerate(want.get(f) or []):
+                card(c if isinstance(c, str) else c.get("card"), k + (f, i))
+    return out
+
+
+def _check(match: Match, expect: dict, keys: tuple, said: list[str],
+           lua_at: tuple[str, str] = ("", "expect.lua")) -> list[tuple[tuple, str]]:
+    """Every expectation that does not hold, as (key path, 'expected X, got Y'). lua_at: the
+    `lua` expectation's text, moved down to its line of the file, and the file's name."""
     st = match.snapshot()
     cards = st["cards"]
     out = []
@@ -338,13 +384,18 @@ def _check(match: Match, expect: dict, keys: tuple, said: list[str]) -> list[tup
         if hits:
             out.append((keys + ("not_said", i), f"expected no message matching {pat!r}; said: {hits[0]!r}"))
     if "lua" in expect:
+        code, chunkname = lua_at
+        before = match.state_hash()
         try:
-            res = match.eval(expect["lua"], "expect.lua")
+            res = match.eval(code, chunkname)
         except EngineError as e:
             out.append((keys + ("lua",), f"the lua expectation failed to run: {str(e).splitlines()[0]}"))
         else:
             got = res[0] if res else None
-            if got is not True:
+            if match.state_hash() != before:
+                out.append((keys + ("lua",), "the lua expectation changed the match: an expectation may only "
+                                             "read (set up a position in `setup: lua:`)"))
+            elif got is not True:
                 out.append((keys + ("lua",), f"expected `{expect['lua'].strip()}` to be true, got {got!r}"))
     return out
 
@@ -406,14 +457,23 @@ def run_scenario(game, doc: yamlio.Document, index: int) -> Result:
         key = "options" if "option" in str(e).split(":")[0] and "options" in sc else "setup"
         return fail(base + (key,), 0, f"setup failed: {e}")
     said = list(match.messages())
+    # the last rolls: given (key path, how many, step), to tell a roll nothing drew
+    rolls = (sc.get("setup") or {}).get("rolls")
+    forced = (base + ("setup", "rolls"), len(rolls), 0) if rolls else None
     for n, step in enumerate(sc["steps"], 1):
         keys = base + ("steps", n - 1)
         try:
             if "rolls" in step:
+                left = match.forced_left()
+                if left:    # they would be drawn before these
+                    raise _Fail(keys + ("rolls",), f"{left} forced result{'s' if left != 1 else ''} of "
+                                                   f"{'the setup' if forced[2] == 0 else f'step {forced[2]}'} "
+                                                   f"not drawn yet: they would come before these (give fewer there)")
                 try:
                     match.force_random(roll_numbers(game, step["rolls"]))
                 except ValueError as e:
                     raise _Fail(keys + ("rolls",), str(e))
+                forced = (keys + ("rolls",), len(step["rolls"]), n)
             if "answer" in step:
                 idx = _pick(match, step["answer"], keys + ("answer",))
                 try:
@@ -431,7 +491,11 @@ def run_scenario(game, doc: yamlio.Document, index: int) -> Result:
                         raise _Fail(keys + ("error",), f"expected an error with {step['error']!r}, but the answer worked")
                 said += match.messages()
             if "expect" in step:
-                for k, msg in _check(match, step["expect"], keys + ("expect",), said):
+                named = unknown_names(game, match.board_spaces(), step["expect"], keys + ("expect",))
+                at = keys + ("expect", "lua")
+                lua_at = ("\n" * (doc.block_start(at) - 1) + step["expect"]["lua"], doc.path) \
+                    if "lua" in step["expect"] else ("", doc.path)
+                for k, msg in named or _check(match, step["expect"], keys + ("expect",), said, lua_at):
                     fail(k, n, msg)
                 said = []
                 if res.failures:
@@ -440,6 +504,9 @@ def run_scenario(game, doc: yamlio.Document, index: int) -> Result:
             return fail(f.keys, n, f.message)
         except EngineError as e:
             return fail(keys, n, f"{type(e).__name__}: {e}")
+    if forced and match.forced_left() == forced[1]:   # none drawn: what they were for went otherwise
+        return fail(forced[0], forced[2], f"none of the {forced[1]} forced results (rolls:) was drawn by "
+                                          f"the end of the scenario")
     return res
 
 

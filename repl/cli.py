@@ -572,7 +572,10 @@ def cmd_test(args) -> int:
 
     files = scenarios.find_files(args.paths)
     if not files:
-        print("no scenario files found in the tests/ folders of the games found (summon list shows them)")
+        if args.paths:
+            print(f"no scenario files found in {', '.join(args.paths)}")
+        else:
+            print("no scenario files found in the tests/ folders of the games found (summon list shows them)")
         return 1
     results, problems = [], []
     for f in files:

@@ -135,7 +135,7 @@ def test_a_region_for_a_number_of_players_the_game_has_not_is_a_problem(tmp_path
     problems = [str(p) for p in check(str(game))]
     assert [p.split("game.yaml:")[1] for p in problems] == [
         f"{n + 1}:{lines[n].index('4]') + 1}: 4 players cannot play: players are from 2 to 3"], problems
-    for wrong, said in (("[]", "[] should be non-empty"), ("[3, 3]", "[3, 3] has non-unique elements")):
+    for wrong, said in (("[]", "'player_counts' is empty: give at least one entry"), ("[3, 3]", "[3, 3] has non-unique elements")):
         edit(game / "game.yaml", lines[n].split(": ")[-1].rstrip("}"), wrong)
         lines = (game / "game.yaml").read_text().splitlines()
         assert [p.split("game.yaml:")[1].split(": ", 1)[1] for p in map(str, check(str(game)))] == [said]
@@ -154,6 +154,27 @@ def test_match_data_kept_outside_state_is_a_problem(tmp_path):
     assert len(problems) == 1 and re.match(r".*game\.yaml:1:1: a match built after another one played differently "
                                            r"from the same match built alone \(from decision \d+\): a script keeps "
                                            r"match data outside `state`", problems[0]), problems
+
+
+def test_a_script_error_met_in_the_checks_random_games_is_a_problem_at_its_line(tmp_path):
+    # the rules fail the first time a pawn steps: check's random games meet it, and say where
+    game = Path(shutil.copytree(ROOT / "tests" / "games" / "tiny_graph", tmp_path / "tiny"))
+    edit(game / "tiny.lua", "      cards.place(pawn, pick.to)\n",
+         "      cards.place(pawn, pick.to)\n      local n = #state.vars.stepped\n")
+    line = (game / "tiny.lua").read_text().splitlines().index("      local n = #state.vars.stepped") + 1
+    problems = [str(p) for p in check(str(game))]
+    assert len(problems) == 1, problems
+    assert re.fullmatch(rf".*tiny\.lua:{line}:1: Lua: attempt to get length of a nil value \(field 'stepped'\) "
+                        r"\(in a random game summon check played\)", problems[0]), problems
+
+
+def test_checking_a_game_checks_the_form_of_its_scenario_files(tmp_path):
+    game = Path(shutil.copytree(ROOT / "tests" / "games" / "tiny_graph", tmp_path / "tiny"))
+    (game / "tests").mkdir()
+    (game / "tests" / "steps.yml").write_text("game: tiny_graph\nscenarios:\n  - name: x\n    steps:\n"
+                                              "      - answr: Stay\n")
+    problems = [str(p) for p in check(str(game))]
+    assert any(p.endswith("steps.yml:5:9: unknown key 'answr' (did you mean 'answer'?)") for p in problems), problems
 
 
 def test_an_offer_that_forks_cannot_copy_is_a_problem_at_its_function(game_copy):

@@ -2,6 +2,7 @@
 reports failures and malformed files with path:line."""
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -125,7 +126,7 @@ def test_the_readme_example_passes(tmp_path):
 def test_a_misspelt_card_in_a_setup_names_the_line_and_suggests(tmp_path):
     f = tmp_path / "typo.yaml"
     f.write_text("game: summoner_wars\nscenarios:\n  - name: typo\n    setup:\n"
-                 "      board: {c4: {card: frost_mag}}\n    steps: []\n")
+                 "      board: {c4: {card: frost_mag}}\n    steps: [{expect: {over: false}}]\n")
     r = summon_test(f)
     assert r.returncode == 1
     assert "typo.yaml:5: step 0: setup failed: setup board c4: no card called 'frost_mag' " \
@@ -228,3 +229,189 @@ def test_players_and_start_round_in_a_rounds_game(tmp_path):
     assert "round: expected 5, got 4" in results[0].failures[0].message
     m = scenarios.loader.load_game("summoners_isle")
     assert scenarios.roll_numbers(m, ["d6:6", "3", 2]) == [6, 3, 2]
+
+
+# -- scenarios that could only pass ------------------------------------------------------------
+
+VACUOUS = """game: summoner_wars
+scenarios:
+  - name: no steps
+    steps: []
+  - name: an empty step, an empty expectation
+    steps:
+      - {}
+      - expect: {}
+  - name: an error expected of no answer
+    steps:
+      - error: this text is never looked at
+  - name: an empty zone spec
+    steps:
+      - expect: {zones: {"hand:2": {}}}
+"""
+
+NAMES = """game: summoner_wars
+scenarios:
+  - name: names the game has not
+    steps:
+      - expect:
+          board: {z99: null, c5: {card: frost_mag}}
+          zones: {"hand:1": {not_contains: [frost_mag]}}
+"""
+
+
+def _line_of(text: str, part: str) -> int:
+    return next(i for i, line in enumerate(text.splitlines(), 1) if part in line)
+
+
+def test_a_scenario_that_would_check_nothing_is_refused_at_its_line(tmp_path):
+    f = tmp_path / "vacuous.yaml"
+    f.write_text(VACUOUS)
+    r = summon_test(f)
+    assert r.returncode == 1 and "0 passed, 0 failed, 6 errors" in r.stdout, r.stdout
+    for part, said in (("steps: []", "'steps' is empty: give at least one entry"),
+                       ("      - {}", "needs one of the keys 'answer', 'rolls', 'expect'"),
+                       ("expect: {}", "'expect' is empty"),
+                       ("error: this text", "'error' needs 'answer' beside it"),
+                       ('"hand:2"', "'hand:2' is empty")):
+        where = f"vacuous.yaml:{_line_of(VACUOUS, part)}:"
+        assert any(where in line and said in line for line in r.stdout.splitlines()), (where, said, r.stdout)
+
+
+def test_an_expectation_naming_what_the_game_has_not_fails_in_test_and_check(tmp_path):
+    from engine.check import check
+
+    f = tmp_path / "names.yaml"
+    f.write_text(NAMES)
+    problems = [str(p) for p in check(str(f))]
+    board, zone = _line_of(NAMES, "z99"), _line_of(NAMES, "not_contains")
+    assert len(problems) == 3, problems
+    for line, said in ((board, "z99 is no space of the board"),
+                       (board, "no card called 'frost_mag' (did you mean 'frost_mage'?)"),
+                       (zone, "no card called 'frost_mag' (did you mean 'frost_mage'?)")):
+        assert any(f"names.yaml:{line}:" in p and said in p for p in problems), (line, said, problems)
+    r = summon_test(f)   # (board: {z99: null} would hold on any board)
+    assert r.returncode == 1 and "0 passed, 1 failed" in r.stdout and "z99 is no space of the board" in r.stdout
+
+
+def test_yml_files_are_scenarios_and_card_sets_too(tmp_path):
+    r = summon("new", "game", "yml_game", "--dir", str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    (tmp_path / "rules/yml_game/tests/failing.yml").write_text(
+        "game: yml_game\nscenarios:\n  - name: must fail\n    steps:\n      - expect: {winner: 2}\n")
+    r = summon("test", "yml_game", cwd=tmp_path)
+    assert r.returncode == 1 and "must fail FAILED" in r.stdout and "3 passed, 1 failed" in r.stdout, r.stdout
+    (tmp_path / "cards/yml_game/extra.yml").write_text(
+        "id: extra\nname: Extra\ncards:\n  - {id: odd, name: Odd, pointz: 1}\n")
+    r = summon("check", "yml_game", cwd=tmp_path)
+    assert r.returncode == 1 and "cards/yml_game/extra.yml:4:" in r.stdout and "unknown key 'pointz'" in r.stdout
+
+
+def test_a_setup_that_fails_without_a_lua_line_is_reported_in_the_scenario_file(tmp_path):
+    from engine.check import check
+
+    f = tmp_path / "setup.yaml"
+    f.write_text("game: summoner_wars\nscenarios:\n  - name: unknown set\n    seats: [polar_dwarfs, fallen_kingdom]\n"
+                 "    steps: [{expect: {over: false}}]\n")
+    problems = [str(p) for p in check(str(f))]
+    assert len(problems) == 1 and problems[0].startswith(f"{f}:3:"), problems    # (it said ":1:1:", no file)
+    assert "no card set 'polar_dwarfs' (did you mean 'polar_dwarves'?)" in problems[0]
+
+
+def test_a_misspelt_key_inside_a_choice_of_forms_is_named_as_anywhere_else(tmp_path):
+    from engine.check import check
+
+    f = tmp_path / "forms.yaml"
+    f.write_text("game: summoner_wars\nscenarios:\n  - name: x\n    setup:\n      board:\n"
+                 "        c3: {card: frost_mage, ownr: 1}\n        c5: true\n"
+                 "    steps:\n      - expect: {zones: {\"hand:1\": {count: 1, contain: [frost_mage]}}}\n")
+    problems = {str(p).split(": ", 1)[1] for p in check(str(f))}
+    assert problems == {"unknown key 'ownr' (did you mean 'owner'?)", "expected false or a map, got true",
+                        "unknown key 'contain' (did you mean 'contains'?)"}, problems
+
+
+EXPECT_AND_ROLLS = """game: summoner_wars
+scenarios:
+  - name: an expectation that changes the match
+    steps:
+      - expect:
+          lua: (function() counters.set(1, "magic", 9); return true end)()
+  - name: an error in an expectation's lua
+    steps:
+      - expect:
+          lua: |
+            local x = nil
+            return x.y
+  - name: a roll out of range
+    seats: [polar_dwarves, fallen_kingdom]
+    setup:
+      clear_board: true
+      board:
+        a1: {card: svara, owner: 1}
+        f8: {card: ret_talus, owner: 2}
+        c3: {card: frost_mage, owner: 1}
+        c5: {card: undead_warrior, owner: 2}
+      start: {player: 1, phase: attack}
+    steps:
+      - rolls: [7, 7]
+      - answer: Attack with Frost Mage at c3
+      - answer: Undead Warrior at c5
+  - name: rolls nothing draws
+    steps:
+      - rolls: [6, 6, 6]
+      - expect: {over: false}
+  - name: rolls left over before more are given
+    seats: [polar_dwarves, fallen_kingdom]
+    setup:
+      clear_board: true
+      board:
+        a1: {card: svara, owner: 1}
+        f8: {card: ret_talus, owner: 2}
+        c3: {card: frost_mage, owner: 1}
+        c5: {card: undead_warrior, owner: 2}
+      start: {player: 1, phase: attack}
+    steps:
+      - rolls: [1, 6, 6, 6, 6, 6, 6, 6]
+        answer: Attack with Frost Mage at c3
+      - rolls: [6]
+"""
+
+
+def test_expectations_only_read_and_forced_rolls_must_be_drawn(tmp_path):
+    (tmp_path / "er.yaml").write_text(EXPECT_AND_ROLLS)
+    r = summon("test", "er.yaml", cwd=tmp_path)     # (Lua shortens a long file name in its messages)
+    assert r.returncode == 1 and "0 passed, 5 failed" in r.stdout, r.stdout
+    at = {name: line for name, line in
+          (("change", _line_of(EXPECT_AND_ROLLS, "counters.set")), ("error", _line_of(EXPECT_AND_ROLLS, "return x.y")),
+           ("range", _line_of(EXPECT_AND_ROLLS, "Attack with Frost Mage at c3")),
+           ("unused", _line_of(EXPECT_AND_ROLLS, "rolls: [6, 6, 6]")),
+           ("before", _line_of(EXPECT_AND_ROLLS, "rolls: [6]")))}
+    out = r.stdout
+    assert f"er.yaml:{at['change']}: step 1: the lua expectation changed the match" in out, out
+    assert f"er.yaml:{at['error']}: attempt to index a nil value (local 'x')" in out, out   # the file's own line
+    assert f"er.yaml:{at['range']}: step 2: answering 'Attack with Frost Mage at c3' failed: a forced result " \
+           "(rolls: in a scenario) of 7 cannot come from this draw of 1 to 6" in out, out
+    assert f"er.yaml:{at['unused']}: step 1: none of the 3 forced results (rolls:) was drawn" in out, out
+    assert re.search(rf"er\.yaml:{at['before']}: step 2: \d forced results of step 1 not drawn yet: they would "
+                     r"come before these", out), out
+
+
+def test_a_game_id_that_is_also_a_folder_here_runs_the_games_tests_and_a_folder_skips_other_files(tmp_path):
+    home = tmp_path / "sprint"            # a games folder named as its game, on SUMMON_PATH
+    home.mkdir()
+    assert summon("new", "game", "sprint", cwd=home).returncode == 0
+    import os
+    env = dict(os.environ, SUMMON_PATH=str(home))
+    r = subprocess_summon(["test", "sprint"], tmp_path, env)
+    assert r.returncode == 0 and r.stdout.strip().splitlines()[-1] == "3 passed, 0 failed", r.stdout
+    # a folder of card sets (and a game.yaml) holds no scenario file: none of them is run as one
+    r = subprocess_summon(["test", "cards/sprint"], home, env)
+    assert r.returncode == 1 and r.stdout.strip() == "no scenario files found in cards/sprint", r.stdout
+    r = subprocess_summon(["test", "rules"], home, env)      # the rules folder: its tests, not game.yaml
+    assert r.returncode == 0 and r.stdout.strip().splitlines()[-1] == "3 passed, 0 failed", r.stdout
+
+
+def subprocess_summon(args, cwd, env):
+    import subprocess
+    import sys
+    return subprocess.run([sys.executable, "-m", "repl", *args], cwd=cwd, env=dict(env, PYTHONPATH=str(ROOT)),
+                          capture_output=True, text=True, timeout=300)

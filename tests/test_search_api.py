@@ -613,9 +613,13 @@ def test_an_offer_that_is_not_a_question_stops_the_match_naming_the_phase(tmp_pa
 def test_a_flow_naming_an_offer_the_scripts_do_not_define_is_refused_at_load(tmp_path):
     from engine.errors import DefinitionError
 
-    game = offer_game(tmp_path, SPEND_OFFER.replace("function spend_offer(", "function spend_offer_typo("))
-    with pytest.raises(DefinitionError, match="flow names Lua functions the scripts do not define: spend_offer"):
+    game = offer_game(tmp_path, SPEND_OFFER.replace("function spend_offer(", "function spend_ofer("))
+    with pytest.raises(DefinitionError) as e:
         new(game)
+    line = next(n for n, text in enumerate((game.root / "game.yaml").read_text().splitlines(), 1) if "offer: spend_offer" in text)
+    assert [str(p).split("game.yaml:")[1].split(":", 1)[0] for p in e.value.problems] == [str(line)]
+    assert "no Lua function called 'spend_offer' in the rules' scripts (did you mean 'spend_ofer'?)" \
+        in str(e.value.problems[0])
 
 
 def questions_start_at_their_checkpoints(game, seeds, players, kind_of, max_decisions, fork_every=10):

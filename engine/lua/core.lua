@@ -69,7 +69,14 @@ function E.random_int(lo, hi)
   if n <= 0 then error("random_int: empty range " .. lo .. ".." .. hi, 2) end
   E.note("random number")
   local f = E.forced
-  if #f > 0 then return table.remove(f, 1) end
+  if #f > 0 then
+    local v = table.remove(f, 1)
+    if v < lo or v > hi then
+      error(string.format("a forced result (rolls: in a scenario) of %d cannot come from this draw of %d to %d",
+                          v, lo, hi), 0)
+    end
+    return v
+  end
   return lo + (next64() >> 1) % n
 end
 
