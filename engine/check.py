@@ -16,6 +16,11 @@ from .match import region_owners
 def _target_game(target: str) -> str:
     """A game id or folder for a check target, which may also be one card file."""
     p = Path(target)
+    if p.is_file() and p.suffix == ".lua":   # a rules file: its game (a card file's Lua is in its YAML)
+        for folder in p.resolve().parents:
+            if (folder / "game.yaml").is_file():
+                return str(folder)
+        raise EngineError(f"{target}: no game.yaml in this file's folder or above it: it belongs to no game")
     if p.is_file() and p.suffix in loader.YAML_SUFFIXES and p.name != "game.yaml":
         game_dir = p.resolve().parent
         rules = game_dir.parent.parent / "rules" / game_dir.name
@@ -23,8 +28,9 @@ def _target_game(target: str) -> str:
             return str(rules)
         if (game_dir.parent / "game.yaml").is_file():
             return str(game_dir.parent)
-        raise EngineError(f"{target}: cannot tell which game this card file belongs to "
-                          f"(expected it in cards/<game>/ beside rules/<game>/)")
+        raise EngineError(f"{target}: cannot tell which game this file belongs to: a card file goes in "
+                          f"cards/<game>/ beside rules/<game>/ (or give --game), and a scenario file holds "
+                          f"game: and scenarios:")
     if p.is_file() and p.name == "game.yaml":
         return str(p.resolve().parent)
     return target
@@ -61,10 +67,13 @@ def _display_problems(game, m) -> list[Problem]:
 
 
 def is_scenario_file(target: str) -> bool:
-    """Whether a check target is a file of scenario tests (a map with `scenarios:`)."""
+    """Whether a check target is a file of scenario tests (a map with `scenarios:`, or any
+    YAML file in a tests/ folder: checked as one, so a broken one is said to be broken)."""
     p = Path(target)
     if not (p.is_file() and p.suffix in loader.YAML_SUFFIXES):
         return False
+    if p.resolve().parent.name == "tests":
+        return True
     doc, _ = yamlio.load(p, loader.display(p), int_keys=True)
     return doc is not None and isinstance(doc.data, dict) and "scenarios" in doc.data
 
@@ -78,7 +87,7 @@ def check_scenarios(target: str) -> list[Problem]:
     if doc is None:
         return problems
     try:
-        game = loader.load_game(doc.data["game"])
+        game = loader.load_game(scenarios.own_game(Path(target), doc.data["game"]) or doc.data["game"])
     except DefinitionError as e:
         return [doc.problem(("game",), f"the game does not load: {e.problems[0]}")]
     except EngineError as e:
@@ -155,10 +164,11 @@ def check(target: str, game_id: str | None = None) -> list[Problem]:
     if is_scenario_file(target):
         return check_scenarios(target)
     found = _check_game(target, game_id)
-    if not Path(target).is_file():
+    p = Path(target)
+    if not p.is_file() or p.name == "game.yaml" or p.suffix == ".lua":   # a game, however named
         from . import scenarios
         try:
-            rules_dir, _ = loader.resolve(target)
+            rules_dir, _ = loader.resolve(_target_game(target))
         except EngineError:
             return found
         for f in scenarios.game_tests(rules_dir):
@@ -339,6 +349,11 @@ def notes(target: str, game_id: str | None = None) -> list[str]:
         where = loader.display(game.root / "game.yaml")
         out.append(f"{where}: note: no `bots: evaluate:` file, so the greedy and mcts bots judge "
                    f"{game.id} by a generic evaluation (each seat's share of the cards in play)")
+    for name, value in (game.data.get("options") or {}).items():
+        if isinstance(value, dict) and {"min", "max"} & set(value):   # (a table is a value options may hold)
+            out.append(f"{loader.display(game.root / 'game.yaml')}: note: option {name} is the table "
+                       f"{json.dumps(value, sort_keys=True)}, having no default; a number with bounds is written "
+                       f"{{default: N, min: ..., max: ...}}")
     sources = list(game.scripts) + [src for c in game.cards.values() for src in c.lua]
     sources += [game.evaluator] if game.evaluator is not None else []
     out += [n for n in map(lualint.unread_note, sources) if n is not None]
@@ -375,10 +390,14 @@ def old_calls(game) -> list[Problem]:
 def card_schema_text(game_id: str) -> str:
     """The JSON Schema of a game's card set files, as an editor reads it."""
     rules_dir, _ = loader.resolve(game_id)
-    doc, problems = yamlio.load(rules_dir / "game.yaml")
+    doc, problems = yamlio.load(rules_dir / "game.yaml", loader.display(rules_dir / "game.yaml"))
     if doc is None or not isinstance(doc.data, dict):
         raise DefinitionError(problems or [Problem(str(rules_dir / "game.yaml"), 1, 1, "not a mapping")])
-    return json.dumps(loader.card_schema(doc.data), indent=2, sort_keys=True) + "\n"
+    schema = loader.card_schema(doc.data)
+    if loader.schema_mistake(schema):   # a field's schema is no schema: say where, write nothing
+        raise DefinitionError(loader.field_schema_problems(doc, doc.data)
+                              or [doc.problem((), "the card schema built from game.yaml is no valid schema")])
+    return json.dumps(schema, indent=2, sort_keys=True) + "\n"
 
 
 def deck_cards(path: Path) -> set[str] | None:
@@ -434,8 +453,8 @@ def deck_summary(target: str, game_id: str | None = None) -> tuple[str, list[str
     for e in entries:
         d = game.cards.get(e.get("card")) if isinstance(e, dict) else None
         copies = e.get("copies", 1) if isinstance(e, dict) else 0
-        if d is None or not isinstance(copies, int):
-            continue
+        if d is None or not isinstance(copies, int) or isinstance(copies, bool) or copies < 1:
+            continue   # (a problem of its own below: not counted)
         size += copies
         tags = d.data.get("tags") or []
         for t in counted:

@@ -272,7 +272,7 @@ def deck_problems(doc: Document, set_data: dict, rules: dict, cards: dict[str, d
     # wait until it is mended.
     by_list = where == ("deck",)
     whole = [e for e in entries if isinstance(e[1], str) and isinstance(e[3], int) and not isinstance(e[3], bool)
-             and isinstance(e[4], list) and (not by_list or e[1] in cards)]
+             and e[3] >= (1 if by_list else 0) and isinstance(e[4], list) and (not by_list or e[1] in cards)]
     if len(whole) < len(entries):
         return _per_card_problems(doc, whole, rules)
     out = _per_card_problems(doc, entries, rules)

@@ -314,6 +314,12 @@ def _schema_problems(doc: yamlio.Document, err) -> list[Problem]:
             out += _schema_problems(doc, sub)
     elif err.validator == "oneOf" and err.context and _kinds_taken(err):
         out.append(doc.problem(where, f"expected {_kinds_in_words(_kinds_taken(err))}, got {_got(inst)}"))
+    elif err.validator == "uniqueItems" and isinstance(inst, list):
+        seen: list = []
+        for i, v in enumerate(inst):
+            if v in seen:
+                out.append(doc.problem(where + (i,), f"{json.dumps(v)[:40]} is listed twice"))
+            seen.append(v)
     elif err.validator == "pattern":
         said = err.schema.get("x-message", "is not a valid id: use lower-case letters, digits and _")
         out.append(doc.problem(where, f"'{inst}' {said}"))
@@ -474,6 +480,33 @@ def _grid_region_problems(gdoc: yamlio.Document, board: dict) -> list[Problem]:
     return problems
 
 
+def schema_mistake(schema: Any) -> tuple[tuple, str] | None:
+    """Why a JSON Schema written in game.yaml is not one (the key path within it, and the
+    reason in one line), or None when it is."""
+    try:
+        jsonschema.Draft202012Validator.check_schema(schema)
+    except jsonschema.SchemaError as e:
+        where = tuple(e.absolute_path)
+        return where, f"{'.'.join(map(str, where)) + ': ' if where else ''}{e.message.splitlines()[0][:120]}"
+    return None
+
+
+def field_schema_problems(gdoc: yamlio.Document, g: dict) -> list[Problem]:
+    """game.yaml's card fields and card set fields whose schema is no JSON Schema, each at its line."""
+    if schema_mistake(card_schema(g)) is None:   # (one check of them all: each costs time)
+        return []
+    out = []
+    for keys, what in ((("card_fields",), "card field"), (("sets", "fields"), "card set field")):
+        fields = g.get("card_fields") if keys == ("card_fields",) else (g.get("sets") or {}).get("fields")
+        for name, field_schema in (fields.items() if isinstance(fields, dict) else ()):
+            if name in CORE_CARD_KEYS and what == "card field":
+                continue   # (said apart: a core key cannot be redefined)
+            bad = schema_mistake(field_schema)
+            if bad:
+                out.append(gdoc.problem(keys + (name,) + bad[0], f"not a valid schema for a {what}: {bad[1]}"))
+    return out
+
+
 def _game_references(gdoc: yamlio.Document, g: dict) -> list[Problem]:
     """Names inside game.yaml that must match each other: zones in play, board links and regions, players."""
     problems = []
@@ -481,6 +514,15 @@ def _game_references(gdoc: yamlio.Document, g: dict) -> list[Problem]:
     for i, z in enumerate(g.get("in_play") or []):
         if z not in zones:
             problems.append(gdoc.problem(("in_play", i), f"no zone called '{z}'{did_you_mean(z, zones)}"))
+    for i, h in enumerate(g.get("hooks") or []):
+        if h in ENGINE_EVENTS:
+            problems.append(gdoc.problem(("hooks", i), f"'{h}' is an event of the engine's own: declare only "
+                                                       f"the game's events"))
+    phase_ids: list = []
+    for i, ph in enumerate(g["flow"]["phases"]):
+        if ph["id"] in phase_ids:
+            problems.append(gdoc.problem(("flow", "phases", i, "id"), f"two phases are called '{ph['id']}'"))
+        phase_ids.append(ph["id"])
     hooks = list(ENGINE_EVENTS) + list(g.get("hooks") or [])
     for i, h in enumerate((g.get("balance") or {}).get("played") or []):
         if h not in hooks:
@@ -488,6 +530,7 @@ def _game_references(gdoc: yamlio.Document, g: dict) -> list[Problem]:
     for name in (g.get("card_fields") or {}):
         if name in CORE_CARD_KEYS:
             problems.append(gdoc.problem(("card_fields", name), f"'{name}' is a core card key; it cannot be redefined"))
+    problems += field_schema_problems(gdoc, g)
     board = g["board"]
     if board["type"] == "grid":
         for k in ("width", "height"):
@@ -532,6 +575,16 @@ def _game_references(gdoc: yamlio.Document, g: dict) -> list[Problem]:
         if "min" in spec and "max" in spec and spec["min"] > spec["max"]:
             problems.append(gdoc.problem(("stats", name, "min"),
                                          f"stat {name}: min {spec['min']} is more than max {spec['max']}"))
+    for name, c in (g.get("counters") or {}).items():
+        if not isinstance(c, dict):
+            continue
+        low, high, start = c.get("min"), c.get("max"), c.get("start", 0)
+        if low is not None and high is not None and low > high:
+            problems.append(gdoc.problem(("counters", name, "min"), f"counter {name}: min {low} is more than max {high}"))
+        elif (low is not None and start < low) or (high is not None and start > high):
+            problems.append(gdoc.problem(("counters", name, "start") if "start" in c else ("counters", name),
+                                         f"counter {name}: it starts at {start}, outside its "
+                                         f"{'min ' + str(low) if low is not None and start < low else 'max ' + str(high)}"))
     return problems
 
 
@@ -624,6 +677,9 @@ def _read_card_sets(set_files: list[Path], g: dict, ld: _Loading
     cards: dict[str, CardDef] = {}
     set_docs: list[yamlio.Document] = []
     seen: dict[str, str] = {}   # set id -> its file
+    # a card or set field whose schema is no schema is a problem at its line of game.yaml:
+    # the card files are not held to it (checked once a load, as it costs milliseconds)
+    schema_fits = schema_mistake(schema) is None
     total = 0
     for sf in set_files:
         ld.files.append(sf)
@@ -638,7 +694,7 @@ def _read_card_sets(set_files: list[Path], g: dict, ld: _Loading
         ld.problems += probs
         if sdoc is None:
             continue
-        sprobs = validate(sdoc, schema)
+        sprobs = validate(sdoc, schema) if schema_fits else []
         ld.problems += sprobs
         sd = copy.deepcopy(sdoc.data)
         if not isinstance(sd, dict):

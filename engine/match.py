@@ -97,6 +97,9 @@ def assign_sets(game: GameDef, seats: list[Seat]) -> list[Seat]:
             if not ids:
                 raise EngineError(f"{game.id} has no card sets to play")
             s = Seat(s.controller, ids[i % len(ids)])
+        elif s.set in game.pools:
+            raise EngineError(f"{game.id}'s card set '{s.set}' is a pool decks draw on (playable: false), "
+                              f"not a set to play; sets: {', '.join(ids) or 'none'}")
         elif s.set not in game.sets:
             raise EngineError(f"{game.id} has no card set '{s.set}'{did_you_mean(s.set, ids)}; "
                               f"sets: {', '.join(ids) or 'none'}")

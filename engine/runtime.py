@@ -12,7 +12,7 @@ from . import ENGINE_DIR
 from .errors import DefinitionError, Problem, ScriptError
 from .loader import GameDef, LuaSource, display, lua_game_table
 from .lint import problem_from_lua
-from .luac import compile_lua
+from .luac import compile_lua, first_line
 
 ENGINE_FILES = ("core", "portable", "board", "pieces", "events", "flow", "libs", "sandbox", "state", "scenario")
 _SOURCES = {name: (ENGINE_DIR / "lua" / f"{name}.lua").read_text() for name in ENGINE_FILES}
@@ -133,7 +133,10 @@ class Runtime:
                     continue
                 err = E.install_lua(cid, src.field[-2], src.field[-1], bc, src.chunkname)
                 if err is not None:
-                    problems.append(problem_from_lua(err, src.chunkname))
+                    found = problem_from_lua(err, src.chunkname)
+                    if found.path == src.chunkname and found.line == 1 and not err.startswith(src.chunkname):
+                        found = Problem(found.path, first_line(src.source)[0], 1, found.message)   # at its value
+                    problems.append(found)
         E.freeze_definitions()
         for src in game.scripts:
             ok, bc = compile_lua(src.source, src.chunkname, self._steps)

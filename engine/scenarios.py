@@ -72,7 +72,7 @@ def _other_kind(path: Path) -> bool:
     return isinstance(data, dict) and "scenarios" not in data and ("cards" in data or "deck" in data)
 
 
-def _own_game(path: Path, game: str) -> str | None:
+def own_game(path: Path, game: str) -> str | None:
     """The folder of the game a scenario file names, when the file is one of that game's own
     tests (rules/ID/tests or cards/ID/tests) and ID is not found where games are looked for
     (the game was given to `summon test` by its folder): so a game's tests run from anywhere."""
@@ -346,7 +346,9 @@ def _check(match: Match, expect: dict, keys: tuple, said: list[str],
                     out.append((k + (p,), f"{name} of player {p}: expected {v}, got {got}"))
         else:
             got = (st["counters"].get("shared") or {}).get(name)
-            if got != want:
+            if got is None and any(name in (v or {}) for p, v in st["counters"].items() if p != "shared"):
+                out.append((k, f"{name} is a counter of each player: write {name}: {{1: {want}}}"))
+            elif got != want:
                 out.append((k, f"{name}: expected {want}, got {got}"))
     simple = {"phase": st.get("phase"), "active": st.get("active"), "turn": st.get("turn"),
               "round": st.get("round"), "winner": st.get("winner"), "over": bool(st.get("over")),
@@ -457,9 +459,11 @@ def run_scenario(game, doc: yamlio.Document, index: int) -> Result:
         key = "options" if "option" in str(e).split(":")[0] and "options" in sc else "setup"
         return fail(base + (key,), 0, f"setup failed: {e}")
     said = list(match.messages())
-    # the last rolls: given (key path, how many, step), to tell a roll nothing drew
-    rolls = (sc.get("setup") or {}).get("rolls")
-    forced = (base + ("setup", "rolls"), len(rolls), 0) if rolls else None
+    # the last rolls given (key path, how many, step), to tell a roll nothing drew: first
+    # those the setup left waiting (its rolls:, or scenario.force in its lua:)
+    waiting = match.forced_left()
+    setup_keys = ("setup", "rolls") if "rolls" in (sc.get("setup") or {}) else ("setup",)
+    forced = (base + setup_keys, waiting, 0) if waiting else None
     for n, step in enumerate(sc["steps"], 1):
         keys = base + ("steps", n - 1)
         try:
@@ -468,7 +472,8 @@ def run_scenario(game, doc: yamlio.Document, index: int) -> Result:
                 if left:    # they would be drawn before these
                     raise _Fail(keys + ("rolls",), f"{left} forced result{'s' if left != 1 else ''} of "
                                                    f"{'the setup' if forced[2] == 0 else f'step {forced[2]}'} "
-                                                   f"not drawn yet: they would come before these (give fewer there)")
+                                                   f"not drawn yet: {'they' if left != 1 else 'it'} would come "
+                                                   f"before these (give fewer there)")
                 try:
                     match.force_random(roll_numbers(game, step["rolls"]))
                 except ValueError as e:
@@ -505,8 +510,9 @@ def run_scenario(game, doc: yamlio.Document, index: int) -> Result:
         except EngineError as e:
             return fail(keys, n, f"{type(e).__name__}: {e}")
     if forced and match.forced_left() == forced[1]:   # none drawn: what they were for went otherwise
-        return fail(forced[0], forced[2], f"none of the {forced[1]} forced results (rolls:) was drawn by "
-                                          f"the end of the scenario")
+        which = "the forced result (rolls:) was never" if forced[1] == 1 else \
+            f"none of the {forced[1]} forced results (rolls:) was"
+        return fail(forced[0], forced[2], f"{which} drawn by the end of the scenario")
     return res
 
 
@@ -516,7 +522,7 @@ def run_file(path: Path) -> tuple[list[Result], list[Problem]]:
     if doc is None:
         return [], problems
     try:
-        game = loader.load_game(_own_game(path, doc.data["game"]) or doc.data["game"])
+        game = loader.load_game(own_game(path, doc.data["game"]) or doc.data["game"])
     except (DefinitionError, EngineError) as e:
         return [], [doc.problem(("game",), str(e).splitlines()[0])]
     return [run_scenario(game, doc, i) for i in range(len(doc.data["scenarios"]))], []

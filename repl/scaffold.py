@@ -25,8 +25,12 @@ class ScaffoldError(EngineError):
 
 def _check_id(what: str, value: str) -> None:
     if not ID.fullmatch(value):
+        fixed = re.sub(r"[^a-z0-9_]", "_", value.lower()).strip("_")
+        fixed = fixed if ID.fullmatch(fixed) else f"my_{fixed}"[:40] if fixed else "my_game"
+        if not ID.fullmatch(fixed):
+            fixed = "my_game"
         raise ScaffoldError(f"{value!r} is no {what} id: use lowercase letters, digits and _, starting "
-                            f"with a letter (at most 40), e.g. {re.sub(r'[^a-z0-9_]', '_', value.lower()).strip('_') or 'my_game'}")
+                            f"with a letter (at most 40), e.g. {fixed}")
 
 
 def _relative(target: Path, start: Path) -> str:

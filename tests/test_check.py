@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from conftest import ROOT, copy_game, edit
 from engine import loader
 from engine.check import card_schema_text, check
+from engine.errors import EngineError
 
 
 @pytest.mark.parametrize("game", sorted(loader.list_games(ROOT)))
@@ -91,6 +92,92 @@ def test_a_field_schema_whose_type_is_not_a_word_is_a_problem_not_a_crash(game_c
     assert problems and all(re.match(r".+:\d+(:\d+)?: ", p) for p in problems), problems
 
 
+def test_a_card_field_that_is_no_schema_is_a_problem_at_its_line_of_game_yaml(game_copy):
+    from engine.errors import DefinitionError
+
+    rules, _ = game_copy()
+    edit(rules / "game.yaml", "  cost: {type: integer, minimum: 0}", "  cost: {type: integer, minimum: zero}")
+    line = (rules / "game.yaml").read_text().splitlines().index("  cost: {type: integer, minimum: zero}") + 1
+    problems = [str(p) for p in check(str(rules))]
+    assert len(problems) == 1 and re.search(rf"game\.yaml:{line}:\d+: not a valid schema for a card field: "
+                                            r"minimum: 'zero' is not of type 'number'", problems[0]), problems
+    with pytest.raises(DefinitionError) as e:     # summon schema writes no broken schema
+        card_schema_text(str(rules))
+    assert f"game.yaml:{line}:" in str(e.value.problems[0])
+
+
+def test_a_card_function_that_is_no_function_is_a_problem_at_its_own_line(tmp_path):
+    from conftest import summon
+    assert summon("new", "game", "hooked", "--dir", str(tmp_path)).returncode == 0
+    cards = tmp_path / "cards" / "hooked" / "starter.yaml"
+    cards.write_text(cards.read_text() + "  - id: ward\n    name: Ward\n    points: 0\n    hooks:\n"
+                     '      after_play: "42"\n      turn_start: "nil"\n      turn_end: "{}"\n')
+    lines = cards.read_text().splitlines()
+    problems = [str(p) for p in check(str(tmp_path / "rules" / "hooked"))]
+    said = "Lua: this Lua must be a function (function(...) ... end), not "
+    assert [p.split("starter.yaml:")[1] for p in problems] == [
+        f"{lines.index(text) + 1}:1: {said}{kind}" for text, kind in
+        (('      after_play: "42"', "a number"), ('      turn_start: "nil"', "nothing"), ('      turn_end: "{}"', "a table"))]
+
+
+@pytest.mark.parametrize("old, new, said", [
+    ("  points: {scope: player, min: 0, start: 0}", "  points: {scope: player, min: 5, max: 2, start: 3}",
+     "counter points: min 5 is more than max 2"),
+    ("  points: {scope: player, min: 0, start: 0}", "  points: {scope: player, min: 0, start: -1}",
+     "counter points: it starts at -1, outside its min 0"),
+])
+def test_counters_and_options_whose_numbers_do_not_fit_together_are_problems(tmp_path, old, new, said):
+    from conftest import summon
+    assert summon("new", "game", "numbers", "--dir", str(tmp_path)).returncode == 0
+    game = tmp_path / "rules" / "numbers" / "game.yaml"
+    edit(game, old, new)
+    line = next(n for n, text in enumerate(game.read_text().splitlines(), 1) if text.startswith(new))
+    problems = [str(p) for p in check(str(game.parent))]
+    assert len(problems) == 1 and f"game.yaml:{line}:" in problems[0] and problems[0].endswith(said), problems
+
+
+def test_game_yaml_lists_with_a_name_twice_or_a_name_taken_are_problems(tmp_path):
+    from conftest import summon
+    assert summon("new", "game", "lists", "--dir", str(tmp_path)).returncode == 0
+    game = tmp_path / "rules" / "lists" / "game.yaml"
+    edit(game, "  - after_play            # {card, player}: a card was played\n", "  - after_play\n  - after_play\n")
+    problems = [str(p).split("game.yaml:")[1] for p in check(str(game.parent))]
+    lines = game.read_text().splitlines()
+    assert problems == [f"{lines.index('  - after_play') + 2}:5: \"after_play\" is listed twice"], problems
+    edit(game, "  - after_play\n  - after_play\n", "  - after_play\n  - turn_start\n")
+    edit(game, "    - {id: draw, run: draw_phase}\n", "    - {id: draw, run: draw_phase}\n    - {id: play, run: play_phase}\n")
+    problems = [str(p).split("game.yaml:")[1].split(":", 2)[2].strip() for p in check(str(game.parent))]
+    assert problems == ["'turn_start' is an event of the engine's own: declare only the game's events",
+                        "two phases are called 'play'"], problems
+
+
+def test_a_game_named_by_its_game_yaml_or_a_lua_file_is_checked_alike_with_its_tests(tmp_path):
+    game = Path(shutil.copytree(ROOT / "tests" / "games" / "tiny_graph", tmp_path / "tiny"))
+    (game / "tests").mkdir()
+    (game / "tests" / "typo.yaml").write_text("game: tiny_graph\nscenaros: []\n")    # no scenario file at all
+    (game / "lib").mkdir()
+    (game / "lib" / "extra.lua").write_text("-- nothing\n")
+    for target in (game, game / "game.yaml", game / "tiny.lua", game / "lib" / "extra.lua", game / "tests" / "typo.yaml"):
+        problems = [str(p) for p in check(str(target))]
+        assert any(p.endswith("typo.yaml:2:1: unknown key 'scenaros' (did you mean 'scenarios'?)") for p in problems), \
+            (target, problems)
+    lone = tmp_path / "lone.lua"
+    lone.write_text("-- nothing\n")
+    with pytest.raises(EngineError, match="no game.yaml in this file's folder or above it: it belongs to no game"):
+        check(str(lone))
+
+
+def test_an_option_table_with_bounds_and_no_default_is_noted_not_refused(tmp_path):
+    from engine.check import notes
+    game = Path(shutil.copytree(ROOT / "tests" / "games" / "tiny_graph", tmp_path / "tiny"))
+    edit(game / "game.yaml", "options:\n", "options:\n  span: {min: 1, max: 100}\n")
+    assert check(str(game)) == []      # a table is a value an option may hold
+    said = [n for n in notes(str(game)) if "option span" in n]
+    assert len(said) == 1 and said[0].endswith('note: option span is the table {"max": 100, "min": 1}, having no '
+                                               'default; a number with bounds is written '
+                                               '{default: N, min: ..., max: ...}'), said
+
+
 GRID_REGIONS = """  adjacency: orthogonal
   regions:
     south: {spaces: [a1, b1, c1]}
@@ -135,7 +222,7 @@ def test_a_region_for_a_number_of_players_the_game_has_not_is_a_problem(tmp_path
     problems = [str(p) for p in check(str(game))]
     assert [p.split("game.yaml:")[1] for p in problems] == [
         f"{n + 1}:{lines[n].index('4]') + 1}: 4 players cannot play: players are from 2 to 3"], problems
-    for wrong, said in (("[]", "'player_counts' is empty: give at least one entry"), ("[3, 3]", "[3, 3] has non-unique elements")):
+    for wrong, said in (("[]", "'player_counts' is empty: give at least one entry"), ("[3, 3]", "3 is listed twice")):
         edit(game / "game.yaml", lines[n].split(": ")[-1].rstrip("}"), wrong)
         lines = (game / "game.yaml").read_text().splitlines()
         assert [p.split("game.yaml:")[1].split(": ", 1)[1] for p in map(str, check(str(game)))] == [said]

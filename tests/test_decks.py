@@ -33,7 +33,7 @@ def test_a_pool_is_no_seat_s_set_and_deck_lists_are(decked):
     m = Match(g, 1, [Seat("bot"), Seat("bot")], quiet=True)
     assert [s.set for s in m.seats] == ["highs", "lows"]
     assert m.eval("return sets.lows.deck[1].card .. sets.lows.deck[1].copies") == ["low2"]
-    with pytest.raises(EngineError, match="no card set 'cards'"):
+    with pytest.raises(EngineError, match=r"card set 'cards' is a pool decks draw on \(playable: false\), not a set to play"):
         Match(g, 1, [Seat("bot", "cards"), Seat("bot")], quiet=True)
 
 
@@ -54,6 +54,7 @@ def test_deck_rules_count_a_deck_list_its_size_and_copies(decked):
 @pytest.mark.parametrize("second, said", [
     ("{card: middle, copies: two}", 'lows.yaml:5:28: expected a whole number, got text "two"'),
     ("{card: cinder_pup, copies: 3}", "lows.yaml:5:12: no card called 'cinder_pup'"),
+    ("{card: middle, copies: -2}", "lows.yaml:5:28: -2 is less than the minimum of 1"),
 ])
 def test_an_entry_in_error_leaves_the_others_checked_and_the_totals_unsaid(decked, second, said):
     """An entry the schema refuses (copies: two), or one naming a card the game has not (a

@@ -415,3 +415,57 @@ def subprocess_summon(args, cwd, env):
     import sys
     return subprocess.run([sys.executable, "-m", "repl", *args], cwd=cwd, env=dict(env, PYTHONPATH=str(ROOT)),
                           capture_output=True, text=True, timeout=300)
+
+
+def test_check_finds_the_game_of_its_own_tests_file_from_anywhere_as_test_does(tmp_path):
+    assert summon("new", "game", "faraway", "--dir", str(tmp_path)).returncode == 0
+    tests = tmp_path / "rules" / "faraway" / "tests" / "basics.yaml"
+    assert summon("test", str(tests)).returncode == 0          # (summon runs from the checkout)
+    r = summon("check", str(tests))
+    assert r.returncode == 0 and r.stdout.strip() == f"ok: {tests}", r.stdout
+
+
+def test_small_mistakes_of_a_modder_get_the_words_that_fix_them(tmp_path):
+    assert summon("new", "game", "words", "--dir", str(tmp_path)).returncode == 0
+    r = summon("check", str(tmp_path / "rules" / "words" / "rules.lua"))      # a rules file: its game
+    assert r.returncode == 0 and r.stdout.strip().endswith(f"ok: {tmp_path / 'rules' / 'words' / 'rules.lua'}")
+    r = summon("new", "game", "1abc", "--dir", str(tmp_path))
+    assert r.returncode == 1 and r.stderr.strip().endswith("e.g. my_1abc"), r.stderr   # (it offered '1abc')
+    f = tmp_path / "words.yaml"
+    f.write_text("game: summoner_wars\nscenarios:\n  - name: n\n    steps:\n      - expect: {counters: {magic: 0}}\n")
+    r = summon_test(f)
+    assert "magic is a counter of each player: write magic: {1: 0}" in r.stdout, r.stdout
+    f.write_text("game: summoner_tcg\nscenarios:\n  - name: n\n    seats: [core, ember]\n"
+                 "    steps: [{expect: {over: false}}]\n")
+    r = summon_test(f)
+    assert "card set 'core' is a pool decks draw on (playable: false), not a set to play" in r.stdout, r.stdout
+
+
+@pytest.mark.parametrize("setup, said", [
+    ("start: {player: 3, phase: attack}", "setup start: no player 3 (players are 1 to 2)"),
+    ("zones: {hand: [frost_mage]}", "setup zone hand is a zone of each player: give {1: [cards], 2: [cards]}"),
+    ("counters: {magic: 4}", "setup counters magic is a counter of each player: give {1: 4}"),
+    ("counters: {magic: {1: 99}}", "setup counters magic: 99 is outside its bounds (0 to 15)"),
+    ("counters: {magik: {1: 2}}", "setup counters: no counter called magik (did you mean 'magic'?)"),
+])
+def test_a_setup_that_cannot_be_is_refused_in_the_scenarios_words(tmp_path, setup, said):
+    f = tmp_path / "setup.yaml"
+    f.write_text(f"game: summoner_wars\nscenarios:\n  - name: s\n    setup:\n      {setup}\n"
+                 "    steps: [{expect: {over: false}}]\n")
+    r = summon_test(f)
+    assert r.returncode == 1 and f"setup.yaml:5: step 0: setup failed: {said}" in r.stdout, r.stdout
+
+
+def test_rolls_forced_by_the_setups_lua_count_as_the_setups(tmp_path):
+    f = tmp_path / "setup_force.yaml"
+    f.write_text("game: summoner_wars\nscenarios:\n  - name: forced in the setup's lua, then more\n"
+                 "    setup:\n      lua: scenario.force({4})\n    steps:\n      - rolls: [6]\n"
+                 "      - expect: {over: false}\n"
+                 "  - name: forced in the setup's lua and never drawn\n"
+                 "    setup:\n      lua: scenario.force({4})\n    steps:\n      - expect: {over: false}\n")
+    r = summon_test(f)
+    assert r.returncode == 1 and "0 passed, 2 failed" in r.stdout and "internal error" not in r.stderr, r.stdout + r.stderr
+    assert "setup_force.yaml:7: step 1: 1 forced result of the setup not drawn yet: it would come before these" \
+        in r.stdout, r.stdout
+    assert "setup_force.yaml:11: step 0: the forced result (rolls:) was never drawn by the end of the scenario" \
+        in r.stdout, r.stdout

@@ -99,7 +99,7 @@ def test_every_army_is_dealt_to_seats_and_the_resources_never_are(smn):
 
 
 def test_a_seat_cannot_play_the_resource_deck(smn):
-    with pytest.raises(EngineError, match="has no card set 'resources'"):
+    with pytest.raises(EngineError, match=r"card set 'resources' is a pool decks draw on \(playable: false\)"):
         Match(smn, 1, [Seat("bot", "resources"), Seat("bot")])
 
 

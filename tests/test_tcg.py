@@ -274,7 +274,7 @@ def test_choices_that_name_hidden_cards_are_secret(tcg):
 def test_the_card_pool_is_no_seat_s_deck_and_the_two_decks_are(tcg):
     assert sorted(tcg.sets) == ["ember", "tide"]
     assert "core" not in tcg.sets and "dust_mote" in tcg.cards
-    with pytest.raises(EngineError, match="no card set 'core'"):
+    with pytest.raises(EngineError, match=r"card set 'core' is a pool decks draw on \(playable: false\)"):
         Match(tcg, 1, [Seat("bot", "core"), Seat("bot", "tide")], quiet=True)
 
 

@@ -433,8 +433,9 @@ function E.load_chunk(src, chunkname, kind)
   end
   local ok, res = E.run_guarded(fn)
   if not ok then return false, res end
-  if type(res) ~= "function" then
-    return false, chunkname .. ": this Lua must be a function (function(...) ... end), not a " .. type(res)
+  if type(res) ~= "function" then   -- (no place: the host names the value's line)
+    return false, "this Lua must be a function (function(...) ... end), not "
+                  .. (res == nil and "nothing" or "a " .. type(res))
   end
   return true, res
 end

@@ -138,6 +138,9 @@ function S.apply(setup)
         if p then E.cards.create(id, p, p, name) else E.cards.create(id, 1, name) end
       end
     end
+    if zd.scope == "player" and spec[1] ~= nil then
+      error("setup zone " .. name .. " is a zone of each player: give {1: [cards], 2: [cards]}", 0)
+    end
     if zd.scope == "player" then
       -- players in seat order: cards get their ids in the order they are made
       local seats = {}
@@ -148,14 +151,34 @@ function S.apply(setup)
       fill(nil, spec)
     end
   end
-  for name, spec in pairs(setup.counters or {}) do
+  for name, spec in pairs(setup.counters or {}) do   -- (each is set alone: the order does not matter)
+    local cd = (E.game.counters or {})[name]
+    if cd == nil then
+      local names = {}
+      for k in pairs(E.game.counters or {}) do names[#names + 1] = k end
+      table.sort(names)
+      error("setup counters: no counter called " .. tostring(name) .. E.suggest(name, names), 0)
+    end
+    local function checked(v)   -- (counters.set keeps a value within its bounds without a word)
+      if cd.min and v < cd.min or cd.max and v > cd.max then
+        error(string.format("setup counters %s: %s is outside its bounds (%s to %s)", name, E.show(v),
+                            tostring(cd.min or "any"), tostring(cd.max or "any")), 0)
+      end
+      return v
+    end
     if type(spec) == "table" then
-      for p, v in pairs(spec) do E.counters.set(tonumber(p), name, v) end
+      for p, v in pairs(spec) do E.counters.set(tonumber(p), name, checked(v)) end
+    elseif cd.scope == "player" then
+      error("setup counters " .. name .. " is a counter of each player: give {1: " .. E.show(spec) .. "}", 0)
     else
-      E.counters.set(name, spec)
+      E.counters.set(name, checked(spec))
     end
   end
   if setup.start then
+    local p = setup.start.player
+    if p ~= nil and (p < 1 or p > #E.state.players) then
+      error(string.format("setup start: no player %s (players are 1 to %d)", E.show(p), #E.state.players), 0)
+    end
     S.start(setup.start.player or E.state.active, setup.start.phase)
     -- the flow counts a turn (round) as it begins: the first one played is this number
     if setup.start.turn then E.state.turn = setup.start.turn - 1 end
