@@ -17,7 +17,7 @@ def _target_game(target: str) -> str:
     """A game id or folder for a check target, which may also be one card file."""
     p = Path(target)
     if p.is_file() and p.suffix == ".lua":   # a rules file: its game (a card file's Lua is in its YAML)
-        for folder in p.resolve().parents:
+        for folder in p.absolute().parents:
             if (folder / "game.yaml").is_file():
                 return str(folder)
         raise EngineError(f"{target}: no game.yaml in this file's folder or above it: it belongs to no game")
@@ -67,12 +67,15 @@ def _display_problems(game, m) -> list[Problem]:
 
 
 def is_scenario_file(target: str) -> bool:
-    """Whether a check target is a file of scenario tests (a map with `scenarios:`, or any
-    YAML file in a tests/ folder: checked as one, so a broken one is said to be broken)."""
+    """Whether a check target is a file of scenario tests: a map with `scenarios:`, or a
+    YAML file in a tests/ folder that is plainly nothing else (as `summon test FOLDER` picks
+    them), so that a broken scenario file is said to be broken."""
+    from . import scenarios
+
     p = Path(target)
     if not (p.is_file() and p.suffix in loader.YAML_SUFFIXES):
         return False
-    if p.resolve().parent.name == "tests":
+    if p.absolute().parent.name == "tests" and not scenarios.other_kind(p):
         return True
     doc, _ = yamlio.load(p, loader.display(p), int_keys=True)
     return doc is not None and isinstance(doc.data, dict) and "scenarios" in doc.data
@@ -161,8 +164,10 @@ def check(target: str, game_id: str | None = None) -> list[Problem]:
     of scenario tests is checked as such (check_scenarios). A game's own scenario files
     are checked for their form (schema and patterns) with it: `summon check FILE` builds
     each scenario's setup too, and `summon test` plays them."""
-    if is_scenario_file(target):
+    if game_id is None and is_scenario_file(target):   # (with --game, a file is a card or deck file)
         return check_scenarios(target)
+    if game_id is not None and Path(target).suffix == ".lua":
+        game_id = None   # a rules file is no card file: its game is the one it is in
     found = _check_game(target, game_id)
     p = Path(target)
     if not p.is_file() or p.name == "game.yaml" or p.suffix == ".lua":   # a game, however named
@@ -338,8 +343,10 @@ def script_problems(game, shapes: dict[str, dict], only=None) -> list[Problem]:
 
 def notes(target: str, game_id: str | None = None) -> list[str]:
     """What `summon check` mentions about a sound game without calling it a problem."""
-    if is_scenario_file(target):
+    if game_id is None and is_scenario_file(target):
         return _scenario_notes(target)
+    if game_id is not None and Path(target).suffix == ".lua":
+        game_id = None
     try:
         game = loader.load_game(game_id or _target_game(target))
     except (DefinitionError, EngineError):

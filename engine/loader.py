@@ -318,7 +318,7 @@ def _schema_problems(doc: yamlio.Document, err) -> list[Problem]:
         seen: list = []
         for i, v in enumerate(inst):
             if v in seen:
-                out.append(doc.problem(where + (i,), f"{json.dumps(v)[:40]} is listed twice"))
+                out.append(doc.problem(where + (i,), f"{json.dumps(v)[:40]} is listed already"))
             seen.append(v)
     elif err.validator == "pattern":
         said = err.schema.get("x-message", "is not a valid id: use lower-case letters, digits and _")
@@ -330,6 +330,11 @@ def _schema_problems(doc: yamlio.Document, err) -> list[Problem]:
 
 _KIND_WORDS = {"string": "text", "object": "a map", "array": "a list", "integer": "a whole number",
                "number": "a number", "boolean": "true or false", "null": "nothing"}
+
+
+def _num(x) -> str:
+    """A number as a message writes it: 3 for 3.0."""
+    return str(int(x)) if isinstance(x, float) and x.is_integer() else str(x)
 
 
 def _got(value) -> str:
@@ -482,9 +487,19 @@ def _grid_region_problems(gdoc: yamlio.Document, board: dict) -> list[Problem]:
 
 def schema_mistake(schema: Any) -> tuple[tuple, str] | None:
     """Why a JSON Schema written in game.yaml is not one (the key path within it, and the
-    reason in one line), or None when it is."""
+    reason in one line), or None when it is. Remembered by the schema's text: the check
+    costs milliseconds, and a game's schemas are checked at every load."""
     try:
-        jsonschema.Draft202012Validator.check_schema(schema)
+        text = json.dumps(schema, sort_keys=True)
+    except (TypeError, ValueError):
+        return (), "it is not plain data"
+    return _schema_mistake_of(text)
+
+
+@lru_cache(maxsize=256)
+def _schema_mistake_of(text: str) -> tuple[tuple, str] | None:
+    try:
+        jsonschema.Draft202012Validator.check_schema(json.loads(text))
     except jsonschema.SchemaError as e:
         where = tuple(e.absolute_path)
         return where, f"{'.'.join(map(str, where)) + ': ' if where else ''}{e.message.splitlines()[0][:120]}"
@@ -578,13 +593,14 @@ def _game_references(gdoc: yamlio.Document, g: dict) -> list[Problem]:
     for name, c in (g.get("counters") or {}).items():
         if not isinstance(c, dict):
             continue
-        low, high, start = c.get("min"), c.get("max"), c.get("start", 0)
+        low, high, start = c.get("min"), c.get("max"), c.get("start")
         if low is not None and high is not None and low > high:
-            problems.append(gdoc.problem(("counters", name, "min"), f"counter {name}: min {low} is more than max {high}"))
-        elif (low is not None and start < low) or (high is not None and start > high):
-            problems.append(gdoc.problem(("counters", name, "start") if "start" in c else ("counters", name),
-                                         f"counter {name}: it starts at {start}, outside its "
-                                         f"{'min ' + str(low) if low is not None and start < low else 'max ' + str(high)}"))
+            problems.append(gdoc.problem(("counters", name, "min"), f"counter {name}: min {_num(low)} is more than "
+                                                                    f"max {_num(high)}"))
+        elif start is not None and ((low is not None and start < low) or (high is not None and start > high)):
+            bound = f"min {_num(low)}" if low is not None and start < low else f"max {_num(high)}"
+            problems.append(gdoc.problem(("counters", name, "start"), f"counter {name}: it starts at {_num(start)}, "
+                                                                      f"outside its {bound}"))
     return problems
 
 

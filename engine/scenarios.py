@@ -53,7 +53,7 @@ def find_files(paths: list[str] | None = None) -> list[Path]:
         elif text in games and "/" not in text and text not in (".", ".."):   # a game's id, as summon check reads it
             out += game_tests(games[text])
         elif p.is_dir():
-            out += [f for f in loader.yaml_files(p, deep=True) if not _other_kind(f)]
+            out += [f for f in loader.yaml_files(p, deep=True) if not other_kind(f)]
         elif not p.exists() and p.suffix == "" and len(p.parts) == 1:   # a name: no file and no game
             raise EngineError(f"no file or folder '{p}', and " + loader.unknown_game_message(str(p), games))
         else:
@@ -61,7 +61,7 @@ def find_files(paths: list[str] | None = None) -> list[Path]:
     return out
 
 
-def _other_kind(path: Path) -> bool:
+def other_kind(path: Path) -> bool:
     """Whether a YAML file met in a folder is plainly no scenario file: a game.yaml, or a card
     set or deck (a map with cards or a deck and no scenarios). Anything else is run, so a
     scenario file with a mistake is reported, not passed over."""
@@ -88,12 +88,13 @@ def own_game(path: Path, game: str) -> str | None:
 
 
 def game_tests(rules_dir: Path) -> list[Path]:
-    """The scenario files in a game's rules/ID/tests and cards/ID/tests folders."""
+    """The scenario files in a game's rules/ID/tests and cards/ID/tests folders (a card set
+    or deck kept there for the tests is no scenario file: see other_kind)."""
     out = loader.yaml_files(rules_dir / "tests")
     cards_dir = loader.cards_beside(rules_dir)
     if cards_dir is not None:
         out += loader.yaml_files(cards_dir / "tests")
-    return out
+    return [f for f in out if not other_kind(f)]
 
 
 def load_file(path: Path) -> tuple[yamlio.Document | None, list[Problem]]:

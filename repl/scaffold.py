@@ -26,7 +26,9 @@ class ScaffoldError(EngineError):
 def _check_id(what: str, value: str) -> None:
     if not ID.fullmatch(value):
         fixed = re.sub(r"[^a-z0-9_]", "_", value.lower()).strip("_")
-        fixed = fixed if ID.fullmatch(fixed) else f"my_{fixed}"[:40] if fixed else "my_game"
+        if fixed and not fixed[0].isalpha():
+            fixed = "my_" + fixed
+        fixed = fixed[:40].rstrip("_")
         if not ID.fullmatch(fixed):
             fixed = "my_game"
         raise ScaffoldError(f"{value!r} is no {what} id: use lowercase letters, digits and _, starting "

@@ -143,7 +143,7 @@ def test_game_yaml_lists_with_a_name_twice_or_a_name_taken_are_problems(tmp_path
     edit(game, "  - after_play            # {card, player}: a card was played\n", "  - after_play\n  - after_play\n")
     problems = [str(p).split("game.yaml:")[1] for p in check(str(game.parent))]
     lines = game.read_text().splitlines()
-    assert problems == [f"{lines.index('  - after_play') + 2}:5: \"after_play\" is listed twice"], problems
+    assert problems == [f"{lines.index('  - after_play') + 2}:5: \"after_play\" is listed already"], problems
     edit(game, "  - after_play\n  - after_play\n", "  - after_play\n  - turn_start\n")
     edit(game, "    - {id: draw, run: draw_phase}\n", "    - {id: draw, run: draw_phase}\n    - {id: play, run: play_phase}\n")
     problems = [str(p).split("game.yaml:")[1].split(":", 2)[2].strip() for p in check(str(game.parent))]
@@ -165,6 +165,19 @@ def test_a_game_named_by_its_game_yaml_or_a_lua_file_is_checked_alike_with_its_t
     lone.write_text("-- nothing\n")
     with pytest.raises(EngineError, match="no game.yaml in this file's folder or above it: it belongs to no game"):
         check(str(lone))
+
+
+def test_a_card_set_kept_in_a_tests_folder_is_no_scenario_file_and_a_counter_may_start_in_setup(tmp_path):
+    from conftest import summon
+    game = Path(shutil.copytree(ROOT / "tests" / "games" / "tiny_graph", tmp_path / "tiny"))
+    (game / "tests").mkdir()
+    (game / "tests" / "fixture.yaml").write_text("id: fixture\nname: Fixture\ncards:\n  - {id: fx, name: FX}\n")
+    edit(game / "game.yaml", "counters:\n", "counters:\n  gold: {scope: player, min: 1}\n")
+    assert check(str(game)) == []      # no start given: the rules may set it (a start given below min is refused)
+    r = summon("test", str(game))
+    assert "fixture.yaml" not in r.stdout, r.stdout
+    # with --game, a rules file is still checked as its game, not read as a card file
+    assert check(str(game / "tiny.lua"), "tiny_graph") == check(str(game / "tiny.lua")) == []
 
 
 def test_an_option_table_with_bounds_and_no_default_is_noted_not_refused(tmp_path):
@@ -222,7 +235,7 @@ def test_a_region_for_a_number_of_players_the_game_has_not_is_a_problem(tmp_path
     problems = [str(p) for p in check(str(game))]
     assert [p.split("game.yaml:")[1] for p in problems] == [
         f"{n + 1}:{lines[n].index('4]') + 1}: 4 players cannot play: players are from 2 to 3"], problems
-    for wrong, said in (("[]", "'player_counts' is empty: give at least one entry"), ("[3, 3]", "3 is listed twice")):
+    for wrong, said in (("[]", "'player_counts' is empty: give at least one entry"), ("[3, 3]", "3 is listed already")):
         edit(game / "game.yaml", lines[n].split(": ")[-1].rstrip("}"), wrong)
         lines = (game / "game.yaml").read_text().splitlines()
         assert [p.split("game.yaml:")[1].split(": ", 1)[1] for p in map(str, check(str(game)))] == [said]

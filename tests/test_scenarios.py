@@ -329,6 +329,17 @@ def test_a_misspelt_key_inside_a_choice_of_forms_is_named_as_anywhere_else(tmp_p
                         "unknown key 'contain' (did you mean 'contains'?)"}, problems
 
 
+FROST_MAGE_ATTACKS = """    seats: [polar_dwarves, fallen_kingdom]
+    setup:
+      clear_board: true
+      board:
+        a1: {card: svara, owner: 1}
+        f8: {card: ret_talus, owner: 2}
+        c3: {card: frost_mage, owner: 1}
+        c5: {card: undead_warrior, owner: 2}
+      start: {player: 1, phase: attack}
+"""
+
 EXPECT_AND_ROLLS = """game: summoner_wars
 scenarios:
   - name: an expectation that changes the match
@@ -342,16 +353,7 @@ scenarios:
             local x = nil
             return x.y
   - name: a roll out of range
-    seats: [polar_dwarves, fallen_kingdom]
-    setup:
-      clear_board: true
-      board:
-        a1: {card: svara, owner: 1}
-        f8: {card: ret_talus, owner: 2}
-        c3: {card: frost_mage, owner: 1}
-        c5: {card: undead_warrior, owner: 2}
-      start: {player: 1, phase: attack}
-    steps:
+{attack}    steps:
       - rolls: [7, 7]
       - answer: Attack with Frost Mage at c3
       - answer: Undead Warrior at c5
@@ -360,20 +362,11 @@ scenarios:
       - rolls: [6, 6, 6]
       - expect: {over: false}
   - name: rolls left over before more are given
-    seats: [polar_dwarves, fallen_kingdom]
-    setup:
-      clear_board: true
-      board:
-        a1: {card: svara, owner: 1}
-        f8: {card: ret_talus, owner: 2}
-        c3: {card: frost_mage, owner: 1}
-        c5: {card: undead_warrior, owner: 2}
-      start: {player: 1, phase: attack}
-    steps:
+{attack}    steps:
       - rolls: [1, 6, 6, 6, 6, 6, 6, 6]
         answer: Attack with Frost Mage at c3
       - rolls: [6]
-"""
+""".replace("{attack}", FROST_MAGE_ATTACKS)
 
 
 def test_expectations_only_read_and_forced_rolls_must_be_drawn(tmp_path):
@@ -447,6 +440,8 @@ def test_small_mistakes_of_a_modder_get_the_words_that_fix_them(tmp_path):
     ("counters: {magic: 4}", "setup counters magic is a counter of each player: give {1: 4}"),
     ("counters: {magic: {1: 99}}", "setup counters magic: 99 is outside its bounds (0 to 15)"),
     ("counters: {magik: {1: 2}}", "setup counters: no counter called magik (did you mean 'magic'?)"),
+    ("counters: {magic: {5: 2}}", "setup counters magic: no player 5 (players are 1 to 2)"),
+    ("zones: {hand: []}", "setup zone hand is a zone of each player: give {1: [cards], 2: [cards]}"),
 ])
 def test_a_setup_that_cannot_be_is_refused_in_the_scenarios_words(tmp_path, setup, said):
     f = tmp_path / "setup.yaml"

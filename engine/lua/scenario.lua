@@ -138,7 +138,7 @@ function S.apply(setup)
         if p then E.cards.create(id, p, p, name) else E.cards.create(id, 1, name) end
       end
     end
-    if zd.scope == "player" and spec[1] ~= nil then
+    if zd.scope == "player" and (spec[1] ~= nil or next(spec) == nil) then   -- (a list, or nothing)
       error("setup zone " .. name .. " is a zone of each player: give {1: [cards], 2: [cards]}", 0)
     end
     if zd.scope == "player" then
@@ -159,17 +159,29 @@ function S.apply(setup)
       table.sort(names)
       error("setup counters: no counter called " .. tostring(name) .. E.suggest(name, names), 0)
     end
+    local function num(v)   -- 3 for 3.0, as game.yaml wrote it
+      return math.type(v) == "float" and v == math.floor(v) and string.format("%d", v) or E.show(v)
+    end
     local function checked(v)   -- (counters.set keeps a value within its bounds without a word)
       if cd.min and v < cd.min or cd.max and v > cd.max then
-        error(string.format("setup counters %s: %s is outside its bounds (%s to %s)", name, E.show(v),
-                            tostring(cd.min or "any"), tostring(cd.max or "any")), 0)
+        error(string.format("setup counters %s: %s is outside its bounds (%s to %s)", name, num(v),
+                            cd.min and num(cd.min) or "any", cd.max and num(cd.max) or "any"), 0)
       end
       return v
     end
-    if type(spec) == "table" then
-      for p, v in pairs(spec) do E.counters.set(tonumber(p), name, checked(v)) end
+    if type(spec) == "table" and cd.scope ~= "player" then
+      error("setup counters " .. name .. " is one shared counter: give one number", 0)
+    elseif type(spec) == "table" then
+      for p, v in pairs(spec) do
+        local n = tonumber(p)
+        if n == nil or n < 1 or n > #E.state.players or n ~= math.floor(n) then
+          error(string.format("setup counters %s: no player %s (players are 1 to %d)", name, tostring(p),
+                              #E.state.players), 0)
+        end
+        E.counters.set(n, name, checked(v))
+      end
     elseif cd.scope == "player" then
-      error("setup counters " .. name .. " is a counter of each player: give {1: " .. E.show(spec) .. "}", 0)
+      error("setup counters " .. name .. " is a counter of each player: give {1: " .. num(spec) .. "}", 0)
     else
       E.counters.set(name, checked(spec))
     end
