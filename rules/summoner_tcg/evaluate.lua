@@ -21,7 +21,7 @@
 --          a turn ends, and a search cut at "End turn" is not misjudged (issue 16);
 --   danger what the others' Summons (revealed, primed, unseen) and hands could deal
 --          before the player can answer, against their Stamina; the threats of the
---          player whose battle is counted above count LATER.
+--          player whose battle is counted above count LATER (1: in full).
 -- The seat's score minus its strongest opponent's, squashed to -1..1 by x/(K+|x|).
 -- Out (Stamina 0 or an empty deck) is -1; the last one standing is 1.
 
@@ -39,9 +39,10 @@ local LOOSE_EQUIPMENT = 2 -- a revealed Equipment not attached (it can be later)
 local UNSEEN_THREAT = 0.7 -- the Strength an unseen primed card may bring to the next battle, a point of cost
 local DANGER = 30         -- the others' Summons could bring the player to 0 next turn
 local DANGER_CAP = 2      -- (threat / Stamina, counted up to this)
-local LATER = 0.4         -- the weight of the threats of the player whose battle is counted
+local LATER = 1.0         -- the weight of the threats of the player whose battle is counted
                           -- (0.6 until issue 16's second round, 0.45 until issue 14's
-                          -- third round: see the README)
+                          -- third round, 0.4 until its twenty-second: below 1 a battle
+                          -- called off looked better than a free kill; see the README)
 local HAND_THREAT = 12    -- what an opponent's hand may deal without a battle (Quick Strike...)
 local PLANE_HELD = 1      -- owning the Plane in play (its effect is in the stats)
 local BATTLE = 0.8        -- the share of a battle's likely damage counted before it is dealt
