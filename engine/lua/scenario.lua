@@ -151,7 +151,12 @@ function S.apply(setup)
       fill(nil, spec)
     end
   end
-  for name, spec in pairs(setup.counters or {}) do   -- (each is set alone: the order does not matter)
+  -- in name order, so that the first mistake said is the same in every run
+  local cnames = {}
+  for name in pairs(setup.counters or {}) do cnames[#cnames + 1] = name end
+  table.sort(cnames)
+  for _, name in ipairs(cnames) do
+    local spec = setup.counters[name]
     local cd = (E.game.counters or {})[name]
     if cd == nil then
       local names = {}
@@ -172,7 +177,12 @@ function S.apply(setup)
     if type(spec) == "table" and cd.scope ~= "player" then
       error("setup counters " .. name .. " is one shared counter: give one number", 0)
     elseif type(spec) == "table" then
-      for p, v in pairs(spec) do
+      local keys = {}
+      for p in pairs(spec) do keys[#keys + 1] = tostring(p) end
+      table.sort(keys)
+      for _, p in ipairs(keys) do
+        local v = spec[p]
+        if v == nil then v = spec[tonumber(p)] end
         local n = tonumber(p)
         if n == nil or n < 1 or n > #E.state.players or n ~= math.floor(n) then
           error(string.format("setup counters %s: no player %s (players are 1 to %d)", name, tostring(p),
