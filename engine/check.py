@@ -130,7 +130,8 @@ def check_scenarios(target: str) -> list[Problem]:
             if "expect" in step:
                 keys = ("scenarios", i, "steps", n, "expect")
                 out += [doc.problem(k, msg) for k, msg in
-                        scenarios.unknown_names(game, match.board_spaces(), step["expect"], keys)]
+                        scenarios.unknown_names(game, match.board_spaces(), step["expect"], keys,
+                                                scenarios.scenario_words(doc.data["scenarios"][i]))]
     return sorted(set(out))
 
 

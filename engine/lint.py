@@ -186,7 +186,14 @@ def lua_problems(src, known: dict[str, list[str]], file_lines: list[str] | None 
     """
     ok, res = compile_lua(src.source, src.chunkname)
     if not ok:
-        return [problem_from_lua(res, src.chunkname)]
+        p = problem_from_lua(res, src.chunkname)
+        if getattr(src, "joined", False):
+            key = src.field[-1] if src.field else "the key"
+            p = Problem(p.path, p.line, p.col, p.message + (
+                          f" (YAML joined this Lua's lines into one, as it does for a plain, quoted or "
+                          f"`>` value over several lines, so a `--` comment hides all that follows it: "
+                          f"write `{key}: |` and the code on the lines below, indented)"))
+        return [p]
     start, code, calls = _calls(src)
     lines = code.splitlines()
     problems, refs = [], []

@@ -42,6 +42,7 @@ class LuaSource:
     chunkname: str   # the file as errors should name it
     source: str      # inline Lua starts with a mark of its first line (luac.at_line), so that
     field: tuple = ()  # Lua's line numbers are the file's
+    joined: bool = False  # written in a YAML style that folds its lines into one (yamlio.joins_lines)
 
 
 @dataclass
@@ -81,6 +82,7 @@ class GameDef:
     extra_cards: list[Path] = field(default_factory=list)   # card or deck files loaded from outside cards/<id>/
     evaluator: LuaSource | None = None    # the bots' evaluate(view, seat), when the game has one
     pools: dict[str, SetDef] = field(default_factory=dict)  # sets no seat plays as they are (playable: false)
+    words: frozenset[str] | None = field(default=None, repr=False, compare=False)  # scenarios.game_words
 
     def fingerprint(self) -> dict[str, str]:
         """A digest per card definition, to tell which cards a reload changed.
@@ -397,7 +399,7 @@ def _check_names(doc, keys, names, declared, what) -> list[Problem]:
 
 def _lua_function(doc: yamlio.Document, keys: tuple, src: str) -> LuaSource:
     """An inline Lua function of a YAML file, marked with the line its text starts on."""
-    return LuaSource(doc.path, at_line("return " + src, doc.block_start(keys)), keys)
+    return LuaSource(doc.path, at_line("return " + src, doc.block_start(keys)), keys, doc.joins_lines(keys))
 
 
 @dataclass

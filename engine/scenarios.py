@@ -74,10 +74,9 @@ def other_kind(path: Path) -> bool:
 
 def own_game(path: Path, game: str) -> str | None:
     """The folder of the game a scenario file names, when the file is one of that game's own
-    tests (rules/ID/tests or cards/ID/tests) and ID is not found where games are looked for
-    (the game was given to `summon test` by its folder): so a game's tests run from anywhere."""
-    if game in loader.list_games():
-        return None
+    tests (rules/ID/tests or cards/ID/tests): so a game's tests run from anywhere, and test
+    that game even where another game of the same id is found first (a copy in the current
+    folder's rules/, say). None when the file is no game's own test: the id is looked up."""
     parent = path.resolve().parent
     if parent.name != "tests" or parent.parent.name != game:
         return None
@@ -251,10 +250,44 @@ def _check_card(match: Match, got: dict, card_id: int, want: dict, where: str, k
     return out
 
 
-def unknown_names(game, spaces: list[str], expect: dict, keys: tuple) -> list[tuple[tuple, str]]:
+_WORD = regex.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def game_words(game) -> frozenset[str]:
+    """Every name-like word in a game's own text (game.yaml, its scripts, its cards' data and
+    Lua, its evaluation): a token the game can put on a card is named somewhere in it."""
+    if game.words is None:
+        texts = [s.source for s in game.scripts]
+        texts += [s.source for c in game.cards.values() for s in c.lua]
+        texts += [json.dumps(c.data) for c in game.cards.values()]
+        if game.evaluator is not None:
+            texts.append(game.evaluator.source)
+        try:
+            texts.append((game.root / "game.yaml").read_text(encoding="utf-8", errors="replace"))
+        except OSError:
+            texts.append(json.dumps(game.data, default=str))
+        game.words = frozenset(_WORD.findall("\n".join(texts)))
+    return game.words
+
+
+def scenario_words(scenario: dict) -> frozenset[str]:
+    """The words of a scenario but for its expectations: a token its setup, rolls or answers
+    name is one the scenario may expect."""
+    def without_expect(v):
+        if isinstance(v, dict):
+            return {k: without_expect(x) for k, x in v.items() if k != "expect"}
+        if isinstance(v, list):
+            return [without_expect(x) for x in v]
+        return v
+    return frozenset(_WORD.findall(json.dumps(without_expect(scenario), default=str)))
+
+
+def unknown_names(game, spaces: list[str], expect: dict, keys: tuple,
+                  own_words: frozenset[str] = frozenset()) -> list[tuple[tuple, str]]:
     """What an expectation names that the game has not, as (key path, message): a space not on
-    the board, a card id no card has. Such an expectation could only pass, or fail for the
-    wrong reason (`board: {z99: null}` holds on any board)."""
+    the board, a card id no card has, a token nothing in the game or the scenario names. Such
+    an expectation could only pass, or fail for the wrong reason (`board: {z99: null}` holds
+    on any board, and so does `tokens: {damgae: 0}`). own_words: the scenario's (scenario_words)."""
     out = []
     on_board = set(spaces)
 
@@ -262,14 +295,28 @@ def unknown_names(game, spaces: list[str], expect: dict, keys: tuple) -> list[tu
         if isinstance(cid, str) and cid not in game.cards:
             out.append((k, f"no card called '{cid}'{did_you_mean(cid, game.cards)}"))
 
+    def spec(want, k):
+        card(want.get("card"), k + ("card",))
+        tokens = want.get("tokens")
+        if not isinstance(tokens, dict):
+            return
+        known = None
+        for t in tokens:
+            if isinstance(t, str) and t not in own_words:
+                known = known or game_words(game)
+                if t not in known:
+                    out.append((k + ("tokens", t), f"nothing in the game's scripts, cards or game.yaml, nor in "
+                                                   f"this scenario, names a token '{t}', so the game never "
+                                                   f"puts one on a card{did_you_mean(t, known)}"))
+
     for space, want in (expect.get("board") or {}).items():
         k = keys + ("board", space)
         if str(space) not in on_board:
             out.append((k, f"{space} is no space of the board" + did_you_mean(str(space), spaces)))
         elif isinstance(want, str):
             card(want, k)
-        elif isinstance(want, dict) and "card" in want:
-            card(want["card"], k + ("card",))
+        elif isinstance(want, dict):
+            spec(want, k)
     for zkey, want in (expect.get("zones") or {}).items():
         k = keys + ("zones", zkey)
         if isinstance(want, list):
@@ -280,7 +327,10 @@ def unknown_names(game, spaces: list[str], expect: dict, keys: tuple) -> list[tu
             card(want["top"], k + ("top",))
         for f in ("contains", "not_contains", "cards"):
             for i, c in enumerate(want.get(f) or []):
-                card(c if isinstance(c, str) else c.get("card"), k + (f, i))
+                if isinstance(c, dict):
+                    spec(c, k + (f, i))
+                else:
+                    card(c, k + (f, i))
     return out
 
 
@@ -497,7 +547,8 @@ def run_scenario(game, doc: yamlio.Document, index: int) -> Result:
                         raise _Fail(keys + ("error",), f"expected an error with {step['error']!r}, but the answer worked")
                 said += match.messages()
             if "expect" in step:
-                named = unknown_names(game, match.board_spaces(), step["expect"], keys + ("expect",))
+                named = unknown_names(game, match.board_spaces(), step["expect"], keys + ("expect",),
+                                      scenario_words(doc.data["scenarios"][index]))
                 at = keys + ("expect", "lua")
                 lua_at = ("\n" * (doc.block_start(at) - 1) + step["expect"]["lua"], doc.path) \
                     if "lua" in step["expect"] else ("", doc.path)

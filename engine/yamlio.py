@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -68,6 +69,33 @@ class Document:
             if head[:1] in ("|", ">"):
                 return line + 1
         return line
+
+
+    def joins_lines(self, keys: Path_) -> bool:
+        """Whether the text at a key path was written over several lines in a style whose line
+        breaks YAML folds into spaces (plain, quoted, or a `>` block): code written so loses its
+        lines, and a Lua `--` comment then hides everything after it."""
+        line, col = self.where(keys)
+        value: Any = self.data
+        for k in keys:
+            try:
+                value = value[k]
+            except (KeyError, IndexError, TypeError):
+                return False
+        if not isinstance(value, str) or not 0 < line <= len(self.lines):
+            return False
+        rest = self.lines[line - 1][col - 1:].strip()
+        if rest[:1] == "|":
+            return False
+        if rest[:1] == ">":
+            return True
+        if rest[:1] in ("'", '"'):
+            closed = _SINGLE_LINE[rest[0]].match(rest)
+            return closed is None
+        return len(value.strip()) > len(rest)
+
+
+_SINGLE_LINE = {'"': re.compile(r'"(?:[^"\\]|\\.)*"'), "'": re.compile(r"'(?:[^']|'')*'")}
 
 
 def _plain(node: Any, keys: Path_, positions: dict, problems: list, path: str, int_keys: bool = False,

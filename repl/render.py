@@ -500,6 +500,29 @@ def legend(match: Match, view: dict, width: int = 120) -> list[str]:
     return out
 
 
+def shared_zones(match: Match, view: dict) -> str:
+    """The zones that belong to no player (a shared deck, a common discard pile), as the
+    view shows them: their size, and the cards of a public one by name ("" when the game
+    has none). A hidden zone's cards are not listed even to a designer, who sees them."""
+    by_id = {c["id"]: c for c in view["cards"]}
+    specs = match.game.data.get("zones") or {}
+    parts = []
+    for key, z in sorted(view["zones"].items()):
+        if ":" in key:
+            continue
+        text = f"{key} {z['count']}"
+        public = (specs.get(key) or {}).get("visibility") == "public"
+        seen = [by_id[i]["name"] for i in (z.get("cards") or () if public else ())
+                if i in by_id and by_id[i].get("name")]
+        if seen:
+            counts: dict[str, int] = {}
+            for name in seen:
+                counts[name] = counts.get(name, 0) + 1
+            text += " (" + ", ".join(f"{n} {k}" if k > 1 else n for n, k in sorted(counts.items())) + ")"
+        parts.append(text)
+    return "shared: " + ", ".join(parts) if parts else ""
+
+
 def render_state(match: Match, player: int | None, colour: bool = False, status: str | None = None,
                  show_legend: bool = False, width: int = 120) -> str:
     """The board, the cards on it, and each player's counters and zone sizes, as `player` sees them."""
@@ -540,6 +563,7 @@ def render_state(match: Match, player: int | None, colour: bool = False, status:
         if player == i:
             for name, names in private_zones(match, view, i):
                 lines += _wrap(f"  {name}: " + (", ".join(names) or "empty"), width)
+    lines += [t for t in _wrap(shared_zones(match, view), width) if t]
     if status is None:
         st = view
         status = f"turn {st.get('turn')}" + (f", round {st['round']}" if st.get("round") else "")

@@ -448,8 +448,19 @@ class Session:
 
     def undo_floor(self) -> tuple[int, str]:
         """The earliest decision undo may go back to, and why: in fair play, the last draw, roll
-        or shuffle, or the last card that came into the sight of the person at the keyboard."""
-        return (0, "") if self.designer else self.match.last_chance(self.keyboard)
+        or shuffle, the last card that came into the sight of the person at the keyboard, or the
+        last answer a bot gave. A bot answers from what its seat sees, its hand and its face-down
+        cards included, so what came of its answer told the person something: taking their own
+        answer back past it would let them ask again knowing it (attack, see that no Gambit
+        answers, undo, attack elsewhere)."""
+        if self.designer:
+            return (0, "")
+        floor, why = self.match.last_chance(self.keyboard)
+        askers = self.match.askers
+        for i in range(len(askers) - 1, floor - 1, -1):
+            if askers[i] != self.keyboard and not self.is_human(askers[i]):
+                return i + 1, f"bot's answer (player {askers[i]})"
+        return floor, why
 
 
 # -- commands -------------------------------------------------------------------
@@ -603,8 +614,9 @@ def _undo(s: Session, arg: str) -> str:
         return "nothing to undo"
     floor, why = s.undo_floor()
     askers = s.match.askers
-    # go back to the previous decision a person made (bots' answers are taken back with it),
-    # and on past one where their only option was taken for them (it would be taken again)
+    # go back to the previous decision a person made (with --designer, bots' answers are taken
+    # back with it; in fair play undo_floor stops at them), and on past one where their only
+    # option was taken for them (it would be taken again)
     target, m = len(answers), None
     while m is None or s.only_option(m):
         target -= 1

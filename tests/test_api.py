@@ -9,7 +9,7 @@ import pytest
 from conftest import ROOT, position
 from engine import match as match_module
 from engine.errors import Divergence, IllegalAnswer
-from engine.loader import load_game
+from engine.loader import LuaSource, load_game
 from engine.match import Match, RandomBot, Scripted, Seat, play
 from engine.names import did_you_mean, nearest
 from repl.render import private_zones, render_state
@@ -156,6 +156,35 @@ def test_fair_undo_names_what_stops_it(sw):
     assert outs[-1] == (f"cannot undo past decision {floor}: a {why} happened after it "
                         f"(play with --designer to undo anything)")
     assert len(outs) > 1 and s.match.decisions >= floor
+
+
+def test_fair_undo_stops_at_a_bots_answer_which_came_from_what_it_holds():
+    # the bot's answer in the Gambit window (secret) hangs on its face-down card: attacking,
+    # seeing that nothing answers, then taking the attack back would let the person probe it
+    tcg = load_game("summoner_tcg")
+    lua = """
+        scenario.empty(1, "hand"); scenario.empty(2, "hand")
+        scenario.add(1, "field", {"stone_sentry"})
+        scenario.add(2, "field", {"parting_curse", "moss_shell"})
+        cards.turn_face_down(field_card(2, "parting_curse"))
+        scenario.start(1, "main")
+    """
+    for designer in (False, True):
+        s = Session(Match(tcg, 1, [Seat("human", "ember"), Seat("bot", "tide")], quiet=True,
+                          scenario=LuaSource("scenario", lua)), designer=designer)
+        for label in ("Battle", "Attack with Stone Sentry 10/10 (P1)", "Player 2 (Stamina 50)"):
+            s.handle(label)
+        s.play_bots()
+        askers = s.match.askers
+        assert askers[:3] == [1, 1, 1] and 2 in askers[3:]     # the bot answered after the person
+        bot = max(i for i, p in enumerate(askers) if p == 2) + 1
+        said = s.handle("undo")
+        if designer:
+            assert said.startswith("undone to decision"), said
+        else:
+            assert said == (f"cannot undo past decision {bot}: a bot's answer (player 2) happened after it "
+                            f"(play with --designer to undo anything)")
+            assert s.match.decisions >= bot
 
 
 def test_fair_undo_goes_back_over_your_own_decisions_only(sw):

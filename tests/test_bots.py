@@ -113,6 +113,46 @@ def test_a_sample_depends_on_the_view_and_seed_only(game, seed, n, players):
         assert w.sample(p, s).state_hash() == m.sample(p, s).state_hash()
 
 
+def test_another_seats_secret_answer_kept_by_the_rules_in_a_local_does_not_reach_a_sample():
+    """The docs' auction keeps the bids in a local of the running phase, where no redeal
+    reaches: a sample draws player 1's secret bid again, so what player 2's samples hold
+    after the bids does not hang on the bid player 1 made."""
+    auction = load_game(str(ROOT / "docs" / "examples" / "rules" / "auction"))
+
+    def after_bids(bid: str) -> list:
+        m = Match(auction, 1, [Seat("human"), Seat("human")], quiet=True)
+        m.answer_key(bid)                       # player 1, in secret
+        assert m.pending.player == 2 and m.pending.secret
+        out = []
+        for s in range(12):
+            w = m.sample(2, s)
+            assert w.view(2) == m.view(2)
+            w.answer_key("Bid 0")
+            out.append(w.view(2)["counters"]["1"]["coins"])
+        return out
+
+    low, high = after_bids("Bid 1"), after_bids("Bid 7")
+    assert low == high and len(set(low)) > 1    # the same worlds, with bids of all sizes
+
+
+def test_a_secret_answer_whose_consequence_the_seat_saw_is_kept_in_a_sample():
+    # Summonaria: the cards put down for a trade are secret, but how many is public; a
+    # sample keeps that many in the offer (their kinds dealt again)
+    smn = load_game("summonaria")
+    setup = {"clear_board": True, "zones": {"hand": {"1": ["bloodstones", "fairy_dust", "toadstools"],
+                                                      "2": ["toadstools", "dragon_teeth"]}},
+             "start": {"player": 1, "phase": "summon"}}
+    m = Match(smn, 5, [Seat("human", "tribes_of_pain"), Seat("human", "sylvan_guardians")], setup=setup, quiet=True)
+    for key in ("Propose a trade to player 2", "Promise Fairy Dust", "Ask for their Toadstools",
+                "Offer 2 Fairy Dust for 1 Toadstools", "Accept the trade", "Hand over a Bloodstones",
+                "Hand over a Toadstools", "Done: hand over the cards put down"):
+        m.answer_key(key)
+    assert m.pending.player == 2
+    for s in range(8):
+        w = m.sample(2, s)
+        assert w.view(2) == m.view(2) and w.view(2)["zones"]["offer:1"]["count"] == 2
+
+
 def test_the_opponents_hand_and_deck_swapped_give_the_same_sample():
     m = position("summoner_wars", 3, 40)
     p = m.pending.player
@@ -596,7 +636,8 @@ def test_undo_and_the_same_answer_get_the_same_bot_answers():
     from repl.session import Session
 
     # (in Summonaria the other seat answers within your turn: trades)
-    s = Session(Match(load_game("summonaria"), 1, [Seat("human"), Seat("random")]))
+    # (as a designer: in fair play undo stops at a bot's answer, which came from its hidden hand)
+    s = Session(Match(load_game("summonaria"), 1, [Seat("human"), Seat("random")]), designer=True)
     pick = random.Random(1)
     s.play_bots()
     tries = 0

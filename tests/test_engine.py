@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 
 import pytest
 
@@ -235,6 +236,62 @@ def test_lua_syntax_error_in_a_card_names_the_yaml_line(game_copy):
     # a bare `return` must end its block: Lua stops at the statement after it, on the next line
     with pytest.raises(DefinitionError, match=rf"polar_dwarves.yaml:{n + 2}:1: Lua: unexpected symbol near 'local'"):
         load_game(str(rules))
+
+
+ECHO = """      after_play: |
+        function(self, ev)
+          if ev.card ~= self and ev.player == self.owner then
+            score(self.owner, 1)
+          end
+        end"""
+
+
+def _new_game_with_echo(tmp_path, hook: str):
+    """A game fresh from `summon new game`, its Echo card's hook written as given."""
+    from repl import scaffold
+    scaffold.new_game("sprint", tmp_path)
+    edit(tmp_path / "cards/sprint/starter.yaml", ECHO, hook)
+    return tmp_path / "rules/sprint"
+
+
+# Written in these styles, YAML folds the hook's lines into one, so the comment hides the rest.
+JOINED = {
+    "plain": (16, "      after_play:\n        function(self, ev)\n          -- the owner's other plays\n"
+                  "          if ev.card ~= self and ev.player == self.owner then score(self.owner, 1) end\n"
+                  "        end"),
+    "double": (15, '      after_play: "function(self, ev)\n          -- the owner\'s other plays\n'
+                   '          if ev.card ~= self and ev.player == self.owner then score(self.owner, 1) end\n'
+                   '        end"'),
+    "single": (15, "      after_play: 'function(self, ev)\n          -- the owner''s other plays\n"
+                   "          if ev.card ~= self and ev.player == self.owner then score(self.owner, 1) end\n"
+                   "        end'"),
+    "folded": (17, "      after_play: >\n        function(self, ev)\n        -- the owner's other plays\n"
+                   "        if ev.card ~= self and ev.player == self.owner then score(self.owner, 1) end\n"
+                   "        end"),
+}
+
+
+@pytest.mark.parametrize("style", sorted(JOINED))
+def test_lua_whose_lines_yaml_joins_gets_a_hint_to_write_a_block(tmp_path, style):
+    line, hook = JOINED[style]
+    rules = _new_game_with_echo(tmp_path, hook)
+    with pytest.raises(DefinitionError) as e:
+        load_game(str(rules))
+    said = str(e.value)
+    assert re.search(rf"starter.yaml:{line}:1: Lua: 'end' expected[^\n]* near <eof> \(YAML joined this Lua's lines", said)
+    assert "write `after_play: |`" in said
+
+
+def test_the_same_lua_as_a_block_loads_and_a_one_line_error_gets_no_hint(tmp_path):
+    block = ("      after_play: |\n        function(self, ev)\n          -- the owner's other plays\n"
+             "          if ev.card ~= self and ev.player == self.owner then score(self.owner, 1) end\n"
+             "        end")
+    load_game(str(_new_game_with_echo(tmp_path / "a", block)))
+    one_line = '      after_play: "function(self, ev) if then end end"'
+    with pytest.raises(DefinitionError) as e:
+        load_game(str(_new_game_with_echo(tmp_path / "b", one_line)))
+    assert "starter.yaml:15:1: Lua: unexpected symbol near 'then'" in str(e.value)
+    assert "joined" not in str(e.value)
 
 
 def test_typo_in_a_hook_name_is_a_load_error_with_a_suggestion(game_copy):

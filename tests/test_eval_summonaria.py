@@ -59,7 +59,8 @@ def test_taking_the_centre_tower_counts(game):
 
 
 def test_wounds_and_losses_count(game):
-    m = midgame(game)
+    m = midgame(game, seed=7)    # (a position still open: near -1 or 1 the squashed value moves little)
+    assert abs(m.evaluate(1)) < 0.3
     before = m.evaluate(1)
     m.eval(UNIT_OF + """
       local c = unit_of(1)

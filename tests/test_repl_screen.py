@@ -568,8 +568,9 @@ def test_summonaria_in_a_terminal_shows_domains_marks_the_own_hand_and_a_move(pl
     else:
         pytest.fail("the bots went on proposing trades")
     s.type("Propose a trade to player 2")
-    s.wait(r"P1 \(you\): A trade with player 2: which of your resources do you promise\?\s+"
-           r"1\. Promise your Dragon's Teeth\s+2\. Promise your Bloodstones\s+3\. No trade\s+P1>")
+    s.wait(r"P1 \(you\): A trade with player 2: which resource do you promise\? \(a secret choice\)\s+"
+           r"1\. Promise Dragon's Teeth\s+2\. Promise Toadstools\s+3\. Promise Bloodstones\s+"
+           r"4\. Promise Fairy Dust\s+5\. No trade\s+P1>")
     s.type("No trade")
     s.wait(r"Summon a unit\?[\s\S]*P1>")
     assert last_board(s.text)["b10"] == "portal4"                       # P4's Wasp Swarm left its portal

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, summon
+from conftest import ROOT, edit, summon
 from engine import scenarios
 
 FILES = scenarios.find_files([str(p) for p in sorted(ROOT.glob("rules/*/tests"))] +
@@ -291,6 +291,57 @@ def test_an_expectation_naming_what_the_game_has_not_fails_in_test_and_check(tmp
         assert any(f"names.yaml:{line}:" in p and said in p for p in problems), (line, said, problems)
     r = summon_test(f)   # (board: {z99: null} would hold on any board)
     assert r.returncode == 1 and "0 passed, 1 failed" in r.stdout and "z99 is no space of the board" in r.stdout
+
+
+TOKENS = """game: summoner_wars
+scenarios:
+  - name: tokens named by nothing in the game, and one the scenario's own setup puts on
+    seats: [polar_dwarves, fallen_kingdom]
+    setup:
+      clear_board: true
+      board:
+        c5: {card: kingdom_gate, owner: 2, tokens: {glitter: 2}}
+        c4: {card: bear_cavalry, owner: 1}
+    steps:
+      - expect:
+          board:
+            c5: {card: kingdom_gate, tokens: {damgae: 0, glitter: 2, damage: 0}}
+          zones: {"discard:2": {cards: [{card: kingdom_gate, tokens: {sparkle: 0}}]}}
+"""
+
+
+def test_an_expected_token_that_nothing_names_fails_in_test_and_check(tmp_path):
+    from engine.check import check
+
+    f = tmp_path / "tokens.yaml"
+    f.write_text(TOKENS)
+    problems = [str(p) for p in check(str(f))]
+    assert len(problems) == 2, problems     # damage is the game's, glitter the setup's
+    assert f"tokens.yaml:{_line_of(TOKENS, 'damgae')}:" in problems[0]
+    assert "names a token 'damgae', so the game never puts one on a card (did you mean 'damage'?)" in problems[0]
+    assert f"tokens.yaml:{_line_of(TOKENS, 'sparkle')}:" in problems[1] and "token 'sparkle'" in problems[1]
+    r = summon_test(f)   # (tokens: {damgae: 0} would hold on any card)
+    assert r.returncode == 1 and "0 passed, 1 failed" in r.stdout and "token 'damgae'" in r.stdout, r.stdout
+    f.write_text(TOKENS.replace("damgae: 0, ", "").replace('"discard:2": {cards: [{card: kingdom_gate, tokens: {sparkle: 0}}]}',
+                                                         '"discard:2": {cards: []}'))
+    assert check(str(f)) == []
+    r = summon_test(f)
+    assert r.returncode == 0 and "1 passed, 0 failed" in r.stdout, r.stdout
+
+
+def test_a_games_own_tests_test_that_game_even_where_another_of_its_id_is_found_first(tmp_path):
+    # the current folder holds a good game; the folder given holds a copy of the same id
+    # whose game.yaml is broken: its tests must not pass against the good one
+    assert summon("new", "game", "twin", "--dir", str(tmp_path)).returncode == 0
+    shutil.copytree(tmp_path / "rules", tmp_path / "other" / "rules")
+    shutil.copytree(tmp_path / "cards", tmp_path / "other" / "cards")
+    edit(tmp_path / "other/rules/twin/game.yaml", "\nname:", "\n  name:")
+    for target in ("other/rules/twin", "other/rules/twin/tests", "other/rules/twin/tests/basics.yaml"):
+        r = summon("test", target, cwd=tmp_path)
+        assert r.returncode == 1 and "other/rules/twin/game.yaml:" in r.stdout, (target, r.stdout + r.stderr)
+        from engine.check import check
+        assert check(str(tmp_path / "other/rules/twin/tests/basics.yaml"))
+    assert summon("test", "rules/twin", cwd=tmp_path).returncode == 0     # the good one passes
 
 
 def test_yml_files_are_scenarios_and_card_sets_too(tmp_path):

@@ -129,7 +129,7 @@ TRADE_SETUP = {"clear_board": True, "zones": {"hand": {"1": ["bloodstones", "fai
 
 def trade_match(smn, handed: str) -> Match:
     m = Match(smn, 5, [Seat("human", "tribes_of_pain"), Seat("human", "sylvan_guardians")], setup=TRADE_SETUP)
-    for key in ("Propose a trade to player 2", "Promise your Fairy Dust", "Ask for their Toadstools",
+    for key in ("Propose a trade to player 2", "Promise Fairy Dust", "Ask for their Toadstools",
                 "Offer 1 Fairy Dust for 1 Toadstools", "Accept the trade", f"Hand over a {handed}"):
         m.answer_key(key)
     return m
@@ -154,6 +154,24 @@ def test_a_trade_offer_is_secret_until_the_cards_change_hands(smn):
     assert hand1(honest) == Counter(bloodstones=1, toadstools=2)
 
 
+def test_a_proposal_tells_nobody_what_the_proposer_holds(smn):
+    # two hands of the same size, nothing in common: every question of the proposal offers
+    # the same, the kinds are asked in secret, and player 2 sees the same until it is made
+    def match(cards):
+        setup = {"clear_board": True, "zones": {"hand": {"1": cards, "2": ["toadstools"]}},
+                 "start": {"player": 1, "phase": "summon"}}
+        return Match(smn, 5, [Seat("human", "tribes_of_pain"), Seat("human", "sylvan_guardians")], setup=setup)
+    a, b = match(["bloodstones", "bloodstones"]), match(["fairy_dust", "toadstools"])
+    for key, secret in (("Propose a trade to player 2", True), ("Promise Dragon's Teeth", True),
+                        ("Ask for their Toadstools", True), ("Offer 2 Dragon's Teeth for 1 Toadstools", False)):
+        assert a.options() == b.options() and key in a.options()
+        assert Ask(a).secret == Ask(b).secret == secret or key.startswith("Propose"), key
+        assert json.dumps(a.view(2), sort_keys=True) == json.dumps(b.view(2), sort_keys=True), key
+        a.answer_key(key)
+        b.answer_key(key)
+    assert Ask(a).player == 2 and a.options() == ["Accept the trade", "Refuse the trade"]
+
+
 # Three players: a trade between two of them, the third watching. "move": player 1 (whose
 # turn it is) proposes to player 2 in the move step; "trades": at the start of player 1's
 # turn player 2 proposes to player 3, and player 1 watches. Then the answers that lead
@@ -164,13 +182,13 @@ THREE_CASES = {
               "zones": {"hand": {"1": ["bloodstones", "fairy_dust"], "2": ["toadstools", "dragon_teeth"],
                                  "3": ["toadstools"]}},
               "start": {"player": 1, "phase": "move"}},
-             1, 2, 3, ["Propose a trade to player 2", "Promise your Fairy Dust", "Ask for their Toadstools"],
+             1, 2, 3, ["Propose a trade to player 2", "Promise Fairy Dust", "Ask for their Toadstools"],
              ["End the move step"]),
     "trades": ({"clear_board": True,
                 "zones": {"hand": {"1": ["toadstools"], "2": ["bloodstones", "fairy_dust"],
                                    "3": ["toadstools", "dragon_teeth"]}},
                 "start": {"player": 1, "phase": "trades"}},
-               2, 3, 1, ["Propose a trade to player 3", "Promise your Fairy Dust", "Ask for their Toadstools"],
+               2, 3, 1, ["Propose a trade to player 3", "Promise Fairy Dust", "Ask for their Toadstools"],
                ["No trade"]),
 }
 
@@ -271,7 +289,7 @@ def bot_trade_match(smn, hands: dict, seats=("human", "human"), lua: str | None 
 
 
 def propose(m: Match, to: int, give: str, want: str, counts: str) -> None:
-    for key in (f"Propose a trade to player {to}", f"Promise your {give}", f"Ask for their {want}", counts):
+    for key in (f"Propose a trade to player {to}", f"Promise {give}", f"Ask for their {want}", counts):
         m.answer_key(key)
 
 
@@ -364,7 +382,7 @@ def test_a_greedy_bot_proposes_a_trade_the_other_would_accept_and_both_keep_thei
         who = Ask(m).player
         answers += [f"{who}: {a}" for a in bot_answers(m, "greedy", who)]
         said += m.messages()
-    assert answers[:2] == ["1: Propose a trade to player 2", "1: Promise your Fairy Dust"]   # the kind it spares
+    assert answers[:2] == ["1: Propose a trade to player 2", "1: Promise Fairy Dust"]   # the kind it spares
     assert "2: Accept the trade" in answers
     assert "Player 1 handed over what they promised (kept 1, broken 0)" in said
     assert "Player 2 handed over what they promised (kept 1, broken 0)" in said
@@ -404,3 +422,38 @@ def test_undo_stops_where_a_trade_put_the_other_players_cards_in_your_hand(smn):
                 return
             s.play_bots()
     pytest.fail("no trade in which player 2 handed cards over, in 11 seeds")
+
+
+def test_the_readmes_picture_of_the_board_is_the_board(smn):
+    # every row is the board's width, and its temples, portals and towers are where a
+    # four-player match marks them
+    text = (smn.root / "README.md").read_text()
+    block = text.split("```\n11 ", 1)[1].split("```", 1)[0]
+    rows = ("11 " + block).splitlines()
+    assert rows[-1].split() == list("abcdefghijk")
+    drawn = {}
+    for line in rows[:-1]:
+        n, cells = int(line[:2]), line[4:4 + 21].split()
+        assert len(cells) == 11, line
+        for col, mark in zip("abcdefghijk", cells):
+            if mark in "TP#":
+                drawn[f"{col}{n}"] = mark
+    m = Match(smn, 1, [Seat("bot")] * 4, quiet=True)
+    marks = m.view(1)["vars"]["marks"]
+    want = {s: {"temple": "T", "tower": "#"}.get(k, "P") for s, k in marks.items()}
+    assert drawn == want
+
+
+def test_the_screen_shows_the_shared_deck_and_the_public_exhausted_pile(smn):
+    from repl.render import render_state
+    m = Match(smn, 3, [Seat("random"), Seat("random")], quiet=True)
+    m.rollout(3, 300)
+    v = m.view(1)
+    deck, pile = v["zones"]["deck"]["count"], v["zones"]["exhausted"]["cards"]
+    assert pile and "cards" not in v["zones"]["deck"]
+    names = sorted({c["name"] for c in v["cards"] if c["id"] in pile})
+    for player in (1, None):      # a seat, and a designer (who could see the deck: not listed)
+        line = next(x for x in render_state(m, player, width=400).splitlines() if x.startswith("shared: "))
+        assert line.startswith(f"shared: deck {deck}, exhausted {len(pile)} (")
+        assert [part.rsplit(" ", 1)[0] if part[-1].isdigit() else part
+                for part in line.split(" (", 1)[1].rstrip(")").split(", ")] == names

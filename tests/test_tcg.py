@@ -515,3 +515,20 @@ def test_a_card_turned_face_down_stays_known_to_every_player(tcg):
                 return
             m.answer(rng.randrange(m.pending.count))
     pytest.fail("no card was turned face down in 29 random games")
+
+
+def test_a_gambits_text_says_when_it_may_take_effect(tcg):
+    # the rulebook lets any primed Gambit be revealed in an opponent's turn: a card that
+    # may not be, or only at one moment, says so in the text a player reads
+    gambits = [c for c in tcg.cards.values() if "gambit" in c.data["tags"]]
+    assert len(gambits) >= 8
+    for c in gambits:
+        windows, text = set(c.data["windows"]), c.data["text"]
+        if not windows & {"battle", "turn_end"}:
+            assert text.startswith("On your own turn only"), c.id
+        if "battle" in windows:
+            assert "When you are attacked" in text, c.id
+        if "turn_end" in windows:
+            assert "turn ends" in text, c.id
+        if windows & {"main", "reveal"} and windows & {"battle", "turn_end"}:
+            assert text.startswith("On your own turn, or"), c.id

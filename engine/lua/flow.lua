@@ -669,7 +669,7 @@ end
 --- work with other forks of the same position (E.redeal_fork). src: the running match's
 --- values when the caller has them already (E.current_match), else they are read here.
 --- Returns "choice"/"over"/"error" like step() (the copy's position).
-function E.fork(keep, quiet, seat, seed, src)
+function E.fork(keep, quiet, seat, seed, src, honest)
   src = src or E.save_match({})
   local cp = src.checkpoint
   if src.forced_since then
@@ -696,17 +696,47 @@ function E.fork(keep, quiet, seat, seed, src)
   start_co(function() return E.run_flow(cp, req) end)
   local status, a, b, c, d = E.step(nil)
   local answers, askers = E.answers, E.askers
+  -- A sample does not replay another seat's secret answers as given: the rules may keep
+  -- one in a local of the running phase (a bid, say), where no redeal reaches it, and the
+  -- sample would then know it. Each is drawn at random instead (from the sample's seed);
+  -- the sample stands only if the seat sees in it just what it sees in the match (the
+  -- same view, the same question): otherwise the answers had consequences the seat saw,
+  -- and the fork is made again with the answers as given, whose hidden part the redeal
+  -- deals again.
+  local other = seat ~= nil and not honest and E.new_generator(seed ~ 0x5ec2e7) or nil
+  local drawn = false
   for n = cp.decision + 1, src.decisions do
     if status ~= "choice" then break end
-    status, a, b, c, d = E.step(src.picks[n])
+    local pick = src.picks[n]
+    if other and d and a ~= seat then pick, drawn = other(c), true end
+    status, a, b, c, d = E.step(pick)
     answers[n], askers[n] = nil, nil   -- (the host has them: the match's own)
+  end
+  if drawn then
+    local same = status == "choice" and E.decisions == src.decisions and a == src.pending.player
+        and c == #src.pending.options
+    if same then
+      local views = cp.views
+      if views == nil then views = {}; cp.views = views end
+      local vkey = seat .. ":" .. src.decisions
+      local real = views[vkey]
+      if real == nil or real.pending ~= src.pending then
+        local mine = E.save_match({})
+        E.load_match(src)
+        real = { pending = src.pending, json = E.view(seat) }
+        E.load_match(mine)
+        views[vkey] = real
+      end
+      same = E.view(seat) == real.json
+    end
+    if not same then return E.fork(keep, quiet, seat, seed, src, true) end
   end
   if status == "choice" and E.decisions ~= src.decisions then
     status, a = "error", "the copy went another way than the match (a script keeps match data outside state?)"
   end
   if seat ~= nil and status == "choice" then
     local key = { seat }
-    for n = cp.decision + 1, src.decisions do key[#key + 1] = src.picks[n] end
+    for n = cp.decision + 1, src.decisions do key[#key + 1] = E.picks[n] end
     E.redeal_fork(cp, table.concat(key, ","), seat, seed)
   end
   E.quiet = quiet ~= false

@@ -67,9 +67,10 @@ local function strike(c, target, space, ranged, how)
   -- where a defender destroyed must be moved into (off a tower, say): so the attacker
   -- of a melee fight is asked whenever more hits could destroy a defender the hits so
   -- far leave standing. Otherwise (the defender striking back, a ranged shot, a
-  -- defender already done for) more hits cannot hurt, and the dice are rolled again.
+  -- defender already done for, or one on another player's portal, which the attacker
+  -- never moves onto: move_in) more hits cannot hurt, and the dice are rolled again.
   local again = nil
-  if how == "attack" and not ranged then
+  if how == "attack" and not ranged and not is_enemy_portal(space, c.controller) then
     again = function(hits, text)
       if hits >= hits_to_destroy(target) then return true end
       local plural = hits == 1 and "" or "s"

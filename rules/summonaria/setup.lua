@@ -36,6 +36,10 @@ function setup()
   refresh_marks()
   state.active = rng.int(1, players.count())
   say(string.format("Player %d goes first", state.active))
+  if options.turn_limit > 0 then   -- (the limit is ours, not the rulebook's: said before it can decide)
+    say(string.format("If nobody has won after %d rounds, the game ends: most towers held wins, then most hits "
+                      .. "left on the board, then most resource cards", options.turn_limit))
+  end
 end
 
 --- Stops with a clear message when an army's file lacks what the rules read:
@@ -125,6 +129,9 @@ on("turn_end", function(ev)
   end
   if options.turn_limit > 0 and state.turn >= options.turn_limit * players.count() then
     end_by_turn_limit()
+  elseif options.turn_limit > 0 and state.turn == (options.turn_limit - 1) * players.count() then
+    say(string.format("The last round (%d) begins: after it, towers held, then hits, then cards decide",
+                      options.turn_limit))
   end
 end)
 

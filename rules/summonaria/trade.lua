@@ -122,36 +122,36 @@ function trade_options(p)
   return out
 end
 
---- A proposal to q, asked in short questions: which kind p promises (one they hold),
---- which kind they ask for, then how many of each (1 or 2). "No trade" in the first
---- two backs out: nothing is proposed and the cap is not used. Then the trade.
+--- A proposal to q, asked in short questions: which kind p promises, which kind they
+--- ask for, then how many of each (1 or 2). A promise is only words (the cards put down
+--- may be others, or none), so every kind and count is offered whatever p holds: options
+--- drawn from the hand would tell everyone what it holds. The questions are secret until
+--- the proposal is made, so one p backs out of ("No trade", in the first two: nothing is
+--- proposed and the cap is not used) tells nobody anything. Then the trade.
 --- Returns false when p backed out.
 function propose_trade(p, q)
   state.vars.trade = { p = p, q = q, stage = "forming" }
-  local have = hand_counts(p)
   local opts = {}
   for _, g in ipairs(resource_kinds()) do
-    if have[g] > 0 then opts[#opts + 1] = { label = "Promise your " .. defs[g].name, kind = g } end
+    opts[#opts + 1] = { label = "Promise " .. defs[g].name, kind = g }
   end
   opts[#opts + 1] = { label = "No trade", skip = true }
-  local pick = choose { player = p, options = opts,
-                        prompt = string.format("A trade with player %d: which of your resources do you promise?", q) }
+  local pick = choose { player = p, options = opts, secret = true,
+                        prompt = string.format("A trade with player %d: which resource do you promise?", q) }
   if pick.skip then state.vars.trade = nil return false end
   local give = pick.kind
-  state.vars.trade.give = give
   opts = {}
   for _, w in ipairs(resource_kinds()) do
     if w ~= give then opts[#opts + 1] = { label = "Ask for their " .. defs[w].name, kind = w } end
   end
   opts[#opts + 1] = { label = "No trade", skip = true }
-  pick = choose { player = p, options = opts,
+  pick = choose { player = p, options = opts, secret = true,
                   prompt = string.format("A trade with player %d: your %s for which of theirs?", q, defs[give].name) }
   if pick.skip then state.vars.trade = nil return false end
   local want = pick.kind
-  state.vars.trade.want = want
   state.vars.proposed[p] = proposed(p) + 1
   opts = {}
-  for g = 1, math.min(2, have[give]) do
+  for g = 1, 2 do
     for w = 1, 2 do
       opts[#opts + 1] = { label = string.format("Offer %d %s for %d %s", g, defs[give].name, w, defs[want].name),
                           g = g, w = w }

@@ -30,15 +30,19 @@ function resolve_gambit(c, p, ctx)
   cards.to_zone(c, c.owner, "graveyard")
   cards.turn_face_up(c)
   if play then play(c, p, ctx) end
+  emit("after_gambit", { card = c, player = p })
 end
 
 --- A window for Gambits on another player's turn: each player in `who` (seat order)
 --- who has a primed card is asked, whether or not one of them can be used now, so
---- being asked gives nothing away; each may reveal usable Gambits one by one.
+--- being asked gives nothing away; each may reveal usable Gambits one by one. The window
+--- closes once the player whose turn it is (ctx.active) is out: what it answers (their
+--- attacks, their turn) is over, and a Gambit revealed then would be spent on nothing.
 function react(window, ctx, who)
   ctx.window = window
   for _, q in ipairs(who) do
-    while not is_out(q) and not state.over and zones.count(q, "field") > 0 and #field_of(q, is_primed) > 0 do
+    while not is_out(q) and not is_out(ctx.active) and not state.over and zones.count(q, "field") > 0
+        and #field_of(q, is_primed) > 0 do
       local opts = {}
       for _, c in ipairs(one_of_each(field_of(q, is_primed))) do
         if gambit_ok(c, q, ctx) then

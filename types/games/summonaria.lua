@@ -162,9 +162,12 @@ function plural(n, word) end
 --- Defined in rules/summonaria/helpers.lua.
 function portal_of(p) end
 
---- A proposal to q, asked in short questions: which kind p promises (one they hold),
---- which kind they ask for, then how many of each (1 or 2). "No trade" in the first
---- two backs out: nothing is proposed and the cap is not used. Then the trade.
+--- A proposal to q, asked in short questions: which kind p promises, which kind they
+--- ask for, then how many of each (1 or 2). A promise is only words (the cards put down
+--- may be others, or none), so every kind and count is offered whatever p holds: options
+--- drawn from the hand would tell everyone what it holds. The questions are secret until
+--- the proposal is made, so one p backs out of ("No trade", in the first two: nothing is
+--- proposed and the cap is not used) tells nobody anything. Then the trade.
 --- Returns false when p backed out.
 --- Defined in rules/summonaria/trade.lua.
 function propose_trade(p, q) end

@@ -203,7 +203,9 @@ function prime(c, p) end
 
 --- A window for Gambits on another player's turn: each player in `who` (seat order)
 --- who has a primed card is asked, whether or not one of them can be used now, so
---- being asked gives nothing away; each may reveal usable Gambits one by one.
+--- being asked gives nothing away; each may reveal usable Gambits one by one. The window
+--- closes once the player whose turn it is (ctx.active) is out: what it answers (their
+--- attacks, their turn) is over, and a Gambit revealed then would be spent on nothing.
 --- Defined in rules/summoner_tcg/battle.lua.
 function react(window, ctx, who) end
 
