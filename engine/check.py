@@ -163,8 +163,9 @@ def check(target: str, game_id: str | None = None) -> list[Problem]:
     to run its scripts' top level; returns every problem found. With game_id, target may be
     a card or deck file kept anywhere, checked as one more card set of that game. A file
     of scenario tests is checked as such (check_scenarios). A game's own scenario files
-    are checked for their form (schema and patterns) with it: `summon check FILE` builds
-    each scenario's setup too, and `summon test` plays them."""
+    are checked with it as `summon check FILE` checks them (form, names, each scenario's
+    setup built), or only for their form when the game itself has problems; `summon test`
+    plays them."""
     if game_id is None and is_scenario_file(target):   # (with --game, a file is a card or deck file)
         return check_scenarios(target)
     if game_id is not None and Path(target).suffix == ".lua":
@@ -177,8 +178,9 @@ def check(target: str, game_id: str | None = None) -> list[Problem]:
             rules_dir, _ = loader.resolve(_target_game(target))
         except EngineError:
             return found
+        whole = not found
         for f in scenarios.game_tests(rules_dir):
-            found += scenarios.load_file(f)[1]
+            found += check_scenarios(str(f)) if whole else scenarios.load_file(f)[1]
     return sorted(set(found))
 
 

@@ -309,6 +309,10 @@ def unknown_names(game, spaces: list[str], expect: dict, keys: tuple,
                                                    f"this scenario, names a token '{t}', so the game never "
                                                    f"puts one on a card{did_you_mean(t, known)}"))
 
+    declared = game.data.get("counters") or {}
+    for name in expect.get("counters") or {}:
+        if name not in declared:
+            out.append((keys + ("counters", name), f"no counter called '{name}'{did_you_mean(name, declared)}"))
     for space, want in (expect.get("board") or {}).items():
         k = keys + ("board", space)
         if str(space) not in on_board:

@@ -151,6 +151,28 @@ def test_a_card_coming_into_a_seats_sight_stops_that_seats_fair_undo_only(bid_ga
     assert m.last_chance(2)[0] < m.decisions
 
 
+def test_a_card_given_to_another_owner_is_seen_face_down_by_its_new_owner(bid_game):
+    # a card of player 1's played face down to player 2's table: player 1 sees it, player 2
+    # does not, until player 2 owns it; player 1 goes on knowing it
+    m = new_bid_match(bid_game)
+    cid = m.eval("local c = zones.cards(1, 'hand')[1]; cards.to_zone(c, 2, 'table'); "
+                 "cards.turn_face_down(c); return c.id")[0]
+
+    def faces(p):
+        return {c["id"] for c in m.view(p)["cards"] if c.get("def")}
+    assert cid in faces(1) and cid not in faces(2)
+    before = m.last_chance(1)
+    m.eval(f"cards.set_owner(cards.get({cid}), 2)")
+    assert cid in faces(2) and cid in faces(1)
+    assert m.eval(f"return cards.get({cid}).owner")[0] == 2
+    assert m.last_chance(2) == (m.decisions, "reveal (table:2)") and m.last_chance(1) == before
+    # a bot's sample for player 1 deals it among player 2's hidden cards no longer: it knows it
+    assert all(s.snapshot()["cards"][cid - 1]["def"] == m.snapshot()["cards"][cid - 1]["def"]
+               for s in (m.sample(1, k) for k in range(6)))
+    with pytest.raises(ScriptError, match=r"cards.set_owner: no player 3 \(players are 1 to 2\)"):
+        m.eval(f"cards.set_owner(cards.get({cid}), 3)")
+
+
 def test_revealing_a_card_out_of_the_game_is_an_error_naming_the_line(bid_game):
     m = new_bid_match(bid_game)
     with pytest.raises(ScriptError, match=r"reveal:1: cards.reveal: .* is in no zone"):

@@ -156,6 +156,53 @@ def test_unknown_names_raise_with_a_suggestion(swm, code, message):
     assert error_of(swm, code).startswith("eval:1: " + message)
 
 
+@pytest.mark.parametrize("code, message", [
+    ('rng.int(5, 1)', "rng.int: nothing lies from 5 to 1: the lowest comes first (rng.int(1, 5))"),
+    ('rng.int("1", 6)', "rng.int: lo and hi must be whole numbers (rng.int(1, 6)), got '1' and 6"),
+    ('rng.pick({})', "rng.pick: needs a list of at least one value, got an empty list"),
+    ('zones.draw(1, "draw", "hand", -1)', "zones.draw: the number of cards must be a whole number, 0 or more, got -1"),
+    ('on("after_move", 5)', "on: the listener of after_move must be a function(ev), not 5"),
+    ('emit("after_move", 5)', "emit: the event's data must be a table"),
+    ('add_modifier("strength", true)', "add_modifier: the modifier of strength must be a function(card, value), not true"),
+    ('string.format("%d", nil)', "bad argument #2 to 'string.format' (number expected, got nil)"),
+])
+def test_bad_arguments_are_named_at_the_callers_line(swm, code, message):
+    assert error_of(swm, code).startswith("eval:1: " + message)
+
+
+@pytest.mark.parametrize("ask, message", [
+    ('player = p, prompt = "Play a card?", options = opts, secert = true',
+     "choose: unknown key 'secert' (did you mean 'secret'?) (the keys are player, prompt, options, secret, confirm)"),
+    ('playr = p, prompt = "Play a card?", options = opts',
+     "choose: unknown key 'playr' (did you mean 'player'?)"),
+    ('player = tostring(p), prompt = "Play a card?", options = opts',
+     "choose: player must be a player's number (1 to 2), not '1'"),
+    ('player = p + 5, prompt = "Play a card?", options = opts', "choose: no player 6 (players are 1 to 2)"),
+])
+def test_a_choice_asked_wrongly_says_what_is_wrong(tmp_path, ask, message):
+    from engine.errors import DefinitionError, ScriptError
+    from repl import scaffold
+    scaffold.new_game("sprint", tmp_path)
+    rules = tmp_path / "rules/sprint/rules.lua"
+    text = rules.read_text()
+    assert 'choose { player = p, prompt = "Play a card?", options = opts }' in text
+    rules.write_text(text.replace('player = p, prompt = "Play a card?", options = opts', ask))
+    with pytest.raises((ScriptError, DefinitionError)) as e:
+        Match(load_game(str(tmp_path / "rules/sprint")), 1, [Seat(), Seat()], quiet=True)
+    assert f"rules.lua:24: {message}" in str(e.value), str(e.value)
+
+
+@pytest.mark.parametrize("call", ["win(1)", "end_game(nil)", 'choose { player = 1, options = { "a", "b" } }',
+                                  'emit("after_move", {})', "defer(function() end)"])
+def test_a_modifier_that_would_change_the_match_is_stopped(sw, call):
+    # a modifier is asked often and from views and bots: it may only compute
+    m = Match(sw, 1, [Seat("bot", "polar_dwarves"), Seat("bot", "fallen_kingdom")], quiet=True)
+    m.eval(f'add_modifier("strength", function(c, v) {call} return v end)')
+    with pytest.raises(ScriptError, match=r"inside the strength modifier: a modifier may only compute"):
+        m.eval('stat(board.card_at("d3"), "strength")')
+    assert not m.is_over
+
+
 def test_board_regions_on_a_graph(tm):
     assert error_of(tm, 'board.spaces_in("nort")') == \
         "eval:1: board.spaces_in: no region called 'nort' (did you mean 'north'?)"

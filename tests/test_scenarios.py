@@ -256,6 +256,7 @@ scenarios:
       - expect:
           board: {z99: null, c5: {card: frost_mag}}
           zones: {"hand:1": {not_contains: [frost_mag]}}
+          counters: {magc: {1: 3}}
 """
 
 
@@ -283,11 +284,12 @@ def test_an_expectation_naming_what_the_game_has_not_fails_in_test_and_check(tmp
     f = tmp_path / "names.yaml"
     f.write_text(NAMES)
     problems = [str(p) for p in check(str(f))]
-    board, zone = _line_of(NAMES, "z99"), _line_of(NAMES, "not_contains")
-    assert len(problems) == 3, problems
+    board, zone, counter = _line_of(NAMES, "z99"), _line_of(NAMES, "not_contains"), _line_of(NAMES, "magc")
+    assert len(problems) == 4, problems
     for line, said in ((board, "z99 is no space of the board"),
                        (board, "no card called 'frost_mag' (did you mean 'frost_mage'?)"),
-                       (zone, "no card called 'frost_mag' (did you mean 'frost_mage'?)")):
+                       (zone, "no card called 'frost_mag' (did you mean 'frost_mage'?)"),
+                       (counter, "no counter called 'magc' (did you mean 'magic'?)")):
         assert any(f"names.yaml:{line}:" in p and said in p for p in problems), (line, said, problems)
     r = summon_test(f)   # (board: {z99: null} would hold on any board)
     assert r.returncode == 1 and "0 passed, 1 failed" in r.stdout and "z99 is no space of the board" in r.stdout
@@ -342,6 +344,20 @@ def test_a_games_own_tests_test_that_game_even_where_another_of_its_id_is_found_
         from engine.check import check
         assert check(str(tmp_path / "other/rules/twin/tests/basics.yaml"))
     assert summon("test", "rules/twin", cwd=tmp_path).returncode == 0     # the good one passes
+
+
+def test_check_of_a_game_builds_its_scenarios_setups_too(tmp_path):
+    assert summon("new", "game", "setups", "--dir", str(tmp_path)).returncode == 0
+    tests = tmp_path / "rules/setups/tests/basics.yaml"
+    edit(tests, "zones: {hand: {1: [gem]}}\n      start:", "zones: {hand: {1: [gme]}}\n      start:")
+    line = next(i for i, x in enumerate(tests.read_text().splitlines(), 1) if "[gme]" in x)
+    r = summon("check", "setups", cwd=tmp_path)
+    assert r.returncode == 1 and "no card called 'gme'" in r.stdout, r.stdout
+    assert f"basics.yaml:{line}:" in r.stdout
+    # a game that is broken itself: its scenario files are only read, not built
+    edit(tmp_path / "rules/setups/game.yaml", "\nname:", "\n  name:")
+    r = summon("check", "setups", cwd=tmp_path)
+    assert r.returncode == 1 and "gme" not in r.stdout and "game.yaml:" in r.stdout, r.stdout
 
 
 def test_yml_files_are_scenarios_and_card_sets_too(tmp_path):
@@ -493,6 +509,8 @@ def test_small_mistakes_of_a_modder_get_the_words_that_fix_them(tmp_path):
     ("counters: {magik: {1: 2}}", "setup counters: no counter called magik (did you mean 'magic'?)"),
     ("counters: {magic: {5: 2}}", "setup counters magic: no player 5 (players are 1 to 2)"),
     ("zones: {hand: []}", "setup zone hand is a zone of each player: give {1: [cards], 2: [cards]}"),
+    ("zones: {hand: {5: [frost_mage]}}", "setup zone hand: no player 5 (players are 1 to 2)"),
+    ("zones: {hnad: {1: [frost_mage]}}", "setup zones: no zone called hnad (did you mean 'hand'?)"),
 ])
 def test_a_setup_that_cannot_be_is_refused_in_the_scenarios_words(tmp_path, setup, said):
     f = tmp_path / "setup.yaml"

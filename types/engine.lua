@@ -585,6 +585,16 @@ function cards.turn_face_up(c) end
 ---@param mark any
 function cards.mark(c, mark) end
 
+--- Makes player p the card's owner for good (a card taken from a shared pile becomes the
+--- taker's). The owner sees the card face down, and a bot's sample deals a hidden card
+--- again only among its owner's hidden cards. A face-down card's new owner now knows its
+--- face (fair undo stops there); its old owner goes on knowing it.
+--- Errors: not a card; no such player.
+--- Example: cards.set_owner(c, 2)
+---@param c CardArg
+---@param p Player
+function cards.set_owner(c, p) end
+
 --- Shows a card's face to player p, or to everyone when p is nil, until it is
 --- shuffled into a zone or turned face down. Says so to every seat.
 --- Errors: not a card; a card in no zone; no such player.

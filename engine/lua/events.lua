@@ -38,6 +38,9 @@ function E.on(name, fn)
   if not E.game.hookset[name] then
     error("on: no event called " .. tostring(name) .. E.suggest(name, E.game.hooks), 2)
   end
+  if type(fn) ~= "function" then
+    error("on: the listener of " .. name .. " must be a function(ev), not " .. E.show(fn), 2)
+  end
   local l = listeners[name] or {}
   l[#l + 1] = fn
   listeners[name] = l
@@ -179,6 +182,7 @@ end
 --- Errors: fn not a function; label not a string.
 --- Example: defer(function() deal_damage(t, 1, self) end, "Scout deals 1 damage to c4", self)
 function E.defer(fn, label, card)
+  E.not_in_modifier("defer")
   if type(fn) ~= "function" then error("defer: expected a function, got " .. type(fn), 2) end
   if type(label) ~= "string" then error("defer: the label must be text, got " .. type(label), 2) end
   if depth == 0 then
@@ -197,8 +201,12 @@ end
 --- card in play (the active player's cards first, then in seat order), then on
 --- ev.card if it is not in play (it has just left play, or is in a hand or deck). Returns ev, which hooks may have changed.
 function E.emit(name, ev)
+  E.not_in_modifier("emit")
   if not E.game.hookset[name] then
     error("emit: no event called " .. tostring(name) .. E.suggest(name, E.game.hooks), 2)
+  end
+  if ev ~= nil and type(ev) ~= "table" then
+    error("emit: the event's data must be a table (emit(\"" .. name .. "\", {card = c, ...})), not " .. E.show(ev), 2)
   end
   ev = ev or {}
   ev.event = name
@@ -273,6 +281,10 @@ local rules_modifier_at = {}   -- fn -> "file:line" where it is defined (for the
 
 --- Registers a rules-level modifier: fn(card, value) -> value.
 function E.add_modifier(stat_name, fn)
+  if type(fn) ~= "function" then
+    error("add_modifier: the modifier of " .. tostring(stat_name) .. " must be a function(card, value), not " ..
+          E.show(fn), 2)
+  end
   local l = rules_modifiers[stat_name] or {}
   l[#l + 1] = fn
   rules_modifiers[stat_name] = l
@@ -293,11 +305,27 @@ end })
 -- card's modifier would give it away), then kept within the stat's bounds (game.yaml
 -- `stats: {name: {min:, max:}}`), once, after every modifier: so the result does not
 -- depend on the order the modifiers run in. Errors name the caller of E.stat (level 3).
+--- Fails when a modifier is running: a modifier may only compute (it is asked often, in
+--- any order, and from views and bots), so `what` (a choice, the end of the match, an
+--- event, an effect deferred) would happen at no moment of the game.
+function E.not_in_modifier(what)
+  local c = E.context
+  for i = E.context_depth(), 1, -1 do
+    local w = c[i * 2 - 1]
+    if type(w) == "string" and w:sub(1, 9) == "modifier " then
+      error(what .. " inside the " .. w:sub(10) .. " modifier: a modifier may only compute the value (no " ..
+            "choices, no changes to the match); do this in a hook or a phase instead", 3)
+    end
+  end
+end
+
 local function through_modifiers(c, name, v, p)
   local rm = rules_modifiers[name]
   if rm then
     for i = 1, #rm do
+      E.push_context(modifier_what[name], false)
       v = rm[i](c, v)
+      E.pop_context()
       if type(v) ~= "number" then
         error((rules_modifier_at[rm[i]] or "?") .. ": the rules' modifier of " .. name .. " returned " .. type(v) ..
               ", not a number", 0)   -- (named where the modifier is: the caller of stat is not at fault)

@@ -95,14 +95,32 @@ end
 --- Options are strings or tables with a `label`; a single option is taken
 --- without asking unless `confirm = true`. With `secret = true` only the asked
 --- player learns the answer; the others see that a choice was made.
+local CHOOSE_KEY_LIST = { "player", "prompt", "options", "secret", "confirm" }
+local CHOOSE_KEYS = {}
+for _, k in ipairs(CHOOSE_KEY_LIST) do CHOOSE_KEYS[k] = true end
+
 function E.choose(req)
   if E.state.over then error(GAME_OVER, 0) end
+  E.not_in_modifier("choose")
   if E.match_co == nil or co_running() ~= E.match_co then
     fail("choose: a choice can only be asked while the match runs (not from the console or at load time)")
   end
   if type(req) ~= "table" then fail("choose: expected {player=, prompt=, options=}, got " .. type(req)) end
+  -- a misspelt key would pass unnoticed: `secert = true` makes the choice public
+  for k in next, req do
+    if not CHOOSE_KEYS[k] then
+      fail("choose: unknown key " .. E.show(k) .. E.suggest(k, CHOOSE_KEY_LIST) ..
+           " (the keys are " .. table.concat(CHOOSE_KEY_LIST, ", ") .. ")")
+    end
+  end
   local p = req.player
-  if E.state.players[p] == nil then fail("choose: no player " .. tostring(p)) end
+  if E.state.players[p] == nil then
+    if p == nil then fail("choose: no player given: player = the number of the player asked") end
+    if math.type(p) ~= "integer" then
+      fail("choose: player must be a player's number (1 to " .. #E.state.players .. "), not " .. E.show(p))
+    end
+    fail("choose: no player " .. E.show(p) .. " (players are 1 to " .. #E.state.players .. ")")
+  end
   if type(req.options) ~= "table" or #req.options == 0 then fail("choose: options must be a non-empty list") end
   -- the labels are read here, under the budget, and kept: the host reads them, never the
   -- options themselves (a script's metamethod would run outside any budget)
@@ -139,6 +157,7 @@ end
 
 --- Ends the match; winner may be nil for a draw, else a player of the match.
 function E.end_game(winner, reason)
+  E.not_in_modifier("end_game")
   local st = E.state
   if st.over then error(GAME_OVER, 0) end
   if winner ~= nil and (math.type(winner) ~= "integer" or st.players[winner] == nil) then
@@ -156,6 +175,7 @@ function E.end_game(winner, reason)
 end
 
 function E.win(p, reason)
+  E.not_in_modifier("win")
   if E.state.players[p] == nil then fail("win: no player " .. tostring(p)) end
   E.end_game(p, reason)
 end

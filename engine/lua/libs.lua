@@ -308,7 +308,10 @@ function S.format(f, ...)                          -- (the rules call it most: n
     return r
   end
   ok, r = xpcall(s_format, blame, f, ...)
-  if not ok then return results(ok, r) end
+  if not ok then   -- (called through xpcall, Lua names the function '?')
+    if type(r) == "string" then r = (s_gsub(r, " to '%?' ", " to 'string.format' ", 1)) end
+    return results(ok, r)
+  end
   if #r > SMALL * 8 then charge(#r >> 3) end
   return r
 end

@@ -259,7 +259,9 @@ function Z.draw(a, b, c, d, e)
           "zones.draw('" .. from .. "', '" .. to .. "', n)", 2)
   end
   n = n or 1
-  if math.type(n) ~= "integer" then error("zones.draw: the number of cards must be an integer, got " .. E.show(n), 2) end
+  if math.type(n) ~= "integer" or n < 0 then
+    error("zones.draw: the number of cards must be a whole number, 0 or more, got " .. E.show(n), 2)
+  end
   local moved = {}
   E.note("draw", { zone = from })
   local src, cards = E.state.zones[fk], E.state.cards
@@ -654,6 +656,28 @@ function C.turn_face_up(c)
     c.face_down, c.seen_by, c.down_ref, c.mark = nil, nil, nil, nil
     E.note("reveal", { zone = c.zone })
   end
+end
+
+--- Makes player p the card's owner, for good: a card taken from a shared pile becomes
+--- the taker's. The owner is who sees the card face down, and a bot's sample deals a
+--- hidden card again only among the hidden cards of its owner, so the cards of a shared
+--- pile should change owner as they reach a player. A face-down card's new owner now
+--- knows its face (fair undo stops there), and its old owner goes on knowing it.
+function C.set_owner(c, p)
+  c = card_arg(c, "cards.set_owner")
+  if math.type(p) ~= "integer" or E.state.players[p] == nil then no_player("cards.set_owner", p, 2) end
+  local old = c.owner
+  if old == p then return end
+  if c.face_down then
+    local seen = c.seen_by or {}
+    local known = false
+    for _, q in ipairs(seen) do known = known or q == old end
+    if not known and E.state.players[old] then seen[#seen + 1] = old end
+    table.sort(seen)
+    c.seen_by = seen
+    if not E.seen_by(c, p) then E.note("reveal", { zone = c.zone }, { p }) end
+  end
+  c.owner = p
 end
 
 --- Shows a card's face to player p, or to everyone when p is nil.

@@ -325,9 +325,25 @@ local function api()
     dice = readonly(E.dice, "dice"),
     players = readonly(E.players, "players"),
     rng = readonly({
-      int = E.random_int,
+      int = function(lo, hi)
+        if math.type(lo) ~= "integer" or math.type(hi) ~= "integer" then
+          error("rng.int: lo and hi must be whole numbers (rng.int(1, 6)), got " .. E.show(lo) .. " and " ..
+                E.show(hi), 2)
+        end
+        if lo > hi then
+          error(string.format("rng.int: nothing lies from %d to %d: the lowest comes first (rng.int(%d, %d))",
+                              lo, hi, hi, lo), 2)
+        end
+        return E.random_int(lo, hi)
+      end,
       shuffle = E.shuffle,
-      pick = function(list) return list[E.random_int(1, #list)] end,
+      pick = function(list)
+        if type(list) ~= "table" or #list == 0 then
+          error("rng.pick: needs a list of at least one value, got " ..
+                (type(list) == "table" and "an empty list" or E.show(list)), 2)
+        end
+        return list[E.random_int(1, #list)]
+      end,
     }, "rng"),
     choose = E.choose,
     emit = E.emit,

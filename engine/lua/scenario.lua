@@ -130,7 +130,7 @@ function S.apply(setup)
   for _, name in ipairs(znames) do
     local spec = setup.zones[name]
     local zd = E.game.zones[name]
-    if not zd then fail("setup: no zone called " .. tostring(name) .. E.suggest(name, E.zone_names())) end
+    if not zd then error("setup zones: no zone called " .. tostring(name) .. E.suggest(name, E.zone_names()), 0) end
     local function fill(p, ids)
       for _, c in ipairs(p and E.zones.cards(p, name) or E.zones.cards(name)) do S.remove(c) end
       for i = #ids, 1, -1 do
@@ -144,7 +144,14 @@ function S.apply(setup)
     if zd.scope == "player" then
       -- players in seat order: cards get their ids in the order they are made
       local seats = {}
-      for p in pairs(spec) do seats[#seats + 1] = tonumber(p) end
+      for p in pairs(spec) do
+        local n = tonumber(p)
+        if n == nil or E.state.players[n] == nil then
+          error("setup zone " .. name .. ": no player " .. E.show(n or p) .. " (players are 1 to " ..
+                #E.state.players .. ")", 0)
+        end
+        seats[#seats + 1] = n
+      end
       table.sort(seats)
       for _, p in ipairs(seats) do fill(p, spec[p] or spec[tostring(p)]) end
     else
