@@ -37,32 +37,40 @@ def _target_game(target: str) -> str:
 
 
 def _display_problems(game, m) -> list[Problem]:
-    """The Lua of game.yaml's `display: regions: owners` run on the first position, from each
-    seat's view: it must run and return a table region -> player."""
-    conf = (game.data.get("display") or {}).get("regions")
-    code = conf.get("owners") if isinstance(conf, dict) else None
-    if not code or m.pending is None:
-        return []
+    """The Lua of game.yaml's `display: toolbar` and `display: regions: owners` run on the
+    first position, from each seat's view: each must run, and owners must return a table
+    region -> player."""
+    display = game.data.get("display") or {}
+    regions = display.get("regions")
+    snippets = [(("display", "toolbar"), display.get("toolbar")),
+                (("display", "regions", "owners"), regions.get("owners") if isinstance(regions, dict) else None)]
     gpath = game.root / "game.yaml"
-    doc, _ = yamlio.load(gpath, loader.display(gpath))
-    keys = ("display", "regions", "owners")
-    regions = game.data["board"].get("regions") or {}
-    for seat in range(1, len(m.seats) + 1):
-        try:
-            res = m.eval(code, chunkname=f"{game.id}/game.yaml display.regions.owners", seat=seat)
-        except ScriptError as e:
-            first = str(e).splitlines()[0]
-            msg = f"display: regions: owners fails from seat {seat}'s view: {first}"
+    doc = None
+    for keys, code in snippets:
+        if not isinstance(code, str) or not code or m.pending is None:
+            continue
+        if doc is None:
+            doc, _ = yamlio.load(gpath, loader.display(gpath))
+
+        def problem(msg: str, lua_line: int | None = None) -> list[Problem]:
             if doc is None:
                 return [Problem(loader.display(gpath), 1, 1, msg)]
-            at = re.search(r"display\.regions\.owners:(\d+):", first)
-            if at:     # the line of game.yaml the Lua's line is on
-                return [Problem(doc.path, doc.block_start(keys) + int(at.group(1)) - 1, 1, msg)]
+            if lua_line is not None:   # the line of game.yaml the Lua's line is on
+                return [Problem(doc.path, doc.block_start(keys) + lua_line - 1, 1, msg)]
             return [doc.problem(keys, msg)]
-        _, bad = region_owners(res[0] if res else None, regions, len(m.seats))
-        if bad:
-            msg = f"display: regions: owners {bad}"
-            return [doc.problem(keys, msg) if doc else Problem(loader.display(gpath), 1, 1, msg)]
+        name = ": ".join(keys)
+        for seat in range(1, len(m.seats) + 1):
+            try:
+                res = m.eval(code, chunkname=f"{game.id}/game.yaml {'.'.join(keys)}", seat=seat)
+            except ScriptError as e:
+                first = str(e).splitlines()[0]
+                at = re.search(re.escape(".".join(keys)) + r":(\d+):", first)
+                return problem(f"{name} fails from seat {seat}'s view: {first}", int(at.group(1)) if at else None)
+            if keys[-1] == "owners":
+                _, bad = region_owners(res[0] if res else None, game.data["board"].get("regions") or {},
+                                       len(m.seats))
+                if bad:
+                    return problem(f"{name} {bad}")
     return []
 
 
@@ -151,6 +159,39 @@ def _same_place(lua: Problem, other: Problem) -> bool:
     return lua.line == other.line and other.path.endswith(path)
 
 
+def cannot_start(game, error: str) -> Problem:
+    """The problem of a game whose match stops before its first decision: at the script line
+    the error names (with the API function meant, for a misspelt one), else at game.yaml."""
+    first = error.splitlines()[0] if error else ""
+    placed = problem_from_lua(first, "")
+    if not placed.path:
+        return Problem(loader.display(game.root / "game.yaml"), 1, 1, f"a match cannot start: {first}")
+    said = placed.message.removeprefix("Lua: ")
+    field = re.search(r"attempt to call a nil value \(field '(\w+)'\)", said)
+    if field:
+        said += _api_suggestion(placed, field.group(1))
+    return Problem(placed.path, placed.line, 1, f"a match cannot start: {said}")
+
+
+def _api_suggestion(at: Problem, name: str) -> str:
+    """' (zones.shufle: did you mean zones.shuffle?)' when the line calls table.name and
+    the engine's API has a function of that table near the name."""
+    from . import docs
+    from .names import nearest
+
+    try:
+        line = Path(at.path).read_text(encoding="utf-8", errors="replace").splitlines()[at.line - 1]
+    except (OSError, IndexError):
+        return ""
+    call = re.search(r"(\w+)\s*\.\s*" + re.escape(name) + r"\b", line)
+    if not call:
+        return ""
+    table = call.group(1)
+    names = [e.name.split(".", 1)[1] for e in docs.engine_entries() if e.name.startswith(table + ".")]
+    near = nearest(name, names)
+    return f" ({table}.{name}: did you mean {table}.{near}?)" if near else ""
+
+
 def _plain_match(game):
     """A match of the game with its fewest seats and no scenario."""
     from .match import Match, Seat
@@ -207,8 +248,7 @@ def _check_game(target: str, game_id: str | None) -> list[Problem]:
     except DefinitionError as e:
         return e.problems
     except EngineError as e:
-        where = str(game.root / "game.yaml")
-        return [Problem(loader.display(Path(where)), 1, 1, f"a match cannot start: {str(e).splitlines()[0]}")]
+        return [cannot_start(game, str(e))]
     found = script_problems(game, m.script_shapes())
     found += _display_problems(game, m)
     if not found and m.pending is not None:
@@ -262,8 +302,10 @@ def _data_outside_state(game) -> list[Problem]:
         first = Match(game, 1, seats, quiet=True)
         first.rollout(seed=1, max_decisions=SHARE_DECISIONS)
         second = Match(game, 2, seats, quiet=True, beside=first)
+        shared = second.rules_globals()   # (what a match starts with, beside another or alone)
         second.rollout(seed=2, max_decisions=SHARE_DECISIONS)
         alone = Match(game, 2, seats, quiet=True)
+        own = alone.rules_globals()
         alone.rollout(seed=2, max_decisions=SHARE_DECISIONS)
     except ScriptError as e:   # a script that fails in these games fails in play: said where it is
         return [_stopped_game(game, e)]
@@ -275,17 +317,25 @@ def _data_outside_state(game) -> list[Problem]:
         return []
     n = next((i for i, (a, b) in enumerate(zip(second.answers, alone.answers)) if a != b),
              min(len(second.answers), len(alone.answers)))
+    changed = sorted(k for k in shared.keys() & own.keys() if shared[k] != own[k] and k != "state")
+    which = (f" (the rules' global{'s' if len(changed) > 1 else ''} "
+             + ", ".join(f"{k} starts at {own[k]} alone, at {shared[k]} after another match" for k in changed[:3])
+             + ")" if changed else "")
     return [Problem(loader.display(game.root / "game.yaml"), 1, 1,
                     f"a match built after another one played differently from the same match built alone "
                     f"(from decision {n + 1}): a script keeps match data outside `state`, such as a file-level "
-                    f"variable a function changes; `summon sim` and the bots' forks need every match's data in "
-                    f"`state` (caches of card definitions or the board may stay)")]
+                    f"variable a function changes{which}; `summon sim` and the bots' forks need every match's "
+                    f"data in `state` (caches of card definitions or the board may stay)")]
 
 
 def _stopped_game(game, e: ScriptError) -> Problem:
     """The problem of a script error met in a random game the check played, at the line the
     error names (else at game.yaml)."""
-    p = problem_from_lua(str(e), loader.display(game.root / "game.yaml"))
+    p = problem_from_lua(str(e), "")
+    if not p.path:   # (the step budget's message says where the script was: " at FILE:LINE")
+        at = re.search(r" at (\S+):(\d+)\b", str(e).splitlines()[0] if str(e) else "")
+        p = Problem(at.group(1), int(at.group(2)), 1, p.message) if at else \
+            Problem(loader.display(game.root / "game.yaml"), 1, 1, p.message)
     return Problem(p.path, p.line, p.col, f"{p.message} (in a random game summon check played)")
 
 

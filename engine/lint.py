@@ -187,7 +187,11 @@ def lua_problems(src, known: dict[str, list[str]], file_lines: list[str] | None 
     ok, res = compile_lua(src.source, src.chunkname)
     if not ok:
         p = problem_from_lua(res, src.chunkname)
-        if getattr(src, "joined", False):
+        body = first_line(src.source)[1].removeprefix("return ").lstrip()
+        if src.field and not body.startswith("function"):
+            p = Problem(p.path, p.line, p.col, p.message + " (this Lua must be a function, written "
+                        "function(self, ...) ... end, which the engine calls: see the card's hooks and abilities)")
+        elif getattr(src, "joined", False):
             key = src.field[-1] if src.field else "the key"
             p = Problem(p.path, p.line, p.col, p.message + (
                           f" (YAML joined this Lua's lines into one, as it does for a plain, quoted or "

@@ -591,7 +591,8 @@ def problems(src, shape: dict, extra_globals: set[str], *, may_set: bool,
     if sc.error is not None:
         return []   # Lua's own compiler took it (else the load would have stopped): see unread_note
     lines = code.splitlines()
-    own = {u.name for u in sc.uses if u.kind == "write"} if may_set else set()
+    written = {u.name for u in sc.uses if u.kind == "write"}
+    own = written if may_set else set()
     known = set(shape["globals"]) | extra_globals | own
     fields, unlisted = shape["fields"], shape["unlisted"]
     out = []
@@ -604,6 +605,8 @@ def problems(src, shape: dict, extra_globals: set[str], *, may_set: bool,
 
     for u in sc.uses:
         if u.kind == "read" and u.name not in known:
+            if u.name in written:
+                continue
             at(u, u.name, f"unknown name '{u.name}': no local or global of that name"
                           f"{suggest(u.name, known | set(u.locals))}")
         elif u.kind == "write" and not may_set:

@@ -405,6 +405,12 @@ class Match:
 
     # -- reading --------------------------------------------------------------
 
+    def rules_globals(self) -> dict[str, str]:
+        """The rules' globals that hold data in this match's runtime, as name -> a short form
+        of the value (see Runtime.rules_globals): a runtime shared with another match shows
+        what that match left in them (summon check)."""
+        return self._rt.rules_globals()
+
     def plays(self) -> dict[str, list[int]]:
         """Times each card definition was played, per seat (list index 0 is seat 1): the cards
         of the events game.yaml names under `balance: played`, since the match began (a fork

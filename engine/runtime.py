@@ -332,6 +332,20 @@ class Runtime:
         return [(int(n["decision"]), str(n["kind"]), None if n["seats"] is None else tuple(_list(n["seats"])))
                 for n in _list(self._E.chance_log)]
 
+    def rules_globals(self) -> dict[str, str]:
+        """The rules' own globals that hold data, as name -> a short form of the value (a
+        number, text or true/false as it is, a table by its count of entries): for telling
+        which of them a match changed (summon check)."""
+        self._activate()
+        out = {}
+        for k, v in self._E.rules_env.items():
+            t = lua_type(v)
+            if t == "table":
+                out[str(k)] = f"a table of {sum(1 for _ in v.items())} entries"
+            elif t not in ("function", "userdata", "thread"):
+                out[str(k)] = repr(v)
+        return out
+
     def force(self, values: list[int]) -> None:
         """Results the generator gives next, in order (scenario tests)."""
         self._call(self._E.scenario_api.force, self._lua.table_from(list(values)))

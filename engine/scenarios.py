@@ -581,7 +581,19 @@ def run_file(path: Path) -> tuple[list[Result], list[Problem]]:
         game = loader.load_game(own_game(path, doc.data["game"]) or doc.data["game"])
     except (DefinitionError, EngineError) as e:
         return [], [doc.problem(("game",), str(e).splitlines()[0])]
-    return [run_scenario(game, doc, i) for i in range(len(doc.data["scenarios"]))], []
+    results = [run_scenario(game, doc, i) for i in range(len(doc.data["scenarios"]))]
+    # every scenario stopped alike before its first step, in the game's own setup (not the
+    # scenario's): the game cannot start a match, which is said once, where it stops
+    stops = {r.failures[0].message for r in results if r.failures and r.failures[0].step == 0}
+    if len(results) > 1 and len(stops) == 1 and all(r.failures and r.failures[0].step == 0 for r in results):
+        said = next(iter(stops))
+        if said.startswith("setup failed: ") and not said.rstrip().endswith("in scenario setup"):
+            from .check import cannot_start
+            body = said.removeprefix("setup failed: ")
+            text = str(cannot_start(game, body)) if body.rstrip().endswith("in setup") else \
+                "a match cannot start: " + body.splitlines()[0]
+            return [], [doc.problem(("game",), text)]
+    return results, []
 
 
 def report(results: list[Result], problems: list[Problem], verbose: bool = False) -> tuple[str, bool]:

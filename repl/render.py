@@ -566,7 +566,8 @@ def render_state(match: Match, player: int | None, colour: bool = False, status:
     lines += [t for t in _wrap(shared_zones(match, view), width) if t]
     if status is None:
         st = view
-        status = f"turn {st.get('turn')}" + (f", round {st['round']}" if st.get("round") else "")
+        status = ", ".join(([f"turn {st.get('turn')}"] if st.get("turn") or not st.get("round") else [])
+                           + ([f"round {st['round']}"] if st.get("round") else []))
         status += f", phase {st.get('phase')}, player {st.get('active')} to play" if not st.get("over") else ""
     lines.append(status)
     return "\n".join(lines)

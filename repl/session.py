@@ -177,7 +177,8 @@ class Session:
             except EngineError as e:
                 text = f"(the game's toolbar failed: {str(e).splitlines()[0]})"
         else:
-            parts = [f"turn {st.get('turn')}"]
+            # (a game that counts rounds may count no turns: its turn stays 0)
+            parts = [f"turn {st.get('turn')}"] if st.get("turn") or not st.get("round") else []
             if st.get("round"):
                 parts.append(f"round {st['round']}")
             counters = st.get("counters") or {}

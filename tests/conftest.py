@@ -56,6 +56,19 @@ def position(game, lua: str, *, seed: int = 1, sets=("polar_dwarves", "fallen_ki
                  scenario=LuaSource("scenario", lua))
 
 
+def tcg_sentry_position(gambit: str, hand: tuple[str, ...] = (), kinds=("random", "random")) -> Match:
+    """Summoner TCG, player 1 (ember) to act in the main phase with a revealed Stone Sentry
+    and `hand`, against player 2 (tide) with a Moss Shell and `gambit` primed."""
+    from engine.loader import LuaSource, load_game
+    adds = "".join(f'scenario.add(1, "hand", {{"{c}"}})\n' for c in hand)
+    lua = (f'scenario.empty(1, "hand"); scenario.empty(2, "hand")\n{adds}'
+           f'scenario.add(1, "field", {{"stone_sentry"}})\n'
+           f'scenario.add(2, "field", {{"{gambit}", "moss_shell"}})\n'
+           f'cards.turn_face_down(field_card(2, "{gambit}"))\nscenario.start(1, "main")\n')
+    return Match(load_game("summoner_tcg"), 1, [Seat(kinds[0], "ember"), Seat(kinds[1], "tide")], quiet=True,
+                 scenario=LuaSource("scenario", lua))
+
+
 def answer(match: Match, *keys: str) -> None:
     """Answers with each option label in turn."""
     for key in keys:

@@ -6,10 +6,10 @@ import re
 
 import pytest
 
-from conftest import ROOT, position
+from conftest import ROOT, position, tcg_sentry_position
 from engine import match as match_module
 from engine.errors import Divergence, IllegalAnswer
-from engine.loader import LuaSource, load_game
+from engine.loader import load_game
 from engine.match import Match, RandomBot, Scripted, Seat, play
 from engine.names import did_you_mean, nearest
 from repl.render import private_zones, render_state
@@ -161,17 +161,8 @@ def test_fair_undo_names_what_stops_it(sw):
 def test_fair_undo_stops_at_a_bots_answer_which_came_from_what_it_holds():
     # the bot's answer in the Gambit window (secret) hangs on its face-down card: attacking,
     # seeing that nothing answers, then taking the attack back would let the person probe it
-    tcg = load_game("summoner_tcg")
-    lua = """
-        scenario.empty(1, "hand"); scenario.empty(2, "hand")
-        scenario.add(1, "field", {"stone_sentry"})
-        scenario.add(2, "field", {"parting_curse", "moss_shell"})
-        cards.turn_face_down(field_card(2, "parting_curse"))
-        scenario.start(1, "main")
-    """
     for designer in (False, True):
-        s = Session(Match(tcg, 1, [Seat("human", "ember"), Seat("bot", "tide")], quiet=True,
-                          scenario=LuaSource("scenario", lua)), designer=designer)
+        s = Session(tcg_sentry_position("parting_curse", kinds=("human", "bot")), designer=designer)
         for label in ("Battle", "Attack with Stone Sentry 10/10 (P1)", "Player 2 (Stamina 50)"):
             s.handle(label)
         s.play_bots()
@@ -185,6 +176,13 @@ def test_fair_undo_stops_at_a_bots_answer_which_came_from_what_it_holds():
             assert said == (f"cannot undo past decision {bot}: a bot's answer (player 2) happened after it "
                             f"(play with --designer to undo anything)")
             assert s.match.decisions >= bot
+
+
+def test_a_rounds_games_status_says_the_round_not_a_turn_it_does_not_count():
+    auction = load_game(str(ROOT / "docs" / "examples" / "rules" / "auction"))
+    s = Session(Match(auction, 1, [Seat("human"), Seat("bot")], quiet=True))
+    assert s.status_line().startswith("round 1 | P1: coins 8 points 0"), s.status_line()
+    assert "turn" not in s.status_line() and "turn" not in render_state(s.match, 1).splitlines()[-1]
 
 
 def test_fair_undo_goes_back_over_your_own_decisions_only(sw):

@@ -254,6 +254,12 @@ def test_match_data_kept_outside_state_is_a_problem(tmp_path):
     assert len(problems) == 1 and re.match(r".*game\.yaml:1:1: a match built after another one played differently "
                                            r"from the same match built alone \(from decision \d+\): a script keeps "
                                            r"match data outside `state`", problems[0]), problems
+    # a global of the rules is named, with what it holds alone and after another match
+    edit(game / "tiny.lua", "local steps_left = 2\n", "STEPS_LEFT = 2\n")
+    (game / "tiny.lua").write_text((game / "tiny.lua").read_text().replace("steps_left", "STEPS_LEFT"))
+    problems = [str(p) for p in check(str(game))]
+    assert len(problems) == 1 and re.search(r"a function changes \(the rules' global STEPS_LEFT starts at 2 alone, "
+                                            r"at -?\d+ after another match\)", problems[0]), problems
 
 
 def test_a_script_error_met_in_the_checks_random_games_is_a_problem_at_its_line(tmp_path):

@@ -282,6 +282,14 @@ def test_lua_whose_lines_yaml_joins_gets_a_hint_to_write_a_block(tmp_path, style
     assert "write `after_play: |`" in said
 
 
+def test_statements_where_a_function_belongs_get_a_hint(tmp_path):
+    rules = _new_game_with_echo(tmp_path, "      after_play: |\n        local n = 1\n        score(self.owner, n)")
+    with pytest.raises(DefinitionError) as e:
+        load_game(str(rules))
+    assert "starter.yaml:16:1: Lua: " in str(e.value)
+    assert "(this Lua must be a function, written function(self, ...) ... end" in str(e.value)
+
+
 def test_the_same_lua_as_a_block_loads_and_a_one_line_error_gets_no_hint(tmp_path):
     block = ("      after_play: |\n        function(self, ev)\n          -- the owner's other plays\n"
              "          if ev.card ~= self and ev.player == self.owner then score(self.owner, 1) end\n"

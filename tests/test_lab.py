@@ -162,18 +162,8 @@ def test_match_counts_the_cards_of_the_events_the_game_names_as_played(sw):
 
 
 def test_a_summoner_tcg_gambit_counts_as_played_from_the_hand_and_primed():
-    from engine.loader import LuaSource
-    tcg = load_game("summoner_tcg")
-    lua = """
-        scenario.empty(1, "hand"); scenario.empty(2, "hand")
-        scenario.add(1, "hand", {"quick_strike"})
-        scenario.add(2, "field", {"fog_wall", "moss_shell"})
-        scenario.add(1, "field", {"stone_sentry"})
-        cards.turn_face_down(field_card(2, "fog_wall"))
-        scenario.start(1, "main")
-    """
-    m = Match(tcg, 1, [Seat("random", "ember"), Seat("random", "tide")], quiet=True,
-              scenario=LuaSource("scenario", lua))
+    from conftest import tcg_sentry_position
+    m = tcg_sentry_position("fog_wall", hand=("quick_strike",))
     for label in ("Play Quick Strike (cost 4)", "Battle", "Attack with Stone Sentry 10/10 (P1)",
                   "Player 2 (Stamina 45)", "Reveal Fog Wall"):
         m.answer_key(label)

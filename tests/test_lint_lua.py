@@ -136,8 +136,9 @@ def test_pairs_over_a_table_that_cannot_be_listed(game_copy):
 def test_a_card_script_that_sets_a_global(game_copy):
     rules, cards = game_copy()
     fk = cards / "fallen_kingdom.yaml"
-    line, col = planted(fk, "deal_damage(c, 1, self)", "last_hit = deal_damage(c, 1, self)", "last_hit")
-    p = only(check(str(rules)), fk)
+    line, col = planted(fk, "deal_damage(c, 1, self)", "last_hit = deal_damage(c, 1, self); say(tostring(last_hit))",
+                        "last_hit")
+    p = only(check(str(rules)), fk)   # (the read of it after is not an unknown name as well)
     assert (p.line, p.col) == (line, col)
     assert p.message.startswith("a card's script cannot set the global 'last_hit'")
 

@@ -505,6 +505,19 @@ def test_region_owners_run_on_the_seats_view_and_a_failing_one_is_said_not_raise
             assert line.startswith("domains: ne = P2's, sw = neutral, se = neutral, nw = neutral"), line
 
 
+def test_check_runs_the_toolbar_from_each_seat(game_copy):
+    from conftest import edit
+    from engine.check import check
+    copy = game_copy("summoner_tcg")
+    game_yaml = copy.rules / "game.yaml"
+    edit(game_yaml, "view.counters[p].stamina or 0", "view.counter[p].stamina or 0")
+    found = check(str(copy.rules))
+    assert len(found) == 1 and found[0].message.startswith("display: toolbar fails from seat 1's view: "), found
+    assert "attempt to index a nil value (field 'counter')" in found[0].message
+    line = game_yaml.read_text().splitlines()[found[0].line - 1]
+    assert "view.counter[p].stamina" in line                # placed on the Lua's own line
+
+
 def test_check_runs_the_region_owners_from_each_seat(game_copy):
     from conftest import edit
     from engine.check import check

@@ -346,11 +346,19 @@ def test_a_games_own_tests_test_that_game_even_where_another_of_its_id_is_found_
     assert summon("test", "rules/twin", cwd=tmp_path).returncode == 0     # the good one passes
 
 
+def _new_game_edited(tmp_path, game: str, path: str, old: str, new: str) -> int:
+    """A game fresh from `summon new game` with one edit to one file; the line the new text
+    starts on."""
+    assert summon("new", "game", game, "--dir", str(tmp_path)).returncode == 0
+    f = tmp_path / path
+    edit(f, old, new)
+    text = f.read_text()
+    return text[:text.index(new)].count("\n") + 1
+
+
 def test_check_of_a_game_builds_its_scenarios_setups_too(tmp_path):
-    assert summon("new", "game", "setups", "--dir", str(tmp_path)).returncode == 0
-    tests = tmp_path / "rules/setups/tests/basics.yaml"
-    edit(tests, "zones: {hand: {1: [gem]}}\n      start:", "zones: {hand: {1: [gme]}}\n      start:")
-    line = next(i for i, x in enumerate(tests.read_text().splitlines(), 1) if "[gme]" in x)
+    line = _new_game_edited(tmp_path, "setups", "rules/setups/tests/basics.yaml",
+                            "zones: {hand: {1: [gem]}}\n      start:", "zones: {hand: {1: [gme]}}\n      start:")
     r = summon("check", "setups", cwd=tmp_path)
     assert r.returncode == 1 and "no card called 'gme'" in r.stdout, r.stdout
     assert f"basics.yaml:{line}:" in r.stdout
@@ -358,6 +366,24 @@ def test_check_of_a_game_builds_its_scenarios_setups_too(tmp_path):
     edit(tmp_path / "rules/setups/game.yaml", "\nname:", "\n  name:")
     r = summon("check", "setups", cwd=tmp_path)
     assert r.returncode == 1 and "gme" not in r.stdout and "game.yaml:" in r.stdout, r.stdout
+
+
+def test_a_game_that_cannot_start_is_said_once_where_it_stops(tmp_path):
+    line = _new_game_edited(tmp_path, "halt", "rules/halt/rules.lua", 'zones.shuffle(p, "deck")',
+                            'zones.shufle(p, "deck")')
+    r = summon("check", "halt", cwd=tmp_path)
+    assert r.returncode == 1 and f"rules/halt/rules.lua:{line}:1: a match cannot start: attempt to call a nil " \
+        f"value (field 'shufle') (zones.shufle: did you mean zones.shuffle?)" in r.stdout, r.stdout
+    r = summon("test", "halt", cwd=tmp_path)      # one error, not one failure a scenario
+    assert r.returncode == 1 and "0 passed, 0 failed, 1 error" in r.stdout, r.stdout
+    assert f"ERROR rules/halt/tests/basics.yaml:4:7: rules/halt/rules.lua:{line}:1: a match cannot start" in r.stdout
+
+
+def test_an_endless_loop_met_by_check_is_placed_at_its_line(tmp_path):
+    line = _new_game_edited(tmp_path, "loop", "rules/loop/rules.lua", "function play_phase(p)\n",
+                            "function play_phase(p)\n  if state.turn == 3 then while true do end end\n") + 1
+    r = summon("check", "loop", cwd=tmp_path)
+    assert r.returncode == 1 and f"rules/loop/rules.lua:{line}:1: Lua: script ran too long" in r.stdout, r.stdout
 
 
 def test_yml_files_are_scenarios_and_card_sets_too(tmp_path):

@@ -735,7 +735,7 @@ function E.fork(keep, quiet, seat, seed, src, honest)
   if drawn then
     local same = status == "choice" and E.decisions == src.decisions and a == src.pending.player
         and c == #src.pending.options
-    if same then
+    if same then   -- (the match's view, made once a position: samples of it share it)
       local views = cp.views
       if views == nil then views = {}; cp.views = views end
       local vkey = seat .. ":" .. src.decisions

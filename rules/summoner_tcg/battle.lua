@@ -95,15 +95,16 @@ local function resolve_attack(p, at)
   if is_out(q) then return end
   local s = stat(a, "strength")
   local opts = {}
+  local most = options.blocks_per_battle   -- (0: a Summon blocks any number of attacks)
   for _, b in ipairs(revealed_summons(q)) do
-    if tokens.get(b, "blocked") == 0 then
+    if most == 0 or tokens.get(b, "blocked") < most then
       opts[#opts + 1] = { label = "Block with " .. label_of(b), blocker = b }
     end
   end
   opts[#opts + 1] = { label = string.format("Take %d damage", s), take = true }
   local pick = choose { player = q, prompt = string.format("%s (Strength %d) attacks you", a.name, s), options = opts }
   if pick.blocker then
-    tokens.set(pick.blocker, "blocked", 1)
+    tokens.add(pick.blocker, "blocked", 1)
     say(string.format("Player %d blocks with %s", q, pick.blocker.name))
     local destroyed = fight(a, pick.blocker, true)
     emit("after_attack", { attacker = a, target = pick.blocker, blocked_by = pick.blocker,

@@ -8,6 +8,11 @@ function is_gambit(c) return cards.has_tag(c, "gambit") end
 function is_equipment(c) return cards.has_tag(c, "equipment") end
 function is_plane(c) return cards.has_tag(c, "plane") end
 
+--- Whether a Plane affects the Fields: from its reveal until it is destroyed, turned face
+--- down again or not (the rulebook has a revealed Plane act until it is destroyed); a
+--- Plane primed and never revealed does not. flip_down keeps the mark.
+function plane_acts(c) return on_field(c) and (c.face_down ~= true or tokens.get(c, "shown") > 0) end
+
 function def_of(c) return cards.def(c) end
 
 -- Players ---------------------------------------------------------------------------
@@ -257,6 +262,7 @@ function flip_down(c)
   drop_equipment_of(c)
   tokens.clear(c)
   cards.turn_face_down(c, true)
+  if is_plane(c) then tokens.set(c, "shown", 1) end   -- (it goes on acting: plane_acts)
   say(string.format("Player %d turns %s face down", c.owner, c.name))
 end
 

@@ -181,6 +181,12 @@ function pick_card(p, prompt, cs) end
 --- Defined in rules/summoner_tcg/helpers.lua.
 function pick_player(p, prompt, ps) end
 
+--- Whether a Plane affects the Fields: from its reveal until it is destroyed, turned face
+--- down again or not (the rulebook has a revealed Plane act until it is destroyed); a
+--- Plane primed and never revealed does not. flip_down keeps the mark.
+--- Defined in rules/summoner_tcg/helpers.lua.
+function plane_acts(c) end
+
 --- The Plane in play, revealed or primed, or nil. A primed (face-down) Plane is in play
 --- too: it owes its upkeep and a Plane put into play destroys it; but it acts only once
 --- revealed (plane_revealed).
