@@ -169,19 +169,24 @@ def cannot_start(game, error: str) -> Problem:
     said = placed.message.removeprefix("Lua: ")
     field = re.search(r"attempt to call a nil value \(field '(\w+)'\)", said)
     if field:
-        said += _api_suggestion(placed, field.group(1))
+        said += _api_suggestion(game, placed, field.group(1))
     return Problem(placed.path, placed.line, 1, f"a match cannot start: {said}")
 
 
-def _api_suggestion(at: Problem, name: str) -> str:
+def _api_suggestion(game, at: Problem, name: str) -> str:
     """' (zones.shufle: did you mean zones.shuffle?)' when the line calls table.name and
     the engine's API has a function of that table near the name."""
     from . import docs
     from .names import nearest
 
-    try:
-        line = Path(at.path).read_text(encoding="utf-8", errors="replace").splitlines()[at.line - 1]
-    except (OSError, IndexError):
+    line = None
+    for path in (Path(at.path), game.root.parent.parent / at.path):   # (as shown, or in its games folder)
+        try:
+            line = path.read_text(encoding="utf-8", errors="replace").splitlines()[at.line - 1]
+            break
+        except (OSError, IndexError):
+            continue
+    if line is None:
         return ""
     call = re.search(r"(\w+)\s*\.\s*" + re.escape(name) + r"\b", line)
     if not call:
@@ -317,7 +322,9 @@ def _data_outside_state(game) -> list[Problem]:
         return []
     n = next((i for i, (a, b) in enumerate(zip(second.answers, alone.answers)) if a != b),
              min(len(second.answers), len(alone.answers)))
-    changed = sorted(k for k in shared.keys() & own.keys() if shared[k] != own[k] and k != "state")
+    # (values before tables: a table may be a cache of definitions, which may stay)
+    changed = sorted((k for k in shared.keys() & own.keys() if shared[k] != own[k] and k != "state"),
+                     key=lambda k: (own[k].startswith("a table of "), k))
     which = (f" (the rules' global{'s' if len(changed) > 1 else ''} "
              + ", ".join(f"{k} starts at {own[k]} alone, at {shared[k]} after another match" for k in changed[:3])
              + ")" if changed else "")

@@ -3,6 +3,7 @@ to (events, stats, counters, zones, dice, cards, phases), and a game's own deck 
 script's names are read from its calls as the Lua parser sees them (engine/lualint.py)."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from . import lualint
@@ -187,7 +188,7 @@ def lua_problems(src, known: dict[str, list[str]], file_lines: list[str] | None 
     ok, res = compile_lua(src.source, src.chunkname)
     if not ok:
         p = problem_from_lua(res, src.chunkname)
-        body = first_line(src.source)[1].removeprefix("return ").lstrip()
+        body = re.sub(r"^(?:\s*--[^\n]*\n)*\s*", "", first_line(src.source)[1].removeprefix("return "))
         if src.field and not body.startswith("function"):
             p = Problem(p.path, p.line, p.col, p.message + " (this Lua must be a function, written "
                         "function(self, ...) ... end, which the engine calls: see the card's hooks and abilities)")

@@ -82,7 +82,7 @@ class GameDef:
     extra_cards: list[Path] = field(default_factory=list)   # card or deck files loaded from outside cards/<id>/
     evaluator: LuaSource | None = None    # the bots' evaluate(view, seat), when the game has one
     pools: dict[str, SetDef] = field(default_factory=dict)  # sets no seat plays as they are (playable: false)
-    words: frozenset[str] | None = field(default=None, repr=False, compare=False)  # scenarios.game_words
+    words: tuple | None = field(default=None, repr=False, compare=False)  # scenarios.game_words
 
     def fingerprint(self) -> dict[str, str]:
         """A digest per card definition, to tell which cards a reload changed.

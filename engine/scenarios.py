@@ -251,11 +251,13 @@ def _check_card(match: Match, got: dict, card_id: int, want: dict, where: str, k
 
 
 _WORD = regex.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_QUOTED = regex.compile(r"\"((?:[^\"\\\n]|\\.){2,})\"|'((?:[^'\\\n]|\\.){2,})'")
 
 
-def game_words(game) -> frozenset[str]:
-    """Every name-like word in a game's own text (game.yaml, its scripts, its cards' data and
-    Lua, its evaluation): a token the game can put on a card is named somewhere in it."""
+def game_words(game) -> tuple[str, frozenset[str]]:
+    """A game's own text (game.yaml, its scripts, its cards' data and Lua, its evaluation)
+    and the quoted texts in it: a token the game can put on a card is named in it, or made
+    from one of those pieces (`def .. "_bonus"`)."""
     if game.words is None:
         texts = [s.source for s in game.scripts]
         texts += [s.source for c in game.cards.values() for s in c.lua]
@@ -266,8 +268,15 @@ def game_words(game) -> frozenset[str]:
             texts.append((game.root / "game.yaml").read_text(encoding="utf-8", errors="replace"))
         except OSError:
             texts.append(json.dumps(game.data, default=str))
-        game.words = frozenset(_WORD.findall("\n".join(texts)))
+        text = "\n".join(texts)
+        pieces = frozenset(a or b for a, b in _QUOTED.findall(text))
+        game.words = (text, pieces)
     return game.words
+
+
+def _named_in(name: str, text: str, pieces: frozenset[str]) -> bool:
+    """Whether a token name is in the game's text, or could be made from a quoted piece of it."""
+    return name in text or any(len(p) >= 3 and p in name for p in pieces)
 
 
 def scenario_words(scenario: dict) -> frozenset[str]:
@@ -300,14 +309,14 @@ def unknown_names(game, spaces: list[str], expect: dict, keys: tuple,
         tokens = want.get("tokens")
         if not isinstance(tokens, dict):
             return
-        known = None
         for t in tokens:
             if isinstance(t, str) and t not in own_words:
-                known = known or game_words(game)
-                if t not in known:
+                text, pieces = game_words(game)
+                if not _named_in(t, text, pieces):
+                    words = set(_WORD.findall(text))
                     out.append((k + ("tokens", t), f"nothing in the game's scripts, cards or game.yaml, nor in "
                                                    f"this scenario, names a token '{t}', so the game never "
-                                                   f"puts one on a card{did_you_mean(t, known)}"))
+                                                   f"puts one on a card{did_you_mean(t, words)}"))
 
     declared = game.data.get("counters") or {}
     for name in expect.get("counters") or {}:
@@ -582,17 +591,15 @@ def run_file(path: Path) -> tuple[list[Result], list[Problem]]:
     except (DefinitionError, EngineError) as e:
         return [], [doc.problem(("game",), str(e).splitlines()[0])]
     results = [run_scenario(game, doc, i) for i in range(len(doc.data["scenarios"]))]
-    # every scenario stopped alike before its first step, in the game's own setup (not the
-    # scenario's): the game cannot start a match, which is said once, where it stops
+    # every scenario stopped alike before its first step, and a match of the game with no
+    # scenario cannot start either: the game is at fault, which is said once, where it stops
     stops = {r.failures[0].message for r in results if r.failures and r.failures[0].step == 0}
     if len(results) > 1 and len(stops) == 1 and all(r.failures and r.failures[0].step == 0 for r in results):
-        said = next(iter(stops))
-        if said.startswith("setup failed: ") and not said.rstrip().endswith("in scenario setup"):
-            from .check import cannot_start
-            body = said.removeprefix("setup failed: ")
-            text = str(cannot_start(game, body)) if body.rstrip().endswith("in setup") else \
-                "a match cannot start: " + body.splitlines()[0]
-            return [], [doc.problem(("game",), text)]
+        from .check import _plain_match, cannot_start
+        try:
+            _plain_match(game)
+        except EngineError as e:
+            return [], [doc.problem(("game",), str(cannot_start(game, str(e))))]
     return results, []
 
 

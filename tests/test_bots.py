@@ -135,6 +135,27 @@ def test_another_seats_secret_answer_kept_by_the_rules_in_a_local_does_not_reach
     assert low == high and len(set(low)) > 1    # the same worlds, with bids of all sizes
 
 
+def test_a_sample_asks_the_seat_the_question_the_match_asks(tmp_path):
+    # player 2's options name player 1's secret bid: a sample that drew another bid would
+    # ask another question, so it is made again with the bid as given
+    game = Path(shutil.copytree(ROOT / "docs" / "examples" / "rules" / "auction", tmp_path / "rules" / "auction"))
+    shutil.copytree(ROOT / "docs" / "examples" / "cards" / "auction", tmp_path / "cards" / "auction")
+    lua = (game / "auction.lua").read_text()
+    start = lua.index("  local bids = {}")
+    end = lua.index("  set_initiative(best)\n") + len("  set_initiative(best)\n")
+    (game / "auction.lua").write_text(lua[:start] + """\
+  local bid = choose { player = 1, prompt = "Your secret bid", secret = true,
+                       options = { { label = "Bid 1", n = 1 }, { label = "Bid 2", n = 2 }, { label = "Bid 3", n = 3 } } }.n
+  local reply = choose { player = 2, prompt = "Player 1 bid in secret",
+                         options = { { label = "Match the bid of " .. bid, yes = true }, { label = "Fold" } } }
+  set_initiative(reply.yes and 2 or 1)
+""" + lua[end:])
+    m = Match(load_game(str(game)), 1, [Seat("human"), Seat("human")], quiet=True)
+    m.answer_key("Bid 1")
+    assert m.options() == ["Match the bid of 1", "Fold"]
+    assert all(m.sample(2, s).options() == m.options() for s in range(8))
+
+
 def test_a_secret_answer_whose_consequence_the_seat_saw_is_kept_in_a_sample():
     # Summonaria: the cards put down for a trade are secret, but how many is public; a
     # sample keeps that many in the offer (their kinds dealt again)

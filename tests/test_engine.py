@@ -290,6 +290,14 @@ def test_statements_where_a_function_belongs_get_a_hint(tmp_path):
     assert "(this Lua must be a function, written function(self, ...) ... end" in str(e.value)
 
 
+def test_a_function_after_a_comment_gets_no_hint_that_it_should_be_one(tmp_path):
+    rules = _new_game_with_echo(tmp_path, "      after_play: |\n        -- the owner's plays\n"
+                                          "        function(self, ev)\n          score(self.owner, 1)\n        end\n        end")
+    with pytest.raises(DefinitionError) as e:
+        load_game(str(rules))
+    assert "starter.yaml:" in str(e.value) and "must be a function" not in str(e.value)
+
+
 def test_the_same_lua_as_a_block_loads_and_a_one_line_error_gets_no_hint(tmp_path):
     block = ("      after_play: |\n        function(self, ev)\n          -- the owner's other plays\n"
              "          if ev.card ~= self and ev.player == self.owner then score(self.owner, 1) end\n"

@@ -203,6 +203,17 @@ def test_a_modifier_that_would_change_the_match_is_stopped(sw, call):
     assert not m.is_over
 
 
+def test_an_offer_with_a_misspelt_key_is_named_at_the_offer(game_copy):
+    from conftest import edit
+    from engine.check import check
+    rules, _ = game_copy()
+    edit(rules / "phases.lua", "options = move_destinations(u) }", "options = move_destinations(u), secert = true }")
+    found = [p for p in check(str(rules)) if "secert" in p.message]
+    assert found and found[0].path.endswith("phases.lua"), [str(p) for p in found]
+    assert "the offer of phase move (move_offer) returned an unknown key 'secert' (did you mean 'secret'?)" \
+        in found[0].message
+
+
 def test_board_regions_on_a_graph(tm):
     assert error_of(tm, 'board.spaces_in("nort")') == \
         "eval:1: board.spaces_in: no region called 'nort' (did you mean 'north'?)"

@@ -10,6 +10,7 @@ import pytest
 
 from conftest import ROOT, edit, summon
 from engine import scenarios
+from engine.loader import load_game
 
 FILES = scenarios.find_files([str(p) for p in sorted(ROOT.glob("rules/*/tests"))] +
                              [str(p) for p in sorted(ROOT.glob("cards/*/tests"))])
@@ -312,6 +313,18 @@ scenarios:
 """
 
 
+def test_a_token_named_oddly_or_made_by_the_rules_is_no_unknown_token(tmp_path):
+    from engine.scenarios import unknown_names
+    game = Path(shutil.copytree(ROOT / "tests" / "games" / "tiny_graph", tmp_path / "tiny"))
+    edit(game / "tiny.lua", "function act(round)\n",
+         'local function marks(c) tokens.add(c, "+1/+1"); tokens.add(c, "stun-lock"); '
+         'tokens.add(c, c.def .. "_bonus") end\n\nfunction act(round)\n')
+    g = load_game(str(game))
+    want = {"board": {"a": {"tokens": {"+1/+1": 1, "stun-lock": 0, "pawn_bonus": 2, "damgae": 0}}}}
+    found = unknown_names(g, ["a"], want, ())
+    assert [k[-1] for k, _ in found] == ["damgae"], found
+
+
 def test_an_expected_token_that_nothing_names_fails_in_test_and_check(tmp_path):
     from engine.check import check
 
@@ -537,6 +550,7 @@ def test_small_mistakes_of_a_modder_get_the_words_that_fix_them(tmp_path):
     ("zones: {hand: []}", "setup zone hand is a zone of each player: give {1: [cards], 2: [cards]}"),
     ("zones: {hand: {5: [frost_mage]}}", "setup zone hand: no player 5 (players are 1 to 2)"),
     ("zones: {hnad: {1: [frost_mage]}}", "setup zones: no zone called hnad (did you mean 'hand'?)"),
+    ("start: {player: 1, phase: atack}", "setup start: no phase called 'atack' (did you mean 'attack'?)"),
 ])
 def test_a_setup_that_cannot_be_is_refused_in_the_scenarios_words(tmp_path, setup, said):
     f = tmp_path / "setup.yaml"

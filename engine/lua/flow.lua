@@ -248,6 +248,12 @@ local function offer_step(ph, offer, fn, arg, at, player, calls, req)
     if #req.options == 0 then
       offer_error(ph, offer, "offered no options (return nil when there is nothing to ask: the phase ends)")
     end
+    for k in next, req do   -- (choose would name this file: the offer is the modder's)
+      if not CHOOSE_KEYS[k] then
+        offer_error(ph, offer, "returned an unknown key " .. E.show(k) .. E.suggest(k, CHOOSE_KEY_LIST) ..
+                    " (the keys are " .. table.concat(CHOOSE_KEY_LIST, ", ") .. ")")
+      end
+    end
     -- (checked where forks copy it: in a match that keeps checkpoints, as a search's does,
     -- and in `summon check`; checking every offer of every match cost about 7% of play)
     if E.keep_checkpoints then
@@ -735,6 +741,12 @@ function E.fork(keep, quiet, seat, seed, src, honest)
   if drawn then
     local same = status == "choice" and E.decisions == src.decisions and a == src.pending.player
         and c == #src.pending.options
+    if same then   -- the same question: every option's label too (one may name the drawn answer)
+      local mine, real = E.pending.labels, src.pending.labels
+      for i = 1, c do
+        if mine[i] ~= real[i] then same = false break end
+      end
+    end
     if same then   -- (the match's view, made once a position: samples of it share it)
       local views = cp.views
       if views == nil then views = {}; cp.views = views end

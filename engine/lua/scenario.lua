@@ -208,7 +208,17 @@ function S.apply(setup)
     if p ~= nil and (p < 1 or p > #E.state.players) then
       error(string.format("setup start: no player %s (players are 1 to %d)", E.show(p), #E.state.players), 0)
     end
-    S.start(setup.start.player or E.state.active, setup.start.phase)
+    local phase = setup.start.phase
+    if phase ~= nil then
+      local ids = {}
+      for _, ph in ipairs(E.game.flow.phases) do ids[#ids + 1] = ph.id end
+      local found = false
+      for _, id in ipairs(ids) do found = found or id == phase end
+      if not found then
+        error("setup start: no phase called " .. E.show(phase) .. E.suggest(phase, ids), 0)
+      end
+    end
+    S.start(setup.start.player or E.state.active, phase)
     -- the flow counts a turn (round) as it begins: the first one played is this number
     if setup.start.turn then E.state.turn = setup.start.turn - 1 end
     if setup.start.round then E.state.round = setup.start.round - 1 end

@@ -182,7 +182,8 @@ function evaluate(view, seat)
   local tagged = {}                  -- player -> tag -> their revealed Summons with it
   for _, c in ipairs(cards) do
     local z = c.zone
-    if not c.face_down and z and prefixed(on_field_key, z, "field:") then
+    -- (a Plane turned face down after its reveal goes on acting: its `shown` token says so)
+    if (not c.face_down or (c.tokens and (c.tokens.shown or 0) > 0)) and z and prefixed(on_field_key, z, "field:") then
       local d = defs[c.def]
       if d then
         local p = controller_of(c)

@@ -226,10 +226,19 @@ end
 
 --- The Plane in play, revealed or primed, or nil. A primed (face-down) Plane is in play
 --- too: it owes its upkeep and a Plane put into play destroys it; but it acts only once
---- revealed (plane_revealed).
+--- revealed (plane_acting).
 function plane_in_play() return other_planes(nil)[1] end
 
---- The Plane in play if it is revealed (the only one whose effect applies), or nil.
+--- The Plane in play if it acts (plane_acts: revealed, or revealed once and turned face
+--- down since), or nil: the one that changes costs when a card is primed.
+function plane_acting()
+  for _, o in ipairs(other_planes(nil)) do
+    if plane_acts(o) then return o end
+  end
+  return nil
+end
+
+--- The Plane in play if it is face up (the one Tide Wisp and Shatter see), or nil.
 function plane_revealed()
   for _, o in ipairs(other_planes(nil)) do
     if is_revealed(o) then return o end

@@ -122,14 +122,14 @@ end
 
 --- Primes a card from the hand: pay its cost, lay it face down on the Field (it waits for
 --- its owner's next reveal step). What was paid is public (everyone sees
---- the Stamina go), and so is the revealed Plane (the only one that changes costs): the
+--- the Stamina go), and so is the Plane that acts (the only one that changes costs): the
 --- card carries both as its mark, so a bot's sample deals it only cards of that cost
 --- (fits in evaluate.lua). A primed Plane is in play: it destroys the Plane in play
 --- (anyone's, face up or down). Then everyone learns that the new card is a Plane (its
 --- mark says `kind = "plane"`), but not which one.
 function prime(c, p)
   local cost = stat(c, "cost")
-  local plane = plane_revealed()
+  local plane = plane_acting()
   pay(p, cost)
   cards.turn_face_down(c)          -- (first: it never lies face up on the Field, even for a moment)
   cards.to_zone(c, p, "field")

@@ -181,6 +181,11 @@ function pick_card(p, prompt, cs) end
 --- Defined in rules/summoner_tcg/helpers.lua.
 function pick_player(p, prompt, ps) end
 
+--- The Plane in play if it acts (plane_acts: revealed, or revealed once and turned face
+--- down since), or nil: the one that changes costs when a card is primed.
+--- Defined in rules/summoner_tcg/helpers.lua.
+function plane_acting() end
+
 --- Whether a Plane affects the Fields: from its reveal until it is destroyed, turned face
 --- down again or not (the rulebook has a revealed Plane act until it is destroyed); a
 --- Plane primed and never revealed does not. flip_down keeps the mark.
@@ -189,17 +194,17 @@ function plane_acts(c) end
 
 --- The Plane in play, revealed or primed, or nil. A primed (face-down) Plane is in play
 --- too: it owes its upkeep and a Plane put into play destroys it; but it acts only once
---- revealed (plane_revealed).
+--- revealed (plane_acting).
 --- Defined in rules/summoner_tcg/helpers.lua.
 function plane_in_play() end
 
---- The Plane in play if it is revealed (the only one whose effect applies), or nil.
+--- The Plane in play if it is face up (the one Tide Wisp and Shatter see), or nil.
 --- Defined in rules/summoner_tcg/helpers.lua.
 function plane_revealed() end
 
 --- Primes a card from the hand: pay its cost, lay it face down on the Field (it waits for
 --- its owner's next reveal step). What was paid is public (everyone sees
---- the Stamina go), and so is the revealed Plane (the only one that changes costs): the
+--- the Stamina go), and so is the Plane that acts (the only one that changes costs): the
 --- card carries both as its mark, so a bot's sample deals it only cards of that cost
 --- (fits in evaluate.lua). A primed Plane is in play: it destroys the Plane in play
 --- (anyone's, face up or down). Then everyone learns that the new card is a Plane (its
