@@ -110,7 +110,7 @@ def check_scenarios(target: str) -> list[Problem]:
         if src is not None:
             if shapes is None:
                 try:
-                    shapes = _plain_match(game).script_shapes()
+                    shapes = plain_match(game).script_shapes()
                 except EngineError:   # the game itself is broken: `summon check GAME` says how
                     return [doc.problem(("game",), f"a match of {game.id} cannot start: check the game")]
             found = lualint.problems(src, shapes["scenario"], lualint.defined_globals(game.scripts),
@@ -197,7 +197,7 @@ def _api_suggestion(game, at: Problem, name: str) -> str:
     return f" ({table}.{name}: did you mean {table}.{near}?)" if near else ""
 
 
-def _plain_match(game):
+def plain_match(game):
     """A match of the game with its fewest seats and no scenario."""
     from .match import Match, Seat
 
@@ -249,7 +249,7 @@ def _check_game(target: str, game_id: str | None) -> list[Problem]:
         return old   # the match would stop at the first of them
     pl = game.data["players"]
     try:
-        m = _plain_match(game)
+        m = plain_match(game)
     except DefinitionError as e:
         return e.problems
     except EngineError as e:

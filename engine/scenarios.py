@@ -313,7 +313,7 @@ def unknown_names(game, spaces: list[str], expect: dict, keys: tuple,
             if isinstance(t, str) and t not in own_words:
                 text, pieces = game_words(game)
                 if not _named_in(t, text, pieces):
-                    words = set(_WORD.findall(text))
+                    words = sorted(set(_WORD.findall(text)))   # (sorted: ties go the same way every run)
                     out.append((k + ("tokens", t), f"nothing in the game's scripts, cards or game.yaml, nor in "
                                                    f"this scenario, names a token '{t}', so the game never "
                                                    f"puts one on a card{did_you_mean(t, words)}"))
@@ -595,9 +595,9 @@ def run_file(path: Path) -> tuple[list[Result], list[Problem]]:
     # scenario cannot start either: the game is at fault, which is said once, where it stops
     stops = {r.failures[0].message for r in results if r.failures and r.failures[0].step == 0}
     if len(results) > 1 and len(stops) == 1 and all(r.failures and r.failures[0].step == 0 for r in results):
-        from .check import _plain_match, cannot_start
+        from .check import cannot_start, plain_match
         try:
-            _plain_match(game)
+            plain_match(game)
         except EngineError as e:
             return [], [doc.problem(("game",), str(cannot_start(game, str(e))))]
     return results, []

@@ -175,6 +175,8 @@ def test_bad_arguments_are_named_at_the_callers_line(swm, code, message):
      "choose: unknown key 'secert' (did you mean 'secret'?) (the keys are player, prompt, options, secret, confirm)"),
     ('playr = p, prompt = "Play a card?", options = opts',
      "choose: unknown key 'playr' (did you mean 'player'?)"),
+    ('secert = true, playr = p, prompt = "Play a card?", options = opts',   # two: the first in sorted order
+     "choose: unknown key 'playr' (did you mean 'player'?)"),
     ('player = tostring(p), prompt = "Play a card?", options = opts',
      "choose: player must be a player's number (1 to 2), not '1'"),
     ('player = p + 5, prompt = "Play a card?", options = opts', "choose: no player 6 (players are 1 to 2)"),

@@ -549,6 +549,7 @@ def test_small_mistakes_of_a_modder_get_the_words_that_fix_them(tmp_path):
     ("counters: {magic: {5: 2}}", "setup counters magic: no player 5 (players are 1 to 2)"),
     ("zones: {hand: []}", "setup zone hand is a zone of each player: give {1: [cards], 2: [cards]}"),
     ("zones: {hand: {5: [frost_mage]}}", "setup zone hand: no player 5 (players are 1 to 2)"),
+    ("zones: {hand: {7: [frost_mage], 5: [frost_mage]}}", "setup zone hand: no player 5 (players are 1 to 2)"),
     ("zones: {hnad: {1: [frost_mage]}}", "setup zones: no zone called hnad (did you mean 'hand'?)"),
     ("start: {player: 1, phase: atack}", "setup start: no phase called 'atack' (did you mean 'attack'?)"),
 ])

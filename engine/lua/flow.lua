@@ -99,6 +99,22 @@ local CHOOSE_KEY_LIST = { "player", "prompt", "options", "secret", "confirm" }
 local CHOOSE_KEYS = {}
 for _, k in ipairs(CHOOSE_KEY_LIST) do CHOOSE_KEYS[k] = true end
 
+-- What is wrong with a choice's keys ("unknown key 'secert' (did you mean ...)"), or nil. A
+-- misspelt key would pass unnoticed: `secert = true` makes the choice public. The first
+-- unknown key in sorted order is named, so the message is the same in every run.
+local function unknown_choose_key(req)
+  local bad = nil
+  for k in next, req do
+    if not CHOOSE_KEYS[k] then
+      local name = tostring(k)
+      if bad == nil or name < tostring(bad) then bad = k end
+    end
+  end
+  if bad == nil then return nil end
+  return "unknown key " .. E.show(bad) .. E.suggest(bad, CHOOSE_KEY_LIST) ..
+         " (the keys are " .. table.concat(CHOOSE_KEY_LIST, ", ") .. ")"
+end
+
 function E.choose(req)
   if E.state.over then error(GAME_OVER, 0) end
   E.not_in_modifier("choose")
@@ -106,13 +122,8 @@ function E.choose(req)
     fail("choose: a choice can only be asked while the match runs (not from the console or at load time)")
   end
   if type(req) ~= "table" then fail("choose: expected {player=, prompt=, options=}, got " .. type(req)) end
-  -- a misspelt key would pass unnoticed: `secert = true` makes the choice public
-  for k in next, req do
-    if not CHOOSE_KEYS[k] then
-      fail("choose: unknown key " .. E.show(k) .. E.suggest(k, CHOOSE_KEY_LIST) ..
-           " (the keys are " .. table.concat(CHOOSE_KEY_LIST, ", ") .. ")")
-    end
-  end
+  local wrong = unknown_choose_key(req)
+  if wrong then fail("choose: " .. wrong) end
   local p = req.player
   if E.state.players[p] == nil then
     if p == nil then fail("choose: no player given: player = the number of the player asked") end
@@ -248,12 +259,8 @@ local function offer_step(ph, offer, fn, arg, at, player, calls, req)
     if #req.options == 0 then
       offer_error(ph, offer, "offered no options (return nil when there is nothing to ask: the phase ends)")
     end
-    for k in next, req do   -- (choose would name this file: the offer is the modder's)
-      if not CHOOSE_KEYS[k] then
-        offer_error(ph, offer, "returned an unknown key " .. E.show(k) .. E.suggest(k, CHOOSE_KEY_LIST) ..
-                    " (the keys are " .. table.concat(CHOOSE_KEY_LIST, ", ") .. ")")
-      end
-    end
+    local wrong = unknown_choose_key(req)   -- (choose would name this file: the offer is the modder's)
+    if wrong then offer_error(ph, offer, "returned an " .. wrong) end
     -- (checked where forks copy it: in a match that keeps checkpoints, as a search's does,
     -- and in `summon check`; checking every offer of every match cost about 7% of play)
     if E.keep_checkpoints then

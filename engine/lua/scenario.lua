@@ -78,12 +78,23 @@ function S.set_counter(a, b, c)
 end
 
 --- The player whose turn comes first, and the phase that turn starts in.
+local function phase_ids()
+  local ids = {}
+  for _, ph in ipairs(E.game.flow.phases) do ids[#ids + 1] = ph.id end
+  return ids
+end
+
+local function phase_known(phase)
+  for _, id in ipairs(phase_ids()) do
+    if id == phase then return true end
+  end
+  return false
+end
+
 function S.start(p, phase)
   E.state.active = p
-  if phase then
-    local ok = false
-    for _, ph in ipairs(E.game.flow.phases) do if ph.id == phase then ok = true end end
-    if not ok then fail("scenario.start: no phase called " .. tostring(phase)) end
+  if phase and not phase_known(phase) then
+    fail("scenario.start: no phase called " .. tostring(phase) .. E.suggest(phase, phase_ids()))
   end
   E.start_phase = phase
 end
@@ -144,7 +155,10 @@ function S.apply(setup)
     if zd.scope == "player" then
       -- players in seat order: cards get their ids in the order they are made
       local seats = {}
-      for p in pairs(spec) do
+      local keys = {}
+      for p in pairs(spec) do keys[#keys + 1] = tostring(p) end
+      table.sort(keys)   -- (so that the first mistake named is the same in every run)
+      for _, p in ipairs(keys) do
         local n = tonumber(p)
         if n == nil or E.state.players[n] == nil then
           error("setup zone " .. name .. ": no player " .. E.show(n or p) .. " (players are 1 to " ..
@@ -209,14 +223,8 @@ function S.apply(setup)
       error(string.format("setup start: no player %s (players are 1 to %d)", E.show(p), #E.state.players), 0)
     end
     local phase = setup.start.phase
-    if phase ~= nil then
-      local ids = {}
-      for _, ph in ipairs(E.game.flow.phases) do ids[#ids + 1] = ph.id end
-      local found = false
-      for _, id in ipairs(ids) do found = found or id == phase end
-      if not found then
-        error("setup start: no phase called " .. E.show(phase) .. E.suggest(phase, ids), 0)
-      end
+    if phase ~= nil and not phase_known(phase) then
+      error("setup start: no phase called " .. E.show(phase) .. E.suggest(phase, phase_ids()), 0)
     end
     S.start(setup.start.player or E.state.active, phase)
     -- the flow counts a turn (round) as it begins: the first one played is this number

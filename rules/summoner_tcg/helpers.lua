@@ -229,22 +229,20 @@ end
 --- revealed (plane_acting).
 function plane_in_play() return other_planes(nil)[1] end
 
---- The Plane in play if it acts (plane_acts: revealed, or revealed once and turned face
---- down since), or nil: the one that changes costs when a card is primed.
-function plane_acting()
+-- The Plane in play that passes test, or nil.
+local function plane_that(test)
   for _, o in ipairs(other_planes(nil)) do
-    if plane_acts(o) then return o end
+    if test(o) then return o end
   end
   return nil
 end
 
+--- The Plane in play if it acts (plane_acts: revealed, or revealed once and turned face
+--- down since), or nil: the one that changes costs when a card is primed.
+function plane_acting() return plane_that(plane_acts) end
+
 --- The Plane in play if it is face up (the one Tide Wisp and Shatter see), or nil.
-function plane_revealed()
-  for _, o in ipairs(other_planes(nil)) do
-    if is_revealed(o) then return o end
-  end
-  return nil
-end
+function plane_revealed() return plane_that(is_revealed) end
 
 -- Moving cards ------------------------------------------------------------------------
 
