@@ -381,11 +381,13 @@ def _file_lines(game) -> dict[str, list[str]]:
     return lines
 
 
-def script_problems(game, shapes: dict[str, dict], only=None) -> list[Problem]:
+def script_problems(game, shapes: dict[str, dict], only=None, *, fields: bool = True) -> list[Problem]:
     """What the game's scripts name that their kind of script cannot see (engine/lualint.py):
     unknown globals, fields and options, pairs() over what cannot be listed, and a card's
     script that sets a global. shapes: Match.script_shapes() of a match of the game.
-    only: a test of which scripts (LuaSource) to look at; default every one."""
+    only: a test of which scripts (LuaSource) to look at; default every one. fields: whether
+    to report fields read by a name nothing sets (member_names; a guess, for `summon check`
+    only: a reload is not refused for it)."""
     kinds = [(src, "rules") for src in game.scripts] + [(src, "card") for c in game.cards.values() for src in c.lua]
     if game.evaluator is not None:
         kinds.append((game.evaluator, "evaluation"))
@@ -394,11 +396,55 @@ def script_problems(game, shapes: dict[str, dict], only=None) -> list[Problem]:
         return []
     lines = _file_lines(game)
     rules_globals = lualint.defined_globals(game.scripts)
+    members = member_names(game, shapes) if fields else None   # (None too when a script cannot be read)
     out = []
     for src, kind in kinds:
         out += lualint.problems(src, shapes[kind], rules_globals if kind != "evaluation" else set(),
-                                may_set=kind != "card", file_lines=lines.get(src.chunkname))
+                                may_set=kind != "card", file_lines=lines.get(src.chunkname), members=members)
     return out
+
+
+def member_names(game, shapes: dict[str, dict]) -> tuple[set[str], set[str], set[str]] | None:
+    """Every field name a table of the game may have: what its scripts and the engine set or
+    spell out, what the engine's tables hold, and the keys of its YAML (card definitions,
+    options and the rest of game.yaml, card sets); those of them to suggest (the same
+    without the engine's other words: its locals, its comments); and the string pieces a
+    name may be built from (lualint.built_from). None when a script cannot be read."""
+    sources = list(game.scripts) + [src for c in game.cards.values() for src in c.lua]
+    if game.evaluator is not None:
+        sources.append(game.evaluator)
+    defined = lualint.defined_members(sources)
+    if defined is None:
+        return None
+    engine_all, engine_fields = lualint.engine_words()
+    names = defined[0] | engine_fields | lualint.defined_globals(sources)   # (_G.name reads a global)
+    for shape in shapes.values():
+        names |= set(shape["globals"])
+        for fields in shape["fields"].values():
+            names |= set(fields)
+
+    def keys(value, depth: int = 0) -> None:   # (and names given as values: hooks, abilities)
+        if depth > 32:
+            return
+        if isinstance(value, dict):
+            for k, v in value.items():
+                if isinstance(k, str):
+                    names.add(k)
+                keys(v, depth + 1)
+        elif isinstance(value, list):
+            for v in value:
+                keys(v, depth + 1)
+        elif isinstance(value, str) and value.isidentifier():
+            names.add(value)
+
+    keys(game.data)
+    for c in game.cards.values():
+        keys(c.data)
+        for src in c.lua:
+            names.update(k for k in src.field if isinstance(k, str))
+    for st in game.sets.values():
+        keys(st.data)
+    return names | engine_all, names, defined[1]
 
 
 def notes(target: str, game_id: str | None = None) -> list[str]:

@@ -19,6 +19,7 @@ import hashlib
 import io
 import json
 import os
+import re
 import threading
 import time
 from dataclasses import dataclass, field
@@ -26,7 +27,9 @@ from pathlib import Path
 
 from .errors import Problem
 from .luac import first_line
-from .names import did_you_mean
+from .names import did_you_mean, nearest
+
+_FORMAT_SPEC = re.compile(r"%[-+ #0]*\d*(?:\.\d+)?[a-zA-Z%]")
 
 # How a message names the fields of these engine tables (the others: "<table> has no field").
 _FIELD_WORDS = {"options": "option", "defs": "card"}
@@ -37,11 +40,14 @@ _ITERATORS = ("pairs", "ipairs", "next")
 class Use:
     """One thing a script does with a global, at a 1-based line and column of its text."""
 
-    kind: str        # "read", "write", "field" (name.field) or "iterate" (pairs(name))
+    kind: str        # "read", "write", "field" (name.field), "iterate" (pairs(name)),
+    #                  "member" (a field read on any table: x.name, x:name()) or "define"
+    #                  (a field name the text sets or spells out: {name = ..}, x.name = .., "name")
     name: str
     line: int
     col: int
-    field: str = ""  # for "field": the field; for "iterate": the iterating function
+    field: str = ""  # for "field": the field; for "iterate": the iterating function; for
+    #                  "member": the global the field is read on, "" for any other table
     locals: tuple = ()  # for "read": the locals in scope (for suggestions)
 
 
@@ -302,6 +308,7 @@ class _Walker:
         self.tokens = tokens
         self.uses: list[Use] = []
         self.calls: list[Call] = []
+        self.defined: set[tuple[str, bool]] = set()
         self.anchor: int | None = 0     # the last token seen, to place nodes without one
 
     # -- positions ---------------------------------------------------------
@@ -350,6 +357,9 @@ class _Walker:
                         self.anchor = start    # the targets come first: look from the statement on
                         line, col = self.where(t, t.id)
                         self.uses.append(Use("write", t.id, line, col))
+                elif isinstance(t, A.Index):
+                    self.define(_field_name(t))
+                    self.expr(t, scopes, target=True)
                 else:
                     self.expr(t, scopes)
         elif isinstance(st, A.LocalFunction):
@@ -361,9 +371,13 @@ class _Walker:
                     line, col = self.where(st.name, st.name.id)
                     self.uses.append(Use("write", st.name.id, line, col))
             else:
-                self.expr(st.name, scopes)
+                if isinstance(st.name, A.Index):
+                    self.define(_field_name(st.name))
+                self.expr(st.name, scopes, target=True)
             self.function(st.args, st.body, scopes)
         elif isinstance(st, A.Method):
+            if isinstance(st.name, A.Name):
+                self.define(st.name.id)
             self.expr(st.source, scopes)
             self.function(st.args, st.body, scopes, ("self",))
         elif isinstance(st, A.Fornum):
@@ -411,7 +425,21 @@ class _Walker:
         else:
             self.expr(st, scopes)   # calls and invocations
 
-    def expr(self, e, scopes: list[set]) -> None:
+    def define(self, name: str | None, literal: bool = False) -> None:
+        """A field name the text sets or spells out (recorded once a text; a string literal
+        with field "'", as it may be a piece of a name built by joining: "_bonus")."""
+        key = (name, literal)
+        if name is not None and key not in self.defined:
+            self.defined.add(key)
+            self.uses.append(Use("define", name, 0, 0, "'" if literal else ""))
+
+    def member(self, name: str, node, on: str) -> None:
+        """A field read by name (x.name, x:name()) at the name's own token."""
+        line, col = self.where(node, name, forward=True)
+        self.uses.append(Use("member", name, line, col, on))
+
+    def expr(self, e, scopes: list[set], target: bool = False) -> None:
+        """target: e is what an assignment sets (its last field is set, not read)."""
         from luaparser import astnodes as A
         if not isinstance(e, A.Node):
             return
@@ -422,9 +450,10 @@ class _Walker:
                 seen = tuple(sorted(set().union(*scopes)))
                 self.uses.append(Use("read", e.id, line, col, locals=seen))
         elif isinstance(e, A.Index):
+            fname = _field_name(e)
+            on = ""
             if isinstance(e.value, A.Name) and not self.is_local(e.value.id, scopes):
-                fname = e.idx.id if e.notation == A.IndexNotation.DOT and isinstance(e.idx, A.Name) else \
-                    _string(e.idx)
+                on = e.value.id
                 line, col = self.where(e.value, e.value.id, forward=False)
                 self.uses.append(Use("read", e.value.id, line, col, locals=tuple(sorted(set().union(*scopes)))))
                 if fname is not None:
@@ -433,6 +462,8 @@ class _Walker:
                 self.expr(e.value, scopes)
             if e.notation != A.IndexNotation.DOT:
                 self.expr(e.idx, scopes)
+            elif fname is not None and not target:
+                self.member(fname, e.idx, on)
         elif isinstance(e, A.Call):
             fn = e.func
             if isinstance(fn, A.Name) and fn.id in _ITERATORS and not self.is_local(fn.id, scopes) and e.args:
@@ -446,10 +477,14 @@ class _Walker:
                 self.expr(a, scopes)
         elif isinstance(e, A.Invoke):
             src = e.source
+            on = ""
             if isinstance(src, A.Name) and isinstance(e.func, A.Name) and not self.is_local(src.id, scopes):
+                on = src.id
                 line, col = self.where(src, src.id, forward=False)   # board:nieghbors(s)
                 self.uses.append(Use("field", src.id, line, col, e.func.id))
             self.expr(src, scopes)
+            if isinstance(e.func, A.Name):
+                self.member(e.func.id, e.func, on)
             for a in e.args:
                 self.expr(a, scopes)
         elif isinstance(e, A.AnonymousFunction):
@@ -458,8 +493,19 @@ class _Walker:
             for f in e.fields:
                 if f.between_brackets:
                     self.expr(f.key, scopes)
+                elif isinstance(f.key, A.Name):
+                    self.define(f.key.id)
                 self.expr(f.value, scopes)
-        elif isinstance(e, (A.String, A.Number, A.Nil, A.TrueExpr, A.FalseExpr, A.Varargs, A.Dots)):
+        elif isinstance(e, A.String):
+            text = _string(e)
+            if text is not None and len(text) <= 64:
+                if text.isidentifier():
+                    self.define(text, literal=True)
+                elif "%" in text:   # a format's pieces may be joined into a name: "%s_bonus"
+                    for piece in _FORMAT_SPEC.split(text):
+                        if piece.isidentifier():
+                            self.define(piece, literal=True)
+        elif isinstance(e, (A.Number, A.Nil, A.TrueExpr, A.FalseExpr, A.Varargs, A.Dots)):
             pass
         else:   # operators
             for k in ("left", "right", "operand"):
@@ -507,6 +553,14 @@ class _Walker:
         t = tk.list[first]
         whole = " ".join(tk.text(first, last).split())   # on one line, as a message shows it
         self.calls.append(Call(table, name, args, t.line, t.column + 1, whole, tk.text(first, end)))
+
+
+def _field_name(index) -> str | None:
+    """The field an index names: x.name, x["name"]; None for x[k]."""
+    from luaparser import astnodes as A
+    if index.notation == A.IndexNotation.DOT and isinstance(index.idx, A.Name):
+        return index.idx.id
+    return _string(index.idx)
 
 
 def _string(node) -> str | None:
@@ -580,11 +634,60 @@ def defined_globals(sources) -> set[str]:
     return out
 
 
+def defined_members(sources) -> tuple[set[str], set[str]] | None:
+    """Field names the texts set or spell out (table keys, fields assigned, string literals),
+    and the string literals that may be pieces of a name built by joining ("_bonus",
+    "extra_"); None when one of the texts cannot be read."""
+    out: set[str] = set()
+    pieces: set[str] = set()
+    for src in sources:
+        _, code = first_line(src.source)
+        sc = scan(code)
+        if sc.error is not None:
+            return None
+        for u in sc.uses:
+            if u.kind == "define":
+                out.add(u.name)
+                if u.field == "'" and len(u.name) > 1 and (u.name[0] == "_" or u.name[-1] == "_"):
+                    pieces.add(u.name)
+    return out, pieces
+
+
+def built_from(name: str, pieces: set[str]) -> bool:
+    """Whether a name may be built by joining one of these pieces to something (a field
+    `fire_bonus` from `kind .. "_bonus"`)."""
+    return any((p[0] == "_" and name.endswith(p) and len(name) > len(p)) or
+               (p[-1] == "_" and name.startswith(p) and len(name) > len(p)) for p in pieces)
+
+
+_engine_words: tuple[set[str], set[str]] | None = None
+
+
+def engine_words() -> tuple[set[str], set[str]]:
+    """Every name written anywhere in the engine's Lua (the fields of the tables it hands to
+    scripts, cards, events and views, are among them), and the names it sets as fields
+    (`{name = ..`, `.name = ..`), which are what a suggestion may offer."""
+    global _engine_words
+    if _engine_words is None:
+        import re
+        folder = Path(__file__).resolve().parent / "lua"
+        texts = [f.read_text(encoding="utf-8") for f in sorted(folder.glob("*.lua"))]
+        words = {w for t in texts for w in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", t)}
+        fields = {w for t in texts for w in re.findall(r"(?:[{,]|\.)\s*([A-Za-z_][A-Za-z0-9_]*)\s*=(?!=)", t)}
+        _engine_words = (words, fields)
+    return _engine_words
+
+
 def problems(src, shape: dict, extra_globals: set[str], *, may_set: bool,
-             file_lines: list[str] | None = None) -> list[Problem]:
+             file_lines: list[str] | None = None,
+             members: tuple[set[str], set[str], set[str]] | None = None) -> list[Problem]:
     """The problems of one piece of Lua run with the environment `shape` (Runtime.script_shapes)
     plus extra_globals; may_set: whether it may set globals (rules and evaluations do; a card's
-    script may not). file_lines: the lines of its file, to give columns in the file."""
+    script may not). file_lines: the lines of its file, to give columns in the file.
+    members: every field name a table of the game may have (what its scripts and the engine
+    set or spell out, its YAML's keys), those of them a suggestion may offer, and the pieces a
+    name may be built from (built_from); a field read by another name is always nil, a
+    misspelling (None: not checked)."""
     from .lint import _column, _file_line
     start, code = first_line(src.source)
     sc = scan(code)
@@ -617,6 +720,13 @@ def problems(src, shape: dict, extra_globals: set[str], *, may_set: bool,
             word = _FIELD_WORDS.get(u.name)
             what = f"no {word} called '{u.field}'" if word else f"{u.name} has no field '{u.field}'"
             at(u, u.name, f"{what}{suggest(u.field, names)}")
+        elif (u.kind == "member" and members is not None and u.name not in members[0]
+              and u.field not in fields   # (an engine table's fields: checked above)
+              and len(u.name) >= 3 and not built_from(u.name, members[2])):
+            near = nearest(u.name, sorted(members[1]))
+            if near is not None:   # (a name close to none is likelier made at run time than misspelt)
+                at(u, u.name, f"no table of the game or the engine has a field '{u.name}' "
+                              f"(did you mean '{near}'?)")
         elif u.kind == "iterate" and u.name in unlisted:
             call = f"{u.field}({u.name})" if u.field != "next" else f"next, {u.name}"
             at(u, u.field, f"{call} goes through nothing: {u.name} reads one entry at a time "

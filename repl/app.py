@@ -10,7 +10,7 @@ from pathlib import Path
 from prompt_toolkit import PromptSession
 from prompt_toolkit.completion import Completer, Completion
 from prompt_toolkit.formatted_text import ANSI
-from prompt_toolkit.history import FileHistory, InMemoryHistory
+from prompt_toolkit.history import DummyHistory, FileHistory, InMemoryHistory
 from prompt_toolkit.shortcuts import clear, print_formatted_text
 
 from engine.errors import EngineError
@@ -44,6 +44,27 @@ def _history():
         return InMemoryHistory()
 
 
+def _fit(s: Session) -> None:
+    """Screens are laid out for a terminal of Session.COLUMNS x ROWS (120 x 40) or the one
+    the session runs in, if smaller: options, wrapped text and what is left out follow it."""
+    try:   # (the terminal itself: LINES and COLUMNS in the environment may be stale or inherited)
+        size = os.get_terminal_size(sys.stdout.fileno())
+        columns, lines = size.columns or Session.COLUMNS, size.lines or Session.ROWS
+    except (OSError, ValueError):
+        columns, lines = Session.COLUMNS, Session.ROWS
+    s.COLUMNS = max(40, min(Session.COLUMNS, columns))
+    s.ROWS = max(12, min(Session.ROWS, lines))
+
+
+def _columns() -> int | None:
+    """The width of the terminal the prompt runs in (None when it cannot be told)."""
+    try:
+        from prompt_toolkit.application.current import get_app
+        return get_app().output.get_size().columns
+    except Exception:
+        return None
+
+
 def wipe() -> None:
     """Clears the screen and the terminal's scrollback (ESC [3J), so the next player cannot scroll back."""
     clear()
@@ -60,24 +81,54 @@ def _done(stop: threading.Event | None) -> int:
 def play_interactive(match: Match, *, designer: bool = False, watch: bool = False,
                      kept: list[str] | None = None) -> int:
     s = Session(match, designer=designer, colour=True, kept=kept)
-    prompt = PromptSession(history=_history(), completer=SessionCompleter(s), complete_while_typing=False)
+    completer = SessionCompleter(s)
+    # One prompt for a person alone, its history kept in a file; in hot seat one prompt a
+    # seat, each with its own history in memory (Up must not bring back what another player
+    # typed: a secret choice), and one without history for the handover and for quitting.
+    shared = PromptSession(history=_history(), completer=completer, complete_while_typing=False)
+    seat_prompts: dict[int, PromptSession] = {}
+    bare = PromptSession(history=DummyHistory())
+    running = [shared]          # the prompt being typed at (the watcher ends it)
+
+    def hot() -> bool:
+        """Whether several people share the device (checked each time: `load` may change it)."""
+        return len(s.humans()) > 1 and not designer
+
+    def prompt_for(p: int | None) -> PromptSession:
+        """The prompt for seat p (None: the match is over; in hot seat that has its own too)."""
+        if not hot():
+            return shared
+        key = p or 0
+        if key not in seat_prompts:
+            seat_prompts[key] = PromptSession(history=InMemoryHistory(), completer=completer,
+                                              complete_while_typing=False)
+        return seat_prompts[key]
 
     def show(text: str) -> None:
         if text:
             print_formatted_text(ANSI(safe(text)))
 
-    def offer_save() -> None:
+    def offer_save() -> bool:
+        """Asked on quit: whether to leave (after saving, if a name is given); no, n or
+        Enter leave without saving, Ctrl-C goes back to the match."""
         if s.match.pending is None and not s.match.answers:
-            return
-        try:
-            name = prompt.prompt("Save before quitting? File name, or Enter to quit without saving: ",
-                                 bottom_toolbar=None)
-        except (KeyboardInterrupt, EOFError):
-            name = ""
-        if name.strip():
-            show(s.handle(f"save {name.strip()}"))
+            return True
+        while True:
+            try:
+                name = bare.prompt("Save before quitting? A file name to save to, Enter (or no) to quit "
+                                   "without saving, Ctrl-C to go back to the match: ").strip()
+            except KeyboardInterrupt:
+                show("back to the match")
+                return False
+            except EOFError:
+                return True
+            if name.lower() in ("", "n", "no"):
+                return True
+            said = s.handle(f"save {name}")
+            show(said)
+            if said.startswith("saved "):
+                return True
 
-    humans = [i + 1 for i, seat in enumerate(s.seats) if seat.controller == "human"]
     changed = threading.Event()
     notes: list[str] = []       # what the watcher thread has to say (shown at the next prompt)
     kept_text = [""]
@@ -91,7 +142,7 @@ def play_interactive(match: Match, *, designer: bool = False, watch: bool = Fals
             """Ends the prompt being typed at (its text is kept) so the loop looks again; not
             the hot seat's "Pass to player N" (only Enter may end that: ending it would show
             N's screen to whoever holds the device): the change waits until it is answered."""
-            app = prompt.app
+            app = running[0].app
             if app.is_running and app.loop is not None and not passing[0]:
                 def interrupt():
                     kept_text[0] = app.current_buffer.text
@@ -116,27 +167,49 @@ def play_interactive(match: Match, *, designer: bool = False, watch: bool = Fals
         folders = watcher.game_folders(match)
         stop = watcher.start(folders, on_change, on_problem)
         show("watching " + ", ".join(str(f) for f in folders) + " for changes")
-    hot_seat = len(humans) > 1 and not designer
-    if not hot_seat:
+    if not hot():
         show("\n".join(s.log_lines()))
     s.play_bots(say=lambda lines: show("\n".join(lines)))
     last_viewer = None
     while True:
+        _fit(s)
         p = s.to_act()
-        if p is not None and hot_seat and p != last_viewer and s.is_human(p):
-            # hot seat: hide everything (scrollback too) while the device changes hands
+        if not hot():
+            last_viewer = None
+        elif p is not None and p != last_viewer and s.is_human(p):
+            # hot seat: hide everything (scrollback too) while the device changes hands; only
+            # Enter shows player p's screen (quit or Ctrl-D leave without showing it)
             wipe()
             passing[0] = True
+            leave = False
             try:
-                prompt.prompt(f"Pass to player {p}, then press Enter. ", bottom_toolbar=None)
-            except (KeyboardInterrupt, EOFError):
-                pass
+                while True:
+                    try:
+                        typed = bare.prompt(f"Pass to player {p}, then press Enter (or type quit). ").strip()
+                    except KeyboardInterrupt:
+                        continue
+                    except EOFError:
+                        typed = "quit"
+                    if typed == "":
+                        break
+                    if typed.lower() in ("quit", "exit", "q"):
+                        if offer_save():
+                            leave = True
+                            break
+                        continue
+                    show(f"(player {p}'s screen comes with Enter alone; quit leaves)")
             finally:
                 passing[0] = False
+            if leave:
+                return _done(stop)
             wipe()
             show(s.pass_to(p))
+            if s.loaded is not None:   # a `load` that made this hot seat: its report, for this seat
+                show(s.loaded(p))
             last_viewer = p
+            kept_text[0] = ""          # (a line half typed by the one before is not this player's)
             s.forget_screen()
+        s.loaded = None
         while notes:
             show(notes.pop(0))
         if changed.is_set():
@@ -148,22 +221,24 @@ def play_interactive(match: Match, *, designer: bool = False, watch: bool = Fals
             continue
         if s.needs_screen():
             show(s.screen())
+        running[0] = prompt_for(p)
         try:
-            line = prompt.prompt(f"P{p}> " if p else "> ", bottom_toolbar=lambda: safe(s.toolbar()), default=kept_text[0],
-                                 pre_run=look_again)
-            kept_text[0] = ""
-            if line is RELOAD:
+            line = running[0].prompt(f"P{p}> " if p else "> ", bottom_toolbar=lambda: safe(s.toolbar(_columns())),
+                                     default=kept_text[0], pre_run=look_again)
+            if line is RELOAD:   # (the line being typed comes back: kept_text)
                 continue
+            kept_text[0] = ""
         except KeyboardInterrupt:
             continue          # Ctrl-C cancels the line being typed
         except EOFError:      # Ctrl-D: offer to save, then leave
-            offer_save()
-            return _done(stop)
+            if offer_save():
+                return _done(stop)
+            continue
         try:
             show(s.handle(line))
         except Quit:          # quit: the same offer as Ctrl-D
-            offer_save()
-            return _done(stop)
+            if offer_save():
+                return _done(stop)
         except KeyboardInterrupt:   # Ctrl-C while bots think: they stop between decisions
             show(f"interrupted: the match stays at decision {s.match.decisions} "
                  f"(`bot` or `auto N` lets the bots go on)")

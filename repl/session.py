@@ -91,6 +91,9 @@ class Session:
         self.colour = colour
         self.log: list[Entry] = []
         self.redo_stack: list[str] = []
+        # what the last `load` said, for a seat (the player a hot seat's handover shows it
+        # to, after the screen was wiped); None once shown
+        self.loaded: Callable[[int | None], str] | None = None
         # the full log from before a reload (or a load) stopped short of it
         self.kept_log: list[str] = list(match.answers) + list(kept) if kept else []
         self.bots = bots_for(match, humans_too=True)
@@ -200,11 +203,35 @@ class Session:
         parts.append(f"P{p} to act" if p else f"over: {st.get('result') or 'no result'}")
         return " | ".join(parts)
 
-    def toolbar(self) -> str:
+    def toolbar(self, width: int | None = None) -> str:
+        """The game's name and status_line; in a terminal narrower than that (width), the
+        status fitted to it (fitted_status)."""
         try:
-            return f"{self.match.game.name} | {self.status_line()}"
+            full = f"{self.match.game.name} | {self.status_line()}"
+            if width is None or len(full) <= width:
+                return full
+            return self.fitted_status(width)
         except EngineError:   # (the screen says what)
             return f"{self.match.game.name} | the match cannot be shown"
+
+    def fitted_status(self, width: int) -> str:
+        """status_line in at most width characters: if it is longer, the seat to act and the
+        phase come first and the game's own status is cut short, so that who is to act is
+        never what is lost."""
+        full = self.status_line()
+        if len(full) <= width:
+            return full
+        st = self.match.view(self.viewer())
+        p = self.to_act()
+        first = [f"P{p} to act" if p else f"over: {st.get('result') or 'no result'}"]
+        if st.get("phase") and self.match.pending is not None:
+            first.append(f"phase {st['phase']}")
+        head = " | ".join(first)
+        room = width - len(head) - 3
+        rest = self.game_status()
+        if room < 8:
+            return head[:width]
+        return f"{head} | {rest if len(rest) <= room else rest[:room - 3] + '...'}"
 
     def _screen_key(self) -> tuple:
         return (id(self.match), self.match.decisions, self.to_act(), self.viewer())
@@ -234,15 +261,15 @@ class Session:
 
     def _screen(self) -> str:
         room = self.ROWS - 2
-        status = self.status_line()
+        status = self.fitted_status(self.COLUMNS)
         board = render_state(self.match, self.viewer(), colour=self.colour, status=status,
                              show_legend=self.show_legend, width=self.COLUMNS).split("\n")
         question = self.options_text().split("\n")
         if self.show_legend and len(board) + len(question) > room:
             board = render_state(self.match, self.viewer(), colour=self.colour, status=status,
                                  width=self.COLUMNS).split("\n")
-        if len(board) + len(question) > room:
-            keep = max(3, room - len(board) - 1)
+        keep = max(3, room - len(board) - 1)
+        if len(board) + len(question) > room and len(question) > keep + 1:   # (a line for a line: no)
             question = question[:keep] + [f"  ... and {len(question) - keep} more lines of options: "
                                           f"type options to list them all"]
         self._shown = self._screen_key()
@@ -314,14 +341,16 @@ class Session:
         return (pend is not None and self.is_human(pend.player) and len(self.humans()) == 1
                 and len(m.options()) == 1)
 
-    def answer(self, index: int, forced: bool = False) -> list[str]:
+    def answer(self, index: int, forced: bool = False, redoing: bool = False) -> list[str]:
         """Answers the pending decision; returns the messages of what happened. forced: the
-        person's only option taken for them (only_option)."""
+        person's only option taken for them (only_option); redoing: an answer `redo` gives
+        again (the others undone stay to redo)."""
         label = self.match.options()[index]
         who, secret = self.match.pending.player, self.match.pending.secret
         prompt = self.match.pending.prompt
         self.match.answer(index)
-        self.redo_stack.clear()
+        if not redoing:
+            self.redo_stack.clear()
         tag = f"P{who}" if self.is_human(who) else f"P{who} (bot)"
         said = f"{tag}: {label}" + (f" (your only option, taken for you: {prompt})" if forced else
                                     " (secret)" if secret else "")
@@ -633,7 +662,9 @@ def _undo(s: Session, arg: str) -> str:
             return (f"cannot undo past decision {floor}: a {why} happened after it "
                     f"(play with --designer to undo anything)")
         m = s.rebuild(answers[:target])
-    s.redo_stack = answers[target:][::-1] + s.redo_stack
+    # (the stack's end is the next to redo: what this undo took back comes before what
+    # earlier undos took back)
+    s.redo_stack = s.redo_stack + answers[target:][::-1]
     s.match = m
     s.kept_log = []   # (the answers a reload kept went on from a decision undone now)
     s.trim_log()
@@ -645,11 +676,12 @@ def _redo(s: Session, arg: str) -> str:
     if not s.redo_stack:
         return "nothing to redo"
     redone = 0
-    while s.redo_stack:
-        if s.match.replay(s.redo_stack[-1:]) is not None:
+    while s.redo_stack and s.match.pending is not None:
+        options = s.match.options()
+        if s.redo_stack[-1] not in options:
             break
-        s.redo_stack.pop()
-        s._take_messages()
+        forced = s.is_human(s.match.pending.player) and s.only_option()
+        s.answer(options.index(s.redo_stack.pop()), forced=forced, redoing=True)   # (in the log as before)
         redone += 1
         if s.match.pending and s.is_human(s.match.pending.player) and not s.only_option():
             break
@@ -688,8 +720,8 @@ def _load(s: Session, arg: str) -> str:
     try:
         data = read_save(Path(arg).expanduser())
         result = load_with_report(Path(arg).expanduser())
-    except (SaveFileError, EngineError) as e:
-        return f"cannot load {arg}: {e}"
+    except (SaveFileError, EngineError) as e:   # (the message names the file where it is about it)
+        return f"cannot load: {e}" if str(e).startswith(str(Path(arg).expanduser())) else f"cannot load {arg}: {e}"
     m = result.match
     s.kept_log = list(m.answers) + result.kept if result.diverged_at else []
     s.match = m
@@ -699,8 +731,11 @@ def _load(s: Session, arg: str) -> str:
         s.keyboard = s.humans()[0] if s.humans() else None
     s.log = []   # (the loaded match's decisions are not this session's)
     s._take_messages()
-    note = f"\n{result.for_seat(s.viewer())}" if result.report else ""
-    return f"loaded {arg}: {data['game']}, {m.decisions} decisions{note}\n" + s.screen()
+    def said(seat: int | None) -> str:
+        note = f"\n{result.for_seat(seat)}" if result.report else ""
+        return f"loaded {arg}: {data['game']}, {m.decisions} decision{'s' if m.decisions != 1 else ''}{note}"
+    s.loaded = said
+    return said(s.viewer()) + "\n" + s.screen()
 
 
 @command("seed", help="the match's seed (designer mode only)")

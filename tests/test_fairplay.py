@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import pexpect
+
 from conftest import ANSI, Screen
 from engine.match import load_match
 
@@ -104,3 +106,69 @@ def test_the_incoming_player_sees_what_happened_since_their_last_turn(play_scree
     text = s.wait(r"P1>")
     assert re.search(r"Since your last turn:[\s\S]*P2: End summon phase", text)
     assert "P1: End summon phase" not in text.split("Since your last turn:")[1].split("P1>")[0]
+
+
+TCG_HOT = ["summoner_tcg", "--players", "human,human", "--seed", "3"]
+
+
+def test_each_seat_has_its_own_prompt_history(play_screen):
+    """Up at a prompt brings back what was typed there before: in hot seat, only what this
+    seat typed (player 1's secret choice, typed by label, came back at player 2's prompt)."""
+    s = play_screen(*TCG_HOT)
+    s.wait(r"Pass to player 1")
+    s.type("")
+    s.wait(r"P1>")
+    s.type("Prime Spark Fox (cost 5)")
+    s.wait(r"P1: Prime Spark Fox \(cost 5\) \(secret\)[\s\S]*P1>")
+    s.type("End turn")
+    s.wait(r"Pass to player 2")
+    s.type("I keep Spark Fox for turn 3")     # typed at the handover: refused, and not kept
+    s.wait(r"comes with Enter alone; quit leaves\)\s*Pass to player 2")
+    s.type("\x1b[A", enter=False)            # Up at the handover brings back nothing
+    s.type("")
+    s.wait(r"P2 \(you\)[\s\S]*P2>")
+    s.type("\x1b[A\x1b[Azz")                 # Up twice at player 2's own prompt, then zz
+    text = s.wait(r"is neither an option nor a command")
+    assert "'zz' is neither" in text and "Spark Fox" not in text
+
+
+def test_quit_at_the_handover_leaves_without_showing_the_next_seat(play_screen, tmp_path):
+    s = play_screen(*TCG_HOT)
+    s.wait(r"Pass to player 1")
+    s.type("")
+    s.wait(r"P1>")
+    s.type("End turn")
+    s.wait(r"Pass to player 2")
+    s.type("let me see")                     # anything but Enter alone or quit: asked again
+    s.wait(r"comes with Enter alone; quit leaves\)\s*Pass to player 2")
+    s.type("quit")
+    s.wait("Save before quitting")
+    save = tmp_path / "between.json"
+    s.type(str(save))
+    s.p.expect(pexpect.EOF)
+    after = ANSI.sub("", s.buf[s.buf.index("let me see"):])
+    assert "hand:" not in after and "P2 (you)" not in after, after
+    assert load_match(save).pending.player == 2
+
+
+def test_loading_a_hot_seat_match_into_a_game_against_a_bot_passes_the_keyboard(play_screen, tmp_path):
+    """A save of two people's match, loaded where one person played a bot: player 2's turn
+    waits behind "Pass to player 2" (it was answered blind by player 1, with 1's hand shown)."""
+    s = play_screen(*TCG_HOT)
+    s.wait(r"Pass to player 1")
+    s.type("")
+    s.wait(r"P1>")
+    s.type("End turn")
+    s.wait(r"Pass to player 2")
+    s.type("")
+    s.wait(r"P2>")
+    save = tmp_path / "hot.json"
+    s.type(f"save {save}")
+    s.wait("keep it from the other players")
+    t = play_screen("summoner_tcg", "--players", "human,bot", "--seed", "3")
+    t.wait(r"P1>")
+    t.type(f"load {save}")
+    t.wait(r"Pass to player 2, then press Enter")
+    t.type("")
+    # what the load said was wiped with the screen: player 2 is told it
+    t.wait(r"loaded \S*hot\.json: summoner_tcg, 1 decision\s[\s\S]*P2 \(you\)[\s\S]*P2>")

@@ -158,6 +158,16 @@ def test_watch_picks_up_a_card_change_and_shows_the_new_value(watched):
     s.wait(r"reloaded in \d+ ms: 1 card changed \(Frost Mage: cost 1 -> 0\)[\s\S]*Summon Frost Mage \(cost 0\)")
 
 
+def test_a_watched_reload_gives_back_the_line_being_typed(watched):
+    s, pd = watched
+    s.type("End summon", enter=False)         # half typed when the file changes
+    s.mark = len(s.buf)
+    set_frost_cost(pd, 0)
+    s.wait(r"reloaded in \d+ ms[\s\S]*P1>")
+    s.type(" phase")                          # the line goes on where it was
+    s.wait(r"P1: End summon phase[\s\S]*Move up to 3 units")
+
+
 def test_broken_yaml_shows_the_error_and_the_match_goes_on(watched):
     s, pd = watched
     s.mark = len(s.buf)

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import json
 import re
+import time
 
 import pexpect
 import pytest
 
-from conftest import edit
+from conftest import ROOT, edit
 from engine.errors import IllegalAnswer
 from engine.loader import load_game
 from engine.match import Match, Seat
@@ -60,6 +61,66 @@ def test_undo_and_redo(screen):
     screen.wait(r"redone 1 decision[\s\S]*Move up to 3 units[\s\S]*P1>")
 
 
+def test_redo_after_two_undos_gives_the_answers_back_in_order_and_logs_them(play_screen):
+    """Two decisions undone one at a time come back first to last (the second came back
+    first, a different game, or nothing at all), each in the log as it was first given."""
+    s = play_screen("summoner_tcg", "--players", "human,bot", "--seed", "3")
+    s.wait(r"P1>")
+    s.type("Prime Spark Fox (cost 5)")
+    s.wait(r"P1: Prime Spark Fox[\s\S]*P1>")
+    s.type("Prime Sudden Guard (cost 1)")
+    s.wait(r"P1: Prime Sudden Guard[\s\S]*P1>")
+    for n in (1, 0):
+        s.type("undo")
+        s.wait(rf"undone to decision {n}[\s\S]*P1>")
+    s.type("redo")
+    s.wait(r"redone 1 decision[\s\S]*P1>")
+    assert re.search(r"field: Spark Fox #\d+ 5/0 \(face down\) \[paid 5\]\s*\n", s.text), s.text
+    s.type("redo")
+    s.wait(r"redone 1 decision[\s\S]*P1>")
+    assert "Sudden Guard #" in s.text
+    s.type("log 6")
+    text = s.wait(r"\[2\] P1: Prime Sudden Guard \(cost 1\) \(secret\)[\s\S]*P1>")
+    assert "[1] P1: Prime Spark Fox (cost 5) (secret)" in text
+
+
+def test_the_quit_question_takes_no_for_an_answer_and_ctrl_c_goes_back(screen, tmp_path):
+    screen.type("End summon phase")
+    screen.wait(r"Move up to 3 units[\s\S]*P1>")
+    screen.type("quit")
+    screen.wait("Save before quitting")
+    screen.p.sendcontrol("c")                 # not quitting after all: the match goes on
+    screen.wait(r"back to the match[\s\S]*P1>")
+    screen.type("options")
+    screen.wait(r"Move up to 3 units[\s\S]*P1>")
+    screen.type("quit")
+    screen.wait("Save before quitting")
+    screen.type("no")
+    screen.p.expect(pexpect.EOF)
+    assert not (tmp_path / "no").exists() and not (ROOT / "no").exists()
+    assert "saved" not in screen.p.before
+
+
+def test_a_small_terminal_keeps_who_is_to_act_and_every_option_label_whole(play_screen):
+    """At 80 x 24 (screens are laid out for 120 x 40) the toolbar puts the seat to act first
+    (it was cut off) and options are laid out in the width, not split mid-label."""
+    s = play_screen("summoner_wars", "--players", "human,bot", "--seed", "3", size=(24, 80))
+    s.wait(r"P1>")
+    deadline = time.monotonic() + 30
+    while not re.match(r"P1 to act \| phase summon \| ", s.rows()[-1]) and time.monotonic() < deadline:
+        try:
+            s._take(s.p.read_nonblocking(100000, timeout=0.5))
+        except pexpect.TIMEOUT:
+            pass
+    rows = s.rows()
+    assert re.match(r"P1 to act \| phase summon \| P1's turn 1 \| .*\.\.\.$", rows[-1]), rows
+    assert len(rows[-1]) <= 80
+    t = play_screen("summoner_tcg", "--players", "human,bot", "--seed", "3", size=(24, 80))
+    t.wait(r"P1>")
+    labels = "\n".join(row for row in t.rows() if re.search(r"^\s+\d+\. ", row))
+    assert "8. End turn" in labels and "7. Prime Pack Howler (cost 6)" in labels, t.rows()
+
+
 def test_undo_at_the_first_decision_has_nothing_of_yours_to_take_back(screen):
     # P2 (the bot) played first: only bots have answered, and their answers are not P1's to undo
     # (the fair-undo barrier at a draw or roll is tested through the session in test_api.py)
@@ -82,7 +143,7 @@ def test_save_load_and_a_bad_save_file(screen, tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text("{oops")
     screen.type(f"load {bad}")
-    screen.wait(r"cannot load .*bad\.json.*not a saved match")
+    screen.wait(r"cannot load:? .*bad\.json.*not a saved match")
 
 
 def test_help_invalid_input_card_and_lua(screen):

@@ -120,7 +120,7 @@ def test_summoners_isle_shows_the_round_energy_and_the_seat_asked(play_screen):
     s = play_screen("summoners_isle", "--players", "random,human,random", "--seed", "3")
     text = s.wait(r"P2 \(you\):[^\n]*\n[\s\S]*P2>")
     status = [line for line in text.splitlines() if "to act" in line][-1]
-    assert re.search(r"round 1 of 6 \| energy P1 \d+, P2 \d+, P3 \d+ \(36 wins\) \| phase \w+ \| P2 to act", status)
+    assert re.search(r"round 1 of 6 \| energy P1 \d+, P2 \d+, P3 \d+ \(36 to win\) \| phase \w+ \| P2 to act", status)
     assert "turn 0" not in text and "player 1 to play" not in text
 
 

@@ -9,6 +9,7 @@ rolls the attacker's die first, then, against a Sprite, the defender's.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 
 import pytest
@@ -683,3 +684,25 @@ def test_the_first_of_the_turn_order_is_the_active_player_and_the_sims_opener():
         said = [s for s in m.messages() if s.startswith("Turn order: ")]
         assert said and said[0].split(": ")[1].split(", ")[0] == f"P{r['opener']}"
         assert m.active == r["opener"]
+
+
+@pytest.mark.parametrize("option, said", [
+    ("turn_order_track=heart", r"setup\.lua:\d+: options\.turn_order_track: region heart holds summoning "
+                               r"locations \(heart_\w+\), where creatures would meet the counters"),
+    ("attack_die=d8", r"setup\.lua:\d+: options\.attack_die names no die of the game: d8 \(the dice: d6\)"),
+    ("winning_energy=5", r"setup\.lua:\d+: options\.winning_energy is 5, which every player has already at "
+                         r"the start \(5\)"),
+])
+def test_options_that_cannot_make_a_game_are_refused_before_it_starts(option, said):
+    # (they played: counters on the isle were attacked and a player never acted again; the
+    # first attack stopped on the unknown die; a game already won went on)
+    r = summon("play", GAME_ID, "--players", "bot,bot", "--seed", "1", "--option", option)
+    assert r.returncode == 1, r.stdout[-500:]
+    assert re.search(r"^error: rules/summoners_isle/" + said, r.stdout + r.stderr, re.M), r.stdout + r.stderr
+    assert "Traceback" not in r.stdout + r.stderr
+    assert "Round 1" not in r.stdout
+
+
+def test_the_lowest_winning_energy_above_the_start_still_plays():
+    r = summon("play", GAME_ID, "--players", "bot,bot", "--seed", "1", "--option", "winning_energy=6")
+    assert r.returncode == 0 and "reaches 6 energy and becomes the Summoner" in r.stdout

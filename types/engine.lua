@@ -813,6 +813,11 @@ function dice.roll(die, n) end
 ---@return integer
 function dice.count(faces, symbol) end
 
+--- The names of the dice the game declares, sorted (a new list each call).
+--- Example: local known = dice.names()
+---@return string[]
+function dice.names() end
+
 --- The faces' labels joined by ", " ("hit, miss").
 --- Example: say("rolls " .. dice.labels(faces))
 ---@param faces Face[]

@@ -915,6 +915,9 @@ function D.roll(name, n)
   return out
 end
 
+--- The names of the dice the game declares, sorted (a new list).
+function D.names() return E.copy_list(names_of("dice")) end
+
 local symbol_list = nil   -- every symbol on some face of some die, sorted
 local symbol_set = nil
 

@@ -7,7 +7,12 @@
 --              summoner low on life is one good attack from losing the game)
 --   units      a base plus their strength and the life they have left
 --   gates      where units are summoned: a base plus their life left
---   magic      1 each; cards in hand a little (they become magic or units)
+--   magic      1 each, half beyond MAGIC_CAP (more than a turn can spend)
+--   cards      each card in hand HAND, and the seat's own (it sees them) KEEP of what
+--              it would add on the battlefield over its cost (EVENT for an event), the
+--              other's UNSEEN on top; each card left in the draw pile DECK. So a card
+--              is discarded for magic when it is worth less than a magic, and a deck
+--              spent to pile up magic is a loss (measured: bench/results/README.md)
 --   threats    the expected hits the side's units could land on the other
 --              summoner: in reach now, after a move, or farther (decaying)
 --   inaction   the active player who has not yet targeted an enemy card this
@@ -27,7 +32,13 @@ local UNIT_LIFE = 0.4
 local GATE_BASE = 1.5
 local GATE_LIFE = 0.25
 local MAGIC = 1.0
-local HAND = 0.2
+local MAGIC_CAP = 10        -- magic beyond this counts MAGIC_OVER a point
+local MAGIC_OVER = 0.5
+local HAND = 0.6            -- a card in hand, whatever it is
+local KEEP = 0.6            -- the seat's own: this share of what it adds on the battlefield over its cost
+local EVENT = 0.5           -- the seat's own event, on top of HAND
+local UNSEEN = 1.2          -- a card in the other's hand, on top of HAND
+local DECK = 0.6            -- a card still in the draw pile
 local THREAT = 0.8          -- per expected hit on the enemy summoner
 local IMMINENT = 0.7        -- share of the active player's attacks still to come this turn
 local SCALE = 14.0          -- a side's advantage of SCALE magic gives 0.5
@@ -204,9 +215,26 @@ function evaluate(view, seat)
   local zones = view.zones or {}
   for _, p in ipairs({ seat, other }) do
     local m = (counters[p] or {}).magic or 0
+    if m > MAGIC_CAP then m = MAGIC_CAP + MAGIC_OVER * (m - MAGIC_CAP) end
     local hand = (zones["hand:" .. p] or {}).count or 0
-    score[p] = score[p] + MAGIC * m + HAND * hand
+    local deck = (zones["draw:" .. p] or {}).count or 0
+    score[p] = score[p] + MAGIC * m + HAND * hand + DECK * deck
   end
+  -- what the cards in hand could become: the seat's own by their kind, the other's unseen
+  local own_hand = "hand:" .. seat
+  for _, c in ipairs(view.cards) do
+    if c.zone == own_hand then
+      local i = info_of(c.def)
+      local worth = EVENT
+      if i.unit then
+        worth = KEEP * (UNIT_BASE + UNIT_STRENGTH * i.strength + UNIT_LIFE * i.life - i.cost)
+      elseif i.structure then
+        worth = KEEP * (GATE_BASE + GATE_LIFE * i.life - i.cost)
+      end
+      if worth > 0 then score[seat] = score[seat] + worth end
+    end
+  end
+  score[other] = score[other] + UNSEEN * ((zones["hand:" .. other] or {}).count or 0)
   -- the cost of inaction, about to be paid by the active player
   local a = view.active
   if view.phase == "attack" and INACTION > 0 and (a == seat or a == other) then

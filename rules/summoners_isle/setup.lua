@@ -15,6 +15,23 @@ function setup()
       for _ = 1, defs[kind].copies do cards.create(kind, p, p, "pool") end
     end
   end
+  for _, s in ipairs(turn_track()) do
+    if is_location(s) then
+      error("options.turn_order_track: region " .. tostring(options.turn_order_track) ..
+            " holds summoning locations (" .. s .. "), where creatures would meet the counters; name the track's own region")
+    end
+  end
+  local known_dice = dice.names()
+  local die_known = false
+  for _, d in ipairs(known_dice) do die_known = die_known or d == options.attack_die end
+  if not die_known then
+    error("options.attack_die names no die of the game: " .. tostring(options.attack_die) ..
+          " (the dice: " .. table.concat(known_dice, ", ") .. ")")
+  end
+  if counters.get(1, "energy") >= options.winning_energy then
+    error("options.winning_energy is " .. options.winning_energy .. ", which every player has already at the start (" ..
+          counters.get(1, "energy") .. "): the game would be won before it begins")
+  end
   local order = players.list()
   if options.initial_turn_order == "random" then
     rng.shuffle(order)
