@@ -381,13 +381,11 @@ def _file_lines(game) -> dict[str, list[str]]:
     return lines
 
 
-def script_problems(game, shapes: dict[str, dict], only=None, *, fields: bool = True) -> list[Problem]:
+def script_problems(game, shapes: dict[str, dict], only=None) -> list[Problem]:
     """What the game's scripts name that their kind of script cannot see (engine/lualint.py):
     unknown globals, fields and options, pairs() over what cannot be listed, and a card's
     script that sets a global. shapes: Match.script_shapes() of a match of the game.
-    only: a test of which scripts (LuaSource) to look at; default every one. fields: whether
-    to report fields read by a name nothing sets (member_names; a guess, for `summon check`
-    only: a reload is not refused for it)."""
+    only: a test of which scripts (LuaSource) to look at; default every one."""
     kinds = [(src, "rules") for src in game.scripts] + [(src, "card") for c in game.cards.values() for src in c.lua]
     if game.evaluator is not None:
         kinds.append((game.evaluator, "evaluation"))
@@ -396,20 +394,42 @@ def script_problems(game, shapes: dict[str, dict], only=None, *, fields: bool = 
         return []
     lines = _file_lines(game)
     rules_globals = lualint.defined_globals(game.scripts)
-    members = member_names(game, shapes) if fields else None   # (None too when a script cannot be read)
     out = []
     for src, kind in kinds:
         out += lualint.problems(src, shapes[kind], rules_globals if kind != "evaluation" else set(),
-                                may_set=kind != "card", file_lines=lines.get(src.chunkname), members=members)
+                                may_set=kind != "card", file_lines=lines.get(src.chunkname))
     return out
 
 
-def member_names(game, shapes: dict[str, dict]) -> tuple[set[str], set[str], set[str]] | None:
+def field_notes(game) -> list[str]:
+    """Notes of fields read by a name that nothing sets and that is close to a known one
+    (member_names): likely misspelt, as they always read nil (`ev.card.deff`). A guess, so
+    a note: a name the rules build in a way the check cannot see is no mistake."""
+    try:
+        shapes = plain_match(game).script_shapes()
+    except (EngineError, MemoryError):
+        return []
+    members = member_names(game, shapes)
+    if members is None:
+        return []
+    kinds = [(src, "rules") for src in game.scripts] + [(src, "card") for c in game.cards.values() for src in c.lua]
+    if game.evaluator is not None:
+        kinds.append((game.evaluator, "evaluation"))
+    lines = _file_lines(game)
+    rules_globals = lualint.defined_globals(game.scripts)
+    found = [p for src, kind in kinds
+             for p in lualint.problems(src, shapes[kind], rules_globals if kind != "evaluation" else set(),
+                                       may_set=kind != "card", file_lines=lines.get(src.chunkname),
+                                       members=members)]
+    return [f"{p.path}:{p.line}:{p.col}: note: {p.message}" for p in sorted(set(found))]
+
+
+def member_names(game, shapes: dict[str, dict]) -> tuple[set[str], set[str], lualint.Built] | None:
     """Every field name a table of the game may have: what its scripts and the engine set or
     spell out, what the engine's tables hold, and the keys of its YAML (card definitions,
     options and the rest of game.yaml, card sets); those of them to suggest (the same
-    without the engine's other words: its locals, its comments); and the string pieces a
-    name may be built from (lualint.built_from). None when a script cannot be read."""
+    without the engine's other words: its locals, its comments); and how the scripts build
+    names at run time (lualint.Built). None when a script cannot be read."""
     sources = list(game.scripts) + [src for c in game.cards.values() for src in c.lua]
     if game.evaluator is not None:
         sources.append(game.evaluator)
@@ -417,9 +437,10 @@ def member_names(game, shapes: dict[str, dict]) -> tuple[set[str], set[str], set
     if defined is None:
         return None
     engine_all, engine_fields = lualint.engine_words()
-    names = defined[0] | engine_fields | lualint.defined_globals(sources)   # (_G.name reads a global)
+    names = defined[0] | engine_fields
+    globals_ = lualint.defined_globals(sources)   # (_G.name reads a global: known, never suggested)
     for shape in shapes.values():
-        names |= set(shape["globals"])
+        globals_ |= set(shape["globals"])
         for fields in shape["fields"].values():
             names |= set(fields)
 
@@ -444,7 +465,7 @@ def member_names(game, shapes: dict[str, dict]) -> tuple[set[str], set[str], set
             names.update(k for k in src.field if isinstance(k, str))
     for st in game.sets.values():
         keys(st.data)
-    return names | engine_all, names, defined[1]
+    return names | engine_all | globals_, names, defined[1]
 
 
 def notes(target: str, game_id: str | None = None) -> list[str]:
@@ -470,6 +491,7 @@ def notes(target: str, game_id: str | None = None) -> list[str]:
     sources = list(game.scripts) + [src for c in game.cards.values() for src in c.lua]
     sources += [game.evaluator] if game.evaluator is not None else []
     out += [n for n in map(lualint.unread_note, sources) if n is not None]
+    out += field_notes(game)
     schema = game.root / "cards.schema.json"
     if schema.is_file() and schema.read_text(encoding="utf-8") != card_schema_text(str(game.root)):
         out.append(f"{loader.display(schema)}: note: out of date with game.yaml (card_fields, stats, hooks...), "

@@ -27,7 +27,7 @@ from pathlib import Path
 
 from .errors import Problem
 from .luac import first_line
-from .names import did_you_mean, nearest
+from .names import did_you_mean
 
 _FORMAT_SPEC = re.compile(r"%[-+ #0]*\d*(?:\.\d+)?[a-zA-Z%]")
 
@@ -308,7 +308,7 @@ class _Walker:
         self.tokens = tokens
         self.uses: list[Use] = []
         self.calls: list[Call] = []
-        self.defined: set[tuple[str, bool]] = set()
+        self.defined: set[tuple[str, str]] = set()
         self.anchor: int | None = 0     # the last token seen, to place nodes without one
 
     # -- positions ---------------------------------------------------------
@@ -425,13 +425,15 @@ class _Walker:
         else:
             self.expr(st, scopes)   # calls and invocations
 
-    def define(self, name: str | None, literal: bool = False) -> None:
-        """A field name the text sets or spells out (recorded once a text; a string literal
-        with field "'", as it may be a piece of a name built by joining: "_bonus")."""
-        key = (name, literal)
+    def define(self, name: str | None, literal: bool = False, kind: str = "") -> None:
+        """A field name the text sets or spells out, recorded once a text: field "'" for a
+        string literal, ".." for a string joined to something ("slot" .. i: a piece of a
+        name built), "%" for a format (not a name itself: what it may make one of)."""
+        mark = kind or ("'" if literal else "")
+        key = (name, mark)
         if name is not None and key not in self.defined:
             self.defined.add(key)
-            self.uses.append(Use("define", name, 0, 0, "'" if literal else ""))
+            self.uses.append(Use("define", name, 0, 0, mark))
 
     def member(self, name: str, node, on: str) -> None:
         """A field read by name (x.name, x:name()) at the name's own token."""
@@ -501,13 +503,16 @@ class _Walker:
             if text is not None and len(text) <= 64:
                 if text.isidentifier():
                     self.define(text, literal=True)
-                elif "%" in text:   # a format's pieces may be joined into a name: "%s_bonus"
-                    for piece in _FORMAT_SPEC.split(text):
-                        if piece.isidentifier():
-                            self.define(piece, literal=True)
+                elif "%" in text and _FORMAT_SPEC.search(text):   # "%s_bonus" may format a name
+                    self.define(text, kind="%")
         elif isinstance(e, (A.Number, A.Nil, A.TrueExpr, A.FalseExpr, A.Varargs, A.Dots)):
             pass
         else:   # operators
+            if isinstance(e, A.Concat):   # "slot" .. i, kind .. "_bonus": a piece of a name built
+                for side in (e.left, e.right):
+                    piece = _string(side)
+                    if piece:
+                        self.define(piece, kind="..")
             for k in ("left", "right", "operand"):
                 sub = getattr(e, k, None)
                 if isinstance(sub, A.Node):
@@ -634,30 +639,86 @@ def defined_globals(sources) -> set[str]:
     return out
 
 
-def defined_members(sources) -> tuple[set[str], set[str]] | None:
-    """Field names the texts set or spell out (table keys, fields assigned, string literals),
-    and the string literals that may be pieces of a name built by joining ("_bonus",
-    "extra_"); None when one of the texts cannot be read."""
+@dataclass
+class Built:
+    """How the texts may build names at run time: strings joined to something ("slot" .. i,
+    kind .. "_bonus") and formats ("%s_%d")."""
+
+    pieces: set[str] = field(default_factory=set)
+    formats: list[re.Pattern] = field(default_factory=list)
+
+    def could_make(self, name: str) -> bool:
+        """Whether a field of this name may be one the texts build."""
+        return (any(len(name) > len(p) and (name.startswith(p) or name.endswith(p)) for p in self.pieces)
+                or any(f.fullmatch(name) for f in self.formats))
+
+
+def _format_pattern(text: str) -> re.Pattern:
+    """What string.format(text, ...) may give: each spec any text, the rest as written."""
+    parts = _FORMAT_SPEC.split(text)
+    return re.compile(".+".join(re.escape(part) for part in parts), re.S)
+
+
+def defined_members(sources) -> tuple[set[str], Built] | None:
+    """Field names the texts set or spell out (table keys, fields assigned, string
+    literals), and how they build names at run time; None when one of them cannot be read."""
     out: set[str] = set()
-    pieces: set[str] = set()
+    built = Built()
     for src in sources:
         _, code = first_line(src.source)
         sc = scan(code)
         if sc.error is not None:
             return None
         for u in sc.uses:
-            if u.kind == "define":
+            if u.kind != "define":
+                continue
+            if u.field == "..":
+                built.pieces.add(u.name)
+            elif u.field == "%":
+                built.formats.append(_format_pattern(u.name))
+            else:
                 out.add(u.name)
-                if u.field == "'" and len(u.name) > 1 and (u.name[0] == "_" or u.name[-1] == "_"):
-                    pieces.add(u.name)
-    return out, pieces
+    return out, built
 
 
-def built_from(name: str, pieces: set[str]) -> bool:
-    """Whether a name may be built by joining one of these pieces to something (a field
-    `fire_bonus` from `kind .. "_bonus"`)."""
-    return any((p[0] == "_" and name.endswith(p) and len(name) > len(p)) or
-               (p[-1] == "_" and name.startswith(p) and len(name) > len(p)) for p in pieces)
+def _osa_distance(a: str, b: str) -> int:
+    """Edits from a to b, a swap of two letters side by side counting one (nmae: name)."""
+    d = [[0] * (len(b) + 1) for _ in range(len(a) + 1)]
+    for i in range(len(a) + 1):
+        d[i][0] = i
+    for j in range(len(b) + 1):
+        d[0][j] = j
+    for i in range(1, len(a) + 1):
+        for j in range(1, len(b) + 1):
+            d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] != b[j - 1]))
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
+    return d[len(a)][len(b)]
+
+
+# The fields of the tables every game reads most, a card's and an event's (types/engine.lua:
+# Card, Event): among equally close names, the one a misspelling most likely meant.
+COMMON_FIELDS = frozenset({"id", "def", "name", "owner", "controller", "tokens", "under", "zone", "space",
+                           "host", "face_down", "seen_by", "down_ref", "mark", "base", "event", "card",
+                           "player"})
+
+
+def nearest_field(name: str, candidates) -> str | None:
+    """The known field a misspelt one likely meant: the fewest edits (a swap counting one),
+    at most a third of the name's length (2 for short names); ties to a card's or an
+    event's field, then the closest in length, then the first in order. Names of 2 letters
+    or fewer are not offered."""
+    best, key = None, None
+    for c in sorted(candidates):
+        if len(c) <= 2 or not c.isidentifier():
+            continue
+        d = _osa_distance(name, c)
+        k = (d, c not in COMMON_FIELDS, abs(len(c) - len(name)))
+        if key is None or k < key:
+            best, key = c, k
+    if best is not None and key[0] <= max(2, len(name) // 3):
+        return best
+    return None
 
 
 _engine_words: tuple[set[str], set[str]] | None = None
@@ -680,14 +741,14 @@ def engine_words() -> tuple[set[str], set[str]]:
 
 def problems(src, shape: dict, extra_globals: set[str], *, may_set: bool,
              file_lines: list[str] | None = None,
-             members: tuple[set[str], set[str], set[str]] | None = None) -> list[Problem]:
+             members: tuple[set[str], set[str], "Built"] | None = None) -> list[Problem]:
     """The problems of one piece of Lua run with the environment `shape` (Runtime.script_shapes)
     plus extra_globals; may_set: whether it may set globals (rules and evaluations do; a card's
     script may not). file_lines: the lines of its file, to give columns in the file.
     members: every field name a table of the game may have (what its scripts and the engine
-    set or spell out, its YAML's keys), those of them a suggestion may offer, and the pieces a
-    name may be built from (built_from); a field read by another name is always nil, a
-    misspelling (None: not checked)."""
+    set or spell out, its YAML's keys), those of them a suggestion may offer, and how the
+    game builds names (Built); a field read by another name close to a known one is likely
+    misspelt (None: not checked). Only these problems when members is given (field_notes)."""
     from .lint import _column, _file_line
     start, code = first_line(src.source)
     sc = scan(code)
@@ -707,6 +768,8 @@ def problems(src, shape: dict, extra_globals: set[str], *, may_set: bool,
         out.append(Problem(src.chunkname, line, col, message))
 
     for u in sc.uses:
+        if members is not None and u.kind != "member":
+            continue
         if u.kind == "read" and u.name not in known:
             if u.name in written:
                 continue
@@ -722,8 +785,8 @@ def problems(src, shape: dict, extra_globals: set[str], *, may_set: bool,
             at(u, u.name, f"{what}{suggest(u.field, names)}")
         elif (u.kind == "member" and members is not None and u.name not in members[0]
               and u.field not in fields   # (an engine table's fields: checked above)
-              and len(u.name) >= 3 and not built_from(u.name, members[2])):
-            near = nearest(u.name, sorted(members[1]))
+              and len(u.name) >= 3 and not members[2].could_make(u.name)):
+            near = nearest_field(u.name, members[1])
             if near is not None:   # (a name close to none is likelier made at run time than misspelt)
                 at(u, u.name, f"no table of the game or the engine has a field '{u.name}' "
                               f"(did you mean '{near}'?)")

@@ -472,6 +472,10 @@ class Match:
         """The regions on this match's board (those for another number of players left out)."""
         return self._rt.board_regions()
 
+    def board_spaces_in(self, region: str) -> list[str]:
+        """The spaces of one of board_regions() on this match's board, in board order."""
+        return self._rt.board_spaces_in(region)
+
     def view(self, player: int | None) -> dict:
         """The state as one player may see it (None: everything), typed like snapshot().
 

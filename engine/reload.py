@@ -142,7 +142,7 @@ def reload_match(match: Match, answers: list[str] | None = None, viewer: int | N
         broken = m.stat_failures(viewer)
     except (DefinitionError, EngineError) as e:
         return ReloadResult(None, f"{failed}:\n{e}")
-    static = old_calls(game) or script_problems(game, shapes, _new_scripts(old_game, game), fields=False)
+    static = old_calls(game) or script_problems(game, shapes, _new_scripts(old_game, game))
     if static:   # what `summon check` finds would fail later in the match: refuse it now
         return ReloadResult(None, f"{failed}:\n" + "\n".join(str(p) for p in sorted(set(static))))
     if broken:

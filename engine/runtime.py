@@ -434,6 +434,12 @@ class Runtime:
         names = self._E.board.regions()
         return [str(names[i]) for i in range(1, len(names) + 1)]
 
+    def board_spaces_in(self, region: str) -> list[str]:
+        """The spaces of one region on this match's board, in board order (board.spaces_in)."""
+        self._activate()
+        got = self._E.board.spaces_in(region)
+        return [str(got[i]) for i in range(1, len(got) + 1)]
+
     def winner(self) -> int | None:
         """The winning seat once the match has one (None: not over, or a draw)."""
         self._activate()

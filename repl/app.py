@@ -124,6 +124,9 @@ def play_interactive(match: Match, *, designer: bool = False, watch: bool = Fals
                 return True
             if name.lower() in ("", "n", "no"):
                 return True
+            if name.lower() in ("y", "yes"):
+                show("the name of the file to save to, then:")
+                continue
             said = s.handle(f"save {name}")
             show(said)
             if said.startswith("saved "):
@@ -229,7 +232,8 @@ def play_interactive(match: Match, *, designer: bool = False, watch: bool = Fals
                 continue
             kept_text[0] = ""
         except KeyboardInterrupt:
-            continue          # Ctrl-C cancels the line being typed
+            kept_text[0] = ""
+            continue          # Ctrl-C cancels the line being typed (one kept over a reload too)
         except EOFError:      # Ctrl-D: offer to save, then leave
             if offer_save():
                 return _done(stop)

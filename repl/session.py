@@ -556,6 +556,10 @@ def _card(s: Session, arg: str) -> str:
     if not hits:
         hits = [c for c in cards.values() if key in str(c.data.get("name", "")).lower() or key in c.id]
     if not hits:
+        region = next((r for r in s.match.board_regions() if r.lower() == key.strip()), None)
+        if region is not None:   # (a region names its spaces, which `card` shows one by one)
+            return (f"{region} is a region of the board: {', '.join(s.match.board_spaces_in(region))} "
+                    f"(card SPACE shows one)")
         by_lower = {str(c.data.get("name")).lower(): str(c.data.get("name")) for c in cards.values()}
         near = nearest(key, by_lower)
         return (f"no card called '{arg}' and no such space" +
@@ -735,6 +739,8 @@ def _load(s: Session, arg: str) -> str:
         note = f"\n{result.for_seat(seat)}" if result.report else ""
         return f"loaded {arg}: {data['game']}, {m.decisions} decision{'s' if m.decisions != 1 else ''}{note}"
     s.loaded = said
+    if len(s.humans()) > 1 and not s.designer:   # hot seat: no seat's screen before the handover
+        return f"loaded {arg}: {data['game']}, {m.decisions} decision{'s' if m.decisions != 1 else ''}"
     return said(s.viewer()) + "\n" + s.screen()
 
 

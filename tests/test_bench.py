@@ -480,3 +480,34 @@ def test_lengths_counts_the_wins_of_the_player_who_went_first_and_finds_them_in_
     assert sum(outs[0][k][1] for k in ("under", "within", "over")) == len(won)
     text = subprocess.run(script + [str(new)], capture_output=True, text=True, cwd=root)
     assert f"the player who went first won {sum(firsts)} of {len(won)} (" in text.stdout
+
+
+def test_eval_ab_script_builds_a_copy_judging_each_seat_with_its_version(tmp_path, sw):
+    """bench/eval_ab.py: a copy of the game whose evaluation is the checkout's for one seat and
+    another's (a commit's, or a file's) for the others; with the shipped file as the other,
+    every position is valued as the game itself values it, seat by seat."""
+    from engine.loader import load_game
+    from engine.match import Match, RandomBot, play
+
+    root = Path(__file__).resolve().parent.parent
+    out = tmp_path / "ab"
+    other = tmp_path / "evaluate_before.lua"   # (a file, so the test needs no git history)
+    other.write_text((root / "rules" / "summoner_wars" / "evaluate.lua").read_text())
+    cmd = [sys.executable, str(root / "bench" / "eval_ab.py"), "summoner_wars", "--old", str(other),
+           "--seat", "2", "--out", str(out)]
+    r = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    text = (out / "rules" / "summoner_wars" / "evaluate.lua").read_text()
+    assert text.count("= function(view, seat)") == 2 and "if seat == 2 then return evaluate_new" in text
+    copy = load_game(str(out / "rules" / "summoner_wars"))
+    a, b = (Match(g, 3, [Seat("random"), Seat("random")], quiet=True) for g in (copy, sw))
+    for m in (a, b):
+        play(m, {1: RandomBot(3, 1), 2: RandomBot(3, 2)}, max_decisions=60)
+    assert (a.evaluate(1), a.evaluate(2)) == (b.evaluate(1), b.evaluate(2))
+    again = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp_path)   # the folder exists now
+    assert again.returncode == 1 and again.stderr.strip().endswith("exists: name a new folder")
+    bad = subprocess.run(cmd[:4] + ["no-such-commit", "--out", str(tmp_path / "x")], capture_output=True, text=True)
+    assert bad.returncode == 1 and "no-such-commit" in bad.stderr and "Traceback" not in bad.stderr
+    seat = subprocess.run(cmd[:6] + ["3", "--out", str(tmp_path / "y")], capture_output=True, text=True)
+    assert seat.returncode == 1 and "--seat 3: summoner_wars has seats 1 to 2" in seat.stderr
+    assert not (tmp_path / "y").exists()

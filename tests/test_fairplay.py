@@ -111,6 +111,17 @@ def test_the_incoming_player_sees_what_happened_since_their_last_turn(play_scree
 TCG_HOT = ["summoner_tcg", "--players", "human,human", "--seed", "3"]
 
 
+def tcg_hot_at_the_first_handover(play_screen) -> Screen:
+    """A hot-seat Summoner TCG where player 1 has ended the first turn: "Pass to player 2" shows."""
+    s = play_screen(*TCG_HOT)
+    s.wait(r"Pass to player 1")
+    s.type("")
+    s.wait(r"P1>")
+    s.type("End turn")
+    s.wait(r"Pass to player 2")
+    return s
+
+
 def test_each_seat_has_its_own_prompt_history(play_screen):
     """Up at a prompt brings back what was typed there before: in hot seat, only what this
     seat typed (player 1's secret choice, typed by label, came back at player 2's prompt)."""
@@ -133,12 +144,7 @@ def test_each_seat_has_its_own_prompt_history(play_screen):
 
 
 def test_quit_at_the_handover_leaves_without_showing_the_next_seat(play_screen, tmp_path):
-    s = play_screen(*TCG_HOT)
-    s.wait(r"Pass to player 1")
-    s.type("")
-    s.wait(r"P1>")
-    s.type("End turn")
-    s.wait(r"Pass to player 2")
+    s = tcg_hot_at_the_first_handover(play_screen)
     s.type("let me see")                     # anything but Enter alone or quit: asked again
     s.wait(r"comes with Enter alone; quit leaves\)\s*Pass to player 2")
     s.type("quit")
@@ -154,12 +160,7 @@ def test_quit_at_the_handover_leaves_without_showing_the_next_seat(play_screen, 
 def test_loading_a_hot_seat_match_into_a_game_against_a_bot_passes_the_keyboard(play_screen, tmp_path):
     """A save of two people's match, loaded where one person played a bot: player 2's turn
     waits behind "Pass to player 2" (it was answered blind by player 1, with 1's hand shown)."""
-    s = play_screen(*TCG_HOT)
-    s.wait(r"Pass to player 1")
-    s.type("")
-    s.wait(r"P1>")
-    s.type("End turn")
-    s.wait(r"Pass to player 2")
+    s = tcg_hot_at_the_first_handover(play_screen)
     s.type("")
     s.wait(r"P2>")
     save = tmp_path / "hot.json"
@@ -168,7 +169,8 @@ def test_loading_a_hot_seat_match_into_a_game_against_a_bot_passes_the_keyboard(
     t = play_screen("summoner_tcg", "--players", "human,bot", "--seed", "3")
     t.wait(r"P1>")
     t.type(f"load {save}")
-    t.wait(r"Pass to player 2, then press Enter")
+    typed = t.wait(r"Pass to player 2, then press Enter")
+    assert "hand:" not in typed[typed.index("loaded"):]   # no seat's screen before the handover
     t.type("")
     # what the load said was wiped with the screen: player 2 is told it
     t.wait(r"loaded \S*hot\.json: summoner_tcg, 1 decision\s[\s\S]*P2 \(you\)[\s\S]*P2>")

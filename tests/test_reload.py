@@ -166,6 +166,14 @@ def test_a_watched_reload_gives_back_the_line_being_typed(watched):
     s.wait(r"reloaded in \d+ ms[\s\S]*P1>")
     s.type(" phase")                          # the line goes on where it was
     s.wait(r"P1: End summon phase[\s\S]*Move up to 3 units")
+    s.type("End move", enter=False)           # kept over a reload, then cancelled with Ctrl-C
+    s.mark = len(s.buf)
+    set_frost_cost(pd, 1)
+    s.wait(r"reloaded in \d+ ms[\s\S]*P1>")
+    s.p.sendcontrol("c")
+    s.type("options")
+    s.wait(r"Move up to 3 units[\s\S]*P1>")
+    assert "neither an option" not in s.text
 
 
 def test_broken_yaml_shows_the_error_and_the_match_goes_on(watched):

@@ -95,9 +95,11 @@ def test_the_quit_question_takes_no_for_an_answer_and_ctrl_c_goes_back(screen, t
     screen.wait(r"Move up to 3 units[\s\S]*P1>")
     screen.type("quit")
     screen.wait("Save before quitting")
+    screen.type("yes")                        # a yes asks for the file's name, saving nothing
+    screen.wait(r"the name of the file to save to, then:\s*Save before quitting")
     screen.type("no")
     screen.p.expect(pexpect.EOF)
-    assert not (tmp_path / "no").exists() and not (ROOT / "no").exists()
+    assert not any((d / n).exists() for d in (tmp_path, ROOT) for n in ("no", "yes"))
     assert "saved" not in screen.p.before
 
 
@@ -393,3 +395,12 @@ def test_card_takes_a_space_named_by_a_number_before_a_card_number(tmp_path):
     out = s.handle("card 3")
     assert out.startswith("3: ") and "in sight" not in out, out
     assert s.handle("card #999") == "no card #999 in sight"
+
+
+def test_card_with_a_region_of_the_board_names_its_spaces():
+    # (Summoner's Isle's screens name territories, whose locations are n_bay_1, n_bay_2:
+    # `card n_bay` said "no card called 'n_bay' and no such space")
+    s = Session(Match(load_game("summoners_isle"), 1, [Seat("human"), Seat("random")], quiet=True))
+    assert s.handle("card n_bay") == "n_bay is a region of the board: n_bay_1, n_bay_2 (card SPACE shows one)"
+    assert s.handle("card N_Bay").startswith("n_bay is a region of the board")
+    assert s.handle("card zzz").startswith("no card called 'zzz' and no such space")
