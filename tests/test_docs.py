@@ -221,3 +221,17 @@ def test_the_example_games_check_pass_their_scenarios_and_play_to_the_end(gid, c
     # the greedy bot runs the game's evaluate(view, seat), where it has one
     assert main(["sim", gid, "--games", "2", "--players", "greedy,greedy", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["finished"] == 2
+
+
+def test_the_readmes_python_bot_runs_and_beats_random():
+    """The README's bot written in Python, run as written (it would rot unseen): it plays
+    a whole game through the API it names, and wins it against random."""
+    import subprocess
+    import sys
+    text = (ROOT / "README.md").read_text()
+    code = re.search(r"\*\*A bot of your own, in Python\.\*\*.*?```python\n(.*?)```", text, re.S).group(1)
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
+                       env={**__import__("os").environ, "PYTHONPATH": str(ROOT)}, timeout=300)
+    assert r.returncode == 0, r.stderr
+    winner, decisions = map(int, r.stdout.split())
+    assert winner == 1 and decisions > 50
