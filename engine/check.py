@@ -381,15 +381,21 @@ def _file_lines(game) -> dict[str, list[str]]:
     return lines
 
 
-def script_problems(game, shapes: dict[str, dict], only=None) -> list[Problem]:
-    """What the game's scripts name that their kind of script cannot see (engine/lualint.py):
-    unknown globals, fields and options, pairs() over what cannot be listed, and a card's
-    script that sets a global. shapes: Match.script_shapes() of a match of the game.
-    only: a test of which scripts (LuaSource) to look at; default every one."""
+def _scripts(game) -> list[tuple]:
+    """Each script of the game with its kind: rules, card or evaluation."""
     kinds = [(src, "rules") for src in game.scripts] + [(src, "card") for c in game.cards.values() for src in c.lua]
     if game.evaluator is not None:
         kinds.append((game.evaluator, "evaluation"))
-    kinds = [(src, kind) for src, kind in kinds if only is None or only(src)]
+    return kinds
+
+
+def script_problems(game, shapes: dict[str, dict], only=None, members=None) -> list[Problem]:
+    """What the game's scripts name that their kind of script cannot see (engine/lualint.py):
+    unknown globals, fields and options, pairs() over what cannot be listed, and a card's
+    script that sets a global. shapes: Match.script_shapes() of a match of the game.
+    only: a test of which scripts (LuaSource) to look at; default every one. members
+    (member_names): only the fields read by a name nothing sets, instead (field_notes)."""
+    kinds = [(src, kind) for src, kind in _scripts(game) if only is None or only(src)]
     if not kinds:
         return []
     lines = _file_lines(game)
@@ -397,7 +403,7 @@ def script_problems(game, shapes: dict[str, dict], only=None) -> list[Problem]:
     out = []
     for src, kind in kinds:
         out += lualint.problems(src, shapes[kind], rules_globals if kind != "evaluation" else set(),
-                                may_set=kind != "card", file_lines=lines.get(src.chunkname))
+                                may_set=kind != "card", file_lines=lines.get(src.chunkname), members=members)
     return out
 
 
@@ -412,15 +418,7 @@ def field_notes(game) -> list[str]:
     members = member_names(game, shapes)
     if members is None:
         return []
-    kinds = [(src, "rules") for src in game.scripts] + [(src, "card") for c in game.cards.values() for src in c.lua]
-    if game.evaluator is not None:
-        kinds.append((game.evaluator, "evaluation"))
-    lines = _file_lines(game)
-    rules_globals = lualint.defined_globals(game.scripts)
-    found = [p for src, kind in kinds
-             for p in lualint.problems(src, shapes[kind], rules_globals if kind != "evaluation" else set(),
-                                       may_set=kind != "card", file_lines=lines.get(src.chunkname),
-                                       members=members)]
+    found = script_problems(game, shapes, members=members)
     return [f"{p.path}:{p.line}:{p.col}: note: {p.message}" for p in sorted(set(found))]
 
 
@@ -430,9 +428,7 @@ def member_names(game, shapes: dict[str, dict]) -> tuple[set[str], set[str], lua
     options and the rest of game.yaml, card sets); those of them to suggest (the same
     without the engine's other words: its locals, its comments); and how the scripts build
     names at run time (lualint.Built). None when a script cannot be read."""
-    sources = list(game.scripts) + [src for c in game.cards.values() for src in c.lua]
-    if game.evaluator is not None:
-        sources.append(game.evaluator)
+    sources = [src for src, _ in _scripts(game)]
     defined = lualint.defined_members(sources)
     if defined is None:
         return None
