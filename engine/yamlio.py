@@ -263,6 +263,10 @@ def _syntax_problem(e: Exception, text: str, shown: str) -> Problem:
     what = getattr(e, "problem", None) or str(e).splitlines()[0]
     context = getattr(e, "context", None)
     opened = getattr(e, "context_mark", None)
+    runs_on = _quote_running_to(text, line) if context != "while scanning a quoted scalar" else None
+    if runs_on is not None:   # (before an unclosed bracket: the quote ran over its closing bracket)
+        return Problem(shown, runs_on[0], runs_on[1], f"YAML syntax: this quoted text runs on to line {line}, "
+                                                      f"where YAML gives up ({what}): is its closing quote missing?")
     if context in _UNCLOSED and opened is not None and opened.line + 1 < line:
         return Problem(shown, opened.line + 1, opened.column + 1,
                        f"YAML syntax: this {_UNCLOSED[context]} is not closed ({what} on line {line})")
@@ -283,6 +287,20 @@ def _syntax_problem(e: Exception, text: str, shown: str) -> Problem:
                            f"already has a value: indent it as far as that line, or fix the value")
     msg = f"YAML syntax: {what}" + (f" ({context})" if context and context != what else "")
     return Problem(shown, line, col, msg)
+
+
+def _quote_running_to(text: str, line: int) -> tuple[int, int] | None:
+    """(line, column) where a quoted text that spans lines and ends on `line` opens, or None.
+    An unclosed quote closed by the next quote in the file reads as one long text, and the
+    parser fails only after it, lines below the mistake."""
+    try:
+        for token in YAML(typ="rt").scan(text):
+            if (type(token).__name__ == "ScalarToken" and token.style in ("'", '"')
+                    and token.start_mark.line + 1 < line == token.end_mark.line + 1):
+                return token.start_mark.line + 1, token.start_mark.column + 1
+    except Exception:   # the scanner's own error comes after what it read
+        return None
+    return None
 
 
 def _parse(raw: bytes, shown: str, int_keys: bool) -> tuple[Document | None, list[Problem]]:

@@ -17,17 +17,17 @@ def paint(text: str, player: int | None, colour: bool) -> str:
     return f"{COLOURS[player]}{text}{RESET}"
 
 
-def _abbrev(name: str) -> str:
+def _abbrev(name: str, letters: int = 3) -> str:
     words = [w for w in name.replace("-", " ").split() if w]
     if len(words) == 1:
-        return words[0][:3]
-    return (words[0][:2] + words[1][:1]).title()[:3]
+        return words[0][:letters]
+    return (words[0][:letters - 1] + words[1][:1]).title()[:letters]
 
 
-def _short(c: dict) -> str:
-    """A card's abbreviated name and controller (Frm2); ?? for a face-down card the seat
-    cannot see (its view holds only where it is)."""
-    return f"{_abbrev(c['name']) if 'name' in c else '??'}{c['controller']}"
+def _short(c: dict, letters: int = 3) -> str:
+    """A card's abbreviated name (its first `letters` letters) and controller (Frm2); ?? for a
+    face-down card the seat cannot see (its view holds only where it is)."""
+    return f"{_abbrev(c['name'], letters) if 'name' in c else '??'}{c['controller']}"
 
 
 def _name(c: dict) -> str:
@@ -92,11 +92,11 @@ class Looks:
         return [self.cards[i]["name"] if "name" in self.cards.get(i, {}) else "a face-down card"
                 for i in c.get("under") or []]
 
-    def cell(self, c: dict, badge: str | None) -> str:
+    def cell(self, c: dict, badge: str | None, letters: int = 3) -> str:
         """A card on a board square: abbreviated name and controller, then life left (or the
         badge's count), the sign of each flag token it has (`display: flags`), + when cards
         are attached, * when a stat is changed."""
-        text = _short(c)
+        text = _short(c, letters)
         life = self.life_left(c)
         if life is not None:
             text += f" {life[0]}"
@@ -216,13 +216,14 @@ class Regions:
                 if not self.owners and wrong:
                     self.problem = f"owners {wrong}"
 
-    def square(self, space: str, colour: bool) -> tuple[str, int] | None:
+    def square(self, space: str, colour: bool, cell: int = None) -> tuple[str, int] | None:
         """(the text an empty square of a region shows, its printed width), or None outside the regions."""
         r = self.of_space.get(space)
         if r is None:
             return None
-        tag = f"{r[:CELL - 1]:^{CELL}}"
-        return tint(tag, self.owners.get(r), colour), CELL
+        cell = cell or CELL
+        tag = f"{r[:cell - 1]:^{cell}}"
+        return tint(tag, self.owners.get(r), colour), cell
 
     def whose(self, r: str) -> str:
         p = self.owners.get(r)
@@ -282,47 +283,63 @@ def tint(text: str, player: int | None, colour: bool) -> str:
 
 
 CELL = 9     # a board square's width
+NARROW = 6   # the narrowest square: two letters, the controller, a space and a one-digit life, then a gap
 ENTRY = 38   # the longest entry in the list of cards under the board
 MIN_NAME = 8   # the fewest letters of a card's name an entry keeps before cutting what follows it
 
 
+def grid_fit(columns: int, height: int, width: int) -> tuple[int, int]:
+    """(a square's width, the letters of a card's abbreviation) for a grid of `columns` x
+    `height` on a screen `width` characters wide: CELL and 3 where the board fits, else
+    squares as wide as fit (NARROW at least; a board that cannot fit wraps) with
+    two-letter abbreviations once a square is too narrow for three and a life."""
+    margins = 5 + 2 + len(str(height))     # the row's number on each side
+    if margins + columns * CELL <= width:
+        return CELL, 3
+    cell = max(NARROW, min(CELL, (width - margins) // max(1, columns)))
+    return cell, 3 if cell >= 8 else 2
+
+
 def render_board(view: dict, width: int, height: int, colour: bool = False, badge: str | None = None,
                  marks: dict | None = None, looks: Looks | None = None,
-                 regions: Regions | None = None, on_board: list[str] | None = None) -> list[str]:
+                 regions: Regions | None = None, on_board: list[str] | None = None,
+                 cell: int = CELL, letters: int = 3) -> list[str]:
     """A grid board, top row first; a card shows as its abbreviated name and controller, then
     its life left (or `badge` tokens), + for attached cards and * for a changed stat; an
     empty space shows its mark, if the game gives it one, else its region's name when the
     game shows regions, else a dot. A square not `on_board` (its region is not in this
-    match) is blank."""
+    match) is blank. Squares are `cell` characters wide (what a square shows is cut to leave
+    a gap) and cards go by their first `letters` letters (grid_fit picks both)."""
     marks = marks or {}
     absent = set() if on_board is None else {f"{chr(97 + x)}{y}" for x in range(width)
                                              for y in range(1, height + 1)} - set(on_board)
     cards = {c["id"]: c for c in view["cards"]}
     at = {s: cards[i] for s, i in view["spaces"].items() if i in cards}
     cols = [chr(97 + x) for x in range(width)]
-    lines = ["     " + "".join(f"{c:^{CELL}}" for c in cols)]
+    lines = ["     " + "".join(f"{c:^{cell}}" for c in cols)]
     for y in range(height, 0, -1):
         row = []
         for x in cols:
             c = at.get(f"{x}{y}")
             if f"{x}{y}" in absent:
-                row.append(" " * CELL)
+                row.append(" " * cell)
             elif c is None:
                 mark = marks.get(f"{x}{y}")
-                shade = regions.square(f"{x}{y}", colour) if regions is not None and not mark else None
+                shade = regions.square(f"{x}{y}", colour, cell) if regions is not None and not mark else None
                 if mark:
-                    row.append(f"{mark[:CELL - 1]:^{CELL}}")
+                    row.append(f"{mark[:cell - 1]:^{cell}}")
                 elif shade is not None:
                     row.append(shade[0])
                 else:
-                    row.append(f"{'.':^{CELL}}")
+                    row.append(f"{'.':^{cell}}")
             else:
                 if looks is not None:
-                    cell = looks.cell(c, badge)
+                    text = looks.cell(c, badge, letters)
                 else:
                     n = _tokens(c).get(badge, 0) if badge else 0
-                    cell = _short(c) + (f"*{n}" if n else "")
-                row.append(paint(f"{cell:^{CELL}}", c["controller"], colour))
+                    text = _short(c, letters) + (f"*{n}" if n else "")
+                text = text if len(text) < cell else text[:cell - 1]
+                row.append(paint(f"{text:^{cell}}", c["controller"], colour))
         lines.append(f"{y:>3}  " + "".join(row) + f"  {y}")
     lines.append(lines[0])
     return lines
@@ -343,7 +360,9 @@ def render_graph(view: dict, board: dict, colour: bool = False, width: int = 120
         by_region.setdefault(sp.get("region") or "(no region)", []).append(s)
     regions = board.get("regions") or {}
     entries: list[tuple[str, int]] = []     # (text with colour, printed width)
-    for region, spaces in sorted(by_region.items()):
+    order = [r for r in regions if r in by_region] + sorted(r for r in by_region if r not in regions)
+    for region in order:     # in game.yaml's order (a designer's: the Isle's track, heart, ridges, bays)
+        spaces = by_region[region]
         info = regions.get(region) or {}
         facts = ", ".join(f"{k} {v}" for k, v in info.items() if isinstance(v, (int, str)) and not isinstance(v, bool))
         head = f"{region}" + (f" ({facts})" if facts else "") + ":"
@@ -472,8 +491,9 @@ def legend(match: Match, view: dict, width: int = 120) -> list[str]:
         # the example is a card on this board (the shortest name), else a made-up one
         shown = sorted((c for c in view["cards"] if c.get("space") and "name" in c),
                        key=lambda c: (len(c["name"]), c["controller"], c["space"]))
-        ab, name, p = ((_abbrev(shown[0]["name"]), shown[0]["name"], shown[0]["controller"]) if shown
-                       else ("Abc", "A Big Card", 2))
+        letters = grid_fit(board["width"], board["height"], width)[1] if board["type"] == "grid" else 3
+        ab, name, p = ((_abbrev(shown[0]["name"], letters), shown[0]["name"], shown[0]["controller"]) if shown
+                       else ("Abc"[:letters], "A Big Card", 2))
         out += _wrap(f"Legend: {ab}{p} = {name} (first letters, listed below) of player {p}"
                      + (f", {sign}" if sign else ""), width)
         out.append("  + = cards attached to it (+Name below); * = a stat not as printed (now, printed); . = empty")
@@ -497,7 +517,7 @@ def legend(match: Match, view: dict, width: int = 120) -> list[str]:
     else:
         out.append("  `card #N` (a card as listed: #3, or ?3 face down) or `card NAME` shows a card in full; "
                    "`legend` hides this")
-    return out
+    return [part for line in out for part in _wrap(line, width)]   # (a long sign line too)
 
 
 def shared_zones(match: Match, view: dict) -> str:
@@ -533,16 +553,17 @@ def render_state(match: Match, player: int | None, colour: bool = False, status:
     lines = []
     marks = space_marks(match, view)
     regions = Regions(match, player, view)
+    cell, letters = grid_fit(board["width"], board["height"], width) if board["type"] == "grid" else (CELL, 3)
     if board["type"] == "grid":
         lines += render_board(view, board["width"], board["height"], colour, badge, marks, looks, regions,
-                              match.board_spaces())
+                              match.board_spaces(), cell, letters)
     elif board["type"] == "graph":
         lines += render_graph(view, board, colour, width, match.board_spaces())
     lines += regions.line(colour, width)
     on_board = sorted((c for c in view["cards"] if c.get("space")), key=lambda c: (c["controller"], c["space"]))
     entries = []
     for c in on_board:
-        text = f"{c['space']:>3} {_short(c)} "
+        text = f"{c['space']:>3} {_short(c, letters)} "
         text += looks.brief(c, marks.get(c["space"]), room=ENTRY - len(text))
         if len(text) > ENTRY:    # three to a line on a 120-column terminal; `card SPACE` has the rest
             text = text[:ENTRY - 3] + "..."

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -290,10 +291,12 @@ class Session:
         who = "you" if self.is_human(d.player) else "a bot"
         lines = _wrap(f"P{d.player} ({who}): {d.prompt}" + (" (a secret choice)" if d.secret else ""), self.COLUMNS)
         entries = [f"  {i}. {o}" for i, o in enumerate(opts, 1)]
-        if len(entries) > 6:     # many options: side by side, so the screen fits a terminal
+        if len(entries) > 6 and max(map(len, entries)) <= self.COLUMNS:   # many options: side by side
             lines += _columns([(e, len(e)) for e in entries], self.COLUMNS)
-        else:
-            lines += entries
+        else:     # one a line; a label wider than the terminal goes on under its own text, not under the number
+            for e in entries:
+                lines += textwrap.wrap(e, self.COLUMNS, subsequent_indent=" " * (e.index(".") + 2),
+                                       break_long_words=False) or [e]
         return "\n".join(lines)
 
     def option_texts(self) -> list[str]:
@@ -630,7 +633,7 @@ def _card_now(s: Session, looks: Looks, c: dict, viewer: int | None) -> str:
 @command("legend", help="show or hide what the board's abbreviations and signs mean")
 def _legend(s: Session, arg: str) -> str:
     s.show_legend = not s.show_legend
-    return "\n".join(legend(s.match, s.match.view(s.viewer()))) if s.show_legend else "legend hidden (legend shows it)"
+    return "\n".join(legend(s.match, s.match.view(s.viewer()), s.COLUMNS)) if s.show_legend else "legend hidden (legend shows it)"
 
 
 @command("log", "[N]", help="the last N things that happened (default 20)")

@@ -123,6 +123,21 @@ def test_a_small_terminal_keeps_who_is_to_act_and_every_option_label_whole(play_
     assert "8. End turn" in labels and "7. Prime Pack Howler (cost 6)" in labels, t.rows()
 
 
+def test_summonarias_board_fits_an_80_column_terminal(play_screen):
+    """Its 11 columns of 9 were 108 wide: each row went on in the next one. At 80 columns the
+    squares narrow to 6 and each row of the board is one row of the terminal."""
+    s = play_screen("summonaria", "--players", "human,bot", "--seed", "2", size=(40, 80))
+    s.wait(r"P1>")
+    rows = s.rows()
+    board = [i for i, row in enumerate(rows) if re.fullmatch(r"\s+a\s+b\s+c\s+d\s+e\s+f\s+g\s+h\s+i\s+j\s+k", row.rstrip())]
+    assert len(board) >= 2, "\n".join(rows)
+    top, bottom = board[-2], board[-1]
+    assert [int(row.split()[0]) for row in rows[top + 1:bottom]] == list(range(11, 0, -1)), "\n".join(rows)
+    for y, row in zip(range(11, 0, -1), rows[top + 1:bottom]):
+        assert row.rstrip().endswith(f"  {y}"), row
+    assert "Mu2 4" in "\n".join(rows[top:bottom]) and re.search(r"j10 Mu2 Mummy 4/4", "\n".join(rows)), "\n".join(rows)
+
+
 def test_undo_at_the_first_decision_has_nothing_of_yours_to_take_back(screen):
     # P2 (the bot) played first: only bots have answered, and their answers are not P1's to undo
     # (the fair-undo barrier at a draw or roll is tested through the session in test_api.py)

@@ -138,6 +138,18 @@ def test_a_two_player_isle_shows_no_cape_and_card_does_not_take_one(play_screen)
     assert "n_cape (bonus 2):" in four.wait(r"P1>")
 
 
+def test_a_graph_boards_regions_are_listed_in_game_yamls_order():
+    # the Isle's track, then the heart, the ridges, the bays (they were in the order of their names)
+    from engine.loader import load_game
+    from repl.render import render_graph
+    game = load_game("summoners_isle")
+    m = Match(game, 3, [Seat("human"), Seat("random")], quiet=True)
+    text = "\n".join(render_graph(m.view(1), game.data["board"], width=40, on_board=m.board_spaces()))
+    heads = re.findall(r"^(\S[^:(]*?)(?: \(bonus \d\))?:", text, re.M)
+    assert heads == [r for r in game.data["board"]["regions"] if "cape" not in r], text
+    assert heads[:3] == ["Turn order", "heart", "n_ridge"]
+
+
 def test_the_isles_paths_are_shown_by_board_and_card(play_screen):
     """Where to summon needs the map's paths: `board` lists each location's links (on this
     board only: no cape in a 2-player game), `card LOCATION` names one location's."""
@@ -243,6 +255,48 @@ def test_every_screen_of_a_game_fits_120_by_40(game, players):
         s.answer(rng.randrange(len(s.match.options())))    # seat 1 plays at random too (no search)
         s.play_bots()
     assert worst[0] > 10        # the screens were looked at
+
+
+@pytest.mark.parametrize("game, players", [("summoner_wars", 2), ("summoners_isle", 4), ("summonaria", 2),
+                                           ("summonaria", 4), ("summoner_tcg", 2)])
+def test_every_line_of_a_game_fits_an_80_column_terminal(game, players):
+    # the board (Summonaria's 11 columns of 9 were 108 wide), the legend and long option labels
+    from engine.loader import load_game
+    ansi = re.compile(r"\x1b\[[0-9;]*m")
+    s = Session(Match(load_game(game), 2, [Seat("human")] + [Seat("random")] * (players - 1)), colour=True)
+    s.COLUMNS, s.ROWS, s.show_legend = 80, 24, True
+    s.play_bots()
+    rng = random.Random(2)
+    wrapped = 0
+    while s.match.pending is not None and s.match.decisions < 300:
+        lines = ansi.sub("", s.screen()).splitlines() + [s.toolbar(80)]
+        assert max(len(line) for line in lines) <= 80, (
+            f"decision {s.match.decisions}:\n" + "\n".join(line for line in lines if len(line) > 80))
+        wrapped += sum(1 for line in s.options_text().splitlines() if re.match(r" {5,}\S", line))
+        s.answer(rng.randrange(len(s.match.options())))
+        s.play_bots()
+    if game == "summoner_wars":
+        assert wrapped, "no option label was long enough to wrap: the test saw none"
+
+
+def test_a_board_too_wide_for_the_terminal_narrows_its_squares_and_abbreviations():
+    from engine.loader import load_game
+    from repl.render import render_state
+    m = Match(load_game("summonaria"), 2, [Seat("human"), Seat("bot")], quiet=True)
+    wide, narrow = render_state(m, 1, width=120), render_state(m, 1, width=80, show_legend=True)
+    assert last_board(wide)["j10"] == "Mum2 4" and "j10 Mum2 Mummy 4/4" in wide
+    heads = list(SMN_COLUMNS.finditer(narrow))
+    rows = narrow[heads[0].end():heads[1].start()].strip("\n").split("\n")
+    assert len(rows) == 11 and max(len(r) for r in rows) <= 80
+    cells = {f"{chr(97 + x)}{line[:3].strip()}": line[5 + 6 * x:11 + 6 * x].strip() for line in rows for x in range(11)}
+    # squares of 6: two letters of the name, the controller and the life; marks and domains cut to fit
+    assert cells["j10"] == "Mu2 4" and cells["a11"] == "templ" and cells["c9"] == "nw" and cells["f6"] == "tower"
+    assert "j10 Mu2 Mummy 4/4" in narrow          # the list under the board uses the board's abbreviation
+    assert "Legend: Mu2 = Mummy" in narrow
+    # a board that fits keeps its squares of 9
+    sw = Match(load_game("summoner_wars"), 1, [Seat("human"), Seat("bot")], quiet=True)
+    board = [text.split("\n")[:10] for text in (render_state(sw, 1, width=80), render_state(sw, 1, width=120))]
+    assert board[0] == board[1] and re.match(r"\s+a {8}b {8}c", board[0][0]), board
 
 
 def test_the_screen_fits_a_120_by_40_terminal(play_screen):

@@ -69,6 +69,11 @@ def test_an_error_in_a_batch_run_names_the_seed_decision_and_phase(game_copy):
     ("cards:\n  - id x\n    name: X\n", "2:3", "is a ':' missing after the key on this line?"),
     ("name: X\n  cost: 2\n", "2:3", "this line is indented under line 1 ('name: X')"),
     ("a: b: c\n", "1:5", "mapping values are not allowed here"),
+    # an unclosed quote closed by the next quote in the file: the parser fails lines later
+    ('name: "Echo\ncost: 2\ntext: "Worth 2."\n', "1:7",
+     "this quoted text runs on to line 3, where YAML gives up (expected <block end>, but found '<scalar>')"),
+    ("- {id: a, text: 'one.}\n- {id: b, text: 'two.'}\n", "1:17", "this quoted text runs on to line 2"),
+    ('a: "two\n  lines"\n- x\n', "3:1", "YAML syntax: expected <block end>, but found '-'"),  # a quote rightly on two lines
 ])
 def test_a_yaml_mistake_is_reported_on_its_own_line(text, where, words):
     doc, problems = yamlio._parse(text.encode(), "f.yaml", False)
