@@ -34,7 +34,20 @@ class DefinitionError(EngineError):
 
 
 class ScriptError(EngineError):
-    """A Lua script failed while a match was running; the match is left at its last decision."""
+    """A Lua script failed while a match was running; the match is left at its last decision.
+    A message longer than MAX_MESSAGE is cut (a script's error(string.rep(...)) would fill
+    the screen for seconds), keeping its last line, which says where the match was."""
+
+    MAX_MESSAGE = 4000
+
+    def __init__(self, message: str = "", *args):
+        text = str(message)
+        if len(text) > self.MAX_MESSAGE:    # (cut to at most MAX_MESSAGE in all: cutting again changes nothing)
+            last = text.rfind("\n") + 1
+            tail = text[last - 1:] if last > len(text) - 300 else ""     # "\n" and the last line
+            keep = self.MAX_MESSAGE - len(tail) - 40
+            text = text[:keep] + f" [... {len(text) - keep - len(tail):,} more characters]" + tail
+        super().__init__(text, *args)
 
 
 # Words of the message that stops a script at the processor-time limit (E.watch in

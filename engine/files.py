@@ -10,6 +10,7 @@ from pathlib import Path
 from .errors import EngineError
 
 MB = 1024 * 1024
+NUL_NAME = "the file's name holds a NUL character (\\0), which no file name can"
 
 
 class FileRefused(EngineError):
@@ -29,6 +30,8 @@ def read_bounded(path: Path, limit: int) -> bytes:
         raise FileRefused("no such file") from None
     except OSError as e:
         raise FileRefused(f"cannot read: {e.strerror or e}") from None
+    except ValueError:   # (Python refuses a name holding a NUL before asking the system)
+        raise FileRefused(NUL_NAME) from None
     if not stat.S_ISREG(st.st_mode):
         raise FileRefused(f"not a regular file ({_kind(st.st_mode)})")
     if st.st_size > limit:
@@ -41,6 +44,18 @@ def read_bounded(path: Path, limit: int) -> bytes:
     if len(data) > limit:   # the file grew after it was looked at
         raise FileRefused(too_large(len(data), limit))
     return data
+
+
+def resolved(path: Path | str) -> Path:
+    """Path(path).resolve(); raises FileRefused (without the path) for a name no file can
+    have (a NUL in it) and for links that lead back to themselves (Python 3.11 raises
+    RuntimeError for those, which is not the input's error to show)."""
+    try:
+        return Path(path).resolve()
+    except ValueError:
+        raise FileRefused(NUL_NAME) from None
+    except RuntimeError:
+        raise FileRefused("cannot read: a link that leads back to itself (a loop of links)") from None
 
 
 def too_large(size: int, limit: int) -> str:
@@ -71,6 +86,8 @@ def write_whole(path: Path, text: str) -> None:
         st = os.stat(path)
     except FileNotFoundError:
         st = None
+    except ValueError:
+        raise OSError(22, NUL_NAME, str(path).replace("\0", "\\0")) from None
     if st is not None and not stat.S_ISREG(st.st_mode):
         if stat.S_ISDIR(st.st_mode):
             raise IsADirectoryError(21, "Is a directory", str(path))

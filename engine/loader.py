@@ -14,7 +14,7 @@ import jsonschema
 
 from . import ENGINE_DIR, yamlio
 from .errors import DefinitionError, EngineError, Problem, UnknownGame
-from .files import MB, FileRefused, read_bounded
+from .files import MB, FileRefused, read_bounded, resolved
 from .lint import deck_problems, lua_problems, ref_problems
 from .luac import at_line, first_line
 from .names import did_you_mean, kind_of
@@ -80,6 +80,7 @@ class GameDef:
     files: list[Path]
     options: dict[str, OptionSpec] = field(default_factory=dict)
     extra_cards: list[Path] = field(default_factory=list)   # card or deck files loaded from outside cards/<id>/
+    outside_sets: tuple[str, ...] = ()   # the sets those files hold: a seat plays one only by naming its file
     evaluator: LuaSource | None = None    # the bots' evaluate(view, seat), when the game has one
     pools: dict[str, SetDef] = field(default_factory=dict)  # sets no seat plays as they are (playable: false)
     words: tuple | None = field(default=None, repr=False, compare=False)  # scenarios.game_words
@@ -110,7 +111,14 @@ class GameFolder:
 def summon_path() -> list[Path]:
     """The folders named in $SUMMON_PATH (separated by os.pathsep, ':' on POSIX), in order."""
     text = os.environ.get("SUMMON_PATH", "")
-    return [Path(p).expanduser().resolve() for p in text.split(os.pathsep) if p.strip()]
+    out = []
+    for p in text.split(os.pathsep):
+        if p.strip():
+            try:
+                out.append(resolved(Path(p).expanduser()))
+            except FileRefused as e:
+                raise EngineError(f"SUMMON_PATH names {p!r}: {e}") from None
+    return out
 
 
 @lru_cache(maxsize=1)
@@ -436,14 +444,20 @@ def load_game(game: str, extra_cards: list[Path] | None = None) -> GameDef:
     evaluator = _read_evaluator(rules_dir, gdoc, g, ld)
     rules_read = not ld.problems      # game.yaml and its scripts: a partial game can run them
     set_files = yaml_files(cards_dir) if cards_dir else []
+    own_files = {display(f) for f in set_files}
     for extra in extra_cards or []:
+        try:
+            resolved(extra)
+        except FileRefused as e:
+            raise DefinitionError([Problem(str(extra), 1, 1, str(e))]) from None
         if not Path(extra).exists():
             raise DefinitionError([Problem(str(extra), 1, 1, "no such card or deck file")])
         set_files += yaml_files(Path(extra)) if Path(extra).is_dir() else [Path(extra)]
     sets, cards, set_docs = _read_card_sets(set_files, g, ld)
     ld.problems += _reference_problems(g, cards, set_docs, scripts, script_texts)
     game = GameDef(g["id"], g["name"], rules_dir, g, scripts, sets, cards, ld.files, options,
-                   [Path(p).resolve() for p in extra_cards or []], evaluator, ld.pools)
+                   [Path(p).resolve() for p in extra_cards or []],
+                   tuple(sorted(sid for sid, sd in sets.items() if sd.path not in own_files)), evaluator, ld.pools)
     if ld.problems:
         raise DefinitionError(ld.problems, partial=game if rules_read else None)
     return game
@@ -645,7 +659,11 @@ def _read_lua_file(rules_dir: Path, gdoc: yamlio.Document, keys: tuple, what: st
                    ld: _Loading) -> LuaSource | None:
     """A Lua file game.yaml names at `keys`, which must be inside the game's folder
     (None, with the problem noted, when it is not or cannot be read)."""
-    spath = (rules_dir / name).resolve()
+    try:
+        spath = resolved(rules_dir / name)
+    except FileRefused as e:
+        ld.problems.append(gdoc.problem(keys, f"{what} '{name}': {e}".replace("\0", "\\0")))
+        return None
     if rules_dir.resolve() not in spath.parents:
         ld.problems.append(gdoc.problem(keys, f"{what} '{name}' must be inside the game's folder"))
         return None

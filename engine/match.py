@@ -40,7 +40,8 @@ class Seat:
         kind, _, rest = text.strip().partition(":")
         if kind != "human" and rest:   # a budget (mcts:200; check_seats refuses one on other bots)
             budget, _, set_id = rest.partition(":")
-            if re.fullmatch(r"[-+]?[\d.]+s?", budget):   # (a sign too: mcts:-3 is a bad budget, not a set)
+            # (a sign and an exponent too: mcts:-3 and mcts:1e-3s are bad budgets, not sets)
+            if re.fullmatch(r"[-+]?[\d.]+(?:[eE][-+]?\d+)?s?", budget):
                 return cls(f"{kind}:{budget}", set_id or None)
         return cls(kind or "bot", rest or None)
 
@@ -80,11 +81,13 @@ def check_seats(seats: list[Seat]) -> list[Seat]:
 
 
 def assign_sets(game: GameDef, seats: list[Seat]) -> list[Seat]:
-    """Fills in each seat's card set: the one it names, or the game's sets in turn.
+    """Fills in each seat's card set: the one it names, or the game's sets in turn (its own,
+    from cards/: a deck file one seat names, human:my_deck.yaml, is that seat's alone).
 
     A game whose seats take no card set (sets: per_seat false) refuses a seat that names one.
     """
     ids = sorted(game.sets)
+    own = [sid for sid in ids if sid not in game.outside_sets] or ids
     if not (game.data.get("sets") or {}).get("per_seat"):
         for s in seats:
             if s.set is not None:
@@ -96,7 +99,7 @@ def assign_sets(game: GameDef, seats: list[Seat]) -> list[Seat]:
         if s.set is None:
             if not ids:
                 raise EngineError(f"{game.id} has no card sets to play")
-            s = Seat(s.controller, ids[i % len(ids)])
+            s = Seat(s.controller, own[i % len(own)])
         elif s.set in game.pools:
             raise EngineError(f"{game.id}'s card set '{s.set}' is a pool decks draw on (playable: false), "
                               f"not a set to play; sets: {', '.join(ids) or 'none'}")
@@ -629,7 +632,8 @@ def _save_problems(data: dict) -> list[tuple[str, str]]:
     except EngineError as e:
         problems.append(("seed", f"'seed': {e}"))
     seats = data.get("seats")
-    if not (isinstance(seats, list) and all(isinstance(s, str) and not lone_surrogate(s) for s in seats)):
+    if not (isinstance(seats, list) and all(isinstance(s, str) and s.strip() and not lone_surrogate(s)
+                                            for s in seats)):   # ("" would be read as a bot's seat)
         problems.append(("seats", "'seats' must be a list like [\"human:set\", \"bot\"]"))
     else:
         try:
@@ -644,7 +648,9 @@ def _save_problems(data: dict) -> list[tuple[str, str]]:
         if bad:
             problems.append(("answers", f"answer {bad[0]} holds {bad[1]}, which is not a character"))
     files = data.get("card_files", [])
-    if not (isinstance(files, list) and all(isinstance(f, str) and f and not lone_surrogate(f) for f in files)):
+    if not (isinstance(files, list) and all(isinstance(f, str) and "\0" not in f and not lone_surrogate(f)
+                                            and 0 < len(Path(f).name) <= 250 and Path(f).name != ".."
+                                            for f in files)):   # (a file's or a folder's name: not "/")
         problems.append(("card_files", "'card_files' must be a list of paths to card or deck files"))
     texts = data.get("card_file_texts", {})
     if not (isinstance(texts, dict) and all(isinstance(t, str) and not lone_surrogate(t) for t in texts.values())):

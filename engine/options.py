@@ -73,6 +73,8 @@ def shown(value: Any) -> str:
     """A value as a message quotes it, cut short when it is long; true and false as YAML spells them."""
     if isinstance(value, bool):
         return "true" if value else "false"
+    if value is None:
+        return "null"   # (as YAML spells it: ~ or nothing)
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10 ** 40:
         return f"a number of {value.bit_length()} bits"   # str() of a huge number is slow, or refused
     text = repr(value)

@@ -145,8 +145,77 @@ def _pattern_problems(doc: yamlio.Document) -> list[Problem]:
     return out
 
 
+MAX_REPEAT = 100_000   # the most copies of one piece a pattern's counted repeats ({n}) may ask for
+_COUNT = regex.compile(r"\s*\{(\d*)(?:,(\d*))?\}")   # (space before it too: verbose patterns allow it)
+
+
+def _count_at(pattern: str, i: int) -> int:
+    """The count of a counted repeat ({n}, {n,m}: its largest) starting at i, else 1."""
+    m = _COUNT.match(pattern, i)
+    if m is None or not (m.group(1) or m.group(2)):
+        return 1
+    text = m.group(2) or m.group(1)
+    return int(text) if len(text) <= 7 else 10 ** 7
+
+
+def largest_repeat(pattern: str) -> int:
+    """How many copies of one piece a pattern's counted repeats ask for at most: the product
+    of the counts of the groups around it and its own (groups one after the other add, they
+    do not multiply). The regex package builds the copies out when it compiles."""
+    closing, opened, i = {}, [], 0
+    in_class = False
+    while i < len(pattern):      # each group's ( and its )
+        ch = pattern[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if in_class:
+            in_class = ch != "]"
+        elif ch == "[":
+            in_class = True
+            i += 2 if pattern[i + 1:i + 2] == "]" else 1   # ([]...] holds a ])
+            continue
+        elif ch == "(":
+            opened.append(i)
+        elif ch == ")" and opened:
+            closing[opened.pop()] = i
+        i += 1
+    most, stack, i, in_class = 1, [1], 0, False
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "\\":
+            most = max(most, stack[-1] * _count_at(pattern, i + 2))
+            i += 2
+            continue
+        if in_class:
+            in_class = ch != "]"
+            if not in_class:
+                most = max(most, stack[-1] * _count_at(pattern, i + 1))
+        elif ch == "[":
+            in_class = True
+            i += 2 if pattern[i + 1:i + 2] == "]" else 1
+            continue
+        elif ch == "(":
+            end = closing.get(i)
+            stack.append(stack[-1] * (_count_at(pattern, end + 1) if end is not None else 1))
+            most = max(most, stack[-1])
+        elif ch == ")":
+            if len(stack) > 1:
+                stack.pop()
+        elif ch != "{":
+            most = max(most, stack[-1] * _count_at(pattern, i + 1))
+        i += 1
+    return most
+
+
 @lru_cache(maxsize=512)
 def _compiled(pattern: str):
+    """The compiled pattern; regex.error for one that is not valid, or whose counted repeats
+    would build a huge program (the regex package builds (?:(?:P{1000}){1000}){1000} out, all
+    10^9 of it, and uses up the memory before a match could time out)."""
+    if largest_repeat(pattern) > MAX_REPEAT:
+        raise regex.error(f"its counted repeats ({{n}}) ask for over {MAX_REPEAT:,} copies; write it with "
+                          f"fewer or smaller ones")
     return regex.compile(pattern)
 
 
@@ -405,6 +474,10 @@ def _check(match: Match, expect: dict, keys: tuple, said: list[str],
         k = keys + ("counters", name)
         if isinstance(want, dict):
             for p, v in want.items():
+                if str(p) not in {str(i) for i in range(1, len(st["players"]) + 1)}:
+                    out.append((k + (p,), f"{name} of player {p}: there is no player {p} "
+                                          f"(players are 1 to {len(st['players'])})"))
+                    continue
                 got = (st["counters"].get(str(p)) or {}).get(name)
                 if got != v:
                     out.append((k + (p,), f"{name} of player {p}: expected {v}, got {got}"))

@@ -263,7 +263,7 @@ def _syntax_problem(e: Exception, text: str, shown: str) -> Problem:
     what = getattr(e, "problem", None) or str(e).splitlines()[0]
     context = getattr(e, "context", None)
     opened = getattr(e, "context_mark", None)
-    runs_on = _quote_running_to(text, line) if context != "while scanning a quoted scalar" else None
+    runs_on = _quote_running_to(text, line, col) if context != "while scanning a quoted scalar" else None
     if runs_on is not None:   # (before an unclosed bracket: the quote ran over its closing bracket)
         return Problem(shown, runs_on[0], runs_on[1], f"YAML syntax: this quoted text runs on to line {line}, "
                                                       f"where YAML gives up ({what}): is its closing quote missing?")
@@ -289,14 +289,22 @@ def _syntax_problem(e: Exception, text: str, shown: str) -> Problem:
     return Problem(shown, line, col, msg)
 
 
-def _quote_running_to(text: str, line: int) -> tuple[int, int] | None:
-    """(line, column) where a quoted text that spans lines and ends on `line` opens, or None.
-    An unclosed quote closed by the next quote in the file reads as one long text, and the
-    parser fails only after it, lines below the mistake."""
+# A line inside a quoted text that reads as YAML (a key and its colon, a list's dash, a
+# bracket): the quote has swallowed the file's own lines.
+_SWALLOWED = re.compile(r"\n[ \t]*(?:- |[\w.-]+:(?:[ \t]|$)|[{}\[\]])", re.M)
+
+
+def _quote_running_to(text: str, line: int, col: int) -> tuple[int, int] | None:
+    """(line, column) where a quoted text opens that spans lines and ends just before the
+    mistake at line:col, or None. An unclosed quote closed by the next quote in the file
+    reads as one long text, and the parser fails right after it, lines below the mistake
+    (what follows the quote that was meant to open a text)."""
     try:
         for token in YAML(typ="rt").scan(text):
             if (type(token).__name__ == "ScalarToken" and token.style in ("'", '"')
-                    and token.start_mark.line + 1 < line == token.end_mark.line + 1):
+                    and token.start_mark.line + 1 < line == token.end_mark.line + 1
+                    and 0 <= col - 1 - token.end_mark.column <= 1
+                    and _SWALLOWED.search(text, token.start_mark.index, token.end_mark.index)):
                 return token.start_mark.line + 1, token.start_mark.column + 1
     except Exception:   # the scanner's own error comes after what it read
         return None

@@ -16,7 +16,7 @@ from prompt_toolkit.shortcuts import clear, print_formatted_text
 from engine.errors import EngineError
 from engine.match import Match
 
-from .session import Quit, Session, completions
+from .session import Quit, Session, completions, internal_error
 from .terminal import safe
 
 
@@ -221,6 +221,8 @@ def play_interactive(match: Match, *, designer: bool = False, watch: bool = Fals
                 show(s.reload())
             except EngineError as e:   # the match stays, as after a reload typed by hand
                 show(f"reload failed; the match goes on under the old rules:\n{e}")
+            except Exception as e:     # nothing may end the session and lose the match
+                show(internal_error(e, s.match.decisions))
             continue
         if s.needs_screen():
             show(s.screen())
@@ -249,7 +251,7 @@ def play_interactive(match: Match, *, designer: bool = False, watch: bool = Fals
         except EngineError as e:   # the match stays
             show(f"error: {e}")
         except Exception as e:  # nothing typed may crash the session
-            show(f"internal error: {type(e).__name__}: {e}")
+            show(internal_error(e, s.match.decisions))
         if watch:
             try:
                 now = watcher.game_folders(s.match)

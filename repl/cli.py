@@ -9,7 +9,7 @@ from pathlib import Path
 
 from engine import loader
 from engine.errors import DefinitionError, Divergence, EngineError, SaveFileError
-from engine.files import write_whole
+from engine.files import FileRefused, resolved, write_whole
 from engine.match import (Match, Seat, check_options, check_seats, game_of_save, load_match, parse_options,
                           read_save)
 
@@ -32,7 +32,13 @@ def _load_for_seats(game_id: str, players: str | None):
     files: list[Path] = []
     for spec in (players or "").split(","):
         set_id = Seat.parse(spec).set if spec.strip() else None
-        if _is_file(set_id) and Path(set_id).resolve() not in [f.resolve() for f in files]:
+        if not _is_file(set_id):
+            continue
+        try:
+            real = resolved(set_id)
+        except FileRefused as e:
+            raise EngineError(f"{set_id}: {e}") from None
+        if real not in [f.resolve() for f in files]:
             files.append(Path(set_id))
     try:
         return loader.load_game(game_id, extra_cards=files)

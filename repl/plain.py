@@ -9,7 +9,7 @@ from typing import Callable
 from engine.errors import EngineError
 from engine.match import Match
 
-from .session import Quit, Session
+from .session import Quit, Session, internal_error
 from .terminal import safe
 
 
@@ -72,6 +72,8 @@ class _Watching:
                 self.say(self.s.reload())
             except EngineError as e:       # the match stays, as after a reload typed by hand
                 self.say(f"reload failed; the match goes on under the old rules:\n{e}")
+            except Exception as e:         # nothing may end the session and lose the match
+                self.say(internal_error(e, self.s.match.decisions))
             if self.s.match.pending is not None:
                 print(f"P{self.s.to_act()}> ", end="", file=self.out, flush=True)
 
@@ -96,6 +98,7 @@ class _Watching:
 def _play(s: Session, say, out, next_line: Callable[[], str], after: Callable[[], None] | None = None) -> int:
     say("\n".join(s.log_lines()))
     s.play_bots(say=lambda lines: say("\n".join(lines)))
+    failed = False     # (an internal error: the run goes on, and its exit status says so at the end)
     while s.match.pending is not None:
         if s.is_other_human(s.to_act()):
             # no screen to hide in a pipe: say whose turn it is and hand the keyboard over
@@ -107,15 +110,18 @@ def _play(s: Session, say, out, next_line: Callable[[], str], after: Callable[[]
         line = next_line()
         if not line:
             say("\nend of input: leaving the match")
-            return 1 if s.stuck else 0   # (a bots' game an error stopped did not end well)
+            return 1 if s.stuck or failed else 0   # (a bots' game an error stopped did not end well)
         try:
             say(s.handle(line))
         except Quit:
-            return 0
+            return 1 if failed else 0
         except EngineError as e:   # the match stays: what follows (save, quit) is still read
             say(f"error: {e}")
+        except Exception as e:     # a bug of ours: said, and the match stays too
+            say(internal_error(e, s.match.decisions))
+            failed = True
         if after is not None:
             after()
     st = s.match.view(s.viewer())
     say(s.screen() if st.get("over") else "")
-    return 0
+    return 1 if failed else 0

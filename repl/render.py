@@ -338,11 +338,22 @@ def render_board(view: dict, width: int, height: int, colour: bool = False, badg
                 else:
                     n = _tokens(c).get(badge, 0) if badge else 0
                     text = _short(c, letters) + (f"*{n}" if n else "")
-                text = text if len(text) < cell else text[:cell - 1]
+                if cell < CELL and len(text) >= cell:
+                    text = _narrowed(c, text, letters, cell - 1)
                 row.append(paint(f"{text:^{cell}}", c["controller"], colour))
         lines.append(f"{y:>3}  " + "".join(row) + f"  {y}")
     lines.append(lines[0])
     return lines
+
+
+def _narrowed(c: dict, text: str, letters: int, room: int) -> str:
+    """A square's text in `room` characters: the name's letters go first (down to one), as
+    the controller, the life and the signs after them are what a square is read for."""
+    rest = text[len(_short(c, letters)):]
+    keep = room - len(rest) - 1           # letters of the name that fit beside the controller
+    if keep >= 1 and "name" in c:
+        return _abbrev(c["name"], letters)[:keep] + str(c["controller"]) + rest
+    return text[:room]
 
 
 def render_graph(view: dict, board: dict, colour: bool = False, width: int = 120,

@@ -61,14 +61,29 @@ class Quit(Exception):
     """The player asked to leave."""
 
 
+def internal_error(e: Exception, decisions: int) -> str:
+    """What the terminal says of an error that is a bug of ours, not bad input: the match stays."""
+    text = str(e)
+    text = text if len(text) <= 300 else text[:300] + "..."
+    return (f"internal error: {type(e).__name__}: {text} (the match stays at decision {decisions}; "
+            f"please report it)")
+
+
+def whole(text: str) -> int:
+    """A typed whole number (text.isdecimal(), any script's digits), at most 10**9, more
+    than any count here (Python refuses to read one of over 4300 digits)."""
+    return min(int(text), 10 ** 9) if len(text) <= 4000 else 10 ** 9
+
+
 def parse_answer(text: str, options: list[str]) -> int:
     """The 0-based option a typed answer names: its number, its label, or a unique start of a label."""
     t = text.strip()
     if t.isdecimal():
-        n = int(t)
+        n = whole(t)
         if 1 <= n <= len(options):
             return n - 1
-        raise IllegalAnswer(f"no option {n}: choose 1 to {len(options)}")
+        shown = t if len(t) <= 12 else t[:12] + "..."
+        raise IllegalAnswer(f"no option {shown}: choose 1 to {len(options)}")
     low = t.lower()
     exact = [i for i, o in enumerate(options) if o.lower() == low]
     if exact:
@@ -280,7 +295,8 @@ class Session:
         d = self.match.pending
         if d is None:
             st = self.match.view(self.viewer())
-            return f"The match is over: {st.get('result')}"
+            result = st.get("result")   # (a script that set state.over itself gave none)
+            return f"The match is over: {result}" if result else "The match is over (the rules named no result)"
         if self.is_other_human(d.player):
             return f"P{d.player} (another player) is to answer: pass them the keyboard"
         if not self.designer and self.keyboard is not None and d.player != self.keyboard:
@@ -590,7 +606,7 @@ def _card_listed(view: dict, arg: str) -> dict | None:
     if m is None:
         return None
     key = m.group(1)
-    want: int | str = key if key.startswith("?") else int(key.lstrip("#"))
+    want: int | str = key if key.startswith("?") else whole(key.lstrip("#"))
     return next((c for c in view["cards"] if c["id"] == want), {})
 
 
@@ -640,7 +656,7 @@ def _legend(s: Session, arg: str) -> str:
 def _log(s: Session, arg: str) -> str:
     if arg and not arg.isdecimal():
         return "usage: log [N] (the last N things that happened; N a whole number, 20 if left out)"
-    n = int(arg) if arg else 20
+    n = whole(arg) if arg else 20
     return "\n".join(s.log_lines(n)) or "nothing yet"
 
 
@@ -767,9 +783,9 @@ def _bot(s: Session, arg: str) -> str:
 
 @command("auto", "N", help="bots play the next N decisions, for every seat, then the bots' turns on to a person's")
 def _auto(s: Session, arg: str) -> str:
-    if not arg.isdecimal() or int(arg) == 0:
+    if not arg.isdecimal() or whole(arg) == 0:
         return "usage: auto N (a number of decisions, 1 or more)"
-    out = s.play_bots(limit=int(arg))
+    out = s.play_bots(limit=whole(arg))
     out += s.play_bots()   # a bot's turn is never left half played for a person to answer
     return "\n".join(out + [s.screen()])
 

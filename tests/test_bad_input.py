@@ -312,6 +312,10 @@ def test_a_plain_option_still_takes_any_number():
     pytest.param(["sim", "summoner_wars", "--games", "1", "--players", "bot:polar_dwarf,bot"],
                  ["no card set 'polar_dwarf'", "did you mean 'polar_dwarves'"], id="unknown-set"),
     pytest.param(["play", "summoner_wars", "--players", "robot,bot"], ["unknown seat kind 'robot'"], id="seat-kind"),
+    pytest.param(["play", "summoner_tcg", "--players", "mcts:1e-3s,bot"], ["'mcts:1e-3s': the budget is"],
+                 id="budget-with-an-exponent"),    # (it was read as a card set called 1e-3s)
+    pytest.param(["sim", "summoners_isle", "--games", "1", "--option", "rounds=~"],
+                 ["option rounds takes a whole number like 6, not null"], id="option-null"),   # (not None)
     pytest.param(["test", "summoner_tc"], ["no file or folder 'summoner_tc'", "did you mean 'summoner_tcg'"],
                  id="test-unknown-game"),
     pytest.param(["sim", "summoner_wars", "--games", "1", "--players", "bot,human:polar_dwarves"],
@@ -393,11 +397,16 @@ def bad_saves(tmp: Path, good: dict) -> dict[str, tuple[Path, list[str]]]:
          "a number of 5000 digits")
     data("set", "gives no seat a card set of its own", seats=["bot:nope", "bot"])
     data("seat", "unknown seat kind 'robot'", seats=["robot", "bot"])
+    data("empty_seat", "'seats' must be a list", seats=["", "bot"])     # ("" was read as a bot's seat)
+    for name, f in (("card_file_root", "/"), ("card_file_long", "/tmp/" + "x" * 300 + ".yaml")):
+        # (the saved text went to a scratch folder under the file's name: "/" is the folder itself)
+        data(name, "'card_files' must be a list of paths to card or deck files", card_files=[f],
+             card_file_texts={f: "x: 1"})
     return out
 
 
 SAVE_CASES = ["dev_zero", "fifo", "folder", "deep", "surrogate", "seed_2_63", "seed_10_30", "option_10_30",
-              "option_range", "nan", "digits", "set", "seat"]
+              "option_range", "nan", "digits", "set", "seat", "empty_seat", "card_file_root", "card_file_long"]
 
 
 @pytest.mark.parametrize("case", SAVE_CASES)
@@ -534,3 +543,102 @@ def test_only_the_engine_files_lose_their_local_names(monkeypatch):
     # a modder's script still hears the name of the local it got wrong
     with pytest.raises(EngineError, match=r"\(local 'abc'\)"):
         m.eval("local abc = nil; return abc.field")
+
+
+# -- found by an audit of bad input (session 45) -------------------------------------------
+
+def test_piped_play_keeps_the_match_through_huge_numbers_and_nul_in_a_file_name(tmp_path):
+    # Python will not read a number of over 4300 digits, nor open a name holding a NUL: both
+    # ended the session (exit 70) before the save that followed them
+    big = "9" * 5000
+    lines = ["1", big, f"card #{big}", f"log {big}", "save a\0b", "load a\0b", f"save {tmp_path / 'kept.json'}", "quit"]
+    r = run("play", "summoner_wars", "--players", "human,random", "--seed", "1", stdin="\n".join(lines) + "\n")
+    assert r.returncode == 0 and "internal error" not in r.stdout + r.stderr, r.stdout[-3000:] + r.stderr
+    assert f"no option {'9' * 12}...: choose 1 to" in r.stdout
+    assert "cannot save to a" in r.stdout and "holds a NUL character" in r.stdout
+    assert len(read_save(tmp_path / "kept.json")["answers"]) >= 1
+
+
+def test_an_unexpected_error_in_piped_play_is_said_and_the_match_goes_on(sw, monkeypatch):
+    from repl import plain
+    s = Session(Match(sw, 1, [Seat("human"), Seat("random")], quiet=True))
+    handle = Session.handle
+
+    def buggy(self, line):
+        if line == "boom":
+            raise RuntimeError("a bug of ours")
+        return handle(self, line)
+    monkeypatch.setattr(Session, "handle", buggy)
+    said, lines = [], iter(["boom", "1", ""])
+    assert plain._play(s, said.append, sys.stdout, lambda: next(lines)) == 1    # (said by the exit status too)
+    assert any("internal error: RuntimeError: a bug of ours (the match stays at decision" in t for t in said), said
+    assert s.match.decisions >= 1 and "end of input: leaving the match" in said[-1]
+
+
+def test_a_loop_of_links_is_refused_naming_the_file(tiny, tmp_path, monkeypatch):
+    (tiny / "tiny.lua").unlink()
+    (tiny / "tiny.lua").symlink_to(tiny / "tiny.lua")
+    m = check_refuses(tiny, tiny / "game.yaml", r"script 'tiny.lua': cannot read: a link that leads back to itself")
+    assert m.group(1) == "25"
+    loop = tmp_path / "loop.yaml"
+    loop.symlink_to(loop)
+    refused(run("play", "summoner_tcg", "--players", f"human:{loop},random"), f"{loop}: cannot read: a link")
+    monkeypatch.setenv("SUMMON_PATH", str(loop))
+    refused(run("list"), f"SUMMON_PATH names '{loop}': cannot read: a link")
+
+
+def test_a_nul_in_a_script_name_is_a_problem_at_its_line(tiny):
+    text = (tiny / "game.yaml").read_text().replace("scripts: [tiny.lua]", 'scripts: [tiny.lua, "a\\0b.lua"]')
+    (tiny / "game.yaml").write_text(text)
+    m = check_refuses(tiny, tiny / "game.yaml", r"script 'a\\0b\.lua': the file's name holds a NUL character")
+    assert m.group(1) == "25"
+
+
+def test_counted_repeats_that_would_build_a_huge_pattern_are_refused(tmp_path):
+    # compiling (?:(?:P{1000}){1000}){1000} took every byte of the machine's memory: tried
+    # here only in a child process with its memory capped
+    from engine.scenarios import _compiled, largest_repeat
+    for fine in ("P{3}x{2,5}", "(?:ab){100}c{900}", "[0-9]{1,3}", "(ab){400}(cd){400}", r"(\d{1,3}\.){3}\d{1,3}"):
+        assert _compiled(fine).pattern == fine
+    assert largest_repeat("(ab){400}(cd){400}") == 400 and largest_repeat(r"(\d{1,3}\.){3}\d{1,3}") == 9
+    assert largest_repeat("(?x)(?:(?:a{100}) {100}) {1000}") == 10 ** 7     # (verbose: a space before the count)
+    assert largest_repeat("[]{]{5}") == 5 and largest_repeat(r"\\{9}") == 9 and largest_repeat(r"\{9}") == 1
+    for n, bomb in enumerate(("(?:(?:P{1000}){1000}){1000}", "(?:P{100000}){2}", "P{200000}")):
+        f = tmp_path / f"bomb{n}.yaml"
+        f.write_text(f"game: {TINY}\nscenarios:\n  - name: one\n    steps:\n      - answer: \"/{bomb}/\"\n")
+        r = run("check", str(f))
+        assert r.returncode == 1 and "internal error" not in r.stdout + r.stderr, r.stdout + r.stderr
+        assert (f"{f}:5:17: not a valid pattern: its counted repeats ({{n}}) ask for over 100,000 copies"
+                in r.stdout), r.stdout
+
+
+regex_count = re.compile(r" \[\.\.\. ([\d,]+) more characters\]")
+
+
+def test_a_script_error_of_millions_of_characters_is_cut(sw):
+    from engine.errors import ScriptError
+    m = Match(sw, 1, [Seat("random"), Seat("random")], quiet=True)
+    with pytest.raises(ScriptError) as e:
+        m.eval('error(string.rep("x", 5000000))')
+    text = str(e.value)
+    assert len(text) <= 4000 and text.startswith("eval:1: xxx") and "more characters]" in text, text[-300:]
+    import pickle
+    for message in ("x" * 4100 + "\n" + "y" * 250, "q" * 9000 + "\n  in setup"):
+        cut = str(ScriptError(message))
+        kept = len(cut) - len(cut[cut.index(" [... "):cut.index("]") + 1])
+        assert len(cut) <= 4000 and int(regex_count.search(cut)[1].replace(",", "")) == len(message) - kept, cut
+        assert cut.endswith(message[message.rindex("\n"):]) and str(pickle.loads(pickle.dumps(ScriptError(cut)))) == cut
+
+
+def test_end_game_names_a_table_without_its_address(sw):
+    m = Match(sw, 1, [Seat("random"), Seat("random")], quiet=True)
+    with pytest.raises(EngineError) as e:
+        m.eval("end_game({}, 'x')")
+    assert str(e.value).endswith("(or nil for a draw), not table") and "0x" not in str(e.value), str(e.value)
+
+
+def test_a_match_a_script_ended_without_a_result_says_so(sw):
+    s = Session(Match(sw, 1, [Seat("human"), Seat("random")], quiet=True), designer=True)
+    s.match.eval("state.over = true")     # (as a rule might, instead of calling end_game)
+    s.match.answer(0)
+    assert s.match.is_over and s.options_text() == "The match is over (the rules named no result)"

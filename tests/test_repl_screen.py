@@ -293,6 +293,12 @@ def test_a_board_too_wide_for_the_terminal_narrows_its_squares_and_abbreviations
     assert cells["j10"] == "Mu2 4" and cells["a11"] == "templ" and cells["c9"] == "nw" and cells["f6"] == "tower"
     assert "j10 Mu2 Mummy 4/4" in narrow          # the list under the board uses the board's abbreviation
     assert "Legend: Mu2 = Mummy" in narrow
+    # a square too narrow for all of it keeps the controller, the life and the signs, and cuts the name
+    m.eval('tokens.add(board.card_at("j10"), "blessing")')
+    text = render_state(m, 1, width=80)
+    heads = list(SMN_COLUMNS.finditer(text))
+    row = next(line for line in text[heads[0].end():heads[1].start()].split("\n") if line.startswith(" 10"))
+    assert row[5 + 6 * 9:11 + 6 * 9].strip() == "M2 4!" and last_board(render_state(m, 1))["j10"] == "Mum2 4!"
     # a board that fits keeps its squares of 9
     sw = Match(load_game("summoner_wars"), 1, [Seat("human"), Seat("bot")], quiet=True)
     board = [text.split("\n")[:10] for text in (render_state(sw, 1, width=80), render_state(sw, 1, width=120))]

@@ -74,6 +74,8 @@ def test_an_error_in_a_batch_run_names_the_seed_decision_and_phase(game_copy):
      "this quoted text runs on to line 3, where YAML gives up (expected <block end>, but found '<scalar>')"),
     ("- {id: a, text: 'one.}\n- {id: b, text: 'two.'}\n", "1:17", "this quoted text runs on to line 2"),
     ('a: "two\n  lines"\n- x\n', "3:1", "YAML syntax: expected <block end>, but found '-'"),  # a quote rightly on two lines
+    ('- {id: a, text: "one\n  two", cost: [1, 2}\n', "2:20", "expected ',' or ']', but got '}'"),   # ... and a mistake after it
+    ('text: "one\n  two" three\nname: x\n', "2:8", "expected <block end>, but found '<scalar>'"),  # ... or right after it
 ])
 def test_a_yaml_mistake_is_reported_on_its_own_line(text, where, words):
     doc, problems = yamlio._parse(text.encode(), "f.yaml", False)

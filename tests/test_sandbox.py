@@ -520,11 +520,13 @@ def test_the_time_limit_stops_a_match_and_never_decides_its_result(tmp_path):
 # the clock there): an order function must behave the same for both.
 ORDER_FUNCTIONS = [
     ("asks for a choice", 'function(a, b) choose{player = 1, options = {"x", "y"}} return a < b end',
-     Raises(r"scenario:3: table\.sort: the order function cannot ask for a choice \(sort first, then choose\)"
-            r"\n  in scenario setup")),
+     Raises(r"scenario:2: choose: a question cannot be asked from inside a function that Lua's library calls "
+            r"back \(a __tostring, a string\.gsub replacement, a sort's order function\): ask before or after "
+            r"that call\n  in scenario setup")),
     ("asks for a choice through __lt", None,
-     Raises(r"scenario:3: table\.sort: the order function cannot ask for a choice \(sort first, then choose\)"
-            r"\n  in scenario setup")),
+     Raises(r"scenario:2: choose: a question cannot be asked from inside a function that Lua's library calls "
+            r"back \(a __tostring, a string\.gsub replacement, a sort's order function\): ask before or after "
+            r"that call\n  in scenario setup")),
     ("raises an error", 'function(a, b) error("no order") end', Raises(r"scenario:2: no order\n  in scenario setup")),
     ("raises an error at its caller", 'function(a, b) error("no order", 2) end',
      Raises(r"scenario:3: no order\n  in scenario setup")),
@@ -550,6 +552,33 @@ def test_an_order_function_does_the_same_for_short_and_long_lists(sw, n, list_mt
         with pytest.raises(ScriptError) as e:
             position(sw, lua, quiet=True)
         assert re.fullmatch(expect.pattern, str(e.value)), str(e.value)
+
+
+@pytest.mark.parametrize("lua", [
+    "local x = tostring(setmetatable({}, {__tostring = function()\n  return choose{player = 1, options = {'x', 'y'}}.label end}))",
+    "local x = string.gsub('ab', '.', function()\n  return choose{player = 1, options = {'x', 'y'}}.label end)"],
+    ids=["__tostring", "gsub"])
+def test_a_choice_asked_inside_a_library_call_back_is_named_at_its_line(sw, lua):
+    # Lua's own words were "attempt to yield across a C-call boundary", with no file or line
+    with pytest.raises(ScriptError) as e:
+        position(sw, lua, quiet=True)
+    assert str(e.value).startswith("scenario:2: choose: a question cannot be asked from inside a function that "
+                                   "Lua's library calls back"), str(e.value)
+
+
+def test_a_tostring_that_returns_no_text_is_named_at_the_scripts_line(sw):
+    m = Match(sw, 1, [Seat("random"), Seat("random")], quiet=True)
+    for call in ("tostring(t)", "print(t)", "say(t)"):
+        with pytest.raises(ScriptError) as e:
+            m.eval(f"local t = setmetatable({{}}, {{__tostring = function() return {{}} end}})\n{call}")
+        assert str(e.value).startswith("eval:2: '__tostring' must return a string"), (call, str(e.value))
+    # an error value that is no text reaches the script as it is (its text would hold an address)
+    assert m.eval("local t = setmetatable({}, {__tostring = function() error({code = 7}) end})\n"
+                  "local ok, e = pcall(tostring, t) return type(e), e.code") == ["table", 7]
+    with pytest.raises(ScriptError) as e:
+        m.eval("local t = setmetatable({}, {__tostring = function() error('boom', 0) end})\n"
+               "return string.format('%s', t)")
+    assert str(e.value).startswith("boom") and "portable.lua" not in str(e.value), str(e.value)
 
 
 # Every way out that the design names (DESIGN.md, decision 7), and the resources a script

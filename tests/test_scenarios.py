@@ -53,6 +53,10 @@ scenarios:
   - name: not offered
     steps:
       - answer: Fly away
+  - name: no such player
+    steps:
+      - expect:
+          counters: {magic: {3: 2}}
 """
 
 
@@ -64,7 +68,9 @@ def test_a_failure_shows_scenario_step_expected_actual_and_line(tmp_path):
     assert "fail.yaml:6: step 1: magic of player 1: expected 9, got 2" in r.stdout
     assert "wrong magic" in r.stdout
     assert "fail.yaml:12: step 1: 'Fly away' is not offered" in r.stdout
-    assert r.stdout.strip().splitlines()[-1] == "1 passed, 2 failed"
+    # (it said "expected 2, got None")
+    assert "fail.yaml:16: step 1: magic of player 3: there is no player 3 (players are 1 to 2)" in r.stdout
+    assert r.stdout.strip().splitlines()[-1] == "1 passed, 3 failed"
 
 
 def test_a_malformed_scenario_is_an_error_with_its_line(tmp_path):

@@ -230,6 +230,24 @@ scenario.start(1, "attack")
     assert tokens(card_at(m, "c3"), "boost") == 1
 
 
+def test_jarmund_gains_boost_for_destroying_his_own_sides_unit_the_enemy_had_taken(sw):
+    # a destroyed card goes back to its owner: whether it was an enemy is judged when attacked
+    m = start(sw, """
+scenario.clear_board()
+scenario.create("svara", 1, "f1")
+scenario.create("ilsevane", 2, "a8")
+scenario.create("jarmund", 1, "c3")
+scenario.create("frost_mage", 1, "c5", {damage = 2})
+take_control(board.card_at("c5"), 2)
+scenario.force({1, 1, 1})
+scenario.start(1, "attack")
+""", sets=("polar_dwarves", "veiled_court"))
+    assert card_at(m, "c5")["controller"] == 2
+    answer(m, "Attack with Jarmund at c3")
+    assert card_at(m, "c5") is None and [c["name"] for c in cards_in(m, "discard", 1)] == ["Frost Mage"]
+    assert tokens(card_at(m, "c3"), "boost") == 1
+
+
 def test_jarmund_gains_nothing_for_attacking_a_structure(sw):
     m = start(sw, """
 scenario.clear_board()

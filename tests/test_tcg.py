@@ -12,7 +12,7 @@ import pytest
 from conftest import ROOT, copy_game, edit, seed_ranges, seeds_id, summon
 from engine.errors import DefinitionError, EngineError
 from engine.loader import load_game
-from engine.match import Ask, Match, RandomBot, Seat, play
+from engine.match import Ask, Match, RandomBot, Seat, assign_sets, play
 from invariants import check_invariants
 
 GAME = "summoner_tcg"
@@ -371,6 +371,19 @@ def test_a_deck_file_kept_anywhere_plays_from_the_command_line(tmp_path):
     r = summon("play", GAME, "--players", f"human:{deck},random", "--seed", "4", stdin="quit\n")
     assert r.returncode == 0, r.stderr
     assert "P1 Player 1 (my_deck)" in r.stdout
+
+
+def test_a_seat_that_names_no_deck_plays_one_of_the_games_not_anothers_deck_file(tmp_path):
+    # the sets in turn were ember, my_deck, tide: seat 2 of human:my_deck.yaml,bot played my_deck too
+    deck = deck_file(tmp_path, "my_deck")
+    game = load_game(GAME, extra_cards=[deck])
+    assert game.outside_sets == ("my_deck",)
+    seats = assign_sets(game, [Seat("human", "my_deck"), Seat("random")])
+    assert [s.set for s in seats] == ["my_deck", "tide"]
+    assert [s.set for s in assign_sets(game, [Seat("random")] * 3)] == ["ember", "tide", "ember"]
+    r = summon("play", GAME, "--players", f"human:{deck},random", "--seed", "4", stdin="quit\n")
+    assert r.returncode == 0 and "P2 Player 2 (tide)" in r.stdout, r.stdout + r.stderr
+    assert "Player 2 (my_deck)" not in r.stdout
 
 
 def test_a_saved_match_with_a_deck_file_loads_and_replays(tmp_path):

@@ -3,6 +3,7 @@
 local E = ...
 
 local co_create, co_resume, co_yield, co_status = coroutine.create, coroutine.resume, coroutine.yield, coroutine.status
+local co_isyieldable = coroutine.isyieldable
 local co_running = coroutine.running
 local load = load
 local find = string.find
@@ -150,11 +151,15 @@ function E.choose(req)
     -- said, so that a player sees a decision taken for them (never a secret one's answer)
     if not E.quiet and not req.secret then
       E.say(string.format("%s: %s (the only option for player %d, taken without asking)",
-                          E.clean_text(tostring(req.prompt or "Choose")), labels[1], p))
+                          E.clean_text(E.text_at(req.prompt or "Choose", 2)), labels[1], p))
     end
     return opts[1]
   end
-  E.pending = { player = p, prompt = E.clean_text(tostring(req.prompt or "Choose")), options = opts,
+  if not co_isyieldable() then   -- (Lua would say only "attempt to yield across a C-call boundary")
+    fail("choose: a question cannot be asked from inside a function that Lua's library calls back " ..
+         "(a __tostring, a string.gsub replacement, a sort's order function): ask before or after that call")
+  end
+  E.pending = { player = p, prompt = E.clean_text(E.text_at(req.prompt or "Choose", 2)), options = opts,
                 labels = labels, secret = req.secret == true }
   local i = co_yield("choice")
   local pend = E.pending
@@ -173,7 +178,7 @@ function E.end_game(winner, reason)
   if st.over then error(GAME_OVER, 0) end
   if winner ~= nil and (math.type(winner) ~= "integer" or st.players[winner] == nil) then
     fail("end_game: the winner must be a player from 1 to " .. #st.players .. " (or nil for a draw), not " ..
-         E.clean_text(tostring(winner)))
+         E.clean_text(E.text_at(winner, 2)))
   end
   if reason ~= nil and type(reason) ~= "string" then
     fail("end_game: the reason must be text, not a " .. type(reason))

@@ -558,19 +558,6 @@ local function merge_sort_in_c(t, n, comp)
   s_gsub("", "", function() merge_sort(t, n, comp) end)
 end
 
-local YIELD_IN_C = "attempt to yield across a C-call boundary"
-local NO_CHOICE = "table.sort: the order function cannot ask for a choice (sort first, then choose)"
-
--- Like results, with C's words for a choice asked while sorting put in ours.
-local function sorted(ok, ...)
-  if not ok then
-    local err = ...
-    local at = type(err) == "string" and s_find(err, YIELD_IN_C, 1, true)
-    if at then return results(false, s_sub(err, 1, at - 1) .. NO_CHOICE .. s_sub(err, at + #YIELD_IN_C)) end
-  end
-  return results(ok, ...)
-end
-
 -- A table with a metatable is sorted through a copy, read and written from Lua.
 local function sort_through(t, comp)
   local n = length(t, "table.sort")
@@ -590,11 +577,11 @@ function T.sort(t, comp)
   if comp ~= nil and type(comp) ~= "function" then
     fail("bad argument #2 to 'table.sort' (function expected, got " .. type(comp) .. ")")
   end
-  if getmetatable(t) ~= nil then return sorted(xpcall(sort_through, blame, t, comp)) end
+  if getmetatable(t) ~= nil then return results(xpcall(sort_through, blame, t, comp)) end
   local n = #t
-  if n >= RANDOM_PIVOTS then return sorted(xpcall(merge_sort_in_c, blame, t, n, comp)) end
+  if n >= RANDOM_PIVOTS then return results(xpcall(merge_sort_in_c, blame, t, n, comp)) end
   if n > 8 then charge(sort_work(n)) end          -- under 128: never more than the budget
-  return sorted(xpcall(t_sort, blame, t, comp))
+  return results(xpcall(t_sort, blame, t, comp))
 end
 
 -- First and last index for concat and unpack: as given, or 1 and #t read here once.

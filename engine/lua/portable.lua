@@ -141,8 +141,10 @@ function E.portable_text(s)
   return s
 end
 
---- tostring for scripts: no addresses, and NaN spelled one way.
-function E.portable_tostring(v)
+--- A value as text for scripts (tostring, print, say, format): no addresses, and NaN spelled
+--- one way. A __tostring that fails, or returns no text, is reported at `level` as error()
+--- counts it from the function that calls text_at (1: that function, 2: its caller).
+function E.text_at(v, level)
   local tv = type(v)
   if tv == "number" then
     if v ~= v then return "nan" end
@@ -150,12 +152,27 @@ function E.portable_tostring(v)
   end
   if tv == "table" or tv == "userdata" then
     local mt = getmetatable(v)
-    if type(mt) == "table" and mt.__tostring then return E.portable_text(tostring(v)) end
+    if type(mt) == "table" and mt.__tostring then
+      local ok, text = pcall(tostring, v)
+      if not ok then
+        if type(text) ~= "string" then error(text, 0) end   -- (an error value that is no text goes on as it is)
+        local msg = gsub(text, "^[^\n]-portable%.lua:%d+: ", "")
+        -- (a message that names its place already keeps it: the script's own error)
+        error(msg, find(msg, "^[^\n:]+:%d+: ") and 0 or level + 1)
+      end
+      return E.portable_text(text)
+    end
     if type(mt) == "table" and type(mt.__name) == "string" then return mt.__name end
     return tv
   end
   if tv == "function" or tv == "thread" then return tv end
   return tostring(v)
+end
+
+--- tostring for scripts (see E.text_at).
+function E.portable_tostring(v)
+  local text = E.text_at(v, 2)   -- (not a tail call: the level counts this function)
+  return text
 end
 
 --- string.format for scripts: no %p (an address), tables and functions by type, NaN one way.
@@ -180,7 +197,7 @@ function E.portable_format(pattern, ...)
       nan = nan or a ~= a
     elseif ta == "table" or ta == "function" or ta == "thread" or ta == "userdata" then
       args = args or { ... }
-      args[j] = E.portable_tostring(a)
+      args[j] = E.text_at(a, 2)
     end
   end
   local ok, text

@@ -310,7 +310,7 @@ local MATH = readonly(LIBS.math, "math")
 -- A table or function is named as tostring names it in scripts (no address).
 local MAX_MESSAGE = 4000
 local function say(text)
-  text = E.portable_tostring(text)
+  text = E.text_at(text, 2)
   if #text > MAX_MESSAGE then text = string.sub(text, 1, MAX_MESSAGE) .. " [...]" end
   return E.say(text)
 end
@@ -375,7 +375,7 @@ function E.new_env()
     unpack = LIBS.table.unpack, tonumber = LIBS.tonumber,
     print = function(...)
       local parts = {}
-      for i = 1, select("#", ...) do parts[i] = E.portable_tostring((select(i, ...))) end
+      for i = 1, select("#", ...) do parts[i] = E.text_at((select(i, ...)), 2) end
       say(LIBS.table.concat(parts, "\t"))
     end,
     string = STRING, table = TABLE, math = MATH, utf8 = UTF8,

@@ -418,7 +418,8 @@ end
 --- One attack: roll dice equal to strength, one damage per symbol that matches.
 function attack(u, target)
   local p = u.controller
-  if is_enemy(target, p) then state.vars.targeted_enemy = true end
+  local enemy = is_enemy(target, p)   -- (as attacked: a taken card goes back to its owner when destroyed)
+  if enemy then state.vars.targeted_enemy = true end
   if not (u.space and target.space) then return end
   local symbol = def_of(u).attack
   local faces = dice.roll("battle", math.max(0, stat(u, "strength")))
@@ -427,7 +428,8 @@ function attack(u, target)
   say(string.format("%s at %s attacks %s at %s: rolls %s -> %d hit%s", u.name, u.space, target.name,
                     target.space, #faces > 0 and dice.labels(faces) or "nothing", ev.hits, ev.hits == 1 and "" or "s"))
   deal_damage(target, ev.hits, u)
-  emit("after_attack", { attacker = u, target = target, hits = ev.hits, destroyed = target.space == nil })
+  emit("after_attack", { attacker = u, target = target, hits = ev.hits, destroyed = target.space == nil,
+                         enemy = enemy })
 end
 
 --- The attack step's question: which unit attacks, or, once one is picked, which card.
