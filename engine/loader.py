@@ -280,7 +280,8 @@ def validate(doc: yamlio.Document, schema: dict) -> list[Problem]:
     except Exception as e:
         return [doc.problem((), f"cannot validate: {e}")]
     for err in errors:
-        problems += _schema_problems(doc, err)
+        if tuple(err.absolute_path) not in doc.unread:
+            problems += _schema_problems(doc, err)
     return problems
 
 

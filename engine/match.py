@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 from .errors import DefinitionError, Divergence, EngineError, IllegalAnswer, Problem, SaveFileError, ScriptError
 from .files import MB, FileRefused, read_bounded, write_whole
-from .loader import GameDef, LuaSource, display, load_game
+from .loader import GameDef, LuaSource, display, installed_root, list_games, load_game
 from .names import did_you_mean
 from .options import (
     check_options,
@@ -20,6 +20,7 @@ from .options import (
     shown,
 )
 from .runtime import Runtime
+from . import yamlio
 from .yamlio import lone_surrogate
 
 SAVE_FORMAT = "summon-match/1"
@@ -501,6 +502,8 @@ class Match:
         }
         if self.game_options:
             out["options"] = dict(self.game_options)
+        if _played_from_its_own_folder(self.game):
+            out["rules"] = str(self.game.root)
         if self.game.extra_cards:   # card or deck files from outside the game's folder
             out["card_files"] = [str(p) for p in self.game.extra_cards]
             texts = {str(p): _text_of(p) for p in self.game.extra_cards}
@@ -655,6 +658,9 @@ def _save_problems(data: dict) -> list[tuple[str, str]]:
     texts = data.get("card_file_texts", {})
     if not (isinstance(texts, dict) and all(isinstance(t, str) and not lone_surrogate(t) for t in texts.values())):
         problems.append(("card_file_texts", "'card_file_texts' must map each card or deck file to its text"))
+    if "rules" in data and not (isinstance(data["rules"], str) and 0 < len(data["rules"]) <= 4096
+                                and "\0" not in data["rules"] and not lone_surrogate(data["rules"])):
+        problems.append(("rules", "'rules' must be the path of the folder the game was played from"))
     options = data.get("options", {})
     if not isinstance(options, dict):
         problems.append(("options", "'options' must be a mapping of game options"))
@@ -663,6 +669,31 @@ def _save_problems(data: dict) -> list[tuple[str, str]]:
         if problem:
             problems.append(("options", f"'options': {problem}"))
     return problems
+
+
+def _played_from_its_own_folder(game: GameDef) -> bool:
+    """Whether a game was loaded from another folder than the installed game of its id (a
+    copy, a game of one's own, whether found by its path, in the current folder or through
+    SUMMON_PATH, none of which a later load need see the same way): a save names that
+    folder, so that loading it plays the same rules."""
+    try:
+        root = installed_root()
+        found = list_games(root).get(game.id) if root is not None else None
+        return found is None or Path(found).resolve() != Path(game.root).resolve()
+    except (OSError, RuntimeError, EngineError):
+        return False
+
+
+def _saved_folder(data: dict) -> str | None:
+    """The folder a save says its game was played from, while it still holds a game of that id."""
+    where = data.get("rules")
+    if not isinstance(where, str):
+        return None
+    try:
+        doc, _ = yamlio.load(Path(where) / "game.yaml")
+    except (OSError, ValueError, RuntimeError, EngineError):   # (a name too long, a loop of links...)
+        return None
+    return where if doc is not None and isinstance(doc.data, dict) and doc.data.get("id") == data["game"] else None
 
 
 def game_of_save(data: dict) -> GameDef:
@@ -680,8 +711,8 @@ def game_of_save(data: dict) -> GameDef:
             path.write_text(texts[f], encoding="utf-8")
             saved[display(path)] = saved[str(path)] = f
         files.append(path)
-    try:
-        return load_game(data["game"], extra_cards=files or None)
+    try:   # (a game played from a folder of its own, while that folder holds it)
+        return load_game(_saved_folder(data) or data["game"], extra_cards=files or None)
     except DefinitionError as e:   # name the file the player knows, not the scratch copy
         raise DefinitionError([Problem(saved[p.path], p.line, p.col, f"(in the text the save holds) {p.message}")
                                if p.path in saved else p for p in e.problems]) from None

@@ -23,18 +23,24 @@ class ReloadResult:
     kept: list[str] = field(default_factory=list)   # answers after a divergence, kept for a later reload
     asker: int | None = None     # whose answer the replay stopped at (None: not known)
     veiled: str = ""             # the report without that decision's answer and options
+    now: int | None = None       # whose decision it is there under the new rules (its options are listed)
+    own: str = ""                # for the asker when `now` is another seat: their answer, not its options
 
     def shows(self, viewer: int | None) -> bool:
         """Whether a seat's eyes may read the report in full (None: a designer's, who sees
         everything; 0: nobody's seat, as in hot seat before the keyboard is passed). A stop at
         another seat's answer, or at an answer whose seat is not known, is not for them: the
         answer and what is offered now can name that seat's hidden cards (a hand, a card it
-        played face down)."""
-        return viewer is None or self.diverged_at is None or (self.asker is not None and self.asker == viewer)
+        played face down), and nor are the options now offered there to another seat."""
+        return viewer is None or self.diverged_at is None or (
+            self.asker is not None and self.asker == viewer and self.now in (None, viewer))
 
     def for_seat(self, viewer: int | None) -> str:
-        """The report for a seat's eyes: in full, or naming only whose decision stopped the replay."""
-        return self.report if self.shows(viewer) else self.veiled
+        """The report for a seat's eyes: in full, or naming only whose decision stopped the replay
+        (with the asker's own answer for the asker, where another seat is asked there now)."""
+        if self.shows(viewer):
+            return self.report
+        return self.own if self.own and viewer is not None and viewer == self.asker else self.veiled
 
 
 def _changed_cards(old, new) -> list[str]:
@@ -172,13 +178,22 @@ def _stopped(m: Match, diverged, kept: list[str], asker: int | None, head: str, 
     """The result of a replay that stopped at `diverged`, with its report in full (the answer
     and what is offered now) and veiled for every seat but `asker`, whose answer it was
     (None: not known, so veiled for every seat)."""
-    full = (f"{head}: {which} {diverged.answer!r} {why}. Offered now:\n"
+    now = m.pending.player if m.pending is not None else None
+    full = (f"{head}: {which} {diverged.answer!r} {why}. Offered now"
+            f"{f' to player {now}' if now is not None and now != asker else ''}:\n"
             f"{_offered_text(diverged.offered)}\n{tail}")
-    whose = (f", one of player {asker}'s: {which} {why} (what it was and what is offered now are for "
-             f"player {asker}'s eyes)" if asker is not None else
-             f": {which} {why} (what it was and what is offered now are shown to a designer only: it may "
-             f"have been another seat's)")
-    return ReloadResult(m, full, diverged.number, kept, asker, f"{head}{whose}.\n{tail}")
+    if asker is None:
+        whose = (f": {which} {why} (what it was and what is offered now are shown to a designer only: it may "
+                 f"have been another seat's)")
+    elif now not in (None, asker):   # (the new rules ask another seat there: its options are its own)
+        whose = (f", one of player {asker}'s: {which} {why} (what it was is for player {asker}'s eyes; the "
+                 f"decision there is player {now}'s now, and what it offers them, for theirs)")
+    else:
+        whose = (f", one of player {asker}'s: {which} {why} (what it was and what is offered now are for "
+                 f"player {asker}'s eyes)")
+    own = (f"{head}, one of yours: {which} {diverged.answer!r} {why}; the decision there is player {now}'s now."
+           f"\n{tail}" if asker is not None and now not in (None, asker) else "")
+    return ReloadResult(m, full, diverged.number, kept, asker, f"{head}{whose}.\n{tail}", now, own)
 
 
 def load_with_report(path: Path, game=None) -> ReloadResult:

@@ -34,6 +34,7 @@ class Document:
     positions: dict[Path_, tuple[int, int]] = field(default_factory=dict)
     key_positions: dict[Path_, tuple[int, int]] = field(default_factory=dict)
     _lines: list[str] | None = field(default=None, repr=False, compare=False)
+    unread: set = field(default_factory=set)   # values reported already as unreadable (a number past 64 bits)
 
     @property
     def lines(self) -> list[str]:
@@ -99,7 +100,7 @@ _SINGLE_LINE = {'"': re.compile(r'"(?:[^"\\]|\\.)*"'), "'": re.compile(r"'(?:[^'
 
 
 def _plain(node: Any, keys: Path_, positions: dict, problems: list, path: str, int_keys: bool = False,
-           kpos: dict | None = None) -> Any:
+           kpos: dict | None = None, unread: set | None = None) -> Any:
     if isinstance(node, CommentedMap):
         out = {}
         for k, v in node.items():
@@ -124,7 +125,7 @@ def _plain(node: Any, keys: Path_, positions: dict, problems: list, path: str, i
                     kpos[keys + (k,)] = (kl + 1, kc + 1)
             except (KeyError, TypeError, AttributeError):
                 pass
-            out[k] = _plain(v, keys + (k,), positions, problems, path, int_keys, kpos)
+            out[k] = _plain(v, keys + (k,), positions, problems, path, int_keys, kpos, unread)
         return out
     if isinstance(node, CommentedSeq):
         out_list = []
@@ -134,14 +135,17 @@ def _plain(node: Any, keys: Path_, positions: dict, problems: list, path: str, i
             except (KeyError, TypeError, AttributeError):
                 line, col = node.lc.line, node.lc.col
             positions[keys + (i,)] = (line + 1, col + 1)
-            out_list.append(_plain(v, keys + (i,), positions, problems, path, int_keys, kpos))
+            out_list.append(_plain(v, keys + (i,), positions, problems, path, int_keys, kpos, unread))
         return out_list
     if isinstance(node, bool) or node is None:
         return node
     if isinstance(node, int):
         if not -(2 ** 63) <= node < 2 ** 63:
             line, col = positions.get(keys, (1, 1))
-            problems.append(Problem(path, line, col, f"number {node} is too large (the limit is 2^63 - 1)"))
+            problems.append(Problem(path, line, col, f"number {node} is out of range (numbers go from -2^63 to "
+                                                     f"2^63 - 1)"))
+            if unread is not None:     # (its 0 stands in for it: no other problem is said of it)
+                unread.add(keys)
             return 0
         return int(node)
     if isinstance(node, float):
@@ -330,5 +334,6 @@ def _parse(raw: bytes, shown: str, int_keys: bool) -> tuple[Document | None, lis
     positions: dict = {}
     problems: list[Problem] = []
     kpos: dict = {}
-    data = _plain(node, (), positions, problems, shown, int_keys, kpos)
-    return Document(shown, data, text, positions, kpos), problems
+    unread: set = set()
+    data = _plain(node, (), positions, problems, shown, int_keys, kpos, unread)
+    return Document(shown, data, text, positions, kpos, unread=unread), problems

@@ -107,11 +107,13 @@ class Session:
         self.colour = colour
         self.log: list[Entry] = []
         self.redo_stack: list[str] = []
+        self.redo_owner: int | None = None   # the seat whose answer is next to redo
         # what the last `load` said, for a seat (the player a hot seat's handover shows it
         # to, after the screen was wiped); None once shown
         self.loaded: Callable[[int | None], str] | None = None
         # the full log from before a reload (or a load) stopped short of it
         self.kept_log: list[str] = list(match.answers) + list(kept) if kept else []
+        self.kept_entries: list[Entry] = []   # the log's lines of those kept answers (a reload's)
         self.bots = bots_for(match, humans_too=True)
         humans = self.humans()
         # the human seat at the keyboard: whose eyes every screen is for (in hot seat the
@@ -468,6 +470,7 @@ class Session:
 
         own = len(self.match.answers)
         answers = self.kept_answers() or list(self.match.answers)
+        kept_entries = self.kept_entries if len(answers) > own else []
         result = reload_match(self.match, answers, self.viewer())
         if result.match is None:
             return result.report
@@ -477,7 +480,12 @@ class Session:
             # kept answers were replayed in its place
             self.redo_stack = []
         self.kept_log = answers if result.diverged_at else []
+        dropped = [e for e in self.log if e.decision > self.match.decisions]
         self.trim_log()
+        # kept answers the replay gave again come back to the log with what it said of them
+        self.log += [e for e in kept_entries if own < e.decision <= self.match.decisions]
+        self.kept_entries = (dropped + [e for e in kept_entries if e.decision > self.match.decisions]
+                             if result.diverged_at else [])
         self._take_messages()
         return result.for_seat(self.viewer()) + "\n" + self.screen()
 
@@ -660,8 +668,8 @@ def _log(s: Session, arg: str) -> str:
     return "\n".join(s.log_lines(n)) or "nothing yet"
 
 
-@command("undo", help="take back the last decision (fair play: not past a draw, roll or reveal)")
-def _undo(s: Session, arg: str) -> str:
+def _undo_once(s: Session) -> int | str:
+    """Takes back the person's last decision: 1, or why it cannot be."""
     answers = list(s.match.answers)
     if not answers:
         return "nothing to undo"
@@ -688,16 +696,51 @@ def _undo(s: Session, arg: str) -> str:
     # (the stack's end is the next to redo: what this undo took back comes before what
     # earlier undos took back)
     s.redo_stack = s.redo_stack + answers[target:][::-1]
+    s.redo_owner = askers[target]   # (whose answer the stack's end is: only they may have it again)
     s.match = m
-    s.kept_log = []   # (the answers a reload kept went on from a decision undone now)
+    s.kept_log, s.kept_entries = [], []   # (the answers a reload kept went on from a decision undone now)
     s.trim_log()
-    return f"undone to decision {target}\n" + s.screen()
+    return 1
 
 
-@command("redo", help="give again an answer that undo took back")
-def _redo(s: Session, arg: str) -> str:
+def _counted(s: Session, arg: str, usage: str, once: Callable[[Session], int | str],
+             said: Callable[[int], str]) -> str:
+    """`undo [N]` or `redo [N]`: `once` N times (1 when N is left out), each giving a count
+    or why it cannot go on; what was done, and why it stopped short of N."""
+    if arg and (not arg.isdecimal() or whole(arg) == 0):
+        return usage
+    n = whole(arg) if arg else 1
+    done = total = 0
+    while done < n:
+        got = once(s)
+        if isinstance(got, str):
+            if done == 0:
+                return got
+            return f"{said(total)} ({done} of the {n} asked; then {got})\n" + s.screen()
+        done, total = done + 1, total + got
+    return said(total) + "\n" + s.screen()
+
+
+@command("undo", "[N]", help="take back your last decision, or your last N (fair play: not past a draw, roll or "
+                             "reveal)")
+def _undo(s: Session, arg: str) -> str:
+    return _counted(s, arg, "usage: undo [N] (your last decision, or your last N; N a whole number, 1 or more)",
+                    _undo_once, lambda _: f"undone to decision {s.match.decisions}")
+
+
+def _redo_once(s: Session) -> int | str:
+    """Gives again the person's next answer that undo took back (and the bots' answers
+    after it, up to the person's next real choice): how many answers, or why it cannot be."""
     if not s.redo_stack:
         return "nothing to redo"
+    owner = s.redo_owner
+    if s.match.pending is None or s.match.pending.player != owner or s.redo_stack[-1] not in s.match.options():
+        # (a reload changed what is asked there; the answer is named only to whoever gave it)
+        if s.viewer() not in (None, owner):
+            return f"nothing to redo here (what undo took back was player {owner}'s, and it is not asked now)"
+        return (f"nothing to redo here: the answer undo took back, {s.redo_stack[-1]!r}, is not "
+                f"{'offered now' if s.match.pending and s.match.pending.player == owner else 'asked of you now'} "
+                f"(a reload changed what is asked); it is kept, and redo gives it again where it fits")
     redone = 0
     while s.redo_stack and s.match.pending is not None:
         options = s.match.options()
@@ -708,7 +751,13 @@ def _redo(s: Session, arg: str) -> str:
         redone += 1
         if s.match.pending and s.is_human(s.match.pending.player) and not s.only_option():
             break
-    return f"redone {redone} decision{'s' if redone != 1 else ''}\n" + s.screen()
+    return redone
+
+
+@command("redo", "[N]", help="give again an answer that undo took back, or the next N")
+def _redo(s: Session, arg: str) -> str:
+    return _counted(s, arg, "usage: redo [N] (your next answer undo took back, or the next N; N a whole number, "
+                            "1 or more)", _redo_once, lambda n: f"redone {n} decision{'s' if n != 1 else ''}")
 
 
 @command("save", "FILE", help="save the match (game, seed, seats, answers) as JSON")
@@ -747,6 +796,7 @@ def _load(s: Session, arg: str) -> str:
         return f"cannot load: {e}" if str(e).startswith(str(Path(arg).expanduser())) else f"cannot load {arg}: {e}"
     m = result.match
     s.kept_log = list(m.answers) + result.kept if result.diverged_at else []
+    s.kept_entries = []
     s.match = m
     s.redo_stack = []
     s.bots = bots_for(m, humans_too=True)

@@ -294,3 +294,24 @@ def test_a_card_script_that_writes_to_its_definition_stops_at_its_own_line(game_
     m.answer_key("Move Svara at c1")
     with pytest.raises(ScriptError, match=rf"polar_dwarves.yaml:{line}: cannot change move: a card definition is read-only"):
         m.answer_key("c3")
+
+
+def test_undo_and_redo_take_a_count(sw):
+    # `undo 3` undid one decision, the 3 dropped without a word
+    s = Session(Match(sw, 3, [Seat("human"), Seat("random")], quiet=True))
+    s.play_bots()
+    while s.to_act() == 1 and s.match.decisions < 12:
+        s.answer(0)
+        s.play_bots()
+    mine = [n for n, p in enumerate(s.match.askers, 1) if p == 1]
+    hashes = {n: s.rebuild(s.match.answers[:n]).state_hash() for n in (mine[-3] - 1, mine[-1] - 1)}
+    assert s.handle("undo 3").startswith(f"undone to decision {mine[-3] - 1}\n")
+    assert s.match.state_hash() == hashes[mine[-3] - 1]
+    assert s.handle("redo 2").startswith("redone ") and s.match.decisions == mine[-1] - 1
+    assert s.match.state_hash() == hashes[mine[-1] - 1]
+    said = s.handle("redo 5")
+    assert said.startswith("redone 1 decision (1 of the 5 asked; then nothing to redo)"), said
+    for bad in ("undo x", "undo 0", "redo -1"):
+        assert s.handle(bad).startswith(f"usage: {bad.split()[0]} [N]"), bad
+    said = s.handle("undo 999")
+    assert said.startswith("undone to decision 0 (") and "of the 999 asked; then nothing to undo)" in said, said

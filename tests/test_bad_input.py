@@ -197,6 +197,21 @@ def test_a_lone_surrogate_in_yaml_text_is_a_problem(tiny):
     check_refuses(tiny, cards, r"the text holds a lone surrogate escape \(\\ud800\)")
 
 
+@pytest.mark.parametrize("number", ["99999999999999999999999", "-99999999999999999999999"])
+def test_a_number_past_64_bits_is_one_problem(tiny, number):
+    # the 0 that stands in for it was reported too ("0 is less than the minimum of ..."), and a
+    # negative one was "too large"
+    cards = tiny / "cards" / "pieces.yaml"
+    cards.write_text(cards.read_text().replace("copies: 0", f"copies: {number}"))
+    check_refuses(tiny, cards, rf"number {number} is out of range \(numbers go from -2\^63 to 2\^63 - 1\)$")
+    deck = tiny.parent / "deck.yaml"     # (a deck's copies start at 1: the stand-in 0 broke that rule)
+    deck.write_text((ROOT / "cards" / "summoner_tcg" / "ember.yaml").read_text()
+                    .replace("id: ember", "id: mine").replace("cinder_pup, copies: 3", f"cinder_pup, copies: {number}"))
+    r = run("deck", "check", str(deck), "--game", "summoner_tcg")
+    said = [line for line in r.stdout.splitlines() if line.startswith(str(deck))]
+    assert r.returncode == 1 and len(said) == 1 and "is out of range" in said[0], r.stdout + r.stderr
+
+
 @pytest.mark.parametrize("kind", ["fifo", "device"])
 def test_a_card_file_that_is_a_pipe_or_a_device_is_refused_without_reading(tiny, kind):
     target = tiny / "cards" / "odd.yaml"
@@ -398,6 +413,7 @@ def bad_saves(tmp: Path, good: dict) -> dict[str, tuple[Path, list[str]]]:
     data("set", "gives no seat a card set of its own", seats=["bot:nope", "bot"])
     data("seat", "unknown seat kind 'robot'", seats=["robot", "bot"])
     data("empty_seat", "'seats' must be a list", seats=["", "bot"])     # ("" was read as a bot's seat)
+    data("rules_huge", "'rules' must be the path of the folder the game was played from", rules="x" * 5000)
     for name, f in (("card_file_root", "/"), ("card_file_long", "/tmp/" + "x" * 300 + ".yaml")):
         # (the saved text went to a scratch folder under the file's name: "/" is the folder itself)
         data(name, "'card_files' must be a list of paths to card or deck files", card_files=[f],
@@ -406,7 +422,8 @@ def bad_saves(tmp: Path, good: dict) -> dict[str, tuple[Path, list[str]]]:
 
 
 SAVE_CASES = ["dev_zero", "fifo", "folder", "deep", "surrogate", "seed_2_63", "seed_10_30", "option_10_30",
-              "option_range", "nan", "digits", "set", "seat", "empty_seat", "card_file_root", "card_file_long"]
+              "option_range", "nan", "digits", "set", "seat", "empty_seat", "card_file_root", "card_file_long",
+              "rules_huge"]
 
 
 @pytest.mark.parametrize("case", SAVE_CASES)

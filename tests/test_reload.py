@@ -1,13 +1,14 @@
 """Hot reload: change a card or a rule mid-game and keep playing (`summon play --watch`, `reload`)."""
 from __future__ import annotations
 
+import json
 import re
 import time
 from pathlib import Path
 
 import pytest
 
-from conftest import edit
+from conftest import edit, summon
 from engine.loader import load_game
 from engine.match import Match, RandomBot, Seat, play
 from engine.reload import load_with_report, reload_match
@@ -577,3 +578,104 @@ def test_play_load_in_a_pipe_stops_at_a_changed_answer_and_shows_it_to_a_designe
         r.stderr
     r = summon("play", str(rules), "--load", str(tmp_path / "m.json"), "--designer", stdin="")
     assert r.returncode == 1 and f"decision {n}: the saved answer 'Summon Frost Mage (cost 1)'" in r.stderr, r.stderr
+
+
+def test_a_stop_at_your_own_answer_where_another_seat_is_now_asked_does_not_list_its_options(sw_files):
+    # the new rules no longer ask player 1 in the magic phase: the replay stops at player 1's
+    # own answer, and what is pending there is the bot's summon question, whose options name
+    # its hand; "Offered now" listed them to player 1
+    rules, _ = sw_files
+    s = Session(Match(load_game(str(rules)), 4, [Seat("human", "polar_dwarves"), Seat("random", "fallen_kingdom")]))
+    s.play_bots()
+    while not (s.match.view(1)["phase"] == "magic" and s.to_act() == 1):
+        s.handle(str(len(s.match.options())))     # (the last option: each phase ends)
+    s.handle(str(len(s.match.options())))
+    s.handle("auto 3")
+    edit(rules / "phases.lua", "function magic_offer(p)\n", "function magic_offer(p)\n  if p == 1 then return nil end\n")
+    out = s.handle("reload")
+    assert s.to_act() == 2 and "one of yours: the answer 'End magic phase' is not offered any more; the " \
+                               "decision there is player 2's now." in out, out
+    assert "Offered now" not in out and not any(o in out for o in s.match.options()), out
+
+
+def test_redo_of_an_answer_a_reload_no_longer_offers_says_so(sw_files):
+    # it said "redone 0 decisions" each time, and never why
+    rules, cards = sw_files
+    s = session_after_a_summon(rules)
+    s.handle("undo 2")                           # (the space, then the summon)
+    assert s.redo_stack[-1] == "Summon Frost Mage (cost 1)"
+    set_frost_cost(cards, 2)
+    s.handle("reload")
+    said = s.handle("redo")
+    assert said.startswith("nothing to redo here: the answer undo took back, ") and "is not offered now" in said, said
+    set_frost_cost(cards, 1)
+    s.handle("reload")
+    assert s.handle("redo").startswith("redone ")       # kept: where it fits again, it is given again
+
+
+def test_answers_a_reload_gives_back_come_back_to_the_log(sw_files):
+    # the match came back whole, but `log` had lost every decision after the stop
+    rules, cards = sw_files
+    s = session_after_a_summon(rules)
+    while s.match.decisions < 30 and s.match.pending is not None:
+        s.answer(len(s.match.options()) - 1)
+        s.play_bots()
+    before, decisions = s.log_lines(), s.match.decisions
+    set_frost_cost(cards, 2)
+    assert "the replay stopped at decision" in s.handle("reload")
+    assert len(s.log_lines()) < len(before)
+    set_frost_cost(cards, 1)
+    s.handle("reload")
+    assert s.match.decisions == decisions
+    after = s.log_lines()
+    assert after[:len(before)] == before, "\n".join(after)
+    answered = {int(m[1]) for line in after if (m := re.match(r"\[(\d+)\] P[12]( \(bot\))?(: | made a secret)", line))}
+    assert answered == set(range(1, decisions + 1)), sorted(set(range(1, decisions + 1)) - answered)
+
+
+def test_a_match_played_from_a_copy_of_a_game_loads_under_that_copy(sw_files, tmp_path):
+    # the save named the game's id only: `load` brought it back under the shipped game, where
+    # the copy's changed cost no longer fitted (and a later reload read the shipped files)
+    rules, cards = sw_files
+    set_frost_cost(cards, 0)
+    s = Session(Match(load_game(str(rules)), 4, [Seat("human", "polar_dwarves"), Seat("random", "fallen_kingdom")]))
+    s.play_bots()
+    s.handle("Summon Frost Mage (cost 0)")
+    s.handle("1")
+    s.handle(f"save {tmp_path / 'copy.json'}")
+    data = json.loads((tmp_path / "copy.json").read_text())
+    assert data["rules"] == str(rules.resolve())
+    decisions, state = s.match.decisions, s.match.state_hash()
+    said = s.handle(f"load {tmp_path / 'copy.json'}")
+    assert said.startswith(f"loaded {tmp_path / 'copy.json'}: summoner_wars, {decisions} decisions"), said
+    assert s.match.state_hash() == state and Path(s.match.game.root) == rules.resolve()
+    r = summon("replay", str(tmp_path / "copy.json"))
+    assert r.returncode == 0, r.stdout + r.stderr
+    # a shipped game's save names no folder; one whose folder is gone loads the game by its id
+    shipped = Match(load_game("summoner_wars"), 4, [Seat("human", "polar_dwarves"), Seat("random", "fallen_kingdom")])
+    assert "rules" not in shipped.to_json()
+    for gone in (str(tmp_path / "gone"), str(tmp_path / ("x" * 300))):   # (a name too long: OSError)
+        data["rules"] = gone
+        (tmp_path / "gone.json").write_text(json.dumps(data))
+        assert "not offered under the current rules" in Session(shipped).handle(f"load {tmp_path / 'gone.json'}")
+
+
+def test_in_hot_seat_redo_gives_back_and_names_an_answer_only_to_its_player(sw_files):
+    # player 1 undid a secret magic discard; a reload made the next decision player 2's, and
+    # player 2's `redo` named player 1's card ("the answer undo took back, 'Discard X for magic'")
+    rules, _ = sw_files
+    s = Session(Match(load_game(str(rules)), 4, [Seat("human", "polar_dwarves"), Seat("human", "fallen_kingdom")]))
+    while not (s.to_act() == 1 and s.match.view(1)["phase"] == "magic" and len(s.match.options()) > 1):
+        if s.to_act() != s.keyboard:
+            s.pass_to(s.to_act())
+        s.handle(str(len(s.match.options())))
+    secret = s.match.options()[0]
+    s.handle("1")
+    assert s.to_act() == 1 and s.handle("undo").startswith("undone") and s.redo_stack[-1] == secret
+    edit(rules / "phases.lua", "function magic_offer(p)\n", "function magic_offer(p)\n  if p == 1 then return nil end\n")
+    s.handle("reload")
+    assert s.to_act() == 2 and s.redo_stack
+    s.pass_to(2)
+    said = s.handle("redo")
+    assert said == "nothing to redo here (what undo took back was player 1's, and it is not asked now)", said
+    assert secret.removesuffix(" for magic").removeprefix("Discard ") not in said and s.to_act() == 2
