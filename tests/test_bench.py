@@ -421,7 +421,10 @@ def test_offer_cost_script_plays_the_same_games_three_ways_and_splits_a_decision
         # the larger, so only its sign is a fact to test)
         assert f["offers_us"] >= 0
         assert f["rest_us"] == pytest.approx(f["us_per_decision"] - f["offers_us"], abs=0.02)
-        assert f["ceiling_decisions_per_s"] >= f["decisions_per_s"] * 0.999
+        if f["rest_us"] > 0:
+            assert f["ceiling_decisions_per_s"] >= f["decisions_per_s"] * 0.999
+        else:   # (the same busy machine: offers timed as the whole decision leave no ceiling to give)
+            assert f["ceiling_decisions_per_s"] is None
 
 
 def test_offer_cost_script_names_the_seed_of_an_offer_that_changes_the_state(game_copy):
