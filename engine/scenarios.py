@@ -159,53 +159,35 @@ def _count_at(pattern: str, i: int) -> int:
 
 
 def largest_repeat(pattern: str) -> int:
-    """How many copies of one piece a pattern's counted repeats ask for at most: the product
-    of the counts of the groups around it and its own (groups one after the other add, they
-    do not multiply). The regex package builds the copies out when it compiles."""
-    closing, opened, i = {}, [], 0
-    in_class = False
-    while i < len(pattern):      # each group's ( and its )
-        ch = pattern[i]
-        if ch == "\\":
-            i += 2
-            continue
-        if in_class:
-            in_class = ch != "]"
-        elif ch == "[":
-            in_class = True
-            i += 2 if pattern[i + 1:i + 2] == "]" else 1   # ([]...] holds a ])
-            continue
-        elif ch == "(":
-            opened.append(i)
-        elif ch == ")" and opened:
-            closing[opened.pop()] = i
-        i += 1
-    most, stack, i, in_class = 1, [1], 0, False
+    """How many copies of one piece a pattern's counted repeats ask for at most: a piece's
+    own count times the counts of the groups around it (groups one after the other do not
+    multiply). The regex package builds the copies out when it compiles."""
+    inside = [1]      # for each group open here, the most copies of a piece within it so far
+    i = 0
     while i < len(pattern):
         ch = pattern[i]
+        if ch == "(":
+            inside.append(1)
+            i += 1
+            continue
+        if ch == ")":
+            i += 1
+            if len(inside) > 1:    # (the group's count multiplies all within it)
+                group = inside.pop()
+                inside[-1] = max(inside[-1], group * _count_at(pattern, i))
+            continue
         if ch == "\\":
-            most = max(most, stack[-1] * _count_at(pattern, i + 2))
             i += 2
-            continue
-        if in_class:
-            in_class = ch != "]"
-            if not in_class:
-                most = max(most, stack[-1] * _count_at(pattern, i + 1))
-        elif ch == "[":
-            in_class = True
-            i += 2 if pattern[i + 1:i + 2] == "]" else 1
-            continue
-        elif ch == "(":
-            end = closing.get(i)
-            stack.append(stack[-1] * (_count_at(pattern, end + 1) if end is not None else 1))
-            most = max(most, stack[-1])
-        elif ch == ")":
-            if len(stack) > 1:
-                stack.pop()
-        elif ch != "{":
-            most = max(most, stack[-1] * _count_at(pattern, i + 1))
-        i += 1
-    return most
+        elif ch == "[":            # a class is one piece ([]...] holds a ])
+            i = pattern.find("]", i + 2 if pattern[i + 1:i + 2] == "]" else i + 1) + 1 or len(pattern)
+        else:
+            i += 1
+        if ch != "{":
+            inside[-1] = max(inside[-1], _count_at(pattern, i))
+    while len(inside) > 1:         # (a group never closed: the pattern is refused anyway)
+        group = inside.pop()
+        inside[-1] = max(inside[-1], group)
+    return inside[0]
 
 
 @lru_cache(maxsize=512)

@@ -208,6 +208,13 @@ class Screen:
         self.mark = len(self.buf)
         self.p.send(text + ("\r" if enter else ""))
 
+    def answer_quit(self, answer: str) -> None:
+        """At the question quit and Ctrl-D ask, answers it (a file to save to, or "" to leave
+        without saving) and waits for the program to end."""
+        self.wait("Save before quitting")
+        self.type(answer)
+        self.p.expect(pexpect.EOF)
+
 
 @pytest.fixture
 def play_screen(tmp_path):

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import re
 
-import pexpect
-
 from conftest import ANSI, Screen
 from engine.match import load_match
 
@@ -148,10 +146,8 @@ def test_quit_at_the_handover_leaves_without_showing_the_next_seat(play_screen, 
     s.type("let me see")                     # anything but Enter alone or quit: asked again
     s.wait(r"comes with Enter alone; quit leaves\)\s*Pass to player 2")
     s.type("quit")
-    s.wait("Save before quitting")
     save = tmp_path / "between.json"
-    s.type(str(save))
-    s.p.expect(pexpect.EOF)
+    s.answer_quit(str(save))
     after = ANSI.sub("", s.buf[s.buf.index("let me see"):])
     assert "hand:" not in after and "P2 (you)" not in after, after
     assert load_match(save).pending.player == 2

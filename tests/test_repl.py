@@ -191,10 +191,8 @@ def test_ctrl_c_cancels_the_line_and_ctrl_d_offers_to_save(screen, tmp_path):
     screen.wait(r"the seed is shown only in designer mode[\s\S]*P1>")
     assert "neither an option" not in screen.text
     screen.p.sendcontrol("d")
-    screen.wait("Save before quitting")
     save = tmp_path / "bye.json"
-    screen.type(str(save))
-    screen.p.expect(pexpect.EOF)
+    screen.answer_quit(str(save))
     assert json.loads(save.read_text())["game"] == "summoner_wars"
 
 
@@ -218,9 +216,7 @@ def test_hot_seat_hides_the_screen_between_players(play_screen):
 
 def test_quit_leaves_with_status_0(screen):
     screen.type("quit")
-    screen.wait("Save before quitting")
-    screen.type("")
-    screen.p.expect(pexpect.EOF)
+    screen.answer_quit("")
     screen.p.close()
     assert screen.p.exitstatus == 0
 

@@ -6,7 +6,6 @@ import json
 import random
 import re
 
-import pexpect
 import pytest
 
 from engine.match import Match, Seat
@@ -76,10 +75,8 @@ def test_quit_offers_to_save(screen, tmp_path):
     screen.type("End summon phase")
     screen.wait(r"Move up to 3 units[\s\S]*P1>")
     screen.type("quit")
-    screen.wait("Save before quitting")
     save = tmp_path / "quit.json"
-    screen.type(str(save))
-    screen.p.expect(pexpect.EOF)
+    screen.answer_quit(str(save))
     assert json.loads(save.read_text())["answers"][-1] == "End summon phase"
 
 
