@@ -18,7 +18,7 @@ from .files import MB, FileRefused, read_bounded, resolved
 from .lint import deck_problems, lua_problems, ref_problems
 from .luac import at_line, first_line
 from .names import did_you_mean, kind_of
-from .options import OptionSpec
+from .options import OptionSpec, schema_misfit
 
 # Keys that were renamed: where, old key -> what the message adds.
 _RENAMED = {
@@ -328,6 +328,8 @@ def _schema_problems(doc: yamlio.Document, err) -> list[Problem]:
     elif err.validator == "uniqueItems" and isinstance(inst, list):
         seen: list = []
         for i, v in enumerate(inst):
+            if where + (i,) in doc.unread:   # (its 0 stands in for a number said to be out of range)
+                continue
             if v in seen:
                 out.append(doc.problem(where + (i,), f"{json.dumps(v)[:40]} is listed already"))
             seen.append(v)
@@ -460,8 +462,16 @@ def load_game(game: str, extra_cards: list[Path] | None = None) -> GameDef:
                    [Path(p).resolve() for p in extra_cards or []],
                    tuple(sorted(sid for sid, sd in sets.items() if sd.path not in own_files)), evaluator, ld.pools)
     if ld.problems:
-        raise DefinitionError(ld.problems, partial=game if rules_read else None)
+        raise DefinitionError(_unsaid_of_unread([gdoc, *set_docs], ld.problems),
+                              partial=game if rules_read else None)
     return game
+
+
+def _unsaid_of_unread(docs: list[yamlio.Document], problems: list[Problem]) -> list[Problem]:
+    """The problems less those said of a number that could not be read (past 64 bits): a 0
+    stands in for it, and what a check says of that 0 is not the modder's mistake."""
+    spots = {(d.path, *d.positions[k]) for d in docs for k in d.unread if k in d.positions}
+    return [p for p in problems if (p.path, p.line, p.col) not in spots or p.message.startswith("number ")]
 
 
 def _read_game_yaml(rules_dir: Path, ld: _Loading) -> tuple[yamlio.Document, dict]:
@@ -622,14 +632,28 @@ def _game_references(gdoc: yamlio.Document, g: dict) -> list[Problem]:
 
 
 def _option_specs(gdoc: yamlio.Document, g: dict, ld: _Loading) -> dict[str, OptionSpec]:
-    """Each option of game.yaml: a plain default, or {default:, min:, max:} for a number with bounds."""
+    """Each option of game.yaml: a plain default, or {default:, min:, max:, schema:} for a
+    number with bounds or a value a JSON Schema describes."""
     specs = {}
     for name, entry in (g.get("options") or {}).items():
         if not (isinstance(entry, dict) and "default" in entry):
             specs[name] = OptionSpec(entry)
             continue
-        spec = specs[name] = OptionSpec(entry["default"], entry.get("min"), entry.get("max"))
+        schema = entry.get("schema")
         keys = ("options", name)
+        if any(k[:len(keys)] == keys for k in gdoc.unread):   # (a number past 64 bits, said already)
+            specs[name] = OptionSpec(entry["default"])
+            continue
+        bad_schema = schema_mistake(schema) if schema is not None else None
+        if bad_schema:
+            ld.problems.append(gdoc.problem(keys + ("schema",) + bad_schema[0],
+                                            f"option {name}: not a valid JSON Schema: {bad_schema[1]}"))
+            schema = None
+        spec = specs[name] = OptionSpec(entry["default"], entry.get("min"), entry.get("max"), schema)
+        misfit = schema_misfit(schema, spec.default) if schema is not None else None
+        if misfit:
+            ld.problems.append(gdoc.problem(keys + ("default",) + misfit[0], f"option {name}: the default does not "
+                                                                             f"fit its schema: {misfit[1]}"))
         number = isinstance(spec.default, (int, float)) and not isinstance(spec.default, bool)
         if (spec.min is not None or spec.max is not None) and not number:
             ld.problems.append(gdoc.problem(keys + ("default",), f"option {name} has bounds, so its default "

@@ -726,13 +726,24 @@ def _text_of(path: Path) -> str | None:
         return None
 
 
+def saved_match(path: Path, data: dict, game: GameDef, *, quiet: bool = False) -> Match:
+    """A checked save's match at its start, under `game`: an option the game does not
+    take is refused at the save's line of options (read_save cannot tell: it knows no game)."""
+    try:
+        check_options(game, data.get("options") or {})
+    except EngineError as e:
+        line, col = _key_at(_save_text(path), "options")
+        raise SaveFileError(f"{path}:{line}:{col}: {e}") from None
+    return Match(game, data["seed"], [Seat.parse(s) for s in data["seats"]], quiet=quiet,
+                 options=data.get("options"))
+
+
 def load_match(path: Path, game: GameDef | None = None, *, upto: int | None = None,
                quiet: bool = False) -> Match:
     """Loads a saved match and replays its answers (the first `upto` of them if given)."""
     data = read_save(path)
     game = game or game_of_save(data)
-    m = Match(game, data["seed"], [Seat.parse(s) for s in data["seats"]], quiet=quiet,
-              options=data.get("options"))
+    m = saved_match(path, data, game, quiet=quiet)
     diverged = m.replay(data["answers"], upto=upto)
     if diverged is not None:
         raise diverged

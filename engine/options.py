@@ -6,6 +6,7 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import jsonschema
 from ruamel.yaml import YAML
 from ruamel.yaml.constructor import SafeConstructor
 
@@ -22,11 +23,13 @@ MAX_VALUE_DEPTH = 32         # lists and maps inside each other, in option value
 
 @dataclass(frozen=True)
 class OptionSpec:
-    """A game option: its default, and the least and greatest number it may be set to."""
+    """A game option: its default, the least and greatest number it may be set to, and
+    the JSON Schema a value of it must fit (a list's entries, text's choices)."""
 
     default: Any
     min: int | float | None = None
     max: int | float | None = None
+    schema: dict | None = None   # a JSON Schema the value must fit (game.yaml `schema:`)
 
     def admits(self, value: Any) -> bool:
         """Whether a value of the option's kind lies within its bounds."""
@@ -139,4 +142,52 @@ def check_options(game: GameDef, options: dict) -> dict:
             raise EngineError(f"option {key} takes {kind_of(want)} like {shown(want)}, not {shown(value)}")
         if not spec.admits(value):
             raise EngineError(f"option {key} must be {spec.range_text()}, not {shown(value)}")
+        problem = schema_problem(spec.schema, value) if spec.schema else None
+        if problem:
+            raise EngineError(f"option {key}{problem}")
     return dict(options)
+
+
+def schema_problem(schema: dict, value: Any) -> str | None:
+    """What keeps a value from fitting an option's schema, as the rest of a sentence
+    starting "option NAME": its place within the value, then what is wrong; or None."""
+    misfit = schema_misfit(schema, value)
+    if misfit is None:
+        return None
+    # (counted from 1, as the rules read the value: options.deck[1] is the first card)
+    where = "".join(f"[{p + 1}]" if isinstance(p, int) else f".{p}" for p in misfit[0])
+    return f"{where}: {misfit[1]}"
+
+
+def schema_misfit(schema: dict, value: Any) -> tuple[tuple, str] | None:
+    """(the path within the value, what is wrong there) for a value that does not fit a
+    JSON Schema, or None when it fits."""
+    try:
+        err = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema).iter_errors(value))
+    except Exception as e:   # (summon check says what is wrong with a schema; here, say it and go on)
+        return (), f"its schema cannot be used ({str(e).splitlines()[0][:120]})"
+    if err is None:
+        return None
+    if err.validator == "enum":
+        text = f"{shown(err.instance)} is not one of: {', '.join(shown(c) for c in err.validator_value)}"
+        if isinstance(err.instance, str):
+            text += did_you_mean(err.instance, [str(c) for c in err.validator_value])
+    elif err.validator == "required":
+        missing = [k for k in err.validator_value if not (isinstance(err.instance, dict) and k in err.instance)]
+        text = f"lacks the key {', '.join(repr(k) for k in missing)}"
+    elif err.validator == "additionalProperties" and isinstance(err.instance, dict):
+        allowed = list((err.schema.get("properties") or {}).keys())
+        extra = [k for k in err.instance if k not in allowed]
+        text = f"has an unknown key {', '.join(repr(k) for k in extra)}" + \
+            (f" (keys: {', '.join(allowed)})" if allowed else "")
+    elif err.validator == "uniqueItems" and isinstance(err.instance, list) and \
+            any(v in err.instance[:i] for i, v in enumerate(err.instance)):
+        twice = next(v for i, v in enumerate(err.instance) if v in err.instance[:i])
+        text = f"names {shown(twice)} more than once"
+    elif err.validator in ("minItems", "maxItems") and isinstance(err.instance, list):
+        least = "at least" if err.validator == "minItems" else "at most"
+        text = f"has {len(err.instance)} entr{'y' if len(err.instance) == 1 else 'ies'}: it takes " \
+               f"{least} {err.validator_value}"
+    else:
+        text = err.message if len(err.message) <= 200 else err.message[:197] + "..."
+    return tuple(err.absolute_path), text

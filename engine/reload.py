@@ -11,7 +11,7 @@ from .check import old_calls, script_problems
 from .errors import DefinitionError, EngineError
 from .loader import display, load_game
 from .luac import first_line
-from .match import Match, Seat, game_of_save, read_save
+from .match import Match, Seat, game_of_save, read_save, saved_match
 from .options import check_options, shown
 
 
@@ -200,7 +200,7 @@ def load_with_report(path: Path, game=None) -> ReloadResult:
     """Loads a saved match even if the rules changed since: it stops at the first divergence."""
     data = read_save(path)
     game = game or game_of_save(data)
-    m = Match(game, data["seed"], [Seat.parse(s) for s in data["seats"]], options=data.get("options"))
+    m = saved_match(path, data, game)
     diverged = m.replay(data["answers"])
     m.messages()
     if diverged is None:

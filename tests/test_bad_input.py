@@ -212,6 +212,22 @@ def test_a_number_past_64_bits_is_one_problem(tiny, number):
     assert r.returncode == 1 and len(said) == 1 and "is out of range" in said[0], r.stdout + r.stderr
 
 
+@pytest.mark.parametrize("old, new", [
+    ("rounds: 3", "rounds: {default: 3, min: 1, max: 99999999999999999999999}"),          # (was "min 1 is more than max 0")
+    ("rounds: 3", "rounds: {default: [99999999999999999999999], schema: {items: {minimum: 1}}}"),
+    ("north: {bonus: 2}", "north: {bonus: 2, player_counts: [99999999999999999999999, 99999999999999999999998]}"),
+])
+def test_a_number_past_64_bits_in_game_yaml_is_one_problem(tiny, old, new):
+    # (the second of two such numbers in a list was also "0 is listed already", and each "0
+    # players cannot play")
+    game = tiny / "game.yaml"
+    game.write_text(game.read_text().replace(old, new))
+    r = run("check", str(tiny))
+    said = [line for line in r.stdout.splitlines() if line.startswith(str(game))]
+    assert r.returncode == 1 and said and all("is out of range (numbers go from" in line for line in said), r.stdout
+    assert len(said) == new.count("9999999999999999999"), said
+
+
 @pytest.mark.parametrize("kind", ["fifo", "device"])
 def test_a_card_file_that_is_a_pipe_or_a_device_is_refused_without_reading(tiny, kind):
     target = tiny / "cards" / "odd.yaml"
@@ -271,6 +287,11 @@ def test_a_time_limit_in_game_yaml_is_the_matchs(tiny):
     ("{default: 30, min: 1, max: 10}", r"option rounds: the default 30 is not from 1 to 10"),
     ("{default: many, min: 1}", r"option rounds has bounds, so its default must be a number"),
     ("{default: 3, most: 9}", r"unknown key 'most'"),
+    ("{default: 3, schema: {type: five}}", r"option rounds: not a valid JSON Schema: type: 'five' is not valid"),
+    ("{default: 3, schema: {type: string}}", r"option rounds: the default does not fit its schema: 3 is not of "
+                                              r"type 'string'"),
+    ("{default: x, schema: {enum: [a, b]}}", r"option rounds: the default does not fit its schema: 'x' is not one of: "
+                                              r"'a', 'b'"),
 ])
 def test_bad_option_declarations_are_problems(tiny, entry, message):
     game = tiny / "game.yaml"
@@ -288,6 +309,32 @@ def test_an_option_with_bounds_reads_as_its_value(tiny):
     for bad in (0, 5):
         with pytest.raises(EngineError, match=f"option rounds must be from 1 to 4, not {bad}"):
             Match(g, 1, [Seat("bot"), Seat("bot")], quiet=True, options={"rounds": bad})
+
+
+def test_an_option_whose_default_misfits_its_schema_is_a_problem_at_the_entry_that_misfits(tiny):
+    game = tiny / "game.yaml"
+    entry = ("rounds:\n    default:\n      - {from: 1, to: 2}\n      - {from: 3}\n"
+             "    schema: {type: array, items: {required: [from, to]}}")
+    game.write_text(game.read_text().replace("rounds: 3", entry))
+    m = check_refuses(tiny, game, r"option rounds: the default does not fit its schema: lacks the key 'to'")
+    assert int(m.group(1)) == game.read_text().splitlines().index("      - {from: 3}") + 1
+
+
+def test_an_option_with_a_schema_takes_only_values_that_fit_it_and_says_where_one_does_not(tiny):
+    game = tiny / "game.yaml"
+    game.write_text(game.read_text().replace("rounds: 3", "rounds: {default: 2}\n  order: {default: [a, b], schema: "
+                                             "{type: array, items: {enum: [a, b, c]}, uniqueItems: true}}"))
+    g = load_game(str(tiny))
+    ok = Match(g, 1, [Seat("bot"), Seat("bot")], quiet=True, options={"order": ["c", "a"]})
+    assert ok.eval("options.order[1]") == ["c"]
+    for bad, said in (([], None), (["a", "d"], r"option order\[2\]: 'd' is not one of: 'a', 'b', 'c'"),
+                      (["b", "b"], r"option order: names 'b' more than once"),
+                      ("a", r"option order takes a list like \['a', 'b'\], not 'a'")):
+        if said is None:   # (an empty list fits this schema)
+            Match(g, 1, [Seat("bot"), Seat("bot")], quiet=True, options={"order": bad})
+            continue
+        with pytest.raises(EngineError, match=said):
+            Match(g, 1, [Seat("bot"), Seat("bot")], quiet=True, options={"order": bad})
 
 
 def test_a_plain_option_still_takes_any_number():
@@ -321,6 +368,15 @@ def test_a_plain_option_still_takes_any_number():
                  ["option rounds takes a whole number"], id="option-not-a-number"),
     pytest.param(["sim", "summoners_isle", "--games", "1", "--option", "rounds=.inf"],
                  ["option rounds", "not a number"], id="option-infinite"),
+    pytest.param(["sim", "summoners_isle", "--games", "1", "--option", "initial_turn_order=seat"],
+                 ["option initial_turn_order: 'seat' is not one of: 'random', 'seats'", "did you mean 'seats'"],
+                 id="option-not-a-choice"),
+    pytest.param(["play", "summoners_isle", "--players", "bot,bot", "--option", "energy_track=[{from: 0, to: 9}]"],
+                 ["option energy_track[1]: lacks the key 'change'"], id="option-entry-lacks-a-key"),
+    pytest.param(["sim", "summonaria", "--games", "1", "--option", "domains_2=[sw, sw]"],
+                 ["option domains_2: names 'sw' more than once"], id="option-list-twice"),
+    pytest.param(["sim", "summonaria", "--games", "1", "--option", "domains_3=[sw, ne]"],
+                 ["option domains_3: has 2 entries: it takes at least 3"], id="option-list-short"),
     pytest.param(["sim", "summoners_isle", "--games", "1", "--players", "bot:wyrms,bot"],
                  ["summoners_isle gives no seat a card set of its own", "'bot:wyrms'"],
                  id="set-in-a-game-without-sets"),
@@ -407,6 +463,7 @@ def bad_saves(tmp: Path, good: dict) -> dict[str, tuple[Path, list[str]]]:
     data("seed_10_30", "'seed'", seed=10 ** 30)
     data("option_10_30", "'options'", "beyond the whole numbers", options={"rounds": 10 ** 30})
     data("option_range", "option rounds must be from 1 to 20, not -3", options={"rounds": -3})
+    data("option_choice", "option initial_turn_order: 'sets' is not one of", options={"initial_turn_order": "sets"})
     text("nan", json.dumps(good).replace('"rounds": 2', '"rounds": NaN'), "NaN is not a number")
     text("digits", json.dumps({**good, "seed": 0}).replace('"seed": 0', '"seed": ' + "9" * 5000),
          "a number of 5000 digits")
@@ -422,7 +479,7 @@ def bad_saves(tmp: Path, good: dict) -> dict[str, tuple[Path, list[str]]]:
 
 
 SAVE_CASES = ["dev_zero", "fifo", "folder", "deep", "surrogate", "seed_2_63", "seed_10_30", "option_10_30",
-              "option_range", "nan", "digits", "set", "seat", "empty_seat", "card_file_root", "card_file_long",
+              "option_range", "option_choice", "nan", "digits", "set", "seat", "empty_seat", "card_file_root", "card_file_long",
               "rules_huge"]
 
 
@@ -442,6 +499,14 @@ def test_a_bad_field_of_a_save_is_refused_at_its_line(tmp_path, good_save, key, 
     assert line > 1
     with pytest.raises(SaveFileError, match=rf"bad\.json:{line}:2: '{key}'"):
         read_save(path)
+
+
+def test_a_saved_option_the_game_does_not_take_is_refused_at_the_line_of_the_options(tmp_path, good_save):
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps({**good_save, "options": {"initial_turn_order": "sets"}}, indent=1))
+    line = next(n for n, text in enumerate(path.read_text().splitlines(), 1) if text.startswith(' "options":'))
+    for command in ("replay", "play --load"):
+        refused(run(*command.split(), str(path)), f"bad.json:{line}:2: option initial_turn_order: 'sets'")
 
 
 def test_the_repl_keeps_its_match_when_a_load_fails(tmp_path, good_save):

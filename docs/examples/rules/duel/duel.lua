@@ -2,16 +2,14 @@
 -- game). Two players take turns on a 5x5 grid. A turn has four phases: play a card
 -- from hand, move a unit, attack with a unit, draw. Destroy the other captain to win.
 
-local DECK = { "scout", "scout", "knight", "spark_scout", "banner_bearer", "parry", "parry", "sword", "sword" }
-
 --- The game's start: each player's captain and a scout on their back row, a shuffled
---- deck, three cards in hand.
+--- deck (options.deck), three cards in hand.
 function setup()
   for _, p in ipairs(players.list()) do
     local row = back_row(p)
     cards.place(cards.create("captain", p), "c" .. row)
     cards.place(cards.create("scout", p), "b" .. row)
-    for _, id in ipairs(DECK) do cards.create(id, p, p, "deck") end
+    for _, id in ipairs(options.deck) do cards.create(id, p, p, "deck") end
     zones.shuffle(p, "deck")
     zones.draw(p, "deck", "hand", 3)
   end
