@@ -480,10 +480,10 @@ def notes(target: str, game_id: str | None = None) -> list[str]:
         out.append(f"{where}: note: no `bots: evaluate:` file, so the greedy and mcts bots judge "
                    f"{game.id} by a generic evaluation (each seat's share of the cards in play)")
     for name, value in (game.data.get("options") or {}).items():
-        if isinstance(value, dict) and {"min", "max"} & set(value):   # (a table is a value options may hold)
+        if isinstance(value, dict) and {"min", "max", "schema"} & set(value):   # (a table is a value options may hold)
             out.append(f"{loader.display(game.root / 'game.yaml')}: note: option {name} is the table "
-                       f"{json.dumps(value, sort_keys=True)}, having no default; a number with bounds is written "
-                       f"{{default: N, min: ..., max: ...}}")
+                       f"{json.dumps(value, sort_keys=True)[:200]}, having no default; a number with bounds is "
+                       f"written {{default: N, min: ..., max: ...}}, a value with a schema {{default: V, schema: ...}}")
     sources = list(game.scripts) + [src for c in game.cards.values() for src in c.lua]
     sources += [game.evaluator] if game.evaluator is not None else []
     out += [n for n in map(lualint.unread_note, sources) if n is not None]

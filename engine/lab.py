@@ -9,11 +9,12 @@ import statistics
 from typing import Any
 
 import jsonschema
+import referencing.exceptions
 
 from .errors import EngineError
 from .loader import GameDef, card_schema
 from .names import did_you_mean, kind_of
-from .options import _option_value, check_options, plain_value_problem, shown
+from .options import _option_value, check_options, plain_value_problem, schema_validator, shown
 from .stats import Rate
 
 # -- what the results say ----------------------------------------------------------------
@@ -275,7 +276,9 @@ def check_card_value(game: GameDef, card_id: str, stat: str, value: Any) -> None
     schema = card_schema(game.data)["$defs"]["card"]["properties"].get(stat)
     if schema:
         try:
-            jsonschema.validate(value, schema)
+            schema_validator(schema).validate(value)
+        except referencing.exceptions.Unresolvable as e:   # (a '#' reference that points nowhere)
+            raise EngineError(f"--vary card.{card_id}.{stat}: the field's schema cannot be used: {e}"[:300]) from None
         except jsonschema.ValidationError as e:
             raise EngineError(f"--vary card.{card_id}.{stat}={shown(value)}: {e.message}") from None
 

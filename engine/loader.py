@@ -18,7 +18,7 @@ from .files import MB, FileRefused, read_bounded, resolved
 from .lint import deck_problems, lua_problems, ref_problems
 from .luac import at_line, first_line
 from .names import did_you_mean, kind_of
-from .options import OptionSpec, schema_misfit
+from .options import OptionSpec, same_key, schema_misfit, schema_validator
 
 # Keys that were renamed: where, old key -> what the message adds.
 _RENAMED = {
@@ -223,6 +223,15 @@ def _game_schema() -> dict:
     return json.loads((ENGINE_DIR / "schemas" / "game.schema.json").read_text())
 
 
+def _own_roots(fields: Any, kind: str) -> dict:
+    """Field schemas of game.yaml, each with definitions of its own ($defs) made a root of
+    its own ($id), so that its '#/$defs/...' points within it, not to the card schema's root."""
+    if not isinstance(fields, dict):
+        return {}
+    return {name: {**f, "$id": f"urn:summon:{kind}:{name}"} if isinstance(f, dict) and "$defs" in f and "$id" not in f
+            else f for name, f in fields.items()}
+
+
 def card_schema(game: dict) -> dict:
     """JSON Schema of a card set file for this game (core keys plus the game's own)."""
     card_props: dict[str, Any] = {
@@ -235,7 +244,7 @@ def card_schema(game: dict) -> dict:
         "modifiers": {"type": "object", "additionalProperties": {"type": "string"}},
         "abilities": {"type": "object", "additionalProperties": {"type": "string"}},
     }
-    card_props.update(game.get("card_fields") or {})
+    card_props.update(_own_roots(game.get("card_fields"), "card-field"))
     set_props: dict[str, Any] = {
         "id": {"type": "string", "pattern": "^[a-z][a-z0-9_]*$"},
         "name": {"type": "string"},
@@ -248,7 +257,7 @@ def card_schema(game: dict) -> dict:
         "playable": {"type": "boolean", "description": "false: a pool of cards that decks draw on, "
                                                       "which no seat takes as its own"},
     }
-    set_props.update((game.get("sets") or {}).get("fields") or {})
+    set_props.update(_own_roots((game.get("sets") or {}).get("fields"), "set-field"))
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": f"summon card set for {game.get('id')}",
@@ -272,7 +281,7 @@ def validate(doc: yamlio.Document, schema: dict) -> list[Problem]:
     """Checks a document against a JSON Schema; every problem, in the modder's words."""
     problems = []
     try:
-        validator = jsonschema.Draft202012Validator(schema)
+        validator = schema_validator(schema)
     except Exception as e:  # a game's card_fields may hold an invalid schema
         return [doc.problem((), f"invalid schema: {e}")]
     try:
@@ -326,13 +335,16 @@ def _schema_problems(doc: yamlio.Document, err) -> list[Problem]:
     elif err.validator == "oneOf" and err.context and _kinds_taken(err):
         out.append(doc.problem(where, f"expected {_kinds_in_words(_kinds_taken(err))}, got {_got(inst)}"))
     elif err.validator == "uniqueItems" and isinstance(inst, list):
-        seen: list = []
+        seen: set = set()
         for i, v in enumerate(inst):
             if where + (i,) in doc.unread:   # (its 0 stands in for a number said to be out of range)
                 continue
-            if v in seen:
+            key = same_key(v)   # (one pass; 2 and 2.0 alike, 0 and false not)
+            if key in seen:
                 out.append(doc.problem(where + (i,), f"{json.dumps(v)[:40]} is listed already"))
-            seen.append(v)
+            seen.add(key)
+        if not out and not any(where + (i,) in doc.unread for i in range(len(inst))):
+            out.append(doc.problem(where, err.message[:200]))
     elif err.validator == "pattern":
         said = err.schema.get("x-message", "is not a valid id: use lower-case letters, digits and _")
         out.append(doc.problem(where, f"'{inst}' {said}"))
@@ -525,11 +537,34 @@ def schema_mistake(schema: Any) -> tuple[tuple, str] | None:
 
 @lru_cache(maxsize=256)
 def _schema_mistake_of(text: str) -> tuple[tuple, str] | None:
+    schema = json.loads(text)
     try:
-        jsonschema.Draft202012Validator.check_schema(json.loads(text))
+        jsonschema.Draft202012Validator.check_schema(schema)
     except jsonschema.SchemaError as e:
         where = tuple(e.absolute_path)
         return where, f"{'.'.join(map(str, where)) + ': ' if where else ''}{e.message.splitlines()[0][:120]}"
+    return _outside_ref(schema, ())
+
+
+def _outside_ref(schema: Any, where: tuple) -> tuple[tuple, str] | None:
+    """Where a schema refers to another document ($ref to a file or URL), which is never
+    fetched, and why that is a mistake; None when its references stay inside it ('#...')."""
+    if isinstance(schema, dict):
+        for key, value in schema.items():
+            if key in ("$ref", "$dynamicRef") and isinstance(value, str) and not value.startswith("#"):
+                path = where + (key,)
+                return path, (f"{'.'.join(map(str, path))}: {value!r} is outside the schema: a file or URL "
+                              f"is never fetched, so write what it holds into the schema")
+            if key in ("enum", "const", "default", "examples"):
+                continue   # (values, not schemas)
+            found = _outside_ref(value, where + (key,))
+            if found:
+                return found
+    elif isinstance(schema, list):
+        for i, value in enumerate(schema):
+            found = _outside_ref(value, where + (i,))
+            if found:
+                return found
     return None
 
 

@@ -6,7 +6,10 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import json
+
 import jsonschema
+import referencing
 from ruamel.yaml import YAML
 from ruamel.yaml.constructor import SafeConstructor
 
@@ -124,6 +127,45 @@ def _option_value(key: str, text: str) -> Any:
         return text
 
 
+# A schema's $ref resolves within the schema only: jsonschema would otherwise fetch a URL
+# (with no time limit) at every load of the game.
+_LOCAL_ONLY = referencing.Registry()
+
+
+def schema_validator(schema: Any) -> jsonschema.Draft202012Validator:
+    """A JSON Schema (2020-12) validator that fetches nothing."""
+    return jsonschema.Draft202012Validator(schema, registry=_LOCAL_ONLY)
+
+
+def same_key(value: Any) -> str:
+    """A text that two values share when JSON Schema counts them equal (uniqueItems): 2
+    and 2.0 alike, 0 and false not."""
+    def plain(v: Any) -> Any:
+        if isinstance(v, float) and v.is_integer():
+            return int(v)
+        if isinstance(v, list):
+            return [plain(x) for x in v]
+        if isinstance(v, dict):
+            return {k: plain(x) for k, x in v.items()}
+        return v
+    return json.dumps(plain(value), sort_keys=True, default=repr)
+
+
+def repeated(values: list) -> tuple[Any, bool]:
+    """(a value the list holds twice, True), found in one pass; (None, False) when none is."""
+    seen = set()
+    for v in values:
+        key = same_key(v)
+        if key in seen:
+            return v, True
+        seen.add(key)
+    return None, False
+
+
+# the keywords by which a schema says what kinds of value it takes (else the default's kind is asked)
+KIND_KEYWORDS = frozenset({"type", "enum", "const", "anyOf", "oneOf"})
+
+
 def check_options(game: GameDef, options: dict) -> dict:
     """Options a match overrides must be among the game's, with a value of the same kind
     within the option's range; returns them."""
@@ -137,7 +179,8 @@ def check_options(game: GameDef, options: dict) -> dict:
             raise EngineError(f"option {key}: {problem}")
         spec = declared[key]
         want = spec.default
-        if want is not None and type(value) is not type(want) and not (
+        kinds_said = spec.schema is not None and KIND_KEYWORDS & set(spec.schema)
+        if want is not None and not kinds_said and type(value) is not type(want) and not (
                 isinstance(want, float) and isinstance(value, int) and not isinstance(value, bool)):
             raise EngineError(f"option {key} takes {kind_of(want)} like {shown(want)}, not {shown(value)}")
         if not spec.admits(value):
@@ -163,7 +206,7 @@ def schema_misfit(schema: dict, value: Any) -> tuple[tuple, str] | None:
     """(the path within the value, what is wrong there) for a value that does not fit a
     JSON Schema, or None when it fits."""
     try:
-        err = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema).iter_errors(value))
+        err = jsonschema.exceptions.best_match(schema_validator(schema).iter_errors(value))
     except Exception as e:   # (summon check says what is wrong with a schema; here, say it and go on)
         return (), f"its schema cannot be used ({str(e).splitlines()[0][:120]})"
     if err is None:
@@ -180,10 +223,8 @@ def schema_misfit(schema: dict, value: Any) -> tuple[tuple, str] | None:
         extra = [k for k in err.instance if k not in allowed]
         text = f"has an unknown key {', '.join(repr(k) for k in extra)}" + \
             (f" (keys: {', '.join(allowed)})" if allowed else "")
-    elif err.validator == "uniqueItems" and isinstance(err.instance, list) and \
-            any(v in err.instance[:i] for i, v in enumerate(err.instance)):
-        twice = next(v for i, v in enumerate(err.instance) if v in err.instance[:i])
-        text = f"names {shown(twice)} more than once"
+    elif err.validator == "uniqueItems" and isinstance(err.instance, list) and repeated(err.instance)[1]:
+        text = f"names {shown(repeated(err.instance)[0])} more than once"
     elif err.validator in ("minItems", "maxItems") and isinstance(err.instance, list):
         least = "at least" if err.validator == "minItems" else "at most"
         text = f"has {len(err.instance)} entr{'y' if len(err.instance) == 1 else 'ies'}: it takes " \

@@ -16,6 +16,7 @@ from prompt_toolkit.shortcuts import clear, print_formatted_text
 from engine.errors import EngineError
 from engine.match import Match
 
+from .render import fitted
 from .session import Quit, Session, completions, internal_error
 from .terminal import safe
 
@@ -54,6 +55,14 @@ def _fit(s: Session) -> None:
         columns, lines = Session.COLUMNS, Session.ROWS
     s.COLUMNS = max(40, min(Session.COLUMNS, columns))
     s.ROWS = max(12, min(Session.ROWS, lines))
+
+
+def _terminal_columns(s: Session) -> int:
+    """The terminal's own width (not capped as the screens' layout is), else the layout's."""
+    try:
+        return os.get_terminal_size(sys.stdout.fileno()).columns or s.COLUMNS
+    except (OSError, ValueError):
+        return s.COLUMNS
 
 
 def _columns() -> int | None:
@@ -104,9 +113,9 @@ def play_interactive(match: Match, *, designer: bool = False, watch: bool = Fals
                                               complete_while_typing=False)
         return seat_prompts[key]
 
-    def show(text: str) -> None:
-        if text:
-            print_formatted_text(ANSI(safe(text)))
+    def show(text: str, as_is: bool = False) -> None:
+        if text:   # (as_is: a value to copy as printed, the `lua` console's, is not broken)
+            print_formatted_text(ANSI(safe(text) if as_is else fitted(safe(text), _terminal_columns(s))))
 
     def offer_save() -> bool:
         """Asked on quit: whether to leave (after saving, if a name is given); no, n or
@@ -170,6 +179,7 @@ def play_interactive(match: Match, *, designer: bool = False, watch: bool = Fals
         folders = watcher.game_folders(match)
         stop = watcher.start(folders, on_change, on_problem)
         show("watching " + ", ".join(str(f) for f in folders) + " for changes")
+    _fit(s)
     if not hot():
         show("\n".join(s.log_lines()))
     s.play_bots(say=lambda lines: show("\n".join(lines)))
@@ -241,7 +251,7 @@ def play_interactive(match: Match, *, designer: bool = False, watch: bool = Fals
                 return _done(stop)
             continue
         try:
-            show(s.handle(line))
+            show(s.handle(line), as_is=line.split(maxsplit=1)[:1] == ["lua"])
         except Quit:          # quit: the same offer as Ctrl-D
             if offer_save():
                 return _done(stop)

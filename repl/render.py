@@ -490,6 +490,26 @@ def _wrap(text: str, width: int) -> list[str]:
     return textwrap.wrap(text, width, subsequent_indent="    ", break_long_words=False) or [text]
 
 
+def fitted(text: str, width: int) -> str:
+    """Text whose lines of prose wider than the terminal (a log line of the rules, an
+    error) are broken between words, each rest under the line's own indent and four more.
+    Lines laid out already are left to the terminal: those with colour codes, and those
+    with a run of spaces inside them (a board's row, columns of options), as is a line
+    that breaks no better (a word nearly as wide as the terminal)."""
+    import textwrap
+    out = []
+    for line in text.split("\n"):
+        body = line.lstrip(" ")
+        if len(line) <= width or "\x1b" in line or "  " in body.rstrip(" "):
+            out.append(line)
+            continue
+        indent = " " * min(len(line) - len(body) + 4, width // 2)
+        parts = textwrap.wrap(line, width, subsequent_indent=indent, break_long_words=False,
+                              break_on_hyphens=False)
+        out += parts if parts and len(parts[0]) >= width // 2 else [line]
+    return "\n".join(out)
+
+
 def legend(match: Match, view: dict, width: int = 120) -> list[str]:
     """What the screen's abbreviations and signs mean, for this game."""
     display = _display(match)
@@ -512,8 +532,13 @@ def legend(match: Match, view: dict, width: int = 120) -> list[str]:
         if flags:
             out.append("  " + "; ".join(f"{sign} = a {token} token on it" for token, sign in flags))
         marks = sorted(set(space_marks(match, view).values()))
-        if marks:
-            out.append("  marked squares: " + ", ".join(marks))
+        if marks:   # (a mark the square cuts short is said in full: templ = temple)
+            cell = grid_fit(board["width"], board["height"], width)[0] if board["type"] == "grid" else 0
+            cut: dict[str, list[str]] = {}
+            for m in marks:
+                cut.setdefault(m[:cell - 1] if 0 < cell - 1 < len(m) else m, []).append(m)
+            out += _wrap("  marked squares: " + ", ".join(
+                short if full == [short] else f"{short} = {' or '.join(full)}" for short, full in cut.items()), width)
         if display.get("regions") and board["type"] == "grid" and board.get("regions"):
             title = (display["regions"].get("title") if isinstance(display["regions"], dict) else None) or "regions"
             out.append(f"  an empty square of a region shows the region's name ({title}: the line under the board)")

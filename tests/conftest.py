@@ -154,6 +154,12 @@ def summon(*args: str, stdin: str | None = None, cwd: Path = ROOT) -> subprocess
                           text=True, cwd=cwd, env=env, timeout=DEADLINE)
 
 
+def words(text: str) -> str:
+    """A pattern of the text whose spaces also match a line break and indent: the terminal
+    session breaks prose wider than the terminal between words."""
+    return r"\s+".join(map(re.escape, text.split(" ")))
+
+
 ANSI = re.compile(r"\x1b\[[0-9;?]*[a-zA-Z]|\x1b[=>]")
 
 

@@ -188,7 +188,12 @@ def test_an_option_table_with_bounds_and_no_default_is_noted_not_refused(tmp_pat
     said = [n for n in notes(str(game)) if "option span" in n]
     assert len(said) == 1 and said[0].endswith('note: option span is the table {"max": 100, "min": 1}, having no '
                                                'default; a number with bounds is written '
-                                               '{default: N, min: ..., max: ...}'), said
+                                               '{default: N, min: ..., max: ...}, a value with a schema '
+                                               '{default: V, schema: ...}'), said
+    edit(game / "game.yaml", "  span: {min: 1, max: 100}\n", "  order: {schema: {enum: [a, b]}}\n")
+    assert check(str(game)) == []      # (its schema was never used, and --option order=a refused as no table)
+    said = [n for n in notes(str(game)) if "option order" in n]
+    assert len(said) == 1 and 'option order is the table {"schema": {"enum": ["a", "b"]}}, having no default' in said[0]
 
 
 GRID_REGIONS = """  adjacency: orthogonal

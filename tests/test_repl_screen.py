@@ -302,6 +302,35 @@ def test_a_board_too_wide_for_the_terminal_narrows_its_squares_and_abbreviations
     assert board[0] == board[1] and re.match(r"\s+a {8}b {8}c", board[0][0]), board
 
 
+def test_at_80_columns_a_long_log_line_breaks_between_words_and_a_cut_mark_is_said_in_full(play_screen):
+    """Summonaria's first log lines and its legend, read on an emulated 80-column terminal:
+    the line about the end of the game ran past the width and the terminal broke it inside
+    a word; the temples' squares read `templ`, which the legend did not name."""
+    s = play_screen("summonaria", "--players", "human,bot", "--seed", "1", size=(60, 80))
+    s.wait(r"P1>")
+    rows = s.rows()
+    start = next(i for i, row in enumerate(rows) if row.startswith("[0] If nobody has won after 30 rounds"))
+    assert rows[start].endswith("wins,") and rows[start + 1] == "    then most hits left on the board, then most " \
+                                                                  "resource cards", "\n".join(rows)
+    assert "  marked squares: porta = portal1 or portal2, templ = temple, tower" in rows, "\n".join(rows)
+    assert max(len(row) for row in rows) <= 80
+    s.type("quit")
+    s.answer_quit("")
+
+
+def test_fitted_breaks_only_plain_lines_wider_than_the_terminal():
+    from repl.render import fitted
+    assert fitted("short\n  " + "word " * 30, 40).split("\n") == [
+        "short", "  " + "word " * 6 + "word", *["      " + "word " * 6 + "word"] * 3, "      word word"]
+    coloured = "\x1b[1m" + "x" * 100 + "\x1b[0m"
+    assert fitted(coloured, 40) == coloured          # (laid out by the screen already)
+    assert fitted("y" * 100, 40) == "y" * 100        # (one word: not broken inside it)
+    row = " 11  templ   nw    nw    nw    nw    .     ne    ne    ne    ne  templ   11"
+    assert fitted(row, 40) == row                    # (a board's row, columns: laid out already)
+    label = "  12. " + "z" * 60 + " end"
+    assert fitted(label, 40) == label                # (the number would stand alone on its line)
+
+
 def test_the_screen_fits_a_120_by_40_terminal(play_screen):
     """Read on the emulated terminal, as a person sees it: the whole status, from its
     turn order to the prompt, is on the screen, and no line of it ran past the width

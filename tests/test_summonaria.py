@@ -457,3 +457,19 @@ def test_the_screen_shows_the_shared_deck_and_the_public_exhausted_pile(smn):
         assert line.startswith(f"shared: deck {deck}, exhausted {len(pile)} (")
         assert [part.rsplit(" ", 1)[0] if part[-1].isdigit() else part
                 for part in line.split(" (", 1)[1].rstrip(")").split(", ")] == names
+
+
+@pytest.mark.parametrize("option, said", [
+    ("centre_tower=zz", "options.centre_tower names no square of the board: zz"),
+    ("temples=[a1, zz]", "options.temples names no square of the board: zz"),
+    ("resource_kinds=[gold]", "options.resource_kinds names no card of the game: gold"),
+    ("resource_kinds=[dwarven_axeman]", "options.resource_kinds names dwarven_axeman, which is no resource card"),
+    ("domains_2=[sw, xx]", "option domains_2[2]: 'xx' is not one of: 'sw', 'se', 'ne', 'nw'"),
+])
+def test_options_naming_what_the_game_has_not_are_refused_before_it_starts(option, said):
+    # (centre_tower=zz played until a bot's evaluation met the square, at decision 23;
+    # resource_kinds=[gold] stopped at cards.create)
+    r = summon("play", "summonaria", "--players", "bot,bot", "--seed", "1", "--option", option)
+    assert r.returncode == 1 and "Traceback" not in r.stdout + r.stderr
+    first = (r.stdout + r.stderr).strip().splitlines()[0]
+    assert first.startswith("error: ") and said in first and "Player 1 goes first" not in r.stdout, r.stdout + r.stderr

@@ -1,9 +1,30 @@
 -- Summonaria: setting up a match, and what happens at the start and end of each turn.
 
+--- The options naming squares and cards (game.yaml's schemas check their shape) must
+--- name squares of the board and cards of the game.
+local function check_option_names()
+  local function square(s, name)
+    if not board.exists(s) then error("options." .. name .. " names no square of the board: " .. tostring(s), 3) end
+  end
+  square(options.centre_tower, "centre_tower")
+  for _, t in ipairs(options.temples) do square(t, "temples") end
+  local known = {}
+  for id in pairs(defs) do known[id] = true end
+  for _, kind in ipairs(options.resource_kinds) do
+    if not known[kind] then error("options.resource_kinds names no card of the game: " .. tostring(kind), 2) end
+    local tagged = false
+    for _, tag in ipairs(defs[kind].tags or {}) do tagged = tagged or tag == "resource" end
+    if not tagged then
+      error("options.resource_kinds names " .. kind .. ", which is no resource card (tagged resource)", 2)
+    end
+  end
+end
+
 --- Five standing towers; the shared resource deck (options.copies_per_resource of
 --- each kind) shuffled; each player's army tokens, with the advance guard on their
 --- domain's tower and portal; options.opening_hand cards each; a random first player.
 function setup()
+  check_option_names()
   state.vars.towers = {}
   for _, s in ipairs(tower_spaces()) do state.vars.towers[s] = "standing" end
   state.vars.claims = {}        -- player -> true: held the towers at the end of their turn
