@@ -2,13 +2,14 @@
 
 Every time is wall-clock time from time.perf_counter (the figure on every core needs a wall
 clock, and one clock serves all). Comparisons (step budget on and off, host and pure Lua)
-alternate their variants round by round on the same games, so that a change in the
-machine's load hits each alike, and keep each variant's best round.
+alternate their variants game by game, so that a change in the machine's load hits each
+alike, and keep each variant's best round of each game.
 """
 from __future__ import annotations
 
 import dataclasses
 import gc
+import math
 import multiprocessing
 import os
 import statistics
@@ -249,32 +250,27 @@ def play_random(m: Match, seed: int, seats: list[Seat], pure_lua: bool) -> float
     return time.perf_counter() - t
 
 
-def _played(game: GameDef, seats: list[Seat], games: int, seed: int, pure_lua: bool) -> tuple[float, int]:
-    """Seconds spent playing (not building) `games` matches with random answers, and the decisions
-    made: by RandomBot through the host, or by Match.rollout inside Lua."""
-    seconds, decisions = 0.0, 0
-    for i in range(games):
-        s = game_seed(seed, i)
-        m = Match(game, s, seats, quiet=True)
-        seconds += play_random(m, s, seats, pure_lua)
-        decisions += m.decisions
-    return seconds, decisions
-
-
 def comparisons(game: GameDef, seats: list[Seat], games: int, seed: int, rounds: int) -> dict:
     """The step budget's cost and the host against the pure-Lua driver, from one set of rounds.
 
-    Each round plays the same games three ways, in turn: host with the budget (the normal
-    case), host with no budget, and Match.rollout with it. The best round of each counts.
+    Each game is played three ways in a row: host with the budget (the normal case), host
+    with no budget, and Match.rollout with it; each round plays every game so. Each game's
+    best round counts for each way, so a burst of load on the machine spoils one game's
+    time of one way in one round, not a whole way's block of games.
     """
     variants = {"host": (game, False), "no_budget": (_without_budget(game), False), "lua": (game, True)}
-    best: dict[str, tuple[float, int]] = {}
+    best = {name: [math.inf] * games for name in variants}
+    decisions = {name: [0] * games for name in variants}
     for _ in range(rounds):
-        for name, (g, pure_lua) in variants.items():
-            took = _played(g, seats, games, seed, pure_lua)
-            if name not in best or took[0] < best[name][0]:
-                best[name] = took
-    per = {name: max(s, 1e-12) / max(d, 1) for name, (s, d) in best.items()}   # seconds per decision
+        for i in range(games):
+            s = game_seed(seed, i)
+            for name, (g, pure_lua) in variants.items():
+                m = Match(g, s, seats, quiet=True)
+                took = play_random(m, s, seats, pure_lua)
+                if took < best[name][i]:
+                    best[name][i], decisions[name][i] = took, m.decisions
+    # seconds per decision
+    per = {name: max(sum(best[name]), 1e-12) / max(sum(decisions[name]), 1) for name in variants}
     return {
         "budget_cost": 1 - per["no_budget"] / per["host"],
         "budget_on_decisions_per_s": 1 / per["host"],

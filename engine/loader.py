@@ -9,8 +9,12 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote, urldefrag, urljoin
 
 import jsonschema
+import referencing
+import referencing.exceptions
+import referencing.jsonschema
 
 from . import ENGINE_DIR, yamlio
 from .errors import DefinitionError, EngineError, Problem, UnknownGame
@@ -228,8 +232,8 @@ def _own_roots(fields: Any, kind: str) -> dict:
     its own ($id), so that its '#/$defs/...' points within it, not to the card schema's root."""
     if not isinstance(fields, dict):
         return {}
-    return {name: {**f, "$id": f"urn:summon:{kind}:{name}"} if isinstance(f, dict) and "$defs" in f and "$id" not in f
-            else f for name, f in fields.items()}
+    return {name: {**f, "$id": f"urn:summon:{kind}:{quote(str(name), safe='')}"}
+            if isinstance(f, dict) and "$defs" in f and "$id" not in f else f for name, f in fields.items()}
 
 
 def card_schema(game: dict) -> dict:
@@ -524,64 +528,102 @@ def _grid_region_problems(gdoc: yamlio.Document, board: dict) -> list[Problem]:
     return problems
 
 
-def schema_mistake(schema: Any) -> tuple[tuple, str] | None:
+def schema_mistake(schema: Any, refs: bool = True) -> tuple[tuple, str] | None:
     """Why a JSON Schema written in game.yaml is not one (the key path within it, and the
     reason in one line), or None when it is. Remembered by the schema's text: the check
-    costs milliseconds, and a game's schemas are checked at every load."""
+    costs milliseconds, and a game's schemas are checked at every load. refs: also whether
+    every reference ($ref) resolves within the schema."""
     try:
         text = json.dumps(schema, sort_keys=True)
     except (TypeError, ValueError):
         return (), "it is not plain data"
-    return _schema_mistake_of(text)
+    return _schema_mistake_of(text, refs)
 
 
 @lru_cache(maxsize=256)
-def _schema_mistake_of(text: str) -> tuple[tuple, str] | None:
+def _schema_mistake_of(text: str, refs: bool = True) -> tuple[tuple, str] | None:
     schema = json.loads(text)
     try:
         jsonschema.Draft202012Validator.check_schema(schema)
     except jsonschema.SchemaError as e:
         where = tuple(e.absolute_path)
         return where, f"{'.'.join(map(str, where)) + ': ' if where else ''}{e.message.splitlines()[0][:120]}"
-    return _outside_ref(schema, ())
+    return _unresolved_ref(schema) if refs else None
 
 
-def _outside_ref(schema: Any, where: tuple) -> tuple[tuple, str] | None:
-    """Where a schema refers to another document ($ref to a file or URL), which is never
-    fetched, and why that is a mistake; None when its references stay inside it ('#...')."""
-    if isinstance(schema, dict):
-        for key, value in schema.items():
-            if key in ("$ref", "$dynamicRef") and isinstance(value, str) and not value.startswith("#"):
-                path = where + (key,)
-                return path, (f"{'.'.join(map(str, path))}: {value!r} is outside the schema: a file or URL "
-                              f"is never fetched, so write what it holds into the schema")
-            if key in ("enum", "const", "default", "examples"):
-                continue   # (values, not schemas)
-            found = _outside_ref(value, where + (key,))
-            if found:
-                return found
-    elif isinstance(schema, list):
-        for i, value in enumerate(schema):
-            found = _outside_ref(value, where + (i,))
-            if found:
-                return found
-    return None
+def _at(path: tuple, reason: str) -> str:
+    return f"{'.'.join(map(str, path))}: {reason}" if path else reason
+
+
+# keys whose values are data, not schemas, where a "$ref" key is no reference
+_DATA_KEYS = ("enum", "const", "default", "examples")
+
+
+def _unresolved_ref(schema: Any) -> tuple[tuple, str] | None:
+    """Where a schema's reference ($ref) does not resolve within the schema, and why: one to
+    another file or a URL (never fetched: jsonschema fetched URLs at every load), or a '#...'
+    one that points to nothing (found only when a value reached it). None when all resolve."""
+    root = "urn:summon:schema"
+    try:
+        registry = (referencing.Registry().with_resource(root, referencing.jsonschema.DRAFT202012.create_resource(
+            schema)).crawl())
+    except Exception:   # (not a schema referencing can read: check_schema has said why)
+        return None
+
+    def walk(node: Any, base: str, where: tuple) -> tuple[tuple, str] | None:
+        if isinstance(node, dict):
+            if isinstance(node.get("$id"), str):
+                try:
+                    base = urldefrag(urljoin(base, node["$id"])).url
+                except ValueError:   # (an $id that is no URI: check_schema lets some through)
+                    return None
+            for key, value in node.items():
+                if key == "$ref" and isinstance(value, str):
+                    try:
+                        registry.resolver(base_uri=base).lookup(value)
+                    except Exception:   # (Unresolvable; or ValueError, TypeError: a pointer through a value)
+                        reason = (f"{value!r} points to nothing in the schema" if value.startswith("#") else
+                                  f"{value!r} is outside the schema: a file or URL is never fetched, so write "
+                                  f"what it holds into the schema")
+                        return where + (key,), _at(where + (key,), reason)
+                elif key not in _DATA_KEYS and not key.startswith("x-"):
+                    found = walk(value, base, where + (key,))
+                    if found:
+                        return found
+        elif isinstance(node, list):
+            for i, value in enumerate(node):
+                found = walk(value, base, where + (i,))
+                if found:
+                    return found
+        return None
+    return walk(schema, root, ())
 
 
 def field_schema_problems(gdoc: yamlio.Document, g: dict) -> list[Problem]:
     """game.yaml's card fields and card set fields whose schema is no JSON Schema, each at its line."""
-    if schema_mistake(card_schema(g)) is None:   # (one check of them all: each costs time)
+    whole = schema_mistake(card_schema(g))   # (one check of them all: each costs time)
+    if whole is None:
         return []
     out = []
-    for keys, what in ((("card_fields",), "card field"), (("sets", "fields"), "card set field")):
+    places = ((("card_fields",), ("$defs", "card", "properties"), "card field"),
+              (("sets", "fields"), ("properties",), "card set field"))
+    for keys, _, what in places:
         fields = g.get("card_fields") if keys == ("card_fields",) else (g.get("sets") or {}).get("fields")
         for name, field_schema in (fields.items() if isinstance(fields, dict) else ()):
             if name in CORE_CARD_KEYS and what == "card field":
                 continue   # (said apart: a core key cannot be redefined)
-            bad = schema_mistake(field_schema)
+            bad = schema_mistake(field_schema, refs=False)   # (a field's '#' is the card schema's root)
             if bad:
                 out.append(gdoc.problem(keys + (name,) + bad[0], f"not a valid schema for a {what}: {bad[1]}"))
-    return out
+    if out:
+        return out
+    path, message = whole   # a reference that does not resolve within the card schema
+    for keys, prefix, what in places:
+        if path[:len(prefix)] == prefix and len(path) > len(prefix):
+            inner = path[len(prefix) + 1:]
+            reason = message[len(_at(path, "")):]
+            return [gdoc.problem(keys + path[len(prefix):], f"not a valid schema for a {what}: {_at(inner, reason)}")]
+    return [gdoc.problem(("card_fields",), f"the card schema is not valid: {message}")]
 
 
 def _game_references(gdoc: yamlio.Document, g: dict) -> list[Problem]:

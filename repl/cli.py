@@ -390,11 +390,11 @@ def _bench_value(key: str, out: dict) -> str:
                 f"{out['memory_per_match_beside_mb']:.3f} MB each when they share one runtime")
     if key == "budget_cost":
         return (f"{v:.1%} of the time (with the step budget {out['budget_on_decisions_per_s']:,.0f} decisions/s, "
-                f"without {out['budget_off_decisions_per_s']:,.0f}; best of {out['rounds']})")
+                f"without {out['budget_off_decisions_per_s']:,.0f}; each game's best of {out['rounds']})")
     if key == "host_vs_lua_ratio":
         return (f"{v:.2f} times the time per decision (host {out['host_decisions_per_s']:,.0f} decisions/s, "
                 f"pure Lua {out['lua_decisions_per_s']:,.0f}; {_count(out['comparison_games'], 'game')}, "
-                f"best of {out['rounds']})")
+                f"each game's best of {out['rounds']})")
     if key == "reload_ms":
         from engine.bench import RELOAD_AT, SEEDS_TRIED
 

@@ -295,11 +295,30 @@ def test_a_time_limit_in_game_yaml_is_the_matchs(tiny):
     # (jsonschema fetched the URL at every load, with no time limit: a silent server hung summon)
     ("{default: 3, schema: {$ref: 'http://127.0.0.1:9/x.json'}}",
      r"option rounds: not a valid JSON Schema: \$ref: 'http://127.0.0.1:9/x.json' is outside the schema"),
+    # (found only when a value reached it: --vary card.X.Y was an internal error)
+    ("{default: 3, schema: {anyOf: [{type: integer}, {$ref: '#/$defs/big'}]}}",
+     r"option rounds: not a valid JSON Schema: anyOf.1.\$ref: '#/\$defs/big' points to nothing in the schema"),
+    # (a pointer through a list by a name was an internal error)
+    ("{default: [1], schema: {prefixItems: [{type: integer}], items: {$ref: '#/prefixItems/first'}}}",
+     r"option rounds: not a valid JSON Schema: items.\$ref: '#/prefixItems/first' points to nothing in the schema"),
 ])
 def test_bad_option_declarations_are_problems(tiny, entry, message):
     game = tiny / "game.yaml"
     game.write_text(game.read_text().replace("rounds: 3", f"rounds: {entry}"))
     check_refuses(tiny, game, message)
+
+
+@pytest.mark.parametrize("schema", [
+    "{$id: 'urn:rounds#', $defs: {n: {type: integer}}, $ref: '#/$defs/n'}",      # (an $id may end in #)
+    "{$defs: {n: {$id: 'urn:count', type: integer}}, $ref: 'urn:count'}",          # (a resource within it)
+    "{type: integer, x-editor: {$ref: '#/nowhere'}}",                              # (an annotation's data)
+    "{anyOf: [{$ref: '#/$defs/n'}], $defs: {n: {enum: [3, {$ref: x}]}}}",        # (a $ref key in data)
+])
+def test_schemas_whose_references_resolve_within_them_are_taken(tiny, schema):
+    game = tiny / "game.yaml"
+    game.write_text(game.read_text().replace("rounds: 3", f"rounds: {{default: 3, schema: {schema}}}"))
+    r = run("check", str(tiny))
+    assert r.returncode == 0, r.stdout + r.stderr
 
 
 def test_an_option_with_bounds_reads_as_its_value(tiny):
@@ -382,6 +401,16 @@ def test_a_card_fields_own_definitions_are_its_own(tiny):
     assert run("check", str(tiny)).returncode == 0
     cards.write_text(cards.read_text().replace("level: 3", "level: x"))
     check_refuses(tiny, cards, r'expected a whole number, got text "x"')
+
+
+def test_a_card_field_may_refer_to_the_card_schema_and_is_not_blamed_for_another_fields_mistake(tiny):
+    # (each field was checked alone, where '#' is the field: its reference pointed to nothing)
+    game = tiny / "game.yaml"
+    text = game.read_text() + "card_fields:\n  twin: {$ref: '#/$defs/card/properties/copies'}\n"
+    game.write_text(text)
+    assert run("check", str(tiny)).returncode == 0
+    game.write_text(text + "  weight: {type: nonsense}\n")
+    check_refuses(tiny, game, r"not a valid schema for a card field: type: 'nonsense' is not valid")
 
 
 def test_a_plain_option_still_takes_any_number():

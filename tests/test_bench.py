@@ -514,3 +514,27 @@ def test_eval_ab_script_builds_a_copy_judging_each_seat_with_its_version(tmp_pat
     seat = subprocess.run(cmd[:6] + ["3", "--out", str(tmp_path / "y")], capture_output=True, text=True)
     assert seat.returncode == 1 and "--seat 3: summoner_wars has seats 1 to 2" in seat.stderr
     assert not (tmp_path / "y").exists()
+
+
+def test_a_burst_of_load_spoils_one_game_of_one_round_not_the_comparison(monkeypatch):
+    # every game is timed at 1 s each way, but for a burst (100 s) in game 1 of round 1 and
+    # in game 2 of round 2, both with the budget: each game's best round is 1 s every way,
+    # so the budget costs nothing. (Timing each way's block of games, every round of the
+    # host with the budget held a burst, and the cost came out at 98%.)
+    from engine.loader import load_game
+    real, calls = bench.play_random, []
+    seeds = [bench.game_seed(7, i) for i in range(2)]
+
+    def timed(m, seed, seats, pure_lua):
+        real(m, seed, seats, pure_lua)          # (played, so the decisions are the real ones)
+        way = "lua" if pure_lua else "no_budget" if (m.game.data.get("limits") or {}).get("steps") == 0 else "host"
+        game = seeds.index(seed)
+        rnd = calls.count((way, game))
+        calls.append((way, game))
+        return 100.0 if way == "host" and (rnd, game) in ((0, 0), (1, 1)) else 1.0
+    monkeypatch.setattr(bench, "play_random", timed)
+    game = load_game("summoner_wars")
+    out = bench.comparisons(game, bench.default_seats(game), 2, 7, 2)
+    assert len(calls) == 12
+    assert out["budget_cost"] == pytest.approx(0, abs=1e-9)
+    assert out["budget_on_decisions_per_s"] == pytest.approx(out["budget_off_decisions_per_s"])
