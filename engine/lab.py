@@ -9,7 +9,6 @@ import statistics
 from typing import Any
 
 import jsonschema
-import referencing.exceptions
 
 from .errors import EngineError
 from .loader import GameDef, card_schema
@@ -273,14 +272,17 @@ def check_card_value(game: GameDef, card_id: str, stat: str, value: Any) -> None
     old = game.cards[card_id].data[stat]
     if type(value) is not type(old) and not (isinstance(old, float) and type(value) is int):
         raise EngineError(f"--vary card.{card_id}.{stat} takes {kind_of(old)} like {shown(old)}, not {shown(value)}")
-    schema = card_schema(game.data)["$defs"]["card"]["properties"].get(stat)
-    if schema:
+    whole = card_schema(game.data)
+    if stat in whole["$defs"]["card"]["properties"]:
+        # a card of the stat alone, in a card file, checked by the whole schema: the field's
+        # references resolve as in the card files (to its own $defs, or the card schema's)
+        doc = {"id": "vary", "name": "vary", "cards": [{"id": card_id, "name": card_id, stat: value}]}
         try:
-            schema_validator(schema).validate(value)
-        except referencing.exceptions.Unresolvable as e:   # (a '#' reference that points nowhere)
+            err = jsonschema.exceptions.best_match(schema_validator(whole).iter_errors(doc))
+        except Exception as e:   # (summon check names a schema that cannot be used; here, say it)
             raise EngineError(f"--vary card.{card_id}.{stat}: the field's schema cannot be used: {e}"[:300]) from None
-        except jsonschema.ValidationError as e:
-            raise EngineError(f"--vary card.{card_id}.{stat}={shown(value)}: {e.message}") from None
+        if err is not None:
+            raise EngineError(f"--vary card.{card_id}.{stat}={shown(value)}: {err.message}")
 
 
 def with_card_stats(game: GameDef, cards: dict) -> GameDef:

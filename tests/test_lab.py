@@ -461,3 +461,26 @@ def test_a_long_run_at_a_terminal_shows_the_bar_on_stderr():
     finally:   # the bar is what this test is about: no need to wait for the rest
 
         p.close(force=True)
+
+
+def test_a_varied_card_value_is_checked_by_its_field_as_the_card_files_are(tmp_path):
+    # a field that refers into the card schema was refused by --vary, checked alone, though
+    # summon check and the card files took it; a field's own $defs are its own
+    import shutil
+
+    from engine.errors import EngineError
+    from engine.lab import check_card_value
+    game = tmp_path / "tiny"
+    shutil.copytree(ROOT / "tests" / "games" / "tiny_graph", game)
+    (game / "game.yaml").write_text((game / "game.yaml").read_text() + (
+        "card_fields:\n  rank: {$ref: '#/$defs/card/properties/copies'}\n"
+        "  level: {$defs: {n: {type: integer, maximum: 5}}, $ref: '#/$defs/n'}\n"))
+    cards = game / "cards" / "pieces.yaml"
+    cards.write_text(cards.read_text().replace("name: Pawn", "name: Pawn\n    rank: 1\n    level: 1", 1))
+    g = load_game(str(game))
+    check_card_value(g, "pawn", "rank", 2)
+    check_card_value(g, "pawn", "level", 5)
+    with pytest.raises(EngineError, match=r"card.pawn.rank=-1: -1 is less than the minimum of 0"):
+        check_card_value(g, "pawn", "rank", -1)
+    with pytest.raises(EngineError, match=r"card.pawn.level=7: 7 is greater than the maximum of 5"):
+        check_card_value(g, "pawn", "level", 7)
