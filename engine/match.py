@@ -19,8 +19,8 @@ from .options import (
     plain_value_problem,
     shown,
 )
-from .runtime import Runtime
 from . import yamlio
+from .runtime import Runtime
 from .yamlio import lone_surrogate
 
 SAVE_FORMAT = "summon-match/1"

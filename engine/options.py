@@ -2,11 +2,10 @@
 values a match may set them to (from --option or a saved match)."""
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
-
-import json
 
 import jsonschema
 import referencing

@@ -2,6 +2,8 @@
 wants shown beyond that comes from its game.yaml (`display:`)."""
 from __future__ import annotations
 
+import textwrap
+
 from engine.errors import EngineError
 from engine.match import Match, region_owners
 
@@ -486,7 +488,6 @@ def listed_zones(match: Match, view: dict, player: int, looks: Looks | None = No
 
 def _wrap(text: str, width: int) -> list[str]:
     """A long line broken between words to the width, the rest indented."""
-    import textwrap
     return textwrap.wrap(text, width, subsequent_indent="    ", break_long_words=False) or [text]
 
 
@@ -496,7 +497,6 @@ def fitted(text: str, width: int) -> str:
     Lines laid out already are left to the terminal: those with colour codes, and those
     with a run of spaces inside them (a board's row, columns of options), as is a line
     that breaks no better (a word nearly as wide as the terminal)."""
-    import textwrap
     out = []
     for line in text.split("\n"):
         body = line.lstrip(" ")
