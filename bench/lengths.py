@@ -64,7 +64,7 @@ def games(folder: Path) -> list[dict]:
                          "delete it to play that run again")
             if "opener" not in g:
                 g = {**g, "opener": opener(run, g)}
-            out.append(g)
+            out.append({**g, "game": run.get("game")})
     return out
 
 
@@ -109,7 +109,8 @@ def summary(folder: Path, lo: int, hi: int, seeds: set[int] | None = None) -> di
             cut += not g.get("finished", True)
             w = g.get("winner")
             if w:
-                name = g["sets"][w - 1] if g.get("sets") else f"seat {w}"
+                sets = g.get("sets") or []
+                name = sets[w - 1] if w <= len(sets) and sets[w - 1] else f"seat {w}"   # (a game of no sets)
                 wins[name] = wins.get(name, 0) + 1
                 if g.get("opener"):
                     firsts.append((length(g), w == g["opener"]))
@@ -145,6 +146,13 @@ def main() -> None:
         if not folder.is_dir():
             sys.exit(f"{folder}: not a folder")
     base_seeds = {g["seed"] for g in games(args.against)} if args.against else None
+    if args.against:   # (turns of one game against rounds of another would read as a difference)
+        of_base = {g["game"] for g in games(args.against)}
+        for folder in args.folders:
+            if {g["game"] for g in games(folder)} != of_base:
+                sys.exit(f"{folder}: its runs are of {', '.join(sorted(map(str, {g['game'] for g in games(folder)})))}"
+                         f", but {args.against} holds runs of {', '.join(sorted(map(str, of_base)))}: compare runs "
+                         f"of one game")
     rows = []
     for folder in args.folders:
         if args.against is None:

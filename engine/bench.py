@@ -60,7 +60,7 @@ def default_seats(game: GameDef) -> list[Seat]:
 
 def check_bench(games: int, seed: int, rounds: int) -> None:
     """Raises EngineError when the numbers of a bench run make no sense."""
-    for name, value in (("games", games), ("rounds", rounds)):
+    for name, value in (("--games", games), ("--rounds", rounds)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise EngineError(f"{name} must be a whole number, 1 or more, not {value!r}")
     check_seed(seed)

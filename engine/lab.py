@@ -69,13 +69,19 @@ def set_rates(results: list[dict]) -> dict[str, Rate]:
 def card_rates(results: list[dict], card_sets: dict[str, str] | None = None) -> list[dict]:
     """Per card: times played, decided games in which a side played it, and that side's win
     rate with its interval; most played first. A side that played a card twice in a game
-    counts once for the rate. card_sets names each card's set (card id -> set id)."""
+    counts once for the rate. Its `set`: the card sets of the sides that played it (a deck
+    drawn from a pool: "ember", not the pool's "core"), else the set defining it
+    (card_sets: card id -> set id) when the sides play no set."""
     played: dict[str, int] = {}
     sides: dict[str, int] = {}
     wins: dict[str, int] = {}
+    played_by: dict[str, set] = {}
     for r in results:
         for card, per_seat in (r.get("plays") or {}).items():
             played[card] = played.get(card, 0) + sum(per_seat)
+            seat_sets = r.get("sets") or []
+            played_by.setdefault(card, set()).update(
+                seat_sets[i] for i, n in enumerate(per_seat) if n and i < len(seat_sets) and seat_sets[i])
             if not (r["finished"] and r["winner"] is not None):
                 continue
             for seat, n in enumerate(per_seat, 1):
@@ -85,22 +91,24 @@ def card_rates(results: list[dict], card_sets: dict[str, str] | None = None) -> 
     out = []
     for card in sorted(played, key=lambda c: (-played[c], c)):
         rate = Rate(wins.get(card, 0), sides.get(card, 0))
-        out.append({"card": card, "set": (card_sets or {}).get(card), "played": played[card], **rate.to_json()})
+        by = ", ".join(sorted(played_by.get(card) or ()))
+        out.append({"card": card, "set": by or (card_sets or {}).get(card), "played": played[card], **rate.to_json()})
     return out
 
 
-def spread(values: list[int], bins: int = 20) -> dict:
-    """Least, median, mean and most of some counts, and a histogram of them (edges, counts)."""
+def spread(values: list[int], bins: int = 20, span: tuple[int, int] | None = None) -> dict:
+    """Least, median, mean and most of some counts, and a histogram of them (edges, counts);
+    span: the least and most the bins cover (the same bins for every run of a sweep)."""
     if not values:
         return {"min": None, "median": None, "mean": None, "max": None, "edges": [], "counts": []}
-    lo, hi = min(values), max(values)
+    lo, hi = span or (min(values), max(values))
     width = max(1, -(-(hi - lo + 1) // bins))
     edges = list(range(lo, hi + width + 1, width))
     counts = [0] * (len(edges) - 1)
     for v in values:
         counts[(v - lo) // width] += 1
-    return {"min": lo, "median": statistics.median(values), "mean": round(statistics.fmean(values), 2),
-            "max": hi, "edges": edges, "counts": counts}
+    return {"min": min(values), "median": statistics.median(values), "mean": round(statistics.fmean(values), 2),
+            "max": max(values), "edges": edges, "counts": counts}
 
 
 def summarise(results: list[dict], names: list[str], seats: int, card_sets: dict[str, str] | None = None) -> dict:
@@ -111,7 +119,7 @@ def summarise(results: list[dict], names: list[str], seats: int, card_sets: dict
     won = decided(results)
     by_seat = seat_rates(results, seats)
     return {
-        "fair_share": round(fair, 4),
+        "fair_share": round(fair, 6),
         "decided": len(won),
         "draws": sum(r["finished"] and r["winner"] is None for r in results),
         "cut_off": sum(not r["finished"] for r in results),
@@ -150,7 +158,7 @@ class Variation:
 
     def label(self) -> str:
         """KEY=VALUE, ... of the varied keys, as a designer wrote them."""
-        return ", ".join(f"{k}={_text(v)}" for k, v in self.to_json().items())
+        return ", ".join(f"{k}={value_text(v)}" for k, v in self.to_json().items())
 
     def to_json(self) -> dict:
         """The varied keys and their values here (an option set by --option is the same in every run)."""
@@ -159,12 +167,39 @@ class Variation:
         return out
 
 
-def _text(value: Any) -> str:
-    return {True: "true", False: "false"}.get(value, str(value)) if isinstance(value, bool) else str(value)
+def value_text(value: Any) -> str:
+    """A value as it would be written on the command line: true, 3, [sw, ne], {a: 1}."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return "[" + ", ".join(value_text(x) for x in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {value_text(x)}" for k, x in value.items()) + "}"
+    return "null" if value is None else str(value)
+
+
+def _top_level(text: str) -> list[str]:
+    """text split at its commas outside brackets, braces and quotes: "[sw, ne],[se, nw]" is two
+    values, as YAML flow lists (a list option's values)."""
+    parts, depth, quote, start = [], 0, "", 0
+    for i, ch in enumerate(text):
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch in "[{":
+            depth += 1
+        elif ch in "]}":
+            depth = max(0, depth - 1)
+        elif ch == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    return parts + [text[start:]]
 
 
 def parse_vary(pairs: list[str] | None) -> list[tuple[str, list]]:
-    """--vary KEY=V1,V2,... (each repeatable) -> [(key, [values])]; values read as YAML like --option."""
+    """--vary KEY=V1,V2,... (each repeatable) -> [(key, [values])]; values read as YAML like
+    --option (a list in brackets is one value: --vary "domains_2=[sw, ne],[se, nw]")."""
     out: list[tuple[str, list]] = []
     for pair in pairs or []:
         key, sep, text = pair.partition("=")
@@ -175,7 +210,7 @@ def parse_vary(pairs: list[str] | None) -> list[tuple[str, list]]:
         if key in (k for k, _ in out):
             raise EngineError(f"--vary {key} is given twice: list all its values in one --vary")
         values = []
-        for part in text.split(","):
+        for part in _top_level(text):
             if not part.strip():
                 raise EngineError(f"--vary {key}: an empty value in {text!r}")
             value = _option_value(key, part.strip())

@@ -8,7 +8,7 @@ import os
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 from urllib.parse import quote, urldefrag, urljoin
 
 import jsonschema
@@ -548,55 +548,126 @@ def _schema_mistake_of(text: str, refs: bool = True) -> tuple[tuple, str] | None
     except jsonschema.SchemaError as e:
         where = tuple(e.absolute_path)
         return where, f"{'.'.join(map(str, where)) + ': ' if where else ''}{e.message.splitlines()[0][:120]}"
-    return _unresolved_ref(schema) if refs else None
+    return (_unresolved_ref(schema) or _overbranched(schema)) if refs else None
 
 
 def _at(path: tuple, reason: str) -> str:
     return f"{'.'.join(map(str, path))}: {reason}" if path else reason
 
 
-# keys whose values are data, not schemas, where a "$ref" key is no reference
-_DATA_KEYS = ("enum", "const", "default", "examples")
+# where a schema (2020-12, with the older `definitions`) keeps the schemas within it: one
+# schema, a list of them, or a map from names (properties, definitions) to them. A "$ref"
+# anywhere else (in `default` or `const` data, an `x-` annotation, a keyword of one's own)
+# is no reference.
+_ONE_SCHEMA = ("additionalProperties", "contains", "contentSchema", "else", "if", "items", "not",
+               "propertyNames", "then", "unevaluatedItems", "unevaluatedProperties")
+_SCHEMA_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
+_SCHEMA_MAPS = ("$defs", "definitions", "dependentSchemas", "patternProperties", "properties")
+
+
+def _subschemas(node: dict) -> Iterator[tuple[tuple, Any]]:
+    """The schemas within a schema, each with its keys from it, in the schema's order."""
+    for key, value in node.items():
+        if key in _ONE_SCHEMA:
+            yield (key,), value
+        elif key in _SCHEMA_LISTS and isinstance(value, list):
+            yield from (((key, i), sub) for i, sub in enumerate(value))
+        elif key in _SCHEMA_MAPS and isinstance(value, dict):
+            yield from (((key, name), sub) for name, sub in value.items())
+
+
+_ROOT = "urn:summon:schema"
+
+
+def _registry(schema: Any) -> referencing.Registry | None:
+    """The schema and the resources within it, by their URIs (nothing fetched); None when
+    referencing cannot read it (check_schema has said why)."""
+    try:
+        return (referencing.Registry().with_resource(_ROOT, referencing.jsonschema.DRAFT202012.create_resource(
+            schema)).crawl())
+    except Exception:
+        return None
 
 
 def _unresolved_ref(schema: Any) -> tuple[tuple, str] | None:
-    """Where a schema's reference ($ref) does not resolve within the schema, and why: one to
-    another file or a URL (never fetched: jsonschema fetched URLs at every load), or a '#...'
-    one that points to nothing (found only when a value reached it). None when all resolve."""
-    root = "urn:summon:schema"
-    try:
-        registry = (referencing.Registry().with_resource(root, referencing.jsonschema.DRAFT202012.create_resource(
-            schema)).crawl())
-    except Exception:   # (not a schema referencing can read: check_schema has said why)
+    """Where a schema's reference ($ref, $dynamicRef) does not resolve within the schema, and
+    why: one to another file or a URL (never fetched: jsonschema fetched URLs at every load),
+    or a '#...' one that points to nothing (found only when a value reached it). None when
+    all resolve."""
+    root, registry = _ROOT, _registry(schema)
+    if registry is None:
         return None
 
     def walk(node: Any, base: str, where: tuple) -> tuple[tuple, str] | None:
-        if isinstance(node, dict):
-            if isinstance(node.get("$id"), str):
+        if not isinstance(node, dict):
+            return None
+        if isinstance(node.get("$id"), str):
+            try:
+                base = urldefrag(urljoin(base, node["$id"])).url
+            except ValueError:   # (an $id that is no URI: check_schema lets some through)
+                return None
+        for key in ("$ref", "$dynamicRef"):
+            value = node.get(key)
+            if isinstance(value, str):
                 try:
-                    base = urldefrag(urljoin(base, node["$id"])).url
-                except ValueError:   # (an $id that is no URI: check_schema lets some through)
-                    return None
-            for key, value in node.items():
-                if key == "$ref" and isinstance(value, str):
-                    try:
-                        registry.resolver(base_uri=base).lookup(value)
-                    except Exception:   # (Unresolvable; or ValueError, TypeError: a pointer through a value)
-                        reason = (f"{value!r} points to nothing in the schema" if value.startswith("#") else
-                                  f"{value!r} is outside the schema: a file or URL is never fetched, so write "
-                                  f"what it holds into the schema")
-                        return where + (key,), _at(where + (key,), reason)
-                elif key not in _DATA_KEYS and not key.startswith("x-"):
-                    found = walk(value, base, where + (key,))
-                    if found:
-                        return found
-        elif isinstance(node, list):
-            for i, value in enumerate(node):
-                found = walk(value, base, where + (i,))
-                if found:
-                    return found
+                    registry.resolver(base_uri=base).lookup(value)
+                except Exception:   # (Unresolvable; or ValueError, TypeError: a pointer through a value)
+                    reason = (f"{value!r} points to nothing in the schema" if value.startswith("#") else
+                              f"{value!r} is outside the schema: a file or URL is never fetched, so write "
+                              f"what it holds into the schema")
+                    return where + (key,), _at(where + (key,), reason)
+        for keys, sub in _subschemas(node):
+            found = walk(sub, base, where + keys)
+            if found:
+                return found
         return None
     return walk(schema, root, ())
+
+
+# how many schemas, references followed, one value may be checked against: a schema past it
+# is refused, since checking a value that fits none of its branches would take minutes
+SCHEMA_REACH = 10_000
+
+
+def _overbranched(schema: Any) -> tuple[tuple, str] | None:
+    """A problem when the schema, its references followed (each time it is referred to),
+    holds more than SCHEMA_REACH schemas. References that each point twice to the next
+    level double at each level: 18 levels took 49 s to refuse a value. A schema within itself
+    (a tree of any depth) counts once: the value's own depth bounds that."""
+    registry = _registry(schema)
+    if registry is None:
+        return None
+    sizes: dict[int, int] = {}
+    open_: set[int] = set()
+
+    def size(node: Any, resolver: referencing.Resolver) -> int:
+        if not isinstance(node, dict) or id(node) in open_:
+            return 1
+        if id(node) not in sizes:
+            open_.add(id(node))
+            if isinstance(node.get("$id"), str):
+                resolver = resolver.in_subresource(referencing.jsonschema.DRAFT202012.create_resource(node))
+            total = 1
+            for key in ("$ref", "$dynamicRef"):
+                if isinstance(node.get(key), str) and total <= SCHEMA_REACH:
+                    try:
+                        found = resolver.lookup(node[key])
+                    except Exception:   # (said by _unresolved_ref)
+                        continue
+                    total += size(found.contents, found.resolver)
+            for keys, sub in _subschemas(node):
+                if total > SCHEMA_REACH:
+                    break
+                if keys[0] not in ("$defs", "definitions"):   # (kept to be referred to: not checked as such)
+                    total += size(sub, resolver)
+            open_.discard(id(node))
+            sizes[id(node)] = min(total, SCHEMA_REACH + 1)
+        return sizes[id(node)]
+
+    if size(schema, registry.resolver(base_uri=_ROOT)) <= SCHEMA_REACH:
+        return None
+    return (), (f"its references branch into more than {SCHEMA_REACH:,} schemas to check one value against "
+                f"(a level that refers twice to the next doubles them): let each level refer to the next once")
 
 
 def field_schema_problems(gdoc: yamlio.Document, g: dict) -> list[Problem]:

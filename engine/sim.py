@@ -19,7 +19,8 @@ def game_seed(seed: int, index: int) -> int:
 
 def check_run(games: int, seed: int, jobs: int, max_decisions: int) -> None:
     """Raises EngineError when the numbers of a run make no sense (no games, seeds out of range...)."""
-    for name, value, least in (("games", games, 1), ("jobs", jobs, 0), ("max decisions", max_decisions, 1)):
+    # (named by the command line's flags, where these numbers come from: summon sim, summon bench)
+    for name, value, least in (("--games", games, 1), ("--jobs", jobs, 0), ("--max-decisions", max_decisions, 1)):
         if isinstance(value, bool) or not isinstance(value, int) or value < least:
             raise EngineError(f"{name} must be a whole number, {least} or more, not {value!r}")
     check_seed(seed)

@@ -65,11 +65,12 @@ class Rate:
         return (high - low) / 2
 
     def verdict(self, fair: float) -> str:
-        """In plain words, whether the rate differs from a fair share (its interval leaves it out)."""
+        """In plain words, whether the rate differs from a fair share (its interval, exact,
+        leaves it out)."""
         if not self.games:
             return "no games decided"
-        low, high = (round(x, 4) for x in self.interval)   # as report.json gives them
-        ci = f"95% CI {pct(low)}-{pct(high)}%"
+        low, high = self.interval
+        ci = f"95% CI {interval_text(low, high, fair)}%"
         if low > fair:
             return f"favoured, {ci}"
         if high < fair:
@@ -77,11 +78,11 @@ class Rate:
         return "no evidence of imbalance at this sample size"
 
     def to_json(self, fair: float | None = None) -> dict:
-        """The rate as report.json holds it (rates rounded to 4 places)."""
+        """The rate as report.json holds it (rates rounded to 6 places)."""
         low, high = self.interval
         out = {"wins": self.wins, "games": self.games,
-               "rate": None if self.rate is None else round(self.rate, 4),
-               "low": round(low, 4), "high": round(high, 4)}
+               "rate": None if self.rate is None else round(self.rate, 6),
+               "low": round(low, 6), "high": round(high, 6)}
         if fair is not None:
             out["verdict"] = self.verdict(fair)
         return out
@@ -90,3 +91,16 @@ class Rate:
 def pct(x: float) -> str:
     """A proportion as whole percentage points ("58")."""
     return f"{100 * x:.0f}"
+
+
+def interval_text(low: float, high: float, fair: float | None = None) -> str:
+    """An interval in percentage points ("10-49"), each bound rounded once from its exact
+    value, with decimals where whole points would put it on the other side of the fair
+    share from the exact bound ("disfavoured, 10-49.6", never "10-50" at a share of 50%)."""
+    def bound(x: float) -> str:
+        for places in (0, 1, 2, 3):
+            text = f"{100 * x:.{places}f}"
+            if fair is None or ((x < fair) == (float(text) < 100 * fair) and (x > fair) == (float(text) > 100 * fair)):
+                break
+        return text
+    return f"{bound(low)}-{bound(high)}"

@@ -291,6 +291,12 @@ def cmd_sim(args) -> int:
         sets = ", ".join(dict.fromkeys(s.set for s in seated))
         print(f"warning: --vary: no seat plays '{card_id}' (it is in the set {game.cards[card_id].set_id}; "
               f"the seats play {sets}), so its change reaches no game", file=sys.stderr)
+    if (args.swap or args.precision is not None) and len(seats) > 1 and args.games % len(seats):
+        even = args.games - args.games % len(seats)
+        flag = "--swap" if args.swap else "--precision"
+        print(f"warning: {flag}: {args.games} games do not go evenly round {len(seats)} seats, so some entrants "
+              f"sit in some seats once more than in others{' if every game is played' if args.precision else ''}; "
+              f"{even or len(seats)} or {even + len(seats)} games would not", file=sys.stderr)
     if args.report:
         report.check_charts_available()
         report.make_folder(Path(args.report))

@@ -2,7 +2,9 @@
 wants shown beyond that comes from its game.yaml (`display:`)."""
 from __future__ import annotations
 
-import textwrap
+import re
+
+from prompt_toolkit.utils import get_cwidth
 
 from engine.errors import EngineError
 from engine.match import Match, region_owners
@@ -486,9 +488,35 @@ def listed_zones(match: Match, view: dict, player: int, looks: Looks | None = No
     return out
 
 
+def columns(text: str) -> int:
+    """How many columns of a terminal the text takes: a wide (CJK) character takes two."""
+    return get_cwidth(text)
+
+
+def broken(line: str, width: int, rest: str) -> list[str]:
+    """The line broken between words into parts of at most `width` columns, each part after
+    the first starting with `rest`; the line's own indent and the spaces between words are
+    kept, and a word wider than the room stays whole on a part of its own."""
+    body = line.lstrip(" ")
+    part, used, worded, gap = line[:len(line) - len(body)], len(line) - len(body), False, ""
+    parts = []
+    for token in re.findall(r"\S+|\s+", body):
+        if token[0].isspace():
+            gap = " " * len(token)    # (a tab or a line break read as a space, as textwrap does)
+            continue
+        size = columns(token)
+        if worded and used + len(gap) + size > width:
+            parts.append(part)
+            part, used = rest + token, columns(rest) + size
+        else:
+            part, used = part + gap + token, used + len(gap) + size
+        worded, gap = True, ""
+    return parts + [part]
+
+
 def _wrap(text: str, width: int) -> list[str]:
     """A long line broken between words to the width, the rest indented."""
-    return textwrap.wrap(text, width, subsequent_indent="    ", break_long_words=False) or [text]
+    return broken(text, width, "    ")
 
 
 def fitted(text: str, width: int) -> str:
@@ -500,13 +528,11 @@ def fitted(text: str, width: int) -> str:
     out = []
     for line in text.split("\n"):
         body = line.lstrip(" ")
-        if len(line) <= width or "\x1b" in line or "  " in body.rstrip(" "):
+        if columns(line) <= width or "\x1b" in line or "  " in body.rstrip(" "):
             out.append(line)
             continue
-        indent = " " * min(len(line) - len(body) + 4, width // 2)
-        parts = textwrap.wrap(line, width, subsequent_indent=indent, break_long_words=False,
-                              break_on_hyphens=False)
-        out += parts if parts and len(parts[0]) >= width // 2 else [line]
+        parts = broken(line.rstrip(" "), width, " " * min(len(line) - len(body) + 4, width // 2))
+        out += parts if columns(parts[0]) >= width // 2 else [line]
     return "\n".join(out)
 
 

@@ -8,7 +8,8 @@ import os
 from pathlib import Path
 
 from engine.errors import EngineError
-from engine.stats import pct
+from engine.lab import spread, value_text
+from engine.stats import interval_text, pct, wilson
 
 REPORT_EXTRA = "pip install -e '.[report]'"
 CHARTS = ("win_rates.png", "length.png", "cards.png")
@@ -19,19 +20,19 @@ CHARTS = ("win_rates.png", "length.png", "cards.png")
 def label(run: dict) -> str:
     """A run's variation in the designer's words ("rounds=7, card.imp.cost=3"), or "as printed"."""
     v = run.get("variation") or {}
-    return ", ".join(f"{k}={_text(x)}" for k, x in v.items()) or "as printed"
-
-
-def _text(value) -> str:
-    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+    return ", ".join(f"{k}={value_text(x)}" for k, x in v.items()) or "as printed"
 
 
 def sides(summary: dict) -> list[tuple[str, dict]]:
     """(name, rate) of every side whose win rate the report gives: the entrants, the card sets
-    (unless they are the entrants under the same names) and the player who moved first."""
+    (unless they are the entrants under the same names), the seats (unless each is the
+    entrant that always sat there) and the player who moved first."""
     rows = [(name, r) for name, r in summary["entrants"].items()]
     if set(summary["sets"]) != set(summary["entrants"]):
         rows += [(f"set {name}", r) for name, r in summary["sets"].items()]
+    seats = summary.get("seats") or []
+    if [(r["wins"], r["games"]) for r in seats] != [(r["wins"], r["games"]) for r in summary["entrants"].values()]:
+        rows += [(f"seat {i}", r) for i, r in enumerate(seats, 1)]
     rows.append(("first player", summary["first_player"]))
     return rows
 
@@ -51,11 +52,22 @@ def length_unit(summary: dict) -> str:
     return "turns" if turns["max"] or not summary["length"].get("rounds", {}).get("max") else "rounds"
 
 
-def cell(r: dict) -> str:
+def fair_of(summary: dict) -> float:
+    """The fair share, exact (report.json rounds it: 1/3 is 0.333333 there)."""
+    return 1 / len(summary["seats"]) if summary.get("seats") else summary["fair_share"]
+
+
+def interval(r: dict, fair: float | None = None) -> str:
+    """A rate's 95% interval in points ("58-66"), from its wins and games (not from the
+    rounded bounds of report.json, which rounded twice would be a point off)."""
+    return interval_text(*wilson(r["wins"], r["games"]), fair)
+
+
+def cell(r: dict, fair: float | None = None) -> str:
     """A win rate and its interval, as "62% (58-66)"; "-" with no decided game."""
     if r["rate"] is None:
         return "-"
-    return f"{pct(r['rate'])}% ({pct(r['low'])}-{pct(r['high'])})"
+    return f"{pct(r['rate'])}% ({interval(r, fair)})"
 
 
 def _table(header: list[str], rows: list[list[str]], left: tuple[int, ...] = (0,)) -> list[str]:
@@ -74,11 +86,13 @@ def table_lines(runs: list[dict]) -> list[str]:
     by_run = [dict(sides(r["summary"])) for r in runs]
     if len(runs) == 1:
         header = ["side", "wins", "of", "win rate (95% CI)", "verdict"]
-        rows = [[n, str(by_run[0][n]["wins"]), str(by_run[0][n]["games"]), cell(by_run[0][n]),
+        fair = fair_of(runs[0]["summary"])
+        rows = [[n, str(by_run[0][n]["wins"]), str(by_run[0][n]["games"]), cell(by_run[0][n], fair),
                  by_run[0][n]["verdict"]] for n in names]
     else:
         header = ["side"] + [label(r) for r in runs]
-        rows = [[n] + [cell(b[n]) if n in b else "-" for b in by_run] for n in names]
+        rows = [[n] + [cell(b[n], fair_of(r["summary"])) if n in b else "-" for b, r in zip(by_run, runs)]
+                for n in names]
     lines = _table(header, rows, (0, 4) if len(runs) == 1 else (0,))
     s = [r["summary"] for r in runs]
     lines.append("")
@@ -110,7 +124,8 @@ def precision_line(run: dict) -> str:
     head = f"{label(run)}: " if run.get("variation") else ""
     pts = f"±{100 * p['target']:g} point" + ("" if 100 * p["target"] == 1 else "s")
     if p["met"]:
-        return f"{head}stopped after {run['games']} games: every win rate is within {pts}"
+        return (f"{head}stopped after {run['games']} games: every win rate of the entrants, sets, seats and first "
+                f"player is within {pts} (the cards' are not waited for)")
     return (f"{head}stopped at --games {run['games']}: the widest win rate is ±{100 * p['widest']:.1f} points, "
             f"not yet within {pts}")
 
@@ -198,7 +213,7 @@ def report_md(runs: list[dict]) -> list[str]:
         lines += ["| side | wins | of | win rate | 95% CI | verdict |", "|---|---:|---:|---:|---|---|"]
         for name, s in sides(r["summary"]):
             rate = "-" if s["rate"] is None else f"{pct(s['rate'])}%"
-            lines.append(f"| {name} | {s['wins']} | {s['games']} | {rate} | {pct(s['low'])}-{pct(s['high'])}% "
+            lines.append(f"| {name} | {s['wins']} | {s['games']} | {rate} | {interval(s, fair_of(r['summary']))}% "
                          f"| {s['verdict']} |")
         lines.append("")
     cards = first["summary"]["cards"]
@@ -209,7 +224,7 @@ def report_md(runs: list[dict]) -> list[str]:
         for c in cards:
             rate = "-" if c["rate"] is None else f"{pct(c['rate'])}%"
             lines.append(f"| {c['card']} | {c['set'] or ''} | {c['played']} | {c['games']} | {rate} "
-                         f"| {pct(c['low'])}-{pct(c['high'])}% |")
+                         f"| {interval(c)}% |")
         lines.append("")
     else:
         lines += ["## Cards", "", "No per-card figures: the game names no events under `balance: played` in "
@@ -256,11 +271,20 @@ def _win_rates_chart(plt, path: Path, runs: list[dict]) -> None:
     plt.close(fig)
 
 
+def _histograms(runs: list[dict], key: str) -> list[dict]:
+    """Each run's histogram of a length (decisions, turns, rounds), in bins shared by every
+    run, so that the bars of a sweep's values compare (each run's own bins differ)."""
+    values = [[g[key] for g in r.get("results") or () if isinstance(g.get(key), int)] for r in runs]
+    if len(runs) == 1 or not all(values):
+        return [r["summary"]["length"][key] for r in runs]
+    span = (min(min(v) for v in values), max(max(v) for v in values))
+    return [spread(v, span=span) for v in values]
+
+
 def _length_chart(plt, path: Path, runs: list[dict]) -> None:
     fig, axes = plt.subplots(1, 2, figsize=(9, 3.2))
     for ax, key in zip(axes, ("decisions", length_unit(runs[0]["summary"]))):
-        for r in runs:
-            h = r["summary"]["length"][key]
+        for r, h in zip(runs, _histograms(runs, key)):
             if h["counts"]:
                 ax.stairs(h["counts"], h["edges"], label=label(r), fill=len(runs) == 1)
         ax.set_xlabel(f"{key} a game")

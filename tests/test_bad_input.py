@@ -301,6 +301,11 @@ def test_a_time_limit_in_game_yaml_is_the_matchs(tiny):
     # (a pointer through a list by a name was an internal error)
     ("{default: [1], schema: {prefixItems: [{type: integer}], items: {$ref: '#/prefixItems/first'}}}",
      r"option rounds: not a valid JSON Schema: items.\$ref: '#/prefixItems/first' points to nothing in the schema"),
+    # (a property may be called default or const: a schema all the same, not data)
+    ("{default: {default: 1}, schema: {properties: {default: {$ref: '#/$defs/n'}}}}",
+     r"option rounds: not a valid JSON Schema: properties.default.\$ref: '#/\$defs/n' points to nothing"),
+    ("{default: [3], schema: {items: {$dynamicRef: '#count'}}}",
+     r"option rounds: not a valid JSON Schema: items.\$dynamicRef: '#count' points to nothing in the schema"),
 ])
 def test_bad_option_declarations_are_problems(tiny, entry, message):
     game = tiny / "game.yaml"
@@ -313,12 +318,37 @@ def test_bad_option_declarations_are_problems(tiny, entry, message):
     "{$defs: {n: {$id: 'urn:count', type: integer}}, $ref: 'urn:count'}",          # (a resource within it)
     "{type: integer, x-editor: {$ref: '#/nowhere'}}",                              # (an annotation's data)
     "{anyOf: [{$ref: '#/$defs/n'}], $defs: {n: {enum: [3, {$ref: x}]}}}",        # (a $ref key in data)
+    "{$defs: {n: {$dynamicAnchor: count, type: integer}}, $dynamicRef: '#count'}",  # (a dynamic anchor)
+    "{type: integer, counting: {$ref: '#/nowhere'}}",                             # (a keyword of one's own)
 ])
 def test_schemas_whose_references_resolve_within_them_are_taken(tiny, schema):
     game = tiny / "game.yaml"
     game.write_text(game.read_text().replace("rounds: 3", f"rounds: {{default: 3, schema: {schema}}}"))
     r = run("check", str(tiny))
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+def _doubling(levels: int, leaf: dict) -> str:
+    """A schema (as JSON, which YAML reads) whose every level refers twice to the next."""
+    defs = {f"d{i}": {"anyOf": [{"$ref": f"#/$defs/d{i + 1}"}] * 2} for i in range(levels)}
+    return json.dumps({"$defs": {**defs, f"d{levels}": leaf}, "$ref": "#/$defs/d0"})
+
+
+def test_a_schema_whose_references_double_at_each_level_is_refused_before_any_value_is_checked(tiny):
+    """Checking a value that fits no branch visits every branch: 18 such levels took 49 s to
+    refuse the default. Past 10,000 schemas the schema is refused; a schema within itself
+    (a tree of any depth) and a few levels of doubling are taken."""
+    game = tiny / "game.yaml"
+    original = game.read_text()
+    game.write_text(original.replace("rounds: 3", f"rounds: {{default: 3, schema: {_doubling(24, {'type': 'string'})}}}"))
+    check_refuses(tiny, game, r"option rounds: not a valid JSON Schema: its references branch into more than "
+                              r"10,000 schemas to check one value against")
+    tree = {"$defs": {"t": {"type": "array", "items": {"anyOf": [{"type": "integer"}, {"$ref": "#/$defs/t"}]}}},
+            "$ref": "#/$defs/t"}
+    for default, schema in ((3, _doubling(6, {"type": "integer"})), ([[1, [2, [3]]]], json.dumps(tree))):
+        game.write_text(original.replace("rounds: 3", f"rounds: 3\n  shape: {{default: {default}, schema: {schema}}}"))
+        r = run("check", str(tiny))
+        assert r.returncode == 0, r.stdout + r.stderr
 
 
 def test_an_option_with_bounds_reads_as_its_value(tiny):
@@ -424,7 +454,7 @@ def test_a_plain_option_still_takes_any_number():
     pytest.param(["sim", "summoner_wars", "--games", "-5"], ["games must be", "not -5"], id="games-negative"),
     pytest.param(["sim", "summoner_wars", "--games", "0"], ["games must be", "not 0"], id="games-zero"),
     pytest.param(["sim", "summoner_wars", "--games", "2", "--jobs", "-1"], ["jobs must be"], id="jobs-negative"),
-    pytest.param(["sim", "summoner_wars", "--games", "2", "--max-decisions", "-1"], ["max decisions must be"],
+    pytest.param(["sim", "summoner_wars", "--games", "2", "--max-decisions", "-1"], ["--max-decisions must be"],
                  id="max-decisions-negative"),
     pytest.param(["sim", "summoner_wars", "--games", "1", "--seed", str(2 ** 63)], ["seed", str(2 ** 63 - 1)],
                  id="sim-seed-2^63"),
@@ -800,3 +830,31 @@ def test_a_match_a_script_ended_without_a_result_says_so(sw):
     s.match.eval("state.over = true")     # (as a rule might, instead of calling end_game)
     s.match.answer(0)
     assert s.match.is_over and s.options_text() == "The match is over (the rules named no result)"
+
+
+# -- found by an audit of the API reference against the engine (session 47) ----------------
+
+def test_a_next_player_that_names_no_player_is_said_at_the_turns_end(tmp_path):
+    """A flow's next_player returning 5 of 2 players was taken as whose turn it is: the error
+    came at the next question, as 'no player 5', blamed on another script."""
+    duel = Path(shutil.copytree(ROOT / "docs" / "examples", tmp_path / "examples"))
+    game = duel / "rules" / "duel" / "game.yaml"
+    game.write_text(game.read_text().replace("  setup: setup\n", "  setup: setup\n  next_player: whose_next\n"))
+    script = duel / "rules" / "duel" / "duel.lua"
+    script.write_text(script.read_text() + "\nfunction whose_next(p) return 5 end\n")
+    r = run("sim", str(duel / "rules" / "duel"), "--games", "1", "--quiet")
+    line = script.read_text().splitlines().index("function whose_next(p) return 5 end") + 1
+    assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+    assert r.stderr.startswith(f"error: {script}:{line}: whose_next (the flow's next_player) must return the player "
+                               f"whose turn is next, from 1 to 2, not 5\n"), r.stderr
+
+
+def test_state_phase_is_nil_between_rounds_as_between_turns(tiny):
+    """In a rounds game state.phase kept the last phase's id through round_end and the next
+    round_start; api.md says nil between turns, and a turns game reset it."""
+    script = tiny / "tiny.lua"
+    script.write_text(script.read_text() + '\non("round_end", function(ev) state.vars.seen = '
+                                            '(state.vars.seen or "") .. tostring(state.phase) .. ";" end)\n')
+    m = Match(load_game(str(tiny)), 1, [Seat("bot"), Seat("bot")], quiet=True)
+    play(m, {1: RandomBot(1, 1), 2: RandomBot(1, 2)}, max_decisions=500)
+    assert m.eval("state.vars.seen")[0].split(";")[:-1] == ["nil"] * m.eval("state.round")[0]

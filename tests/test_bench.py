@@ -65,8 +65,8 @@ def test_text_names_each_figure_with_its_goal():
 
 
 @pytest.mark.parametrize("args, says", [
-    (("summoner_wars", "--games", "0"), "games must be a whole number, 1 or more, not 0"),
-    (("summoner_wars", "--rounds", "0"), "rounds must be a whole number, 1 or more, not 0"),
+    (("summoner_wars", "--games", "0"), "--games must be a whole number, 1 or more, not 0"),
+    (("summoner_wars", "--rounds", "0"), "--rounds must be a whole number, 1 or more, not 0"),
     (("summoner_wars", "--seed", "-1"), "seed"),
     (("no_such_game",), "no game called 'no_such_game'"),
 ])
@@ -319,6 +319,11 @@ def test_lengths_script_counts_each_game_in_its_band_and_names_a_bad_file(tmp_pa
     from engine.stats import wilson
     assert wars["within_interval"] == [round(x, 4) for x in wilson(wars["within"], 6)]
     assert isle["lengths"] == lengths["summoners_isle"] and isle["unit"] == "rounds"
+    # a game of no card sets counts its wins by seat (they were all under null)
+    assert set(isle["wins"]) <= {"seat 1", "seat 2"} and sum(isle["wins"].values()) >= 1
+    other = subprocess.run(script + [str(tmp_path / "summoner_wars"), "--against", str(tmp_path / "summoners_isle")],
+                           capture_output=True, text=True, cwd=root)
+    assert other.returncode != 0 and "runs are of summoner_wars, but" in other.stderr and "Traceback" not in other.stderr
     text = subprocess.run(script + [str(tmp_path / "summoner_wars")], capture_output=True, text=True, cwd=root)
     assert text.returncode == 0 and " 6 games, median " in text.stdout and "10-30: " in text.stdout
     assert "within (" in text.stdout and "%, " in text.stdout

@@ -132,6 +132,28 @@ def test_a_reveal_shows_one_card_to_one_player_until_it_is_shuffled_in(bid_game)
     assert hand[0] not in {c["id"] for c in m.view(2)["cards"]}
 
 
+def test_is_seen_by_says_whether_a_player_sees_a_cards_face_where_it_lies(bid_game):
+    """cards.is_seen_by counted only reveals: a card face up on a public table, or in its
+    owner's own hand, was 'not seen' by every player."""
+    m = new_bid_match(bid_game)
+    seen = ("local c = zones.cards(1, 'hand')[1]; local function all() return "
+            "{cards.is_seen_by(c, 1), cards.is_seen_by(c, 2)} end; local out = {hand = all()}; ")
+    [got] = m.eval(seen + "cards.reveal(c, 2); out.revealed = all(); "
+                          "cards.to_zone(c, 1, 'table'); out.table = all(); "
+                          "cards.turn_face_down(c); out.down = all(); "
+                          "cards.to_zone(c, 1, 'hand'); cards.turn_face_up(c); out.up_in_hand = all(); return out")
+    assert got == {"hand": [True, False], "revealed": [True, True], "table": [True, True],
+                   "down": [True, False], "up_in_hand": [True, False]}
+    assert m.eval("local c = zones.cards(1, 'deck')[1]; return {cards.is_seen_by(c, 1), cards.is_seen_by(c)}") \
+        == [[False, True]]                                           # a deck: nobody but a designer
+
+
+def test_a_mark_of_nil_takes_the_mark_off(bid_game):
+    m = new_bid_match(bid_game)
+    assert m.eval("local c = zones.cards(1, 'hand')[1]; cards.turn_face_down(c); cards.mark(c, {paid = 3}); "
+                  "local before = c.mark.paid; cards.mark(c, nil); return before, c.mark") == [3, None]
+
+
 def test_a_card_coming_into_a_seats_sight_stops_that_seats_fair_undo_only(bid_game):
     m = new_bid_match(bid_game)
     m.answer_key("Bid 1")

@@ -75,6 +75,49 @@ def test_a_verdict_says_whether_the_interval_leaves_out_a_fair_share(wins, games
     assert Rate(wins, games).verdict(0.5) == words
 
 
+@pytest.mark.parametrize("wins, games, fair, words", [
+    # 10.18-49.50%: rounded to 4 places and then to points it read "disfavoured, 95% CI 10-50%"
+    (4, 16, 1 / 2, "disfavoured, 95% CI 10-49%"),
+    (12, 16, 1 / 2, "favoured, 95% CI 51-90%"),
+    # the exact upper bound 33.335% holds the fair third: rounded to 4 places it did not
+    (3, 22, 1 / 3, "no evidence of imbalance at this sample size"),
+    # a bound that rounds onto the fair share gets a decimal: 50.2, not 50
+    (60, 100, 1 / 2, "favoured, 95% CI 50.2-69%"),
+])
+def test_a_verdict_and_its_interval_never_contradict_each_other(wins, games, fair, words):
+    from engine.stats import interval_text
+    assert Rate(wins, games).verdict(fair) == words
+    assert interval_text(*wilson(3, 22), 1 / 3) == "5-33.335"    # (33 would put it below a third)
+    assert interval_text(*wilson(4, 16)) == "10-49"
+
+
+def test_the_table_shows_the_seats_when_they_are_not_the_entrants():
+    """With --swap the seats' rates (a seat that wins more) were only in --json."""
+    from repl.report import sides
+    swapped = [result(i, 1 + (i % 3 == 0), seating=(i % 2, 1 - i % 2)) for i in range(12)]
+    summary = summarise(swapped, ["x", "y"], 2)
+    names = [n for n, _ in sides(summary)]
+    assert names[-3:] == ["seat 1", "seat 2", "first player"] and summary["seats"][0]["wins"] == 8
+    fixed = summarise([result(i, 1 + (i % 3 == 0)) for i in range(12)], ["x", "y"], 2)
+    assert "seat 1" not in [n for n, _ in sides(fixed)]        # (each entrant always sat in its own seat)
+
+
+def test_a_sweep_of_list_values_and_its_charts_bins():
+    """--vary split its values at every comma, so a list option could not be varied; a sweep's
+    length histograms each had bins of their own."""
+    assert parse_vary(["domains_2=[sw, ne],[se, nw]", "name='a,b',c"]) == [
+        ("domains_2", [["sw", "ne"], ["se", "nw"]]), ("name", ["a,b", "c"])]
+    from repl.report import _histograms, label
+    runs = [{"variation": {"domains_2": ["sw", "ne"]}, "results": [{"turns": t} for t in (3, 5, 9)],
+             "summary": {"length": {"turns": {}}}},
+            {"variation": {"domains_2": ["se", "nw"]}, "results": [{"turns": t} for t in (12, 40)],
+             "summary": {"length": {"turns": {}}}}]
+    a, b = _histograms(runs, "turns")
+    assert a["edges"] == b["edges"] and a["edges"][0] == 3 and a["edges"][-1] >= 40
+    assert sum(a["counts"]) == 3 and sum(b["counts"]) == 2
+    assert label(runs[0]) == "domains_2=[sw, ne]"
+
+
 # -- what results say -----------------------------------------------------------------------
 
 def result(seed, winner, finished=True, seating=(0, 1), sets=("a", "b"), plays=None, decisions=10, turns=2,
@@ -137,7 +180,7 @@ def test_a_card_is_credited_to_the_side_that_played_it():
                result(2, 2, plays={"imp": [1, 0]}),
                result(3, None, plays={"imp": [0, 4]})]       # a draw: played, but no rate
     cards = {c["card"]: c for c in card_rates(results, {"imp": "a", "ogre": "b"})}
-    assert cards["imp"]["played"] == 7 and cards["imp"]["set"] == "a"
+    assert cards["imp"]["played"] == 7 and cards["imp"]["set"] == "a, b"   # (seat 2, set b, played it in game 3)
     assert (cards["imp"]["wins"], cards["imp"]["games"]) == (1, 2)
     assert (cards["ogre"]["wins"], cards["ogre"]["games"]) == (1, 2)
     assert [c["card"] for c in card_rates(results)] == ["imp", "ogre"]   # most played first
@@ -484,3 +527,13 @@ def test_a_varied_card_value_is_checked_by_its_field_as_the_card_files_are(tmp_p
         check_card_value(g, "pawn", "rank", -1)
     with pytest.raises(EngineError, match=r"card.pawn.level=7: 7 is greater than the maximum of 5"):
         check_card_value(g, "pawn", "level", 7)
+
+
+def test_swapped_seats_that_do_not_go_evenly_round_are_warned_of():
+    r = summon("sim", "summoners_isle", "--players", "random,random,random", "--swap", "--games", "4",
+               "--jobs", "1", "--quiet")
+    assert r.returncode == 0, r.stderr
+    assert "warning: --swap: 4 games do not go evenly round 3 seats" in r.stderr and "3 or 6 games would not" in r.stderr
+    even = summon("sim", "summoners_isle", "--players", "random,random,random", "--swap", "--games", "3",
+                  "--jobs", "1", "--quiet")
+    assert even.returncode == 0 and "warning" not in even.stderr, even.stderr

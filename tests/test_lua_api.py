@@ -4,6 +4,7 @@ a suggestion, calls in the old order named at run time and by `summon check`."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -359,3 +360,62 @@ def test_a_regions_definition_is_read_only(tm):
     assert error_of(tm, 'setmetatable(board.region_info("south"), {})') == \
         "eval:1: setmetatable: this table belongs to the engine"
     assert tm.eval('board.region_info("north").bonus, board.region_info("south").bonus') == [2, 1]
+
+
+# -- found by an audit of the API reference against the engine (session 47) ----------------
+
+def test_stat_and_add_modifier_take_only_the_games_stats(tm):
+    """stat() read any field of a definition (a name, a list of tags), and add_modifier took a
+    misspelt stat and never ran: both now raise, naming the game's stats."""
+    for code in ('stat(cards.create("pawn", 1), "name")', 'add_modifier("sped", function(c, v) return v end)'):
+        message = error_of(tm, code)
+        assert re.search(r"no stat called '(name|sped)'.*\(the game's stats: speed\)", message), message
+    assert "did you mean 'speed'" in error_of(tm, 'add_modifier("sped", function(c, v) return v end)')
+    assert run(tm, 'local c = cards.create("pawn", 1); add_modifier("speed", function(c, v) return v + 1 end); '
+                   'return stat(c, "speed")') == [2]
+
+
+def test_counters_stay_within_their_bounds(tm):
+    """A negative spend raised the counter past its max; NaN passed every bound and stayed."""
+    assert "counters.spend: the amount must be 0 or more, got -100" in error_of(tm, 'counters.spend(1, "score", -100)')
+    assert "counters.can_spend: the amount must be 0 or more" in error_of(tm, 'counters.can_spend(1, "score", -1)')
+    for code in ('counters.add(1, "score", 0/0)', 'counters.set("steps", 0/0)'):
+        assert "must be a number, got nan" in error_of(tm, code), code
+    assert run(tm, 'return counters.get(1, "score"), counters.spend(1, "score", 0)') == [0, 0]
+
+
+def test_every_function_taking_a_card_takes_its_id_too(tm):
+    """CardArg: cards.has_tag, cards.is_on_board and describe failed inside the engine on an id."""
+    got = run(tm, 'local c = cards.create("pawn", 1); '
+                  'return cards.has_tag(c.id, "piece") and cards.has_tag(c, "piece"), cards.is_on_board(c.id), '
+                  'describe(c.id) == describe(c)')
+    assert got == [True, False, True]
+    assert "describe: expected a card or a card's id, got 999" in error_of(tm, "describe(999)")
+    assert "cards.is_on_board: expected a card or a card's id" in error_of(tm, "cards.is_on_board('x')")
+
+
+def test_eval_shows_what_a_read_only_view_holds(tm):
+    """summon eval and the lua console showed [] for every read-only view of the engine
+    (options, card definitions, a region's definition): the encoder read them raw."""
+    [region] = tm.eval('board.region_info("north")')
+    assert region == {"bonus": 2}
+    [pawn, inside] = tm.eval('defs.pawn, {deep = {defs.pawn}}')
+    assert pawn["name"] == "Pawn" and pawn["tags"] == ["piece"] and inside["deep"] == [pawn]
+    [shown] = tm.eval("local t = {}; t.me = t; return t")      # (a table inside itself: said, not looped)
+    assert shown.startswith("<cannot show: ") and "nested more than 64 deep" in shown
+
+
+def test_board_coordinates_and_positions_in_a_zone_are_checked(swm):
+    """board.space_at named a square for coordinates far off the board (0, 1001 was a1);
+    a ray going nowhere gave its start n times; cards.to_zone clamped a position outside the
+    zone to its end without a word."""
+    assert swm.eval("board.space_at(0, 1001), board.space_at(2, -997), board.space_at(1.5, 1), "
+                    "board.space_at(1, 1), board.space_at(2.0, 3.0)") == [None, None, None, "a1", "b3"]
+    assert "board.space_at: x and y must be numbers, got 'c' and 3" in error_of(swm, 'board.space_at("c", 3)')
+    assert "board.ray: dx and dy are both 0" in error_of(swm, 'board.ray("a1", 0, 0, 3)')
+    assert "cards.to_zone: position 9 is not in discard:1: it takes 1 (the bottom) to 3 (the top)" in error_of(
+        swm, 'cards.to_zone(zones.cards(1, "draw")[1], 1, "discard"); cards.to_zone(zones.cards(1, "draw")[1], 1, '
+             '"discard"); cards.to_zone(zones.cards(1, "draw")[1], 1, "discard", 9)')
+    assert swm.eval('local a, b = zones.cards(1, "draw")[1], zones.cards(1, "draw")[2]; cards.to_zone(a, 1, "discard"); '
+                    'cards.to_zone(b, 1, "discard", 1); local d = zones.cards(1, "discard"); '
+                    'return d[1].id == b.id, d[#d].id == a.id') == [True, True]     # (1 is the bottom)

@@ -331,6 +331,19 @@ def test_fitted_breaks_only_plain_lines_wider_than_the_terminal():
     assert fitted(label, 40) == label                # (the number would stand alone on its line)
 
 
+def test_a_line_is_broken_by_the_columns_it_takes_on_the_terminal():
+    """A wide (CJK) character takes two columns of a terminal: a line of them is broken so
+    that no part is wider than the terminal, and a line that fits in columns is left whole."""
+    from repl.render import _wrap, columns, fitted
+    city = "城市"                                     # two characters, four columns
+    parts = fitted("  " + " ".join([city] * 30), 40).split("\n")
+    assert [columns(p) for p in parts] == [36, 40, 40, 40, 15]   # (7 to a line, 5 columns each)
+    assert parts[1] == "      " + " ".join([city] * 7)
+    assert fitted(" ".join([city] * 7), 40) == " ".join([city] * 7)    # 34 columns: whole
+    assert [columns(p) for p in _wrap("Legend: " + " ".join([city] * 12), 30)] == [27, 28, 18]
+    assert _wrap("a-b c\td", 80) == ["a-b c d"]       # (a tab reads as a space)
+
+
 def test_the_screen_fits_a_120_by_40_terminal(play_screen):
     """Read on the emulated terminal, as a person sees it: the whole status, from its
     turn order to the prompt, is on the screen, and no line of it ran past the width

@@ -3,13 +3,15 @@ what to change: an endless loop, an error in a batch run, YAML syntax, a card id
 a deck that breaks the game's deck rules."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from conftest import edit
 from engine import scenarios, yamlio
 from engine.errors import DefinitionError, EngineError
 from engine.loader import load_game
-from engine.match import Seat
+from engine.match import Match, Seat
 from engine.sim import simulate
 
 SVARA_MOVES = """\
@@ -37,17 +39,37 @@ def _plant(cards_file, lua_line: str) -> int:
     return cards_file.read_text().splitlines().index(f"          {lua_line}") + 1
 
 
-def test_an_endless_loop_names_the_script_file_and_line(game_copy, tmp_path):
-    g = game_copy()
-    line = _plant(g.cards / "polar_dwarves.yaml", "while true do end")
-    f = tmp_path / "loop.yaml"
+def _svara_moves_failing(g, tmp_path, lua_line: str) -> tuple[int, str]:
+    """Svara's after_move hook with lua_line first, played: (the line's number, the failure)."""
+    line = _plant(g.cards / "polar_dwarves.yaml", lua_line)
+    f = tmp_path / "svara.yaml"
     f.write_text(SVARA_MOVES.format(rules=g.rules))
     results, problems = scenarios.run_file(f)
     assert not problems
-    message = results[0].failures[0].message
+    return line, results[0].failures[0].message
+
+
+def test_an_endless_loop_names_the_script_file_and_line(game_copy, tmp_path):
+    line, message = _svara_moves_failing(game_copy(), tmp_path, "while true do end")
     assert "script ran too long" in message
     assert f"polar_dwarves.yaml:{line}" in message
     assert "in hook after_move of Svara" in message
+
+
+def test_a_bad_argument_to_an_engine_function_is_said_at_the_scripts_line(game_copy, tmp_path):
+    """An engine function given a bad argument fails inside the engine's own code: the error
+    names the script's line that called it, and the engine's place only after it (it named
+    engine/lua/board.lua alone, in a scenario, in summon check and in summon eval)."""
+    g = game_copy()
+    line, message = _svara_moves_failing(g, tmp_path, 'local near = board.within("a1")')
+    assert re.search(rf"polar_dwarves\.yaml:{line}: attempt to compare \w+ with nil \(inside the engine, at "
+                     rf"engine/lua/board\.lua:\d+: check what this line gives it\)", message), message
+    m = Match(load_game(str(g.rules)), 1, [Seat("bot"), Seat("bot")], quiet=True)
+    for code, said in (('return board.within("a1")', r"eval:1: attempt to compare"),   # (a tail call)
+                       ('local x = 1\nlocal r = board.reach("a1")', r"eval:2: bad 'for' limit"),
+                       ('win(1, 5)', r"eval:1: end_game: the reason must be text, not a number \(inside the engine")):
+        with pytest.raises(EngineError, match=said):
+            m.eval(code)
 
 
 def test_an_error_in_a_batch_run_names_the_seed_decision_and_phase(game_copy):

@@ -193,7 +193,8 @@ EXHAUSTION = [
     ("__close loop", "do local x <close> = setmetatable({}, {__close = function() while true do end end}) end",
      TOO_LONG),
     ("error with a table", "error({1, 2, 3})",
-     fails('a script raised an error value of type table (raise errors with a message: error("what went wrong"))')),
+     fails('eval:1: a script raised an error value of type table (raise errors with a message: error("what went '
+           'wrong"))')),
     # results are shown, never run: bad bytes become '?', metamethods are not called, cycles are cut
     ("invalid utf-8 result", 'return "\\xff\\xfe ok"', Returns(["?? ok"])),
     ("__tostring loop in result", "return setmetatable({}, {__tostring = function() while true do end end})",

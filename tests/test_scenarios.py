@@ -580,3 +580,19 @@ def test_rolls_forced_by_the_setups_lua_count_as_the_setups(tmp_path):
         in r.stdout, r.stdout
     assert "setup_force.yaml:11: step 0: the forced result (rolls:) was never drawn by the end of the scenario" \
         in r.stdout, r.stdout
+
+
+@pytest.mark.parametrize("setup, said", [
+    # (each was taken: the failure came later, blamed on the rules, or never)
+    ("lua: 'scenario.start(5)'", r"s\.yaml:\d+: scenario\.start: no player 5 \(players are 1 to 2\)"),
+    ("board: {c4: {card: frost_mage, owner: 1, controller: 9}}",
+     r"setup board c4: controller 9 is no player \(players are 1 to 2\)"),
+    ("lua: 'scenario.apply({start = {player = \"two\"}})'", r"setup start: no player 'two'"),
+    ("lua: 'scenario.force({\"six\"})'", r"scenario\.force: result 1 must be a whole number .*got 'six'"),
+    ("lua: 'scenario.force()'", r"scenario\.force: give the results as a list of numbers, got nil"),
+])
+def test_a_setup_naming_no_player_or_no_result_fails_at_once(tmp_path, setup, said):
+    [result] = _run_text(tmp_path, f"game: summoner_wars\nscenarios:\n  - name: bad setup\n    setup:\n"
+                                   f"      {setup}\n    steps: [{{expect: {{over: false}}}}]\n")
+    assert not result.passed and re.search(r"setup failed: .*" + said, result.failures[0].message), \
+        result.failures[0].message

@@ -52,6 +52,8 @@
 ---@field id string
 ---@field name string
 ---@field tags string[]
+---@field tagset table<string, boolean> The same tags as a set: tagset.unit is true (cards.has_tag reads it).
+---@field set string The id of the card set that defines it.
 ---@field copies integer
 ---@field text string|nil
 ---@field hooks table<string, fun(self: Card, ev: Event)> Event hooks: function(card, ev).
@@ -116,7 +118,7 @@
 ---@field turn integer Turns begun so far (turns games): the engine adds 1 at each turn's start.
 ---@field round integer Rounds begun so far (rounds games): the engine adds 1 at each round's start.
 ---@field active Player Whose turn it is (turns games: the engine sets it from next_player). In a rounds game the rules set it.
----@field phase string|nil The id of the phase running now (nil between turns).
+---@field phase string|nil The id of the phase running now (nil between turns and between rounds).
 ---@field over boolean True once the game has ended.
 ---@field winner Player|nil The winner once over (nil: a draw).
 ---@field result string|nil Why the game ended.
@@ -228,6 +230,7 @@ function on(name, fn) end
 --- stat on every card in play (in play order), then raised to the stat's `min` and
 --- lowered to its `max` if game.yaml gives them (once, after every modifier, so the
 --- order the modifiers run in cannot change the result).
+--- A card's other fields are read from its definition (cards.def), not through stat.
 --- Errors: not a card; a stat the game does not declare; a modifier returning a non-number.
 --- Example: local s = stat(c, "strength")
 ---@param c CardArg
@@ -237,8 +240,9 @@ function stat(c, name) end
 
 --- Registers a rules-level modifier of a stat: fn(card, value) returns the new value.
 --- Rules modifiers run before the cards' own modifiers.
+--- Errors: a stat the game does not declare; fn not a function.
 --- Example: add_modifier("strength", function(card, v) return v + tokens.get(card, "rage") end)
----@param stat_name string
+---@param stat_name string A stat the game declares under `stats:`.
 ---@param fn fun(card: Card, value: number): number
 function add_modifier(stat_name, fn) end
 
@@ -263,8 +267,9 @@ function end_game(winner, reason) end
 function say(text) end
 
 --- A card's name and id as text: "Scout (card 7)".
+--- Errors: not a card.
 --- Example: say(describe(c) .. " is destroyed")
----@param c Card
+---@param c CardArg
 ---@return string
 function describe(c) end
 
@@ -306,6 +311,7 @@ function board.exists(s) end
 function board.xy(s) end
 
 --- The space at grid coordinates, or nil off the board (coordinates are not names).
+--- Errors: x or y not a number.
 --- Example: local s = board.space_at(3, 1)
 ---@param x integer
 ---@param y integer
@@ -396,7 +402,7 @@ function board.card_at(s) end
 function board.is_empty(s) end
 
 --- Spaces from s in direction (dx, dy), up to n steps, stopping at the board's edge.
---- Errors: no such space.
+--- Errors: no such space; dx and dy both 0.
 --- Example: local line = board.ray("a1", 1, 0, 3)
 ---@param s Space
 ---@param dx integer
@@ -416,8 +422,10 @@ function board.ray(s, dx, dy, n) end
 function board.line_of_sight(s, n, passable) end
 
 --- Every path of 1..steps moves from s: a path goes on through a space where
---- can_pass(space) and may end where can_stop(space) (both default to "empty";
---- s itself counts as empty). Each path is a list of spaces, in a stable order.
+--- can_pass(space) and may end where can_stop(space) (both default to "empty").
+--- s itself is always passed and stopped on, whatever the two say (its card is the
+--- one moving), so a path may step out and back. Each path is a list of spaces, in a
+--- stable order.
 --- Errors: no such space.
 --- Example: local ps = board.paths("c3", 2)
 ---@param s Space
@@ -428,7 +436,8 @@ function board.line_of_sight(s, n, passable) end
 function board.paths(s, steps, can_pass, can_stop) end
 
 --- The spaces reachable from s in 1..steps moves, each with a shortest path
---- (same can_pass/can_stop as board.paths), in a stable order.
+--- (same can_pass/can_stop as board.paths), in a stable order. s is among them
+--- when a card can step out and back.
 --- Errors: no such space.
 --- Example: for _, r in ipairs(board.reach("c3", 2)) do say(r.space) end
 ---@param s Space
@@ -475,19 +484,19 @@ function cards.get(id) end
 function cards.def(c) end
 
 --- Whether a card's definition has a tag.
---- Errors: a tag no card of the game has (a typo).
+--- Errors: not a card; a tag no card of the game has (a typo).
 --- Example: if cards.has_tag(c, "captain") then say("a captain") end
----@param c Card
+---@param c CardArg
 ---@param tag string
 ---@return boolean
 function cards.has_tag(c, tag) end
 
 --- Moves a card to a zone: cards.to_zone(c, p, zone [, where]) for a player's own
 --- zone, cards.to_zone(c, zone [, where]) for a shared one. where: "top" (default),
---- "bottom" or a 1-based position. A player who now sees the card's face and did not
---- before (a card from another's hand put in theirs) has learned it: their fair undo
---- stops here, as at a reveal.
---- Errors: not a card; no such player or zone; a bad `where`.
+--- "bottom" or a position, counted from 1 at the bottom to one past the top. A player
+--- who now sees the card's face and did not before (a card from another's hand put in
+--- theirs) has learned it: their fair undo stops here, as at a reveal.
+--- Errors: not a card; no such player or zone; a bad `where` (a position outside the zone).
 --- Example: cards.to_zone(c, c.owner, "discard")
 ---@param c CardArg
 ---@param p Player|string The zone's player, or a shared zone's name.
@@ -538,8 +547,9 @@ function cards.on_board(filter) end
 function cards.in_play(filter) end
 
 --- Whether a card is on the board.
+--- Errors: not a card.
 --- Example: if cards.is_on_board(c) then say(c.space) end
----@param c Card
+---@param c CardArg
 ---@return boolean
 function cards.is_on_board(c) end
 
@@ -568,7 +578,9 @@ function cards.is_face_down(c) end
 ---@param in_sight? boolean Whether those who saw it face up still know it (default false).
 function cards.turn_face_down(c, in_sight) end
 
---- Turns a card face up: everyone sees it (a reveal: fair undo stops here).
+--- Turns a card face up: it shows as itself to whoever sees where it lies (everyone,
+--- on the board or in a public zone; its owner, in a hand). cards.reveal shows a card
+--- to players who do not see its zone. A reveal: fair undo stops here.
 --- Errors: not a card.
 --- Example: cards.turn_face_up(c)
 ---@param c CardArg
@@ -603,7 +615,9 @@ function cards.set_owner(c, p) end
 ---@param p Player|nil
 function cards.reveal(c, p) end
 
---- Whether player p may see a card's face (p nil: a designer, who sees everything).
+--- Whether player p sees a card's face where it lies now: face up on the board or in a
+--- zone p sees, or shown to p (cards.reveal; a face-down card: its owner, and those who
+--- saw it turned over in sight). p nil: a designer, who sees everything.
 --- Errors: not a card; a player that does not exist.
 --- Example: local known = cards.is_seen_by(c, 2)
 ---@param c CardArg
@@ -614,7 +628,7 @@ function cards.is_seen_by(c, p) end
 --- Moves a card to a zone by its key ("hand:1"), creating a zone for an unknown
 --- key. Engine use: scripts should call cards.to_zone, which checks the names.
 --- Example: cards.to_zone_key(c, "discard:1")
----@param c Card
+---@param c CardArg
 ---@param key string
 function cards.to_zone_key(c, key) end
 
@@ -746,7 +760,7 @@ counters = {}
 function counters.get(p, name) end
 
 --- Adds n (may be negative), kept within the counter's bounds.
---- Errors: no such counter or player; an amount that is not a number.
+--- Errors: no such counter or player; an amount that is not a number (NaN included).
 --- Example: counters.add(1, "coins", 2)
 ---@param p Player|string
 ---@param name string|number
@@ -764,7 +778,7 @@ function counters.add(p, name, n) end
 function counters.set(p, name, v) end
 
 --- Spends n.
---- Errors: the counter would go below its minimum; no such counter or player.
+--- Errors: the counter would go below its minimum; an amount below 0 or not a number; no such counter or player.
 --- Example: counters.spend(1, "coins", 3)
 ---@param p Player|string
 ---@param name string|number
@@ -773,7 +787,7 @@ function counters.set(p, name, v) end
 function counters.spend(p, name, n) end
 
 --- Whether n can be spent without going below the counter's minimum.
---- Errors: no such counter or player.
+--- Errors: an amount below 0 or not a number; no such counter or player.
 --- Example: if counters.can_spend(1, "coins", 3) then say("affordable") end
 ---@param p Player|string
 ---@param name string|number

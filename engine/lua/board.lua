@@ -175,6 +175,10 @@ end
 
 --- The space at grid coordinates, or nil off the board (coordinates are not names).
 function B.space_at(x, y)
+  if type(x) ~= "number" or type(y) ~= "number" then
+    error("board.space_at: x and y must be numbers, got " .. E.show(x) .. " and " .. E.show(y), 2)
+  end
+  if y < 1 or y > 999 or x % 1 ~= 0 or y % 1 ~= 0 then return nil end   -- (x * 1000 + y names one square)
   return topo.at[x * 1000 + y]
 end
 
@@ -323,6 +327,7 @@ function B.ray(s, dx, dy, n)
     check_space(s, "board.ray")
     return out
   end
+  if dx == 0 and dy == 0 then error("board.ray: dx and dy are both 0: a ray must go somewhere", 2) end
   local x, y = p[1], p[2]
   for _ = 1, n do
     x, y = x + dx, y + dy

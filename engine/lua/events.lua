@@ -281,6 +281,10 @@ local rules_modifier_at = {}   -- fn -> "file:line" where it is defined (for the
 
 --- Registers a rules-level modifier: fn(card, value) -> value.
 function E.add_modifier(stat_name, fn)
+  if not E.game.statset[stat_name] then
+    error("add_modifier: no stat called " .. E.show(stat_name) .. E.suggest(stat_name, E.game.stats) ..
+          " (the game's stats: " .. table.concat(E.game.stats, ", ") .. ")", 2)
+  end
   if type(fn) ~= "function" then
     error("add_modifier: the modifier of " .. tostring(stat_name) .. " must be a function(card, value), not " ..
           E.show(fn), 2)
@@ -288,10 +292,8 @@ function E.add_modifier(stat_name, fn)
   local l = rules_modifiers[stat_name] or {}
   l[#l + 1] = fn
   rules_modifiers[stat_name] = l
-  if type(fn) == "function" then
-    local info = getinfo(fn, "S")
-    rules_modifier_at[fn] = info.short_src .. ":" .. info.linedefined
-  end
+  local info = getinfo(fn, "S")
+  rules_modifier_at[fn] = info.short_src .. ":" .. info.linedefined
 end
 
 local modifier_what = setmetatable({}, { __index = function(t, name)
@@ -356,17 +358,14 @@ end
 --- then kept within the stat's min and max, if game.yaml gives them.
 function E.stat(c, name)
   c = E.card_arg(c, "stat")
-  local defs = E.plain_defs or E.defs
-  local d = defs[c.def]
-  local v = c.base and c.base[name]
-  if v == nil then v = d[name] end
-  if v == nil then v = E.game.stat_defaults[name] end
-  if v == nil then
-    if not E.game.statset[name] then
-      error("stat: no stat called " .. tostring(name) .. E.suggest(name, E.game.stats), 2)
-    end
-    v = 0
+  if not E.game.statset[name] then   -- (a card's other fields are read from cards.def)
+    error("stat: no stat called " .. E.show(name) .. E.suggest(name, E.game.stats) ..
+          " (the game's stats: " .. table.concat(E.game.stats, ", ") .. ")", 2)
   end
+  local defs = E.plain_defs or E.defs
+  local v = c.base and c.base[name]
+  if v == nil then v = defs[c.def][name] end
+  if v == nil then v = E.game.stat_defaults[name] or 0 end
   return through_modifiers(c, name, v)
 end
 

@@ -394,13 +394,24 @@ function E.run_flow(resume, req)
         run_phase(ph, arg, i, p)
       end
     end
+    st.phase = nil
     if rounds then
       E.emit("round_end", { round = st.round })
       if flow.after_round then rules_fn(flow.after_round)(st.round) end
     else
-      st.phase = nil
       E.emit("turn_end", { player = p })
-      st.active = flow.next_player and rules_fn(flow.next_player)(p) or E.players.next(p)
+      if flow.next_player then
+        local fn = rules_fn(flow.next_player)
+        local q = fn(p)
+        if math.type(q) ~= "integer" or st.players[q] == nil then
+          local info = fn_info(fn, "S")
+          error((info.source:gsub("^[@=]", "")) .. ":" .. info.linedefined .. ": " .. flow.next_player .. " (the flow's next_player) " ..
+                "must return the player whose turn is next, from 1 to " .. #st.players .. ", not " .. E.show(q), 0)
+        end
+        st.active = q
+      else
+        st.active = E.players.next(p)
+      end
     end
   end
 end
@@ -558,9 +569,21 @@ end
 
 -- An error value as it is, unless it is neither text nor a table with a message: then its
 -- text, with where it was raised. As a message handler itself, or called by one (nested).
+--- An error message that names a place in the engine's own code (a script gave an engine
+--- function a bad argument, mostly), said at `at`, the script's "file:line: " that called
+--- it, with the engine's place after it; nil for any other message, or no `at`.
+function E.blamed_on(err, at)
+  local engine_at, rest = string.match(err, "^(engine/lua/[%w_]+%.lua:%d+): (.*)$")
+  if engine_at and at ~= "" then
+    return at .. rest .. " (inside the engine, at " .. engine_at .. ": check what this line gives it)"
+  end
+end
+
 local function placed(err, nested)
-  if type(err) == "string" or rawequal(err, GAME_OVER)
-     or (type(err) == "table" and type(rawget(err, "message")) == "string") then
+  if type(err) == "string" then
+    return find(err, "^engine/lua/") and E.blamed_on(err, raised_at(nested and 4 or 3)) or err
+  end
+  if rawequal(err, GAME_OVER) or (type(err) == "table" and type(rawget(err, "message")) == "string") then
     return err
   end
   return raised_at(nested and 4 or 3) .. E.error_text(err)
@@ -597,6 +620,11 @@ function E.error_text(err)
   end
   return "a script raised an error value of type " .. type(err) ..
          " (raise errors with a message: error(\"what went wrong\"))"
+end
+
+--- A message handler (xpcall) that places errors as the match's own does.
+function E.place_error(err)
+  return placed(err, true)
 end
 
 local function on_error(err)

@@ -343,7 +343,7 @@ end
 
 --- Whether a card's definition has a tag (a tag no card has is an error: a typo).
 function C.has_tag(c, tag)
-  local d = (E.plain_defs or E.defs)[c.def]   -- (hot: no type check unless this fails)
+  local d = type(c) == "table" and (E.plain_defs or E.defs)[c.def]   -- (hot: no more check unless this fails)
   if not d then d = E.defs[card_arg(c, "cards.has_tag").def] end
   if d.tagset[tag] then return true end
   if not tag_set[tag] then check_tag(tag, "cards.has_tag") end
@@ -404,7 +404,7 @@ local S_TO_ZONE = spec("cards.to_zone", "zone", "c, ", "", 1)
 
 --- Moves a card to a zone: cards.to_zone(c, p, zone, where) for a player's own
 --- zone, cards.to_zone(c, zone, where) for a shared one. where: "top" (default),
---- "bottom" or a 1-based index. Returns the card.
+--- "bottom" or a 1-based position counted from the bottom. Returns the card.
 function C.to_zone(c, a, b, w, x)
   c = card_arg(c, "cards.to_zone")
   local p, name, _, where = subject(S_TO_ZONE, a, b, w, x)
@@ -412,11 +412,18 @@ function C.to_zone(c, a, b, w, x)
     fail("cards.to_zone: where must be \"top\", \"bottom\" or a position, got " .. E.show(where))
   end
   local key = zone_key(name, p)
+  local l = E.state.zones[key]
+  if type(where) == "number" then
+    local last = #l + (c.zone == key and 0 or 1)   -- (the card's own place in it is free once it is lifted)
+    if where < 1 or where > last then
+      fail("cards.to_zone: position " .. where .. " is not in " .. key .. ": " .. (last == 1 and
+           "it is empty, so 1 is the only one" or "it takes 1 (the bottom) to " .. last .. " (the top)"))
+    end
+  end
   local unseeing = E.unseeing(c)
   lift(c)
-  local l = E.state.zones[key]
   if where == "bottom" then table.insert(l, 1, c.id)
-  elseif type(where) == "number" then table.insert(l, math.max(1, math.min(where, #l + 1)), c.id)
+  elseif type(where) == "number" then table.insert(l, where, c.id)
   else l[#l + 1] = c.id end
   c.zone = key
   touch(key)
@@ -426,6 +433,7 @@ end
 
 --- Moves a card to a zone by its key ("hand:1"), creating unknown keys (engine use).
 function C.to_zone_key(c, key)
+  c = card_arg(c, "cards.to_zone_key")
   lift(c)
   local l = E.state.zones[key]
   if not l then
@@ -578,7 +586,10 @@ function E.in_play_with(tbl, name)
   return entry[2]
 end
 
-function C.is_on_board(c) return c.space ~= nil end
+function C.is_on_board(c)
+  if type(c) ~= "table" then c = card_arg(c, "cards.is_on_board") end   -- (an id; hot: a card is not checked)
+  return c.space ~= nil
+end
 
 -------------------------------------------------------------------------------
 -- Face-down cards and reveals. A face-down card shows its face to its owner only;
@@ -644,12 +655,14 @@ function C.mark(c, mark)
     if t == "boolean" or t == "string" or (t == "number" and v == v) then return nil end
     return t == "number" and "NaN" or ("a " .. t)
   end
-  local why = plain(mark, 1)
+  local why = mark ~= nil and plain(mark, 1)
   if why then fail("cards.mark: the mark must be plain data (booleans, numbers, strings, tables), not " .. why) end
   c.mark = type(mark) == "table" and E.deep_copy(mark) or mark
 end
 
---- Turns a card face up: everyone sees it (a reveal, so fair undo stops here).
+--- Turns a card face up: it shows as itself to whoever sees where it lies (everyone, on
+--- the board or in a public zone; its owner, in a hand). cards.reveal shows a card to
+--- players who do not see its zone. A reveal, so fair undo stops here.
 function C.turn_face_up(c)
   c = card_arg(c, "cards.turn_face_up")
   if c.face_down then
@@ -703,11 +716,13 @@ function C.reveal(c, p)
   end
 end
 
---- Whether player p may see a card's face (p nil: a designer, who sees everything).
+--- Whether player p sees a card's face where it lies now: face up on the board or in a
+--- zone p sees, or shown to p (cards.reveal; a face-down card: its owner, and those who
+--- saw it turned over in sight). p nil: a designer, who sees everything.
 function C.is_seen_by(c, p)
   c = card_arg(c, "cards.is_seen_by")
   if p ~= nil and E.state.players[p] == nil then no_player("cards.is_seen_by", p, 2) end
-  return E.seen_by(c, p)
+  return E.sees_face(c, p)
 end
 
 --- Cards in play whose definition has a hook, modifier or ability of this name:
@@ -831,9 +846,14 @@ local function counter_slot(sp, a, b, c)
 end
 
 local function number_arg(n, fn, what)
-  if type(n) ~= "number" then
+  if type(n) ~= "number" or n ~= n then   -- (NaN passes every bound: it would stay for good)
     error(fn .. ": " .. what .. " must be a number, got " .. E.show(n), 3)
   end
+end
+
+local function spent_arg(n, fn)
+  number_arg(n, fn, "the amount")
+  if n < 0 then error(fn .. ": the amount must be 0 or more, got " .. E.show(n) .. " (counters.add gives)", 3) end
 end
 
 --- A counter's value: counters.get(p, name), or counters.get(name) for a shared one.
@@ -869,14 +889,14 @@ end
 --- Whether n can be spent without going below the counter's minimum.
 function K.can_spend(a, b, c)
   local t, name, cd, n = counter_slot(S_CAN_SPEND, a, b, c)
-  number_arg(n, "counters.can_spend", "the amount")
+  spent_arg(n, "counters.can_spend")
   return t[name] - n >= (cd.min or -math.huge)
 end
 
 --- Spends n, or fails if the counter would go below its minimum; returns the new value.
 function K.spend(a, b, c)
   local t, name, cd, n, p = counter_slot(S_SPEND, a, b, c)
-  number_arg(n, "counters.spend", "the amount")
+  spent_arg(n, "counters.spend")
   if t[name] - n < (cd.min or -math.huge) then
     fail("counters.spend: " .. (p and ("player " .. p) or "the game") .. " has " .. t[name] .. " " .. name ..
          ", needs " .. n)

@@ -354,7 +354,7 @@ local function api()
     win = E.win,
     end_game = E.end_game,
     say = say,
-    describe = E.describe,
+    describe = function(c) return E.describe(E.card_arg(c, "describe")) end,
     defs = strict(E.defs, "defs", "card", E.card_names, false, function(d)
       if type(d) ~= "table" or frozen[d] then return d end
       return E.freeze(d, "a card definition")
@@ -463,14 +463,42 @@ end
 local function placed(fn, place)
   local find, sub = string.find, string.sub
   return function()
-    local res = pack(pcall(fn))
+    local res = pack(xpcall(fn, E.place_error))
     if res[1] then return unpack(res, 2, res.n) end
     local err = res[2]
-    if type(err) == "string" and err ~= "not enough memory" and not find(sub(err, 1, 300), "^[^\n]-:%d+: ") then
-      err = place .. err
+    if type(err) == "string" and err ~= "not enough memory" then
+      if find(err, "^engine/lua/") then   -- (from a tail call into the engine: no line of the script's left)
+        err = E.blamed_on(err, place)
+      elseif not find(sub(err, 1, 300), "^[^\n]-:%d+: ") then
+        err = place .. err
+      end
     end
     error(err, 0)
   end
+end
+
+-- v for a designer's console: the engine's read-only views in it (options, card
+-- definitions, a region's definition) as plain tables of what they hold, read through the
+-- engine's own pairs (the encoder reads tables raw, so a view showed as []). Other tables
+-- are copied as they are, read raw, never through a script's metamethods. Past `SHOWN`
+-- tables, v is given back as it is.
+local SHOWN = 100000
+
+local function unviewed(v)
+  local copies, count = {}, 0
+  local function copy(t)
+    if type(t) ~= "table" then return t end
+    if copies[t] then return copies[t] end
+    count = count + 1
+    if count > SHOWN then error(copies, 0) end
+    local out = {}
+    copies[t] = out
+    local listed = is_engine_table(t) and E.is_listable(t)
+    for k, x in (listed and pairs or function(u) return next, u end)(t) do out[copy(k)] = copy(x) end
+    return out
+  end
+  local ok, res = pcall(copy, v)
+  return ok and res or v
 end
 
 --- Runs a chunk the host compiled (summon eval, the REPL's lua command) in
@@ -483,6 +511,7 @@ function E.eval(bc, chunkname, env, line)
   if line then fn = placed(fn, chunkname .. ":" .. line .. ": ") end
   local res = table.pack(E.run_guarded(fn))
   if not res[1] then return false, res[2] end
+  for i = 2, res.n do res[i] = unviewed(res[i]) end
   return true, E.to_json_list(res, 2, res.n)
 end
 

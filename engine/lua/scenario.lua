@@ -92,6 +92,7 @@ local function phase_known(phase)
 end
 
 function S.start(p, phase)
+  E.check_player(p, "scenario.start")
   E.state.active = p
   if phase and not phase_known(phase) then
     fail("scenario.start: no phase called " .. tostring(phase) .. E.suggest(phase, phase_ids()))
@@ -102,6 +103,13 @@ end
 --- Results the generator gives next, in order, before it draws at random again
 --- (a die roll takes the face's number; a shuffle takes one number per swap).
 function S.force(values)
+  if type(values) ~= "table" then fail("scenario.force: give the results as a list of numbers, got " .. E.show(values)) end
+  for i, v in ipairs(values) do
+    if math.type(v) ~= "integer" then
+      fail("scenario.force: result " .. i .. " must be a whole number (a die's face, a draw of rng.int), got " ..
+           E.show(v))
+    end
+  end
   for _, v in ipairs(values) do E.forced[#E.forced + 1] = v end
   -- from the host (a test), not from the scenario's own setup, which a fork runs again
   if coroutine.running() ~= E.match_co then E.forced_since = true end
@@ -131,6 +139,13 @@ function S.apply(setup)
       local c = E.board.card_at(s)
       if c then S.remove(c) end
     else
+      for _, who in ipairs({ "owner", "controller" }) do
+        local p = spec[who]
+        if p ~= nil and (math.type(p) ~= "integer" or E.state.players[p] == nil) then
+          error(string.format("setup board %s: %s %s is no player (players are 1 to %d)", s, who, E.show(p),
+                              #E.state.players), 0)
+        end
+      end
       local c = S.create(card_id(spec.card, "setup board " .. s), spec.owner or 1, s, spec.tokens)
       if spec.controller then c.controller = spec.controller end
     end
@@ -219,7 +234,7 @@ function S.apply(setup)
   end
   if setup.start then
     local p = setup.start.player
-    if p ~= nil and (p < 1 or p > #E.state.players) then
+    if p ~= nil and (math.type(p) ~= "integer" or E.state.players[p] == nil) then
       error(string.format("setup start: no player %s (players are 1 to %d)", E.show(p), #E.state.players), 0)
     end
     local phase = setup.start.phase
