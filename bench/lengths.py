@@ -94,14 +94,14 @@ def opener(run: dict, g: dict) -> int | None:
         return None
 
 
-def summary(folder: Path, lo: int, hi: int, seeds: set[int] | None = None) -> dict:
-    """The folder's figures, over the games of `seeds` only when given."""
+def summary(folder: Path, found: list[dict], lo: int, hi: int, seeds: set[int] | None = None) -> dict:
+    """The figures of a folder's games (found), over the games of `seeds` only when given."""
     lengths: list[int] = []
     firsts: list[tuple[int, bool]] = []   # (length, whether the player who went first won) of games won
     wins: dict[str, int] = {}
     cut = 0
     unit = "turns"
-    for g in games(folder):
+    for g in found:
         if seeds is None or g["seed"] in seeds:
             lengths.append(length(g))
             if g.get("rounds"):
@@ -145,24 +145,24 @@ def main() -> None:
     for folder in args.folders + ([args.against] if args.against else []):
         if not folder.is_dir():
             sys.exit(f"{folder}: not a folder")
-    base_seeds = {g["seed"] for g in games(args.against)} if args.against else None
+    found = {folder: games(folder) for folder in args.folders + ([args.against] if args.against else [])}
     if args.against:   # (turns of one game against rounds of another would read as a difference)
-        of_base = {g["game"] for g in games(args.against)}
+        of_base = {g["game"] for g in found[args.against]} - {None}   # (None: a run kept before runs named it)
         for folder in args.folders:
-            if {g["game"] for g in games(folder)} != of_base:
-                sys.exit(f"{folder}: its runs are of {', '.join(sorted(map(str, {g['game'] for g in games(folder)})))}"
-                         f", but {args.against} holds runs of {', '.join(sorted(map(str, of_base)))}: compare runs "
-                         f"of one game")
+            named = {g["game"] for g in found[folder]} - {None}
+            if named and of_base and named != of_base:
+                sys.exit(f"{folder}: its runs are of {', '.join(sorted(named))}, but {args.against} holds runs "
+                         f"of {', '.join(sorted(of_base))}: compare runs of one game")
     rows = []
     for folder in args.folders:
         if args.against is None:
-            rows.append(summary(folder, lo, hi))
+            rows.append(summary(folder, found[folder], lo, hi))
             continue
-        shared = base_seeds & {g["seed"] for g in games(folder)}
+        shared = {g["seed"] for g in found[args.against]} & {g["seed"] for g in found[folder]}
         if not shared:
             sys.exit(f"{folder}: no seed in common with {args.against}")
-        row = summary(folder, lo, hi, shared)
-        base = row["against"] = summary(args.against, lo, hi, shared)
+        row = summary(folder, found[folder], lo, hi, shared)
+        base = row["against"] = summary(args.against, found[args.against], lo, hi, shared)
         low, high = difference(row["within"], row["games"], base["within"], base["games"])
         row["within_difference"] = {"share": round(row["within"] / row["games"] - base["within"] / base["games"], 4),
                                     "interval": [round(low, 4), round(high, 4)]}

@@ -126,6 +126,8 @@ def summarise(results: list[dict], names: list[str], seats: int, card_sets: dict
         "entrants": {n: rate.to_json(fair) for n, rate in entrant_rates(results, names).items()},
         "sets": {s: rate.to_json(fair) for s, rate in set_rates(results).items()},
         "seats": [rate.to_json(fair) for rate in by_seat],
+        # whether an entrant ever sat in a seat not its own (--swap): then the seats are no entrants
+        "seated_apart": any(r.get("seating") not in (None, list(range(len(r["seating"])))) for r in results),
         "first_player": first_player_rate(results).to_json(fair),
         "length": {"decisions": spread([r["decisions"] for r in results]),
                    "turns": spread([r["turns"] for r in results if "turns" in r]),
@@ -181,11 +183,11 @@ def value_text(value: Any) -> str:
 def _top_level(text: str) -> list[str]:
     """text split at its commas outside brackets, braces and quotes: "[sw, ne],[se, nw]" is two
     values, as YAML flow lists (a list option's values)."""
-    parts, depth, quote, start = [], 0, "", 0
+    parts, depth, quote, start, before = [], 0, "", 0, ","
     for i, ch in enumerate(text):
         if quote:
             quote = "" if ch == quote else quote
-        elif ch in "'\"":
+        elif ch in "'\"" and before in ",[{:":   # (a quote opens a value only at its start: don't, it's)
             quote = ch
         elif ch in "[{":
             depth += 1
@@ -194,6 +196,8 @@ def _top_level(text: str) -> list[str]:
         elif ch == "," and depth == 0:
             parts.append(text[start:i])
             start = i + 1
+        if not ch.isspace():
+            before = ch
     return parts + [text[start:]]
 
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterator
-from urllib.parse import quote, urldefrag, urljoin
+from urllib.parse import quote, unquote
 
 import jsonschema
 import referencing
@@ -589,85 +589,128 @@ def _registry(schema: Any) -> referencing.Registry | None:
         return None
 
 
+def _within(node: dict, resolver: referencing.Resolver) -> referencing.Resolver | None:
+    """The resolver for the references inside node: a node with an $id is a resource of its
+    own. None for an $id referencing cannot take (check_schema lets some through)."""
+    if not isinstance(node.get("$id"), str):
+        return resolver
+    try:
+        return resolver.in_subresource(referencing.jsonschema.DRAFT202012.create_resource(node))
+    except Exception:
+        return None
+
+
+def _pointer_keys(schema: Any, pointer: str) -> tuple | None:
+    """The keys from the schema's root to where a '#/a/0' pointer lands (a list's place as a
+    number), or None when it does not land in the schema that way."""
+    at, keys = schema, []
+    for part in pointer[2:].split("/") if pointer.startswith("#/") else ():
+        part = unquote(part).replace("~1", "/").replace("~0", "~")
+        if isinstance(at, dict) and part in at:
+            keys.append(part)
+            at = at[part]
+        elif isinstance(at, list) and part.isdigit() and int(part) < len(at):
+            keys.append(int(part))
+            at = at[int(part)]
+        else:
+            return None
+    return tuple(keys) if pointer.startswith("#/") else None
+
+
 def _unresolved_ref(schema: Any) -> tuple[tuple, str] | None:
     """Where a schema's reference ($ref, $dynamicRef) does not resolve within the schema, and
     why: one to another file or a URL (never fetched: jsonschema fetched URLs at every load),
     or a '#...' one that points to nothing (found only when a value reached it). None when
-    all resolve."""
-    root, registry = _ROOT, _registry(schema)
-    if registry is None:
-        return None
-
-    def walk(node: Any, base: str, where: tuple) -> tuple[tuple, str] | None:
-        if not isinstance(node, dict):
-            return None
-        if isinstance(node.get("$id"), str):
-            try:
-                base = urldefrag(urljoin(base, node["$id"])).url
-            except ValueError:   # (an $id that is no URI: check_schema lets some through)
-                return None
-        for key in ("$ref", "$dynamicRef"):
-            value = node.get(key)
-            if isinstance(value, str):
-                try:
-                    registry.resolver(base_uri=base).lookup(value)
-                except Exception:   # (Unresolvable; or ValueError, TypeError: a pointer through a value)
-                    reason = (f"{value!r} points to nothing in the schema" if value.startswith("#") else
-                              f"{value!r} is outside the schema: a file or URL is never fetched, so write "
-                              f"what it holds into the schema")
-                    return where + (key,), _at(where + (key,), reason)
-        for keys, sub in _subschemas(node):
-            found = walk(sub, base, where + keys)
-            if found:
-                return found
-        return None
-    return walk(schema, root, ())
-
-
-# how many schemas, references followed, one value may be checked against: a schema past it
-# is refused, since checking a value that fits none of its branches would take minutes
-SCHEMA_REACH = 10_000
-
-
-def _overbranched(schema: Any) -> tuple[tuple, str] | None:
-    """A problem when the schema, its references followed (each time it is referred to),
-    holds more than SCHEMA_REACH schemas. References that each point twice to the next
-    level double at each level: 18 levels took 49 s to refuse a value. A schema within itself
-    (a tree of any depth) counts once: the value's own depth bounds that."""
+    all resolve. The schemas walked are those JSON Schema keeps schemas in, and those the
+    references land on, wherever they are kept (OpenAPI's `components`)."""
     registry = _registry(schema)
     if registry is None:
         return None
-    sizes: dict[int, int] = {}
-    open_: set[int] = set()
+    seen: set[int] = set()
 
-    def size(node: Any, resolver: referencing.Resolver) -> int:
-        if not isinstance(node, dict) or id(node) in open_:
-            return 1
-        if id(node) not in sizes:
-            open_.add(id(node))
-            if isinstance(node.get("$id"), str):
-                resolver = resolver.in_subresource(referencing.jsonschema.DRAFT202012.create_resource(node))
-            total = 1
-            for key in ("$ref", "$dynamicRef"):
-                if isinstance(node.get(key), str) and total <= SCHEMA_REACH:
-                    try:
-                        found = resolver.lookup(node[key])
-                    except Exception:   # (said by _unresolved_ref)
-                        continue
-                    total += size(found.contents, found.resolver)
-            for keys, sub in _subschemas(node):
-                if total > SCHEMA_REACH:
-                    break
-                if keys[0] not in ("$defs", "definitions"):   # (kept to be referred to: not checked as such)
-                    total += size(sub, resolver)
-            open_.discard(id(node))
-            sizes[id(node)] = min(total, SCHEMA_REACH + 1)
-        return sizes[id(node)]
-
-    if size(schema, registry.resolver(base_uri=_ROOT)) <= SCHEMA_REACH:
+    def walk(node: Any, resolver: referencing.Resolver | None, where: tuple, rooted: bool) -> tuple | None:
+        if not isinstance(node, dict) or id(node) in seen:
+            return None
+        seen.add(id(node))
+        resolver, rooted = _within(node, resolver), rooted and "$id" not in node
+        if resolver is None:
+            return None
+        for key in ("$ref", "$dynamicRef"):
+            value = node.get(key)
+            if not isinstance(value, str):
+                continue
+            try:
+                found = resolver.lookup(value)
+            except Exception:   # (Unresolvable; or ValueError, TypeError: a pointer through a value)
+                reason = (f"{value!r} points to nothing in the schema" if value.startswith("#") else
+                          f"{value!r} is outside the schema: a file or URL is never fetched, so write "
+                          f"what it holds into the schema")
+                return where + (key,), _at(where + (key,), reason)
+            landed = _pointer_keys(schema, value) if rooted else None
+            hit = walk(found.contents, found.resolver, where + (key,) if landed is None else landed, landed is not None)
+            if hit:
+                return hit
+        for keys, sub in _subschemas(node):
+            hit = walk(sub, resolver, where + keys, rooted)
+            if hit:
+                return hit
         return None
-    return (), (f"its references branch into more than {SCHEMA_REACH:,} schemas to check one value against "
-                f"(a level that refers twice to the next doubles them): let each level refer to the next once")
+    return walk(schema, registry.resolver(base_uri=_ROOT), (), True)
+
+
+# how many ways, through its references, a value's check may reach one schema: past it the
+# schema is refused, since a value that fits none of the branches is checked each way
+SCHEMA_REACH = 4096
+
+
+def _overbranched(schema: Any) -> tuple[tuple, str] | None:
+    """A problem when one of the schema's schemas is reached, from its top through
+    subschemas and references, by more than SCHEMA_REACH ways: references that each point
+    twice to the next level double the ways at each level (18 levels took 49 s to refuse a
+    value). A wide schema (many kinds, each referring to one shared definition) is reached
+    few ways. A schema within itself (a tree of any depth) is counted once round: the
+    value's own depth bounds that (and is not bounded here)."""
+    registry = _registry(schema)
+    if registry is None:
+        return None
+    edges: dict[int, list[int]] = {}
+    done: list[int] = []   # each schema after all it leads to: reversed, parents come first
+    finished: set[int] = set()
+
+    def visit(node: dict, resolver: referencing.Resolver | None) -> None:
+        edges[id(node)] = []
+        resolver = _within(node, resolver)
+        if resolver is None:
+            return
+        leads = [(sub, resolver) for keys, sub in _subschemas(node) if keys[0] not in ("$defs", "definitions")]
+        for key in ("$ref", "$dynamicRef"):
+            if isinstance(node.get(key), str):
+                try:
+                    found = resolver.lookup(node[key])
+                except Exception:   # (said by _unresolved_ref)
+                    continue
+                leads.append((found.contents, found.resolver))
+        for sub, r in leads:
+            if not isinstance(sub, dict) or (id(sub) in edges and id(sub) not in finished):
+                continue   # (true or false; or a schema it is within: a way round, counted once)
+            edges[id(node)].append(id(sub))
+            if id(sub) not in edges:
+                visit(sub, r)
+        done.append(id(node))
+        finished.add(id(node))
+
+    if not isinstance(schema, dict):
+        return None
+    visit(schema, registry.resolver(base_uri=_ROOT))
+    ways = {id(schema): 1}
+    for node in reversed(done):
+        for sub in edges[node]:
+            ways[sub] = min(ways.get(sub, 0) + ways[node], SCHEMA_REACH + 1)
+    if max(ways.values()) <= SCHEMA_REACH:
+        return None
+    return (), (f"one of its schemas is reached more than {SCHEMA_REACH:,} ways through its references (a level "
+                f"that refers twice to the next doubles the ways), and a value that fits none is checked each "
+                f"way: let each level refer to the next once")
 
 
 def field_schema_problems(gdoc: yamlio.Document, g: dict) -> list[Problem]:

@@ -98,7 +98,7 @@ def interval_text(low: float, high: float, fair: float | None = None) -> str:
     value, with decimals where whole points would put it on the other side of the fair
     share from the exact bound ("disfavoured, 10-49.6", never "10-50" at a share of 50%)."""
     def bound(x: float) -> str:
-        for places in (0, 1, 2, 3):
+        for places in range(10):   # (a bound a hair from the fair share takes as many as it needs)
             text = f"{100 * x:.{places}f}"
             if fair is None or ((x < fair) == (float(text) < 100 * fair) and (x > fair) == (float(text) > 100 * fair)):
                 break

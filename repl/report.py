@@ -31,7 +31,9 @@ def sides(summary: dict) -> list[tuple[str, dict]]:
     if set(summary["sets"]) != set(summary["entrants"]):
         rows += [(f"set {name}", r) for name, r in summary["sets"].items()]
     seats = summary.get("seats") or []
-    if [(r["wins"], r["games"]) for r in seats] != [(r["wins"], r["games"]) for r in summary["entrants"].values()]:
+    apart = summary.get("seated_apart")   # (a report written before it was kept: the counts tell)
+    if apart or apart is None and [(r["wins"], r["games"]) for r in seats] != [
+            (r["wins"], r["games"]) for r in summary["entrants"].values()]:
         rows += [(f"seat {i}", r) for i, r in enumerate(seats, 1)]
     rows.append(("first player", summary["first_player"]))
     return rows

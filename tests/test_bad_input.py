@@ -304,6 +304,9 @@ def test_a_time_limit_in_game_yaml_is_the_matchs(tiny):
     # (a property may be called default or const: a schema all the same, not data)
     ("{default: {default: 1}, schema: {properties: {default: {$ref: '#/$defs/n'}}}}",
      r"option rounds: not a valid JSON Schema: properties.default.\$ref: '#/\$defs/n' points to nothing"),
+    # (a schema kept under a key of one's own, reached by a reference: OpenAPI's components)
+    ("{default: 3, schema: {components: {a: {$ref: '#/components/x'}}, $ref: '#/components/a'}}",
+     r"option rounds: not a valid JSON Schema: components.a.\$ref: '#/components/x' points to nothing"),
     ("{default: [3], schema: {items: {$dynamicRef: '#count'}}}",
      r"option rounds: not a valid JSON Schema: items.\$dynamicRef: '#count' points to nothing in the schema"),
 ])
@@ -336,16 +339,24 @@ def _doubling(levels: int, leaf: dict) -> str:
 
 def test_a_schema_whose_references_double_at_each_level_is_refused_before_any_value_is_checked(tiny):
     """Checking a value that fits no branch visits every branch: 18 such levels took 49 s to
-    refuse the default. Past 10,000 schemas the schema is refused; a schema within itself
-    (a tree of any depth) and a few levels of doubling are taken."""
+    refuse the default. A schema reached more than 4,096 ways is refused; a schema within
+    itself (a tree of any depth), a few levels of doubling and a wide schema (many kinds
+    sharing one definition, more than 10,000 schemas in all) are taken."""
     game = tiny / "game.yaml"
     original = game.read_text()
     game.write_text(original.replace("rounds: 3", f"rounds: {{default: 3, schema: {_doubling(24, {'type': 'string'})}}}"))
-    check_refuses(tiny, game, r"option rounds: not a valid JSON Schema: its references branch into more than "
-                              r"10,000 schemas to check one value against")
+    check_refuses(tiny, game, r"option rounds: not a valid JSON Schema: one of its schemas is reached more than "
+                              r"4,096 ways through its references")
     tree = {"$defs": {"t": {"type": "array", "items": {"anyOf": [{"type": "integer"}, {"$ref": "#/$defs/t"}]}}},
             "$ref": "#/$defs/t"}
-    for default, schema in ((3, _doubling(6, {"type": "integer"})), ([[1, [2, [3]]]], json.dumps(tree))):
+    kinds = {f"k{i}": {"type": "object", "properties": {"when": {"$ref": "#/$defs/when"}, **{
+        f"f{j}": {"type": "integer"} for j in range(38)}}} for i in range(30)}
+    wide = {"$defs": {"when": {"type": "object", "properties": {f"w{j}": {"type": "string"} for j in range(38)}},
+                      "effect": {"oneOf": [{"$ref": f"#/$defs/kinds/{k}"} for k in kinds]}, "kinds": kinds},
+            "type": "object", "properties": {f"hook{h}": {"type": "array", "items": {"$ref": "#/$defs/effect"}}
+                                             for h in range(12)}}
+    for default, schema in ((3, _doubling(6, {"type": "integer"})), ([[1, [2, [3]]]], json.dumps(tree)),
+                            ("{}", json.dumps(wide))):
         game.write_text(original.replace("rounds: 3", f"rounds: 3\n  shape: {{default: {default}, schema: {schema}}}"))
         r = run("check", str(tiny))
         assert r.returncode == 0, r.stdout + r.stderr

@@ -83,6 +83,7 @@ def test_a_verdict_says_whether_the_interval_leaves_out_a_fair_share(wins, games
     (3, 22, 1 / 3, "no evidence of imbalance at this sample size"),
     # a bound that rounds onto the fair share gets a decimal: 50.2, not 50
     (60, 100, 1 / 2, "favoured, 95% CI 50.2-69%"),
+    (264, 575, 1 / 2, "disfavoured, 95% CI 42-49.9999%"),     # (a hair from the share: as many as it takes)
 ])
 def test_a_verdict_and_its_interval_never_contradict_each_other(wins, games, fair, words):
     from engine.stats import interval_text
@@ -100,6 +101,12 @@ def test_the_table_shows_the_seats_when_they_are_not_the_entrants():
     assert names[-3:] == ["seat 1", "seat 2", "first player"] and summary["seats"][0]["wins"] == 8
     fixed = summarise([result(i, 1 + (i % 3 == 0)) for i in range(12)], ["x", "y"], 2)
     assert "seat 1" not in [n for n, _ in sides(fixed)]        # (each entrant always sat in its own seat)
+    # swapped, the seats are shown even when their counts happen to equal the entrants'
+    even = summarise([result(0, 1), result(1, 1), result(2, 2, seating=(1, 0)), result(3, 1, seating=(1, 0))],
+                     ["x", "y"], 2)
+    assert [(r["wins"], r["games"]) for r in even["entrants"].values()] == [(3, 4), (1, 4)] == [
+        (r["wins"], r["games"]) for r in even["seats"]]
+    assert [n for n, _ in sides(even)][-3:] == ["seat 1", "seat 2", "first player"]
 
 
 def test_a_sweep_of_list_values_and_its_charts_bins():
@@ -107,6 +114,7 @@ def test_a_sweep_of_list_values_and_its_charts_bins():
     length histograms each had bins of their own."""
     assert parse_vary(["domains_2=[sw, ne],[se, nw]", "name='a,b',c"]) == [
         ("domains_2", [["sw", "ne"], ["se", "nw"]]), ("name", ["a,b", "c"])]
+    assert parse_vary(["motto=don't,won't,it's fine"]) == [("motto", ["don't", "won't", "it's fine"])]
     from repl.report import _histograms, label
     runs = [{"variation": {"domains_2": ["sw", "ne"]}, "results": [{"turns": t} for t in (3, 5, 9)],
              "summary": {"length": {"turns": {}}}},

@@ -66,6 +66,10 @@ def test_a_bad_argument_to_an_engine_function_is_said_at_the_scripts_line(game_c
                      rf"engine/lua/board\.lua:\d+: check what this line gives it\)", message), message
     m = Match(load_game(str(g.rules)), 1, [Seat("bot"), Seat("bot")], quiet=True)
     for code, said in (('return board.within("a1")', r"eval:1: attempt to compare"),   # (a tail call)
+                       # (a table.sort order function that calls badly: its own line, not the sort's)
+                       ('local t = {3, 1, 2}\ntable.sort(t, function(a, b)\n  local near = board.within("a1")\n'
+                        '  return a < b end)', r"eval:3: attempt to compare"),
+                       ('error("engine/lua/x.lua is a text, not a place", 0)', r"eval:1: engine/lua/x\.lua is a text"),
                        ('local x = 1\nlocal r = board.reach("a1")', r"eval:2: bad 'for' limit"),
                        ('win(1, 5)', r"eval:1: end_game: the reason must be text, not a number \(inside the engine")):
         with pytest.raises(EngineError, match=said):
@@ -121,3 +125,12 @@ def test_a_card_id_defined_twice_names_both_places(game_copy):
     assert f"polar_dwarves.yaml:{first}:" in text
     assert "card 'frost_mage' is defined twice: here and at " in text
     assert f"fallen_kingdom.yaml:{second} (card ids are one namespace" in text
+
+
+def test_a_hooks_tail_call_into_the_engine_blames_no_innocent_line(game_copy, tmp_path):
+    """`return board.within(x)` leaves no frame of the hook's: the next script frame up is the
+    rules that emitted the event, which did nothing wrong (a review found them blamed)."""
+    _, message = _svara_moves_failing(game_copy(), tmp_path, 'do return board.within("a1") end')
+    assert message.split(" failed: ", 1)[1].startswith("engine/lua/board.lua:"), message
+    assert "phases.lua" not in message and "in hook after_move of Svara" in message
+

@@ -175,11 +175,13 @@ end
 
 --- The space at grid coordinates, or nil off the board (coordinates are not names).
 function B.space_at(x, y)
-  if type(x) ~= "number" or type(y) ~= "number" then
-    error("board.space_at: x and y must be numbers, got " .. E.show(x) .. " and " .. E.show(y), 2)
+  local s = topo.at[x * 1000 + y]
+  -- (x * 1000 + y names a square for that square's own x and y only: 0, 1001 is not a1)
+  if s ~= nil then
+    local p = topo.xy[s]
+    if p[1] == x and p[2] == y then return s end
   end
-  if y < 1 or y > 999 or x % 1 ~= 0 or y % 1 ~= 0 then return nil end   -- (x * 1000 + y names one square)
-  return topo.at[x * 1000 + y]
+  return nil
 end
 
 function B.size() return topo.width, topo.height end

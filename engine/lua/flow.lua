@@ -579,9 +579,30 @@ function E.blamed_on(err, at)
   end
 end
 
+-- Where a script called into the engine, for an error the engine's own code raised: "file:line: "
+-- of the first script frame from stack level `from` up, past the engine's frames and C's
+-- (levels as seen by the caller of this function, which adds its own). "" when an engine
+-- frame was reached by a tail call and more engine code is above it: Lua dropped the frame
+-- that made the call, a script the engine had called back (a hook's `return
+-- board.within(x)`), and the next script frame up (the rules that emitted the event) did
+-- nothing wrong.
+function E.called_from(from)
+  local dropped = false
+  for level = from + 1, 60 do
+    local info = getinfo(level, "Slt")
+    if not info then break end
+    if info.what ~= "C" and not find(info.source or "", "^@?engine/lua/") then
+      return (info.currentline or 0) > 0 and info.short_src .. ":" .. info.currentline .. ": " or ""
+    end
+    if dropped then return "" end
+    dropped = info.istailcall
+  end
+  return ""
+end
+
 local function placed(err, nested)
   if type(err) == "string" then
-    return find(err, "^engine/lua/") and E.blamed_on(err, raised_at(nested and 4 or 3)) or err
+    return find(err, "^engine/lua/") and E.blamed_on(err, E.called_from(nested and 3 or 2)) or err
   end
   if rawequal(err, GAME_OVER) or (type(err) == "table" and type(rawget(err, "message")) == "string") then
     return err

@@ -53,6 +53,8 @@ local function blame(msg)
   if type(msg) ~= "string" or msg == NO_MEMORY then return msg end
   if s_sub(msg, 1, #HERE_PLACE) == HERE_PLACE then
     msg = s_gsub(msg, "^[^:]*:%d+: ", "", 1)
+  elseif s_find(msg, "^engine/lua/") then   -- (a script's callback called the engine badly: placed now,
+    return E.blamed_on(msg, E.called_from(2)) or msg   -- while the callback's frames are still here)
   elseif s_find(s_sub(msg, 1, 300), "^[^\n]-:%d+: ") then
     return msg
   end
@@ -70,7 +72,11 @@ local function blame(msg)
     info = getinfo(level, "Slt")
   end
   if info == nil or tail or info.currentline <= 0 then return msg end
-  return info.short_src .. ":" .. info.currentline .. ": " .. msg
+  msg = info.short_src .. ":" .. info.currentline .. ": " .. msg
+  if s_find(info.source, "^@engine/lua/") then   -- (the engine's own code, given a bad value by a script)
+    return E.blamed_on(msg, E.called_from(level)) or msg
+  end
+  return msg
 end
 
 --- Raises a message of ours at the script's line.

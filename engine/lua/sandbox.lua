@@ -467,8 +467,10 @@ local function placed(fn, place)
     if res[1] then return unpack(res, 2, res.n) end
     local err = res[2]
     if type(err) == "string" and err ~= "not enough memory" then
-      if find(err, "^engine/lua/") then   -- (from a tail call into the engine: no line of the script's left)
-        err = E.blamed_on(err, place)
+      -- (from a tail call into the engine, no line of the script's is left: this is its one line)
+      local blamed = find(err, "^engine/lua/") and E.blamed_on(err, place)
+      if blamed then
+        err = blamed
       elseif not find(sub(err, 1, 300), "^[^\n]-:%d+: ") then
         err = place .. err
       end
