@@ -182,12 +182,17 @@ def value_text(value: Any) -> str:
 
 def _top_level(text: str) -> list[str]:
     """text split at its commas outside brackets, braces and quotes: "[sw, ne],[se, nw]" is two
-    values, as YAML flow lists (a list option's values)."""
-    parts, depth, quote, start, before = [], 0, "", 0, ","
-    for i, ch in enumerate(text):
+    values, as YAML flow lists (a list option's values). A quote opens only at a value's
+    start (don't, it's), and '' inside single quotes is a quote, as in YAML."""
+    parts, depth, quote, start, before, i = [], 0, "", 0, ",", 0
+    while i < len(text):
+        ch = text[i]
         if quote:
-            quote = "" if ch == quote else quote
-        elif ch in "'\"" and before in ",[{:":   # (a quote opens a value only at its start: don't, it's)
+            if ch == quote == "'" and text[i + 1:i + 2] == "'":
+                i += 1   # ('' within single quotes)
+            elif ch == quote:
+                quote = ""
+        elif ch in "'\"" and before in ",[{:":
             quote = ch
         elif ch in "[{":
             depth += 1
@@ -198,6 +203,7 @@ def _top_level(text: str) -> list[str]:
             start = i + 1
         if not ch.isspace():
             before = ch
+        i += 1
     return parts + [text[start:]]
 
 

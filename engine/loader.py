@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterator
-from urllib.parse import quote, unquote
+from urllib.parse import quote
 
 import jsonschema
 import referencing
@@ -600,42 +600,48 @@ def _within(node: dict, resolver: referencing.Resolver) -> referencing.Resolver 
         return None
 
 
-def _pointer_keys(schema: Any, pointer: str) -> tuple | None:
-    """The keys from the schema's root to where a '#/a/0' pointer lands (a list's place as a
-    number), or None when it does not land in the schema that way."""
-    at, keys = schema, []
-    for part in pointer[2:].split("/") if pointer.startswith("#/") else ():
-        part = unquote(part).replace("~1", "/").replace("~0", "~")
-        if isinstance(at, dict) and part in at:
-            keys.append(part)
-            at = at[part]
-        elif isinstance(at, list) and part.isdigit() and int(part) < len(at):
-            keys.append(int(part))
-            at = at[int(part)]
-        else:
-            return None
-    return tuple(keys) if pointer.startswith("#/") else None
+def _places(schema: Any) -> dict[int, tuple]:
+    """Each mapping of the schema by its identity, with its keys from the root (references land
+    on the schema's own mappings, so a problem found through one is put where it is written)."""
+    out: dict[int, tuple] = {}
+    stack: list[tuple[Any, tuple]] = [(schema, ())]
+    while stack:
+        node, keys = stack.pop()
+        if isinstance(node, dict):
+            out.setdefault(id(node), keys)
+            stack += [(v, keys + (k,)) for k, v in node.items()]
+        elif isinstance(node, list):
+            stack += [(v, keys + (i,)) for i, v in enumerate(node)]
+    return out
+
+
+_REFS = ("$ref", "$dynamicRef")
+_DEFS = ("$defs", "definitions")
 
 
 def _unresolved_ref(schema: Any) -> tuple[tuple, str] | None:
     """Where a schema's reference ($ref, $dynamicRef) does not resolve within the schema, and
     why: one to another file or a URL (never fetched: jsonschema fetched URLs at every load),
     or a '#...' one that points to nothing (found only when a value reached it). None when
-    all resolve. The schemas walked are those JSON Schema keeps schemas in, and those the
-    references land on, wherever they are kept (OpenAPI's `components`)."""
+    all resolve. The schemas looked at are those JSON Schema keeps schemas in, and those the
+    references land on, wherever they are kept (OpenAPI's `components`); each problem is put
+    where it is written. (A walk of its own, not Python's stack: a chain of 3,000
+    definitions is a schema too.)"""
     registry = _registry(schema)
     if registry is None:
         return None
-    seen: set[int] = set()
-
-    def walk(node: Any, resolver: referencing.Resolver | None, where: tuple, rooted: bool) -> tuple | None:
+    places, seen = _places(schema), set()
+    stack: list[tuple[Any, referencing.Resolver | None]] = [(schema, registry.resolver(base_uri=_ROOT))]
+    while stack:
+        node, resolver = stack.pop()
         if not isinstance(node, dict) or id(node) in seen:
-            return None
+            continue
         seen.add(id(node))
-        resolver, rooted = _within(node, resolver), rooted and "$id" not in node
+        resolver = _within(node, resolver)
         if resolver is None:
-            return None
-        for key in ("$ref", "$dynamicRef"):
+            continue
+        where, leads = places.get(id(node), ()), []
+        for key in _REFS:
             value = node.get(key)
             if not isinstance(value, str):
                 continue
@@ -646,67 +652,86 @@ def _unresolved_ref(schema: Any) -> tuple[tuple, str] | None:
                           f"{value!r} is outside the schema: a file or URL is never fetched, so write "
                           f"what it holds into the schema")
                 return where + (key,), _at(where + (key,), reason)
-            landed = _pointer_keys(schema, value) if rooted else None
-            hit = walk(found.contents, found.resolver, where + (key,) if landed is None else landed, landed is not None)
-            if hit:
-                return hit
-        for keys, sub in _subschemas(node):
-            hit = walk(sub, resolver, where + keys, rooted)
-            if hit:
-                return hit
-        return None
-    return walk(schema, registry.resolver(base_uri=_ROOT), (), True)
+            leads.append((found.contents, found.resolver))
+        leads += [(sub, resolver) for _, sub in _subschemas(node)]
+        stack += reversed(leads)
+    return None
 
 
-# how many ways, through its references, a value's check may reach one schema: past it the
+# how many ways, through its references, one value's check may reach one schema: past it the
 # schema is refused, since a value that fits none of the branches is checked each way
 SCHEMA_REACH = 4096
+# the keywords that check the value itself (the others check what it holds: a property, an item)
+_IN_PLACE = ("allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas")
+
+
+def _most_ways(start: int, in_place: dict[int, list[int]]) -> int:
+    """The most ways one schema is reached from `start` along in-place edges, a way round a
+    cycle cut (each schema after those it leads to, then counted parents first)."""
+    order, state, kept = [], {start: 1}, {start: []}
+    stack = [(start, iter(in_place[start]))]
+    while stack:
+        node, leads = stack[-1]
+        for sub in leads:
+            if state.get(sub) == 1:
+                continue   # (a way round: the schema is within itself)
+            kept[node].append(sub)
+            if sub not in state:
+                state[sub], kept[sub] = 1, []
+                stack.append((sub, iter(in_place[sub])))
+                break
+        else:
+            state[node] = 2
+            order.append(node)
+            stack.pop()
+    ways = {start: 1}
+    for node in reversed(order):
+        for sub in kept[node]:
+            ways[sub] = min(ways.get(sub, 0) + ways[node], SCHEMA_REACH + 1)
+    return max(ways.values())
 
 
 def _overbranched(schema: Any) -> tuple[tuple, str] | None:
-    """A problem when one of the schema's schemas is reached, from its top through
-    subschemas and references, by more than SCHEMA_REACH ways: references that each point
-    twice to the next level double the ways at each level (18 levels took 49 s to refuse a
-    value). A wide schema (many kinds, each referring to one shared definition) is reached
-    few ways. A schema within itself (a tree of any depth) is counted once round: the
-    value's own depth bounds that (and is not bounded here)."""
+    """A problem when one value's check reaches one of the schema's schemas by more than
+    SCHEMA_REACH ways through the keywords that check the value itself (allOf, anyOf,
+    oneOf, ..., $ref): references that each point twice to the next level double the ways
+    at each level (18 levels took 49 s to refuse a value). Keywords that check what the
+    value holds (properties, items) start a count of their own, so a wide schema sharing
+    its definitions is reached few ways. Not bounded: a schema within itself whose every
+    way round branches (anyOf of two that both recurse), where the value's depth doubles
+    the work."""
     registry = _registry(schema)
-    if registry is None:
+    if registry is None or not isinstance(schema, dict):
         return None
-    edges: dict[int, list[int]] = {}
-    done: list[int] = []   # each schema after all it leads to: reversed, parents come first
-    finished: set[int] = set()
-
-    def visit(node: dict, resolver: referencing.Resolver | None) -> None:
-        edges[id(node)] = []
+    in_place: dict[int, list[int]] = {}
+    starts = {id(schema)}
+    stack: list[tuple[dict, referencing.Resolver | None]] = [(schema, registry.resolver(base_uri=_ROOT))]
+    while stack:
+        node, resolver = stack.pop()
+        if id(node) in in_place:
+            continue
+        in_place[id(node)] = []
         resolver = _within(node, resolver)
         if resolver is None:
-            return
-        leads = [(sub, resolver) for keys, sub in _subschemas(node) if keys[0] not in ("$defs", "definitions")]
-        for key in ("$ref", "$dynamicRef"):
+            continue
+        for key in _REFS:
             if isinstance(node.get(key), str):
                 try:
                     found = resolver.lookup(node[key])
                 except Exception:   # (said by _unresolved_ref)
                     continue
-                leads.append((found.contents, found.resolver))
-        for sub, r in leads:
-            if not isinstance(sub, dict) or (id(sub) in edges and id(sub) not in finished):
-                continue   # (true or false; or a schema it is within: a way round, counted once)
-            edges[id(node)].append(id(sub))
-            if id(sub) not in edges:
-                visit(sub, r)
-        done.append(id(node))
-        finished.add(id(node))
-
-    if not isinstance(schema, dict):
-        return None
-    visit(schema, registry.resolver(base_uri=_ROOT))
-    ways = {id(schema): 1}
-    for node in reversed(done):
-        for sub in edges[node]:
-            ways[sub] = min(ways.get(sub, 0) + ways[node], SCHEMA_REACH + 1)
-    if max(ways.values()) <= SCHEMA_REACH:
+                if isinstance(found.contents, dict):
+                    in_place[id(node)].append(id(found.contents))
+                    stack.append((found.contents, found.resolver))
+        for keys, sub in _subschemas(node):
+            if keys[0] in _DEFS or not isinstance(sub, dict):
+                continue   # (kept to be referred to; or true or false)
+            if keys[0] in _IN_PLACE:
+                in_place[id(node)].append(id(sub))
+            else:
+                starts.add(id(sub))
+            stack.append((sub, resolver))
+    if max(_most_ways(start, in_place) for start in sorted(starts)) <= SCHEMA_REACH:
         return None
     return (), (f"one of its schemas is reached more than {SCHEMA_REACH:,} ways through its references (a level "
                 f"that refers twice to the next doubles the ways), and a value that fits none is checked each "

@@ -307,6 +307,9 @@ def test_a_time_limit_in_game_yaml_is_the_matchs(tiny):
     # (a schema kept under a key of one's own, reached by a reference: OpenAPI's components)
     ("{default: 3, schema: {components: {a: {$ref: '#/components/x'}}, $ref: '#/components/a'}}",
      r"option rounds: not a valid JSON Schema: components.a.\$ref: '#/components/x' points to nothing"),
+    # (found through an anchor, said where it is written)
+    ("{default: 3, schema: {$ref: '#A', $defs: {a: {$anchor: A, properties: {p: {$ref: '#/$defs/nope'}}}}}}",
+     r"option rounds: not a valid JSON Schema: \$defs.a.properties.p.\$ref: '#/\$defs/nope' points to nothing"),
     ("{default: [3], schema: {items: {$dynamicRef: '#count'}}}",
      r"option rounds: not a valid JSON Schema: items.\$dynamicRef: '#count' points to nothing in the schema"),
 ])
@@ -355,8 +358,16 @@ def test_a_schema_whose_references_double_at_each_level_is_refused_before_any_va
                       "effect": {"oneOf": [{"$ref": f"#/$defs/kinds/{k}"} for k in kinds]}, "kinds": kinds},
             "type": "object", "properties": {f"hook{h}": {"type": "array", "items": {"$ref": "#/$defs/effect"}}
                                              for h in range(12)}}
+    # (70 properties each referring to a card of 60 properties each referring to a stat: 4,200
+    # ways to the stat, each for another value; and a chain of 1,000 definitions)
+    shared = {"type": "object", "properties": {f"card{i}": {"$ref": "#/$defs/card"} for i in range(70)},
+              "$defs": {"card": {"type": "object", "properties": {f"s{j}": {"$ref": "#/$defs/stat"} for j in range(60)}},
+                        "stat": {"type": "integer"}}}
+    chain = {"$defs": {f"d{i}": {"type": "object", "properties": {"next": {"$ref": f"#/$defs/d{i + 1}"}}}
+                       for i in range(1000)}, "$ref": "#/$defs/d0"}
+    chain["$defs"]["d1000"] = {}
     for default, schema in ((3, _doubling(6, {"type": "integer"})), ([[1, [2, [3]]]], json.dumps(tree)),
-                            ("{}", json.dumps(wide))):
+                            ("{}", json.dumps(wide)), ("{}", json.dumps(shared)), ("{}", json.dumps(chain))):
         game.write_text(original.replace("rounds: 3", f"rounds: 3\n  shape: {{default: {default}, schema: {schema}}}"))
         r = run("check", str(tiny))
         assert r.returncode == 0, r.stdout + r.stderr

@@ -311,7 +311,7 @@ function board.exists(s) end
 function board.xy(s) end
 
 --- The space at grid coordinates, or nil off the board (coordinates are not names).
---- Errors: x or y not a number (Lua's own, for arithmetic on it).
+--- Errors: x or y not a number (numeric text included).
 --- Example: local s = board.space_at(3, 1)
 ---@param x integer
 ---@param y integer

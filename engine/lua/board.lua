@@ -175,13 +175,16 @@ end
 
 --- The space at grid coordinates, or nil off the board (coordinates are not names).
 function B.space_at(x, y)
-  local s = topo.at[x * 1000 + y]
-  -- (x * 1000 + y names a square for that square's own x and y only: 0, 1001 is not a1)
-  if s ~= nil then
-    local p = topo.xy[s]
-    if p[1] == x and p[2] == y then return s end
+  if type(x) == "number" and type(y) == "number" then
+    local s = topo.at[x * 1000 + y]
+    -- (x * 1000 + y names a square for that square's own x and y only: 0, 1001 is not a1)
+    if s ~= nil then
+      local p = topo.xy[s]
+      if p[1] == x and p[2] == y then return s end
+    end
+    return nil
   end
-  return nil
+  error("board.space_at: x and y must be numbers, got " .. E.show(x) .. " and " .. E.show(y), 2)
 end
 
 function B.size() return topo.width, topo.height end

@@ -571,33 +571,37 @@ end
 -- text, with where it was raised. As a message handler itself, or called by one (nested).
 --- An error message that names a place in the engine's own code (a script gave an engine
 --- function a bad argument, mostly), said at `at`, the script's "file:line: " that called
---- it, with the engine's place after it; nil for any other message, or no `at`.
-function E.blamed_on(err, at)
+--- it, with the engine's place after it; nil for any other message, or no `at`. With
+--- `through`, the line's call ran a function of the script's (a filter, a hook) that
+--- reached the engine by a tail call, which leaves no line of its own.
+function E.blamed_on(err, at, through)
   local engine_at, rest = string.match(err, "^(engine/lua/[%w_]+%.lua:%d+): (.*)$")
   if engine_at and at ~= "" then
-    return at .. rest .. " (inside the engine, at " .. engine_at .. ": check what this line gives it)"
+    return at .. rest .. " (inside the engine, at " .. engine_at .. (through and
+      ", reached from a function this line's call ran (its `return f(...)` left no line): check what it gives the engine)"
+      or ": check what this line gives it)")
   end
 end
 
 -- Where a script called into the engine, for an error the engine's own code raised: "file:line: "
 -- of the first script frame from stack level `from` up, past the engine's frames and C's
--- (levels as seen by the caller of this function, which adds its own). "" when an engine
--- frame was reached by a tail call and more engine code is above it: Lua dropped the frame
--- that made the call, a script the engine had called back (a hook's `return
--- board.within(x)`), and the next script frame up (the rules that emitted the event) did
--- nothing wrong.
+-- (levels as seen by the caller of this function, which adds its own), and whether an
+-- engine frame on the way was reached by a tail call with more engine code above it: then
+-- Lua dropped the frame that made the call, a function of the script's that the engine ran
+-- (a hook's or a filter's `return board.within(x)`), and the line found is the one whose
+-- call ran it (or the rules that emitted the event).
 function E.called_from(from)
-  local dropped = false
+  local dropped, through = false, false
   for level = from + 1, 60 do
     local info = getinfo(level, "Slt")
     if not info then break end
     if info.what ~= "C" and not find(info.source or "", "^@?engine/lua/") then
-      return (info.currentline or 0) > 0 and info.short_src .. ":" .. info.currentline .. ": " or ""
+      return (info.currentline or 0) > 0 and info.short_src .. ":" .. info.currentline .. ": " or "", through
     end
-    if dropped then return "" end
+    through = through or dropped
     dropped = info.istailcall
   end
-  return ""
+  return "", through
 end
 
 local function placed(err, nested)
