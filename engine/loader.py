@@ -665,52 +665,27 @@ SCHEMA_REACH = 4096
 _IN_PLACE = ("allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas")
 
 
-def _most_ways(start: int, in_place: dict[int, list[int]]) -> int:
-    """The most ways one schema is reached from `start` along in-place edges, a way round a
-    cycle cut (each schema after those it leads to, then counted parents first)."""
-    order, state, kept = [], {start: 1}, {start: []}
-    stack = [(start, iter(in_place[start]))]
-    while stack:
-        node, leads = stack[-1]
-        for sub in leads:
-            if state.get(sub) == 1:
-                continue   # (a way round: the schema is within itself)
-            kept[node].append(sub)
-            if sub not in state:
-                state[sub], kept[sub] = 1, []
-                stack.append((sub, iter(in_place[sub])))
-                break
-        else:
-            state[node] = 2
-            order.append(node)
-            stack.pop()
-    ways = {start: 1}
-    for node in reversed(order):
-        for sub in kept[node]:
-            ways[sub] = min(ways.get(sub, 0) + ways[node], SCHEMA_REACH + 1)
-    return max(ways.values())
+# what a keyword that checks what the value holds passes its schema to: one property (by its
+# name), any property, or the items (patternProperties and additionalProperties may take any
+# name, so they count with every named one)
+_ANY_KEY = ("patternProperties", "additionalProperties", "unevaluatedProperties")
+_ITEMS = ("items", "prefixItems", "contains", "unevaluatedItems")
+SCHEMA_VALUES = 10_000   # the most sets of ways looked at (one a place in a value, alike ones once)
 
 
-def _overbranched(schema: Any) -> tuple[tuple, str] | None:
-    """A problem when one value's check reaches one of the schema's schemas by more than
-    SCHEMA_REACH ways through the keywords that check the value itself (allOf, anyOf,
-    oneOf, ..., $ref): references that each point twice to the next level double the ways
-    at each level (18 levels took 49 s to refuse a value). Keywords that check what the
-    value holds (properties, items) start a count of their own, so a wide schema sharing
-    its definitions is reached few ways. Not bounded: a schema within itself whose every
-    way round branches (anyOf of two that both recurse), where the value's depth doubles
-    the work."""
-    registry = _registry(schema)
-    if registry is None or not isinstance(schema, dict):
-        return None
+def _schema_graph(schema: dict, registry: referencing.Registry) -> tuple[dict, dict]:
+    """The schema's schemas by identity: for each, those it checks the value itself against
+    (in-place keywords and references) and, by what in the value they check, those it
+    passes what the value holds to ((name, id): a property; ("*", id): any property or an
+    item's place, ("#", id): an item; a property name or key list is checked in place)."""
     in_place: dict[int, list[int]] = {}
-    starts = {id(schema)}
+    held: dict[int, list[tuple[str, int]]] = {}
     stack: list[tuple[dict, referencing.Resolver | None]] = [(schema, registry.resolver(base_uri=_ROOT))]
     while stack:
         node, resolver = stack.pop()
         if id(node) in in_place:
             continue
-        in_place[id(node)] = []
+        in_place[id(node)], held[id(node)] = [], []
         resolver = _within(node, resolver)
         if resolver is None:
             continue
@@ -726,16 +701,104 @@ def _overbranched(schema: Any) -> tuple[tuple, str] | None:
         for keys, sub in _subschemas(node):
             if keys[0] in _DEFS or not isinstance(sub, dict):
                 continue   # (kept to be referred to; or true or false)
-            if keys[0] in _IN_PLACE:
+            if keys[0] in _IN_PLACE or keys[0] == "propertyNames" or keys[0] == "contentSchema":
                 in_place[id(node)].append(id(sub))
+            elif keys[0] == "properties":
+                held[id(node)].append((f"={keys[1]}", id(sub)))
             else:
-                starts.add(id(sub))
+                held[id(node)].append(("*" if keys[0] in _ANY_KEY else "#", id(sub)))
             stack.append((sub, resolver))
-    if max(_most_ways(start, in_place) for start in sorted(starts)) <= SCHEMA_REACH:
+    return in_place, held
+
+
+def _in_place_order(in_place: dict[int, list[int]]) -> tuple[dict[int, int], dict[int, list[int]]]:
+    """A place in an order where each schema comes before those it checks the value against,
+    and those edges, a way round a cycle cut (one walk over every schema, in a fixed order)."""
+    rank: dict[int, int] = {}
+    kept: dict[int, list[int]] = {n: [] for n in in_place}
+    state: dict[int, int] = {}
+    done: list[int] = []
+    for root in in_place:
+        if root in state:
+            continue
+        state[root] = 1
+        stack = [(root, iter(in_place[root]))]
+        while stack:
+            node, leads = stack[-1]
+            for sub in leads:
+                if state.get(sub) == 1:
+                    continue   # (a way round: the schema is within itself)
+                kept[node].append(sub)
+                if sub not in state:
+                    state[sub] = 1
+                    stack.append((sub, iter(in_place[sub])))
+                    break
+            else:
+                state[node] = 2
+                done.append(node)
+                stack.pop()
+    for i, node in enumerate(reversed(done)):
+        rank[node] = i
+    return rank, kept
+
+
+def _overbranched(schema: Any) -> tuple[tuple, str] | None:
+    """A problem when one place of a value would be checked against one schema more than
+    SCHEMA_REACH ways: references that each point twice to the next level double the ways at
+    each level (18 levels took 49 s to refuse a value), whether the level checks the value
+    itself (anyOf, $ref) or passes it on (two branches each with the same property). Ways
+    are followed place by place in a value, from the top: a property gets the ways of every
+    schema that passes that property (or any property) on, so a wide schema sharing its
+    definitions among many properties is reached few ways at each place. A schema within
+    itself is followed until its ways stop growing, or until SCHEMA_VALUES sets of ways."""
+    registry = _registry(schema)
+    if registry is None or not isinstance(schema, dict):
         return None
-    return (), (f"one of its schemas is reached more than {SCHEMA_REACH:,} ways through its references (a level "
-                f"that refers twice to the next doubles the ways), and a value that fits none is checked each "
-                f"way: let each level refer to the next once")
+    in_place, held = _schema_graph(schema, registry)
+    rank, kept = _in_place_order(in_place)
+    seen: set[frozenset] = set()
+    todo: list[dict[int, int]] = [{id(schema): 1}]
+    def through(node: int) -> int:   # (a schema that only refers to another: that one)
+        while len(kept[node]) == 1 and not held[node]:
+            node = kept[node][0]
+        return node
+
+    while todo and len(seen) < SCHEMA_VALUES:
+        starts: dict[int, int] = {}
+        for node, w in todo.pop().items():
+            starts[through(node)] = min(starts.get(through(node), 0) + w, SCHEMA_REACH + 1)
+        key = frozenset(starts.items())
+        if key in seen:
+            continue   # (alike places: one look; a way round that does not grow ends here)
+        seen.add(key)
+        ways = dict(starts)   # every schema this place is checked against, and how many ways
+        reach, stack = set(starts), list(starts)
+        while stack:
+            for sub in kept[stack.pop()]:
+                if sub not in reach:
+                    reach.add(sub)
+                    stack.append(sub)
+        for node in sorted(reach, key=rank.__getitem__):
+            for sub in kept[node]:
+                ways[sub] = min(ways.get(sub, 0) + ways[node], SCHEMA_REACH + 1)
+        if max(ways.values()) > SCHEMA_REACH:
+            return (), (f"one of its schemas is reached more than {SCHEMA_REACH:,} ways through its references (a "
+                        f"level that refers twice to the next doubles the ways), and a value that fits none is "
+                        f"checked each way: let each level refer to the next once")
+        passed: dict[str, dict[int, int]] = {}
+        for node, w in ways.items():
+            for what, sub in held[node]:
+                group = passed.setdefault(what, {})
+                group[sub] = min(group.get(sub, 0) + w, SCHEMA_REACH + 1)
+        anyone = passed.pop("*", {})
+        for what, group in sorted(passed.items()):
+            if what.startswith("="):
+                for sub, w in anyone.items():
+                    group[sub] = min(group.get(sub, 0) + w, SCHEMA_REACH + 1)
+            todo.append(group)
+        if anyone:
+            todo.append(anyone)
+    return None
 
 
 def field_schema_problems(gdoc: yamlio.Document, g: dict) -> list[Problem]:

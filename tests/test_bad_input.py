@@ -880,3 +880,29 @@ def test_state_phase_is_nil_between_rounds_as_between_turns(tiny):
     m = Match(load_game(str(tiny)), 1, [Seat("bot"), Seat("bot")], quiet=True)
     play(m, {1: RandomBot(1, 1), 2: RandomBot(1, 2)}, max_decisions=500)
     assert m.eval("state.vars.seen")[0].split(";")[:-1] == ["nil"] * m.eval("state.round")[0]
+
+
+def test_doubling_through_what_a_value_holds_is_counted_place_by_place():
+    """A review of 5dc3d4a: two branches that each pass the same property on, or a property
+    and a pattern that both take it, double the ways at each level too (17 levels took 25 s
+    to refuse one value); many properties sharing one big union are a wide schema, not a
+    doubling one (their count took 18 s)."""
+    from engine.loader import _overbranched
+
+    def levels(n: int, level) -> dict:
+        defs = {f"d{i}": level(f"#/$defs/d{i + 1}") for i in range(n)}
+        return {"$defs": {**defs, f"d{n}": {"type": "string"}}, "$ref": "#/$defs/d0"}
+
+    two_branches = lambda nxt: {"anyOf": [{"properties": {"a": {"$ref": nxt}}}] * 2}   # noqa: E731
+    name_and_pattern = lambda nxt: {"properties": {"a": {"$ref": nxt}}, "patternProperties": {"^a": {"$ref": nxt}}}  # noqa: E731
+    two_items = lambda nxt: {"anyOf": [{"items": {"$ref": nxt}}] * 2}   # noqa: E731
+    for level in (two_branches, name_and_pattern, two_items):
+        assert _overbranched(levels(12, level)) is None
+        assert "reached more than 4,096 ways" in _overbranched(levels(13, level))[1]
+    union = {"anyOf": [{"type": "object", "properties": {"k": {"const": i}}} for i in range(1000)]}
+    wide = {"type": "object", "properties": {f"p{i}": {"$ref": "#/$defs/value"} for i in range(1000)},
+            "$defs": {"value": union}}
+    json_like = {"$defs": {"v": {"anyOf": [{"type": "string"}, {"type": "array", "items": {"$ref": "#/$defs/v"}},
+                                           {"type": "object", "additionalProperties": {"$ref": "#/$defs/v"}}]}},
+                 "$ref": "#/$defs/v"}
+    assert _overbranched(wide) is None and _overbranched(json_like) is None
