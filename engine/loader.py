@@ -669,15 +669,14 @@ _IN_PLACE = ("allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentS
 # name), any property, or the items (patternProperties and additionalProperties may take any
 # name, so they count with every named one)
 _ANY_KEY = ("patternProperties", "additionalProperties", "unevaluatedProperties")
-_ITEMS = ("items", "prefixItems", "contains", "unevaluatedItems")
 SCHEMA_VALUES = 10_000   # the most sets of ways looked at (one a place in a value, alike ones once)
 
 
 def _schema_graph(schema: dict, registry: referencing.Registry) -> tuple[dict, dict]:
     """The schema's schemas by identity: for each, those it checks the value itself against
     (in-place keywords and references) and, by what in the value they check, those it
-    passes what the value holds to ((name, id): a property; ("*", id): any property or an
-    item's place, ("#", id): an item; a property name or key list is checked in place)."""
+    passes what the value holds to (("=name", id): a property; ("*", id): any property;
+    ("#", id): an item; a property's name, checked by propertyNames, counts in place)."""
     in_place: dict[int, list[int]] = {}
     held: dict[int, list[tuple[str, int]]] = {}
     stack: list[tuple[dict, referencing.Resolver | None]] = [(schema, registry.resolver(base_uri=_ROOT))]

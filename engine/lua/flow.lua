@@ -552,23 +552,6 @@ local function metered_thread(fn)
   return th
 end
 
--- Where a script raised an error value that is not text (which, unlike a message, carries
--- no place): "file:line: " of the first script code from stack level `from` down (the
--- levels above it are this function and the message handler's; the engine's own files are
--- passed over: a script's `return error(x)`, a tail call, leaves no frame of its own).
-local function raised_at(from)
-  for level = from, 40 do
-    local info = getinfo(level, "Sl")
-    if not info then break end
-    if info.what ~= "C" and (info.currentline or 0) > 0 and not find(info.source or "", "^@?engine/lua/") then
-      return info.short_src .. ":" .. info.currentline .. ": "
-    end
-  end
-  return ""
-end
-
--- An error value as it is, unless it is neither text nor a table with a message: then its
--- text, with where it was raised. As a message handler itself, or called by one (nested).
 --- An error message that names a place in the engine's own code (a script gave an engine
 --- function a bad argument, mostly), said at `at`, the script's "file:line: " that called
 --- it, with the engine's place after it; nil for any other message, or no `at`. With
@@ -595,15 +578,21 @@ function E.called_from(from)
   for level = from + 1, 60 do
     local info = getinfo(level, "Slt")
     if not info then break end
-    if info.what ~= "C" and not find(info.source or "", "^@?engine/lua/") then
-      return (info.currentline or 0) > 0 and info.short_src .. ":" .. info.currentline .. ": " or "", through
+    local script = info.what ~= "C" and not find(info.source or "", "^@?engine/lua/")
+    if script and (info.currentline or 0) > 0 then
+      return info.short_src .. ":" .. info.currentline .. ": ", through
     end
-    through = through or dropped
+    through = through or (dropped and not script)
     dropped = info.istailcall
   end
   return "", through
 end
 
+-- An error value as it is, unless it is neither text nor a table with a message: then its
+-- text, with where it was raised (a script's `return error(x)`, a tail call, leaves no frame
+-- of its own: the engine's frames are passed over). And an error in the engine's own code
+-- under a script's call, said at the script's line. As a message handler itself, or
+-- called by one (nested).
 local function placed(err, nested)
   if type(err) == "string" then
     return find(err, "^engine/lua/") and E.blamed_on(err, E.called_from(nested and 3 or 2)) or err
@@ -611,7 +600,7 @@ local function placed(err, nested)
   if rawequal(err, GAME_OVER) or (type(err) == "table" and type(rawget(err, "message")) == "string") then
     return err
   end
-  return raised_at(nested and 4 or 3) .. E.error_text(err)
+  return (E.called_from(nested and 3 or 2)) .. E.error_text(err)
 end
 
 --- Runs fn(...) in its own thread under the budget (for script code the host runs
