@@ -183,13 +183,16 @@ def value_text(value: Any) -> str:
 def _top_level(text: str) -> list[str]:
     """text split at its commas outside brackets, braces and quotes: "[sw, ne],[se, nw]" is two
     values, as YAML flow lists (a list option's values). A quote opens only at a value's
-    start (don't, it's), and '' inside single quotes is a quote, as in YAML."""
+    start (don't, it's); '' inside single quotes and \\" inside double quotes are quote
+    marks, as in YAML."""
     parts, depth, quote, start, before, i = [], 0, "", 0, ",", 0
     while i < len(text):
         ch = text[i]
         if quote:
             if ch == quote == "'" and text[i + 1:i + 2] == "'":
                 i += 1   # ('' within single quotes)
+            elif ch == "\\" and quote == '"':
+                i += 1   # (an escape within double quotes: \" or \\)
             elif ch == quote:
                 quote = ""
         elif ch in "'\"" and before in ",[{:":

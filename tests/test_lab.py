@@ -116,6 +116,8 @@ def test_a_sweep_of_list_values_and_its_charts_bins():
         ("domains_2", [["sw", "ne"], ["se", "nw"]]), ("name", ["a,b", "c"])]
     assert parse_vary(["motto=don't,won't,it's fine"]) == [("motto", ["don't", "won't", "it's fine"])]
     assert parse_vary(["motto='don''t, stop',go"]) == [("motto", ["don't, stop", "go"])]
+    assert parse_vary(['motto="say \\"hi, there\\"",go']) == [("motto", ['say "hi, there"', "go"])]
+    assert parse_vary(['motto="a\\\\",go']) == [("motto", ["a\\", "go"])]
     from repl.report import _histograms, label
     runs = [{"variation": {"domains_2": ["sw", "ne"]}, "results": [{"turns": t} for t in (3, 5, 9)],
              "summary": {"length": {"turns": {}}}},

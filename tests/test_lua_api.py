@@ -166,6 +166,9 @@ def test_unknown_names_raise_with_a_suggestion(swm, code, message):
     ('emit("after_move", 5)', "emit: the event's data must be a table"),
     ('add_modifier("strength", true)', "add_modifier: the modifier of strength must be a function(card, value), not true"),
     ('string.format("%d", nil)', "bad argument #2 to 'string.format' (number expected, got nil)"),
+    ('dice.count(nil, "melee")', "dice.count: faces must be the list dice.roll returned, got nil"),
+    ('dice.count({1}, "melee")', "dice.count: faces must be the list dice.roll returned, got a table"),
+    ('dice.labels("melee")', "dice.labels: faces must be the list dice.roll returned, got 'melee'"),
 ])
 def test_bad_arguments_are_named_at_the_callers_line(swm, code, message):
     assert error_of(swm, code).startswith("eval:1: " + message)

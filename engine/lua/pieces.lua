@@ -942,7 +942,20 @@ local symbol_list = nil   -- every symbol on some face of some die, sorted
 local symbol_set = nil
 
 --- How many times a symbol shows among rolled faces (a symbol no die shows is an error).
+local function rolled(fn, faces)
+  local ok = type(faces) == "table"
+  if ok then
+    for _, f in ipairs(faces) do
+      if type(f) ~= "table" or type(f.symbols) ~= "table" then ok = false break end
+    end
+  end
+  if not ok then
+    error(fn .. ": faces must be the list dice.roll returned, got " .. E.show(faces), 3)
+  end
+end
+
 function D.count(faces, symbol)
+  rolled("dice.count", faces)
   local n = 0
   for _, f in ipairs(faces) do n = n + (f.symbols[symbol] or 0) end
   if n == 0 and (symbol_set == nil or not symbol_set[symbol]) then
@@ -965,7 +978,9 @@ function D.count(faces, symbol)
   return n
 end
 
+--- The rolled faces' labels, joined with ", ".
 function D.labels(faces)
+  rolled("dice.labels", faces)
   local out = {}
   for i, f in ipairs(faces) do out[i] = f.label end
   return table.concat(out, ", ")
