@@ -9,8 +9,10 @@ from pathlib import Path
 from . import loader, lualint, yamlio
 from .errors import DefinitionError, EngineError, Problem, ScriptError
 from .files import read_bounded
-from .lint import old_call_problems, problem_from_lua
+from .lint import calls_made, old_call_problems, problem_from_lua, token_notes, unemitted_hooks
+from .luac import first_line
 from .match import region_owners
+from .names import did_you_mean
 
 
 def _target_game(target: str) -> str:
@@ -464,16 +466,20 @@ def member_names(game, shapes: dict[str, dict]) -> tuple[set[str], set[str], lua
     return names | engine_all | globals_, names, defined[1]
 
 
-def notes(target: str, game_id: str | None = None) -> list[str]:
-    """What `summon check` mentions about a sound game without calling it a problem."""
+def notes(target: str, game_id: str | None = None, *, fields_only: bool = False) -> list[str]:
+    """What `summon check` mentions about a sound game without calling it a problem. With
+    fields_only, only the fields that look misspelt (field_notes): beside the problems of a
+    game that loads, as one may be their cause (a misspelt field read as nil, then indexed)."""
     if game_id is None and is_scenario_file(target):
-        return _scenario_notes(target)
+        return [] if fields_only else _scenario_notes(target)
     if game_id is not None and Path(target).suffix == ".lua":
         game_id = None
     try:
         game = loader.load_game(game_id or _target_game(target))
     except (DefinitionError, EngineError):
         return []
+    if fields_only:
+        return field_notes(game)
     out = []
     if game.evaluator is None:
         where = loader.display(game.root / "game.yaml")
@@ -488,10 +494,142 @@ def notes(target: str, game_id: str | None = None) -> list[str]:
     sources += [game.evaluator] if game.evaluator is not None else []
     out += [n for n in map(lualint.unread_note, sources) if n is not None]
     out += field_notes(game)
+    out += [f"{p.path}:{p.line}:{p.col}: note: {p.message}"
+            for p in sorted(set(token_notes(sources, _file_lines(game))))]
+    out += _hook_notes(game, sources)
+    out += _tag_notes(game, sources)
+    out += _stray_scenario_notes(game.root)
+    out += _comparison_notes(game, sources)
+    out += [f"{src.chunkname}:{u.line}:{u.col}: note: this sets a global '{u.name}' that no script reads (did you "
+            f"mean the local '{near}'? a name no local has makes a global)"
+            for src, u, near in lualint.unread_global_writes(game.scripts, sources, set(_yaml_words(game.data)))]
     schema = game.root / "cards.schema.json"
     if schema.is_file() and schema.read_text(encoding="utf-8") != card_schema_text(str(game.root)):
         out.append(f"{loader.display(schema)}: note: out of date with game.yaml (card_fields, stats, hooks...), "
                    f"so editors check card files against old fields: run `summon schema {game.id} --write`")
+    return out
+
+
+def _hook_notes(game, sources) -> list[str]:
+    """A note at each hook game.yaml declares that no script emits (emit("name", ...))."""
+    declared = game.data.get("hooks") or []
+    missing = unemitted_hooks(sources, declared, loader.ENGINE_EVENTS) if isinstance(declared, list) else []
+    if not missing:
+        return []
+    gdoc, _ = yamlio.load(game.root / "game.yaml", loader.display(game.root / "game.yaml"))
+    out = []
+    for i, name in missing:
+        p = gdoc.problem(("hooks", i), "")
+        users = sorted(str(c.data.get("name", c.id)) for c in game.cards.values()
+                       if any(src.field[2:4] == ("hooks", name) for src in c.lua))
+        who = (f"the {name} hooks of {', '.join(users[:3])}{' and more' if len(users) > 3 else ''} never run"
+               if users else "a card's hook on it would never run")
+        out.append(f"{p.path}:{p.line}:{p.col}: note: no script emits the hook '{name}' (emit(\"{name}\", ...)), "
+                   f"so {who}")
+    return out
+
+
+def _tag_notes(game, sources) -> list[str]:
+    """A note at a tag that one card alone carries and that no script, deck rule or other
+    YAML of the game mentions: likely misspelt when close to a tag in use (`unti`), or a
+    card field written as a tag (`tags: [flying]` where the game reads `flying: true`)."""
+    carriers: dict[str, list] = {}
+    for c in game.cards.values():
+        tags = c.data.get("tags")
+        for t in tags if isinstance(tags, list) else []:
+            if isinstance(t, str) and c not in carriers.setdefault(t, []):
+                carriers[t].append(c)
+    defined = lualint.defined_members(sources)
+    if defined is None:
+        return []
+    tested = {c.args[1].name for src in sources for c in calls_made(src)
+              if (c.table, c.fn) == ("cards", "has_tag") and len(c.args) > 1 and c.args[1].name is not None}
+    read = {u.name for src in sources for u in lualint.scan(first_line(src.source)[1]).uses if u.kind == "member"}
+    # (named anywhere else: a script's text or field read (d.tagset.bear), game.yaml, another
+    # key of a card (a card field naming a tag: consume: spirit))
+    others = {w for c in game.cards.values() for k, v in c.data.items() if k != "tags" for w in _yaml_words(v)}
+    mentioned = defined[0] | read | set(_yaml_words(game.data)) | others | tested
+    fields = set(game.data.get("card_fields") or {})
+    in_use = [t for t, cs in carriers.items() if len(cs) > 1 or t in mentioned]
+    out = []
+    for t, cs in sorted(carriers.items()):
+        if len(cs) != 1 or t in tested:
+            continue
+        if t in fields:
+            why = f"'{t}' is a field of this game's cards, not a tag: write {t}: and its value"
+        elif t not in mentioned and did_you_mean(t, in_use):
+            why = f"no script or other card uses the tag '{t}'{did_you_mean(t, in_use)}"
+        else:
+            continue
+        out.append(_card_note(cs[0], ("tags", cs[0].data["tags"].index(t)), why))
+    return out
+
+
+def _yaml_words(value, depth: int = 0):
+    """Every text in a YAML value, keys and values."""
+    if depth > 32:
+        return
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield str(k)
+            yield from _yaml_words(v, depth + 1)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _yaml_words(v, depth + 1)
+    elif isinstance(value, str):
+        yield value
+
+
+def _card_note(card, keys: tuple, message: str) -> str:
+    """A note at a place within a card's entry in its set file (the card's line if not found)."""
+    doc, _ = yamlio.load(Path(card.path), card.path)
+    entries = (doc.data.get("cards") if doc is not None and isinstance(doc.data, dict) else None) or []
+    for i, entry in enumerate(entries):
+        if isinstance(entry, dict) and entry.get("id") == card.id:
+            p = doc.problem(("cards", i) + keys, message)
+            return f"{p.path}:{p.line}:{p.col}: note: {p.message}"
+    return f"{card.path}:{card.line}: note: {message}"
+
+
+def _comparison_notes(game, sources) -> list[str]:
+    """A note at a comparison that is never true: of a `.phase` with a misspelt phase id
+    (`state.phase == "darw"`), of a `.zone` with a player's zone by its name alone (a card's
+    zone is `hand:1`) or with a misspelt zone."""
+    phases = [p.get("id") for p in (game.data.get("flow") or {}).get("phases") or [] if isinstance(p, dict)]
+    zones = game.data.get("zones") or {}
+    out = []
+    for src, u in lualint.compared_names(sources):
+        start = first_line(src.source)[0]
+        where = f"{src.chunkname}:{u.line + start - 1}:{u.col}"
+        if u.field == "phase" and u.name not in phases and did_you_mean(u.name, phases):
+            out.append(f"{where}: note: no phase called '{u.name}'{did_you_mean(u.name, phases)}: this comparison "
+                       f"is never true")
+        elif u.field == "zone" and (zones.get(u.name) or {}).get("scope") == "player":
+            out.append(f"{where}: note: a card in a player's {u.name} zone has the zone '{u.name}:1' (its name, a "
+                       f"colon and the player): '{u.name}' alone is never a card's zone")
+        elif u.field == "zone" and u.name.split(":")[0] not in zones and did_you_mean(u.name.split(":")[0], zones):
+            out.append(f"{where}: note: no zone called '{u.name.split(':')[0]}'"
+                       f"{did_you_mean(u.name.split(':')[0], zones)}: this comparison is never true")
+    return out
+
+
+def _stray_scenario_notes(rules_dir: Path) -> list[str]:
+    """Files of scenario tests under a game's folders that summon test never runs: it runs
+    those in rules/ID/tests and cards/ID/tests only (a `test/` folder is a common slip)."""
+    from . import scenarios
+
+    cards_dir = loader.cards_beside(rules_dir)
+    found = loader.yaml_files(rules_dir, deep=True) + (loader.yaml_files(cards_dir, deep=True) if cards_dir else [])
+    runs = {f.resolve() for f in scenarios.test_folders(rules_dir)} | ({cards_dir.resolve()} if cards_dir else set())
+    out = []
+    for f in found:
+        if f.parent.resolve() in runs or f.name == "game.yaml":
+            continue
+        doc, _ = yamlio.load(f, loader.display(f), int_keys=True)
+        if doc is not None and isinstance(doc.data, dict) and "scenarios" in doc.data:
+            where = [loader.display(p) for p in scenarios.test_folders(rules_dir)]
+            out.append(f"{loader.display(f)}: note: `summon test {rules_dir.name}` does not run these scenarios: it "
+                       f"runs the files directly in {' and '.join(where)} (`summon test` of this file's path runs it)")
     return out
 
 

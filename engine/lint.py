@@ -47,6 +47,11 @@ def _calls(src) -> tuple[int, str, list]:
     return start, code, ([] if sc.error is not None else sc.calls)
 
 
+def calls_made(src) -> list:
+    """The calls a piece of Lua makes (none when the parser cannot read it)."""
+    return _calls(src)[2]
+
+
 # Where zone and counter names stand: for each function, the argument positions that
 # may name one, in the shared form (first argument a name) and in the player form.
 _ZONE_FNS = {"cards", "ids", "count", "top", "shuffle"}
@@ -218,6 +223,60 @@ def lua_problems(src, known: dict[str, list[str]], file_lines: list[str] | None 
                              Problem(src.chunkname, line, col,
                                      f"no {what} called '{name}'{did_you_mean(name, known.get(kind, ()))}")))
     return problems + [r[-1] for r in sorted(refs, key=lambda r: r[:3])]
+
+
+_TOKEN_WRITES, _TOKEN_READS = {"add", "set"}, {"get", "remove"}
+
+
+def token_notes(sources, file_lines: dict[str, list[str]]) -> list[Problem]:
+    """Tokens read under a name no script adds or sets (by a literal name), close to one
+    that is: likely misspelt, as tokens.get reads 0 for it (`tokens.get(c, "charg")`). A
+    guess, so a note: a name built at run time cannot be seen here."""
+    written, reads = set(), []
+    for src in sources:
+        start, code = first_line(src.source)
+        sc = lualint.scan(code)
+        if sc.error is not None:
+            return []   # (a script the parser cannot read may add any token)
+        for c in sc.calls:
+            if c.table != "tokens" or len(c.args) < 2:
+                continue
+            if c.fn in _TOKEN_WRITES:
+                if c.args[1].name is None:
+                    return []   # (a name given at run time, through a helper: any token may be added)
+                written.add(c.args[1].name)
+            elif c.fn in _TOKEN_READS and c.args[1].name is not None:
+                reads.append((src, start, code, c))
+    out = []
+    for src, start, code, c in reads:
+        name = c.args[1].name
+        hint = did_you_mean(name, written) if name not in written else ""
+        if hint:
+            line, col = _place(src, start, code.splitlines(), file_lines.get(src.chunkname), c)
+            out.append(Problem(src.chunkname, line, col, f"no script adds a token '{name}'{hint}: "
+                                                         f"tokens.{c.fn} finds none of it"))
+    return out
+
+
+def unemitted_hooks(sources, declared: list, engine_events) -> list[tuple[int, str]]:
+    """The hooks game.yaml declares (index, name) that no script emits, when every emit
+    names its event by a literal (else nothing can be told): the cards' hooks on them never
+    run. The engine's own events are emitted by the engine."""
+    emitted, members = set(engine_events), set()
+    for src in sources:
+        sc = lualint.scan(first_line(src.source)[1])
+        if sc.error is not None:
+            return []   # (a script the parser cannot read may emit anything)
+        calls = [c for c in sc.calls if c.table == "" and c.fn == "emit"]
+        if len(calls) != sum(u.kind == "read" and u.name == "emit" for u in sc.uses):
+            return []   # (emit passed on or kept under another name: its events cannot be told)
+        for c in calls:
+            if not c.args or c.args[0].name is None:
+                return []
+            emitted.add(c.args[0].name)
+        members.update(u.name for u in sc.uses if u.kind in ("member", "define"))
+    # (a hook read by its name, def.hooks.after_x(c, ev), may be called by the rules directly)
+    return [(i, h) for i, h in enumerate(declared) if isinstance(h, str) and h not in emitted and h not in members]
 
 
 def _resolve(schema: dict, root: dict) -> dict:

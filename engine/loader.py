@@ -262,6 +262,11 @@ def card_schema(game: dict) -> dict:
                                                       "which no seat takes as its own"},
     }
     set_props.update(_own_roots((game.get("sets") or {}).get("fields"), "set-field"))
+    card: dict[str, Any] = {"type": "object", "additionalProperties": False, "required": ["id", "name"],
+                            "properties": card_props}
+    whole = game.get("card_schema")
+    if isinstance(whole, dict):   # (its own root, as a field's: its '#' is itself)
+        card["allOf"] = [_own_roots({"card": whole}, "card-schema")["card"] if "$defs" in whole else whole]
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": f"summon card set for {game.get('id')}",
@@ -270,14 +275,7 @@ def card_schema(game: dict) -> dict:
         "required": ["id", "name"],
         "anyOf": [{"required": ["cards"]}, {"required": ["deck"]}],
         "properties": set_props,
-        "$defs": {
-            "card": {
-                "type": "object",
-                "additionalProperties": False,
-                "required": ["id", "name"],
-                "properties": card_props,
-            }
-        },
+        "$defs": {"card": card},
     }
 
 
@@ -311,8 +309,9 @@ def _schema_problems(doc: yamlio.Document, err) -> list[Problem]:
                 out.append(doc.key_problem(where + (key,), f"unknown key '{key}'{hint}"))
     elif err.validator == "required":
         missing = [k for k in err.validator_value if not (isinstance(inst, dict) and k in inst)]
+        why = err.schema.get("x-message") if isinstance(err.schema.get("x-message"), str) else None
         for key in missing:
-            out.append(doc.problem(where, f"missing required key '{key}'"))
+            out.append(doc.problem(where, f"missing required key '{key}'" + (f": {why}" if why else "")))
     elif err.validator == "type":
         wanted = err.validator_value if isinstance(err.validator_value, list) else [err.validator_value]
         out.append(doc.problem(where, f"expected {_kinds_in_words(wanted)}, got {_got(inst)}"))
@@ -473,7 +472,7 @@ def load_game(game: str, extra_cards: list[Path] | None = None) -> GameDef:
             raise DefinitionError([Problem(str(extra), 1, 1, "no such card or deck file")])
         set_files += yaml_files(Path(extra)) if Path(extra).is_dir() else [Path(extra)]
     sets, cards, set_docs = _read_card_sets(set_files, g, ld)
-    ld.problems += _reference_problems(g, cards, set_docs, scripts, script_texts)
+    ld.problems += _reference_problems(g, cards, set_docs, scripts, script_texts, gdoc)
     game = GameDef(g["id"], g["name"], rules_dir, g, scripts, sets, cards, ld.files, options,
                    [Path(p).resolve() for p in extra_cards or []],
                    tuple(sorted(sid for sid, sd in sets.items() if sd.path not in own_files)), evaluator, ld.pools)
@@ -507,12 +506,20 @@ def _read_game_yaml(rules_dir: Path, ld: _Loading) -> tuple[yamlio.Document, dic
     return gdoc, copy.deepcopy(gdoc.data)   # parsed documents are cached and shared: never hand them out
 
 
+def _space_names(board: dict) -> list[str]:
+    """The spaces of a board: a graph's by their names, a grid's by column letter and row
+    (a1 is the bottom left; x-ref: space names them)."""
+    if board.get("type") == "grid":
+        width, height = board.get("width", 0), board.get("height", 0)
+        return [f"{chr(96 + x)}{y}" for x in range(1, width + 1) for y in range(1, height + 1)]
+    return list((board.get("spaces") or {}).keys())
+
+
 def _grid_region_problems(gdoc: yamlio.Document, board: dict) -> list[Problem]:
     """A grid's regions list their spaces: each must be on the board and in one region only
     (board.region(s) names one)."""
     problems = []
-    width, height = board.get("width", 0), board.get("height", 0)
-    on_board = {f"{chr(96 + x)}{y}" for x in range(1, width + 1) for y in range(1, height + 1)}
+    on_board = set(_space_names(board))
     owner: dict[str, str] = {}
     regions = board.get("regions") or {}
     for name, info in regions.items():
@@ -805,6 +812,10 @@ def field_schema_problems(gdoc: yamlio.Document, g: dict) -> list[Problem]:
     whole = schema_mistake(card_schema(g))   # (one check of them all: each costs time)
     if whole is None:
         return []
+    whole_card = g.get("card_schema")
+    bad = schema_mistake(whole_card, refs=False) if isinstance(whole_card, dict) else None
+    if bad:
+        return [gdoc.problem(("card_schema",) + bad[0], f"not a valid schema for a card: {bad[1]}")]
     out = []
     places = ((("card_fields",), ("$defs", "card", "properties"), "card field"),
               (("sets", "fields"), ("properties",), "card set field"))
@@ -819,6 +830,9 @@ def field_schema_problems(gdoc: yamlio.Document, g: dict) -> list[Problem]:
     if out:
         return out
     path, message = whole   # a reference that does not resolve within the card schema
+    if path[:4] == ("$defs", "card", "allOf", 0):
+        return [gdoc.problem(("card_schema",) + path[4:], f"not a valid schema for a card: "
+                                                          f"{_at(path[5:], message[len(_at(path, '')):])}")]
     for keys, prefix, what in places:
         if path[:len(prefix)] == prefix and len(path) > len(prefix):
             inner = path[len(prefix) + 1:]
@@ -1030,6 +1044,12 @@ def _read_card_sets(set_files: list[Path], g: dict, ld: _Loading
                                                           f"{MAX_CARD_BYTES // MB} MB together"))
             break
         sdoc, probs = yamlio.load(sf, display(sf))
+        if sdoc is not None and isinstance(sdoc.data, dict) and "scenarios" in sdoc.data \
+                and not {"cards", "deck"} & set(sdoc.data):   # (what else is wrong, summon test says there)
+            ld.problems.append(Problem(display(sf), 1, 1, f"a file of scenario tests (it has `scenarios:`) among "
+                                                          f"the card sets: move it to {display(sf.parent / 'tests')}/, "
+                                                          f"where summon test finds it"))
+            continue
         ld.problems += probs
         if sdoc is None:
             continue
@@ -1079,8 +1099,10 @@ def _read_card_sets(set_files: list[Path], g: dict, ld: _Loading
 
 
 def _reference_problems(g: dict, cards: dict[str, CardDef], set_docs: list[yamlio.Document],
-                        scripts: list[LuaSource], script_texts: dict[str, str]) -> list[Problem]:
-    """Names that YAML values (x-ref) and scripts' string arguments refer to; deck rules."""
+                        scripts: list[LuaSource], script_texts: dict[str, str],
+                        gdoc: yamlio.Document | None = None) -> list[Problem]:
+    """Names that YAML values (x-ref) and scripts' string arguments refer to, in card files
+    and in the defaults of options with a schema; deck rules."""
     hooks, stats, abilities = _declared(g)
     board = g["board"]
     known = {
@@ -1088,7 +1110,7 @@ def _reference_problems(g: dict, cards: dict[str, CardDef], set_docs: list[yamli
         "zone": list(g.get("zones") or {}), "counter": list(g.get("counters") or {}),
         "die": list(g.get("dice") or {}), "card": list(cards),
         "phase": [p["id"] for p in g["flow"]["phases"]],
-        "space": list((board.get("spaces") or {}).keys()), "region": list((board.get("regions") or {}).keys()),
+        "space": _space_names(board), "region": list((board.get("regions") or {}).keys()),
     }
     problems = []
     schema = card_schema(g)
@@ -1100,6 +1122,13 @@ def _reference_problems(g: dict, cards: dict[str, CardDef], set_docs: list[yamli
                 problems += deck_problems(sdoc, sdoc.data, deck_rules, {cid: c.data for cid, c in cards.items()})
             except (TypeError, AttributeError):
                 pass  # malformed copies or tags: the schema has already said so
+    if gdoc is not None:   # game.yaml's own names (display: zones, a life's stat, fields)
+        known["field"] = sorted({*CORE_CARD_KEYS, *(g.get("card_fields") or {}), *stats})
+        problems += ref_problems(gdoc, gdoc.data, _game_schema(), known)
+    raw_options = (gdoc.data.get("options") if gdoc is not None and isinstance(gdoc.data, dict) else None) or {}
+    for name, spec in raw_options.items() if isinstance(raw_options, dict) else ():
+        if isinstance(spec, dict) and "default" in spec and isinstance(spec.get("schema"), dict):
+            problems += ref_problems(gdoc, spec["default"], spec["schema"], known, ("options", name, "default"))
     for src in scripts:
         text = script_texts.get(src.chunkname)
         problems += lua_problems(src, known, text.splitlines() if text is not None else None)
@@ -1127,9 +1156,15 @@ def stat_spec(value: int | dict) -> dict:
     return {"default": value}
 
 
+HOST_ONLY_KEYS = ("card_fields", "card_schema", "display", "bots", "balance", "scripts", "sets")
+
+
 def lua_game_table(gd: GameDef) -> dict:
-    """The game definition as the engine's Lua sees it, with lookup sets precomputed."""
-    g = copy.deepcopy(gd.data)
+    """The game definition as the engine's Lua sees it, with lookup sets precomputed. What
+    only the host reads (the card schemas, the screen's display, the bots' and the balance
+    lab's settings, the scripts' and sets' lists) is left out: every match's runtime would
+    hold a copy."""
+    g = copy.deepcopy({k: v for k, v in gd.data.items() if k not in HOST_ONLY_KEYS})
     hooks = list(ENGINE_EVENTS) + list(g.get("hooks") or [])
     zones = {}
     for name, z in (g.get("zones") or {}).items():
@@ -1152,7 +1187,7 @@ def lua_game_table(gd: GameDef) -> dict:
         stat_max={s: stat_spec(v)["max"] for s, v in stats.items() if "max" in stat_spec(v)},
         in_play=g.get("in_play") or [],
         in_play_set={z: True for z in g.get("in_play") or []},
-        played_set={h: True for h in (g.get("balance") or {}).get("played") or []},
+        played_set={h: True for h in (gd.data.get("balance") or {}).get("played") or []},
         options=g.get("options") or {},
         effects_order=(g.get("effects") or {}).get("order", "fixed"),
     )

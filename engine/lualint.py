@@ -27,20 +27,22 @@ from pathlib import Path
 
 from .errors import Problem
 from .luac import first_line
-from .names import did_you_mean
+from .names import did_you_mean, nearest
 
 _FORMAT_SPEC = re.compile(r"%[-+ #0]*\d*(?:\.\d+)?[a-zA-Z%]")
 
 # How a message names the fields of these engine tables (the others: "<table> has no field").
 _FIELD_WORDS = {"options": "option", "defs": "card"}
 _ITERATORS = ("pairs", "ipairs", "next")
+_COMPARED = ("phase", "zone")   # fields whose comparisons with a text are recorded ("compare" uses)
 
 
 @dataclass(frozen=True)
 class Use:
     """One thing a script does with a global, at a 1-based line and column of its text."""
 
-    kind: str        # "read", "write", "field" (name.field), "iterate" (pairs(name)),
+    kind: str        # "read", "write", "field" (name.field), "iterate" (pairs(name)), "compare"
+    #                  (x.phase == "text", x.zone ~= "text": the text, its field in `field`),
     #                  "member" (a field read on any table: x.name, x:name()) or "define"
     #                  (a field name the text sets or spells out: {name = ..}, x.name = .., "name")
     name: str
@@ -48,7 +50,7 @@ class Use:
     col: int
     field: str = ""  # for "field": the field; for "iterate": the iterating function; for
     #                  "member": the global the field is read on, "" for any other table
-    locals: tuple = ()  # for "read": the locals in scope (for suggestions)
+    locals: tuple = ()  # for "read" and a "write" by assignment: the locals in scope (for suggestions)
 
 
 @dataclass(frozen=True)
@@ -356,7 +358,7 @@ class _Walker:
                     if not self.is_local(t.id, scopes):
                         self.anchor = start    # the targets come first: look from the statement on
                         line, col = self.where(t, t.id)
-                        self.uses.append(Use("write", t.id, line, col))
+                        self.uses.append(Use("write", t.id, line, col, locals=tuple(sorted(set().union(*scopes)))))
                 elif isinstance(t, A.Index):
                     self.define(_field_name(t))
                     self.expr(t, scopes, target=True)
@@ -508,6 +510,14 @@ class _Walker:
         elif isinstance(e, (A.Number, A.Nil, A.TrueExpr, A.FalseExpr, A.Varargs, A.Dots)):
             pass
         else:   # operators
+            if isinstance(e, (A.EqToOp, A.NotEqToOp)):   # x.phase == "draw", c.zone ~= "hand:1"
+                for field_side, text_side in ((e.left, e.right), (e.right, e.left)):
+                    text = _string(text_side)
+                    if (text is not None and isinstance(field_side, A.Index)
+                            and field_side.notation == A.IndexNotation.DOT and isinstance(field_side.idx, A.Name)
+                            and field_side.idx.id in _COMPARED):
+                        line, col = self.where(text_side, getattr(getattr(text_side, "first_token", None), "text", ""))
+                        self.uses.append(Use("compare", text, line, col, field_side.idx.id))
             if isinstance(e, A.Concat):   # "slot" .. i, kind .. "_bonus": a piece of a name built
                 for side in (e.left, e.right):
                     piece = _string(side)
@@ -628,6 +638,35 @@ def unread_note(src) -> str | None:
         return None
     return (f"{src.chunkname}:{start}: note: the checker cannot read this Lua ({sc.error}), so the names "
             f"it uses are not checked")
+
+
+def unread_global_writes(rules, sources, mentioned: set[str]) -> list[tuple]:
+    """(source, use, local) for each global the rules set by assignment that no script reads,
+    when a local in scope there is close to its name: likely that local, misspelt
+    (`bouns = 1` beside `local bonus`), as a global is made without a word."""
+    read = set(mentioned)
+    for src in sources:
+        sc = scan(first_line(src.source)[1])
+        if sc.error is not None:
+            return []
+        read.update(u.name for u in sc.uses if u.kind in ("read", "field", "iterate"))
+    out = []
+    for src in rules:
+        for u in scan(first_line(src.source)[1]).uses:
+            if u.kind == "write" and len(u.name) > 2 and u.locals and u.name not in read:
+                near = nearest(u.name, [n for n in u.locals if len(n) > 2])
+                if near is not None:
+                    out.append((src, u, near))
+    return out
+
+
+def compared_names(sources) -> list[tuple]:
+    """(source, use) for each comparison of a `.phase` or `.zone` field with a text."""
+    out = []
+    for src in sources:
+        sc = scan(first_line(src.source)[1])
+        out += [(src, u) for u in sc.uses if u.kind == "compare"] if sc.error is None else []
+    return out
 
 
 def defined_globals(sources) -> set[str]:

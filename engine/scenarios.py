@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -86,13 +87,16 @@ def own_game(path: Path, game: str) -> str | None:
     return None
 
 
+def test_folders(rules_dir: Path) -> list[Path]:
+    """Where a game's scenario files are: rules/ID/tests, and cards/ID/tests when it has cards."""
+    cards_dir = loader.cards_beside(rules_dir)
+    return [rules_dir / "tests"] + ([cards_dir / "tests"] if cards_dir is not None else [])
+
+
 def game_tests(rules_dir: Path) -> list[Path]:
     """The scenario files in a game's rules/ID/tests and cards/ID/tests folders (a card set
     or deck kept there for the tests is no scenario file: see other_kind)."""
-    out = loader.yaml_files(rules_dir / "tests")
-    cards_dir = loader.cards_beside(rules_dir)
-    if cards_dir is not None:
-        out += loader.yaml_files(cards_dir / "tests")
+    out = [f for folder in test_folders(rules_dir) for f in loader.yaml_files(folder)]
     return [f for f in out if not other_kind(f)]
 
 
@@ -273,6 +277,24 @@ def _pick(match: Match, answer: str, keys: tuple) -> int:
 def _matches(pattern: str, option: str, keys: tuple) -> bool:
     rx = _slashed(pattern)
     return pattern == option if rx is None else _search(rx, option, keys)
+
+
+_SPECIAL = re.compile(r"([()\[\]{}.?*+|^$\\])")
+
+
+def _as_written(pattern: str, texts: list[str]) -> str | None:
+    """The first text holding the pattern's own characters, when the pattern (a regular
+    expression) does not match it: its ( ) . ? + * [ ] were meant literally ("scores 2 (now 2)")."""
+    if not _SPECIAL.search(pattern):
+        return None
+    return next((t for t in texts if pattern in t and not _compiled(pattern).search(t)), None)
+
+
+def _literally(pattern: str, text: str) -> str:
+    escaped = _SPECIAL.sub(r"\\\1", pattern)
+    return (f" ({pattern!r} is a regular expression, which does not match its own text in {text!r}: "
+            f"write \\ before each ( ) [ ] {{ }} . ? * + | ^ $ meant as itself: '{escaped}' in single "
+            f"quotes or none)")
 
 
 def _stat(match: Match, card_id: int, name: str):
@@ -483,6 +505,9 @@ def _check(match: Match, expect: dict, keys: tuple, said: list[str],
         hits = [o for o in options if _matches(pat, o, keys + ("not_offered", i))]
         if hits:
             out.append((keys + ("not_offered", i), f"expected {pat!r} not to be offered, but {hits} is"))
+        elif _slashed(pat) is not None and _as_written(_slashed(pat), options):   # (a check that cannot fail)
+            out.append((keys + ("not_offered", i), "this check passes whatever is offered"
+                        + _literally(_slashed(pat), _as_written(_slashed(pat), options))))
     if "offered_count" in expect and len(options) != expect["offered_count"]:
         out.append((keys + ("offered_count",), f"expected {expect['offered_count']} options, got {len(options)}: "
                                                f"{options}"))
@@ -499,11 +524,16 @@ def _check(match: Match, expect: dict, keys: tuple, said: list[str],
     shown = "\n      ".join(said[-8:]) or "(nothing)"
     for i, pat in enumerate(expect.get("said") or []):
         if not any(_search(pat, s, keys + ("said", i)) for s in said):
-            out.append((keys + ("said", i), f"expected a message matching {pat!r}; said:\n      {shown}"))
+            text = _as_written(pat, said)
+            out.append((keys + ("said", i), f"expected a message matching {pat!r}" + (_literally(pat, text) if text
+                        else f"; said:\n      {shown}")))
     for i, pat in enumerate(expect.get("not_said") or []):
         hits = [s for s in said if _search(pat, s, keys + ("not_said", i))]
         if hits:
             out.append((keys + ("not_said", i), f"expected no message matching {pat!r}; said: {hits[0]!r}"))
+        elif _as_written(pat, said):   # (a check that cannot fail)
+            out.append((keys + ("not_said", i), "this check passes whatever is said"
+                        + _literally(pat, _as_written(pat, said))))
     if "lua" in expect:
         code, chunkname = lua_at
         before = match.state_hash()

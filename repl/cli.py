@@ -169,13 +169,18 @@ def cmd_check(args) -> int:
 
     targets = args.paths or list(loader.list_games())
     problems = []
+    field_notes = []
     for t in targets:
         found = check(t, args.game)
         problems += found
         if not found:
             for n in notes(t, args.game):
                 print(n)
+        else:   # (a misspelt field read as nil may be what failed)
+            field_notes += notes(t, args.game, fields_only=True)
     if _print_problems(problems):
+        for n in field_notes:
+            print(n)
         files = [Path(t) for t in targets if Path(t).is_file()]
         found = _deck_of_another_game(args.game, files) if args.game and files else None
         if found:     # (--game named a game without the deck's cards)

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import ROOT, copy_game, edit
+from conftest import ROOT, copy_game, edit, summon
 from engine import loader
 from engine.check import card_schema_text, check
 from engine.errors import EngineError
@@ -360,3 +360,147 @@ def test_check_never_raises_and_always_names_a_path_and_line(mut):
         for p in problems:
             assert p.path and p.line >= 1 and p.col >= 1 and p.message
             assert str(p).startswith(f"{p.path}:{p.line}:{p.col}: ")
+
+
+def test_notes_name_likely_slips_in_names_the_engine_does_not_own(tmp_path):
+    """A token read under a name nothing adds, a tag one card carries that nothing uses, a
+    declared hook nothing emits: each passed summon check and changed the game silently."""
+    from engine.check import notes
+    g = copy_game(tmp_path, "summoner_wars")
+    shipped = notes(str(g.rules))
+    cards = g.cards / "polar_dwarves.yaml"
+    edit(cards, "if boost(self) >= 1 then", 'if tokens.get(self, "bost") >= 1 then')
+    edit(cards, "    name: Bear Cavalry\n    tags: [unit, common]", "    name: Bear Cavalry\n    tags: [unti, common]")
+    edit(g.rules / "game.yaml", "hooks:\n", "hooks:\n  - before_summon\n")
+    lines = cards.read_text().splitlines()
+    token_line = next(i for i, x in enumerate(lines, 1) if '"bost"' in x)
+    tag_line = next(i for i, x in enumerate(lines, 1) if "[unti, common]" in x)
+    said = [n.replace(f"{tmp_path}/", "") for n in notes(str(g.rules)) if n not in shipped]
+    assert said == [
+        f"cards/summoner_wars/polar_dwarves.yaml:{token_line}:16: note: no script adds a token 'bost' "
+        "(did you mean 'boost'?): tokens.get finds none of it",
+        "rules/summoner_wars/game.yaml:84:5: note: no script emits the hook 'before_summon' "
+        "(emit(\"before_summon\", ...)), so a card's hook on it would never run",
+        f"cards/summoner_wars/polar_dwarves.yaml:{tag_line}:12: note: no script or other card uses the tag 'unti' "
+        "(did you mean 'unit'?)"], said
+    assert not [n for n in shipped if "no script" in n or "tag" in n], shipped
+
+
+def test_a_card_field_written_as_a_tag_is_noted(tmp_path):
+    from engine.check import notes
+    g = copy_game(tmp_path, "summonaria")
+    edit(g.cards / "nightstalkers_of_vodash.yaml", "    name: Winged Horror\n    tags: [unit, fear]",
+         "    name: Winged Horror\n    tags: [unit, fear, flying]")
+    said = [n.replace(f"{tmp_path}/", "") for n in notes(str(g.rules)) if "flying" in n]
+    assert said == ["cards/summonaria/nightstalkers_of_vodash.yaml:12:24: note: 'flying' is a field of this game's "
+                    "cards, not a tag: write flying: and its value"], said
+
+
+def test_a_misspelt_field_is_noted_beside_the_problem_it_causes(tmp_path):
+    """A misspelt field read as nil and then gone through with ipairs failed check's random
+    games; the note that names the misspelling was left out whenever there was a problem."""
+    g = copy_game(tmp_path, "summoner_tcg")
+    edit(g.cards / "core.yaml", "for _, at in ipairs(attacks_on(player, ctx.attacks)) do\n            if is_revealed",
+         "for _, at in ipairs(attacks_on(player, ctx.atacks)) do\n            if is_revealed")
+    out = [re.sub(r"^\S*(?=(rules|cards)/summoner_tcg/)", "", x)
+           for x in summon("check", str(g.rules)).stdout.splitlines()]
+    assert re.fullmatch(r"rules/summoner_tcg/helpers\.lua:\d+:1: Lua: ipairs needs a table \(a list\) to go through, "
+                        r"got nil \(in a random game summon check played\)", out[0]), out
+    assert out[1:] == ["1 problem found", "cards/summoner_tcg/core.yaml:272:54: note: no table of the game or the "
+                                          "engine has a field 'atacks' (did you mean 'attacks'?)"], out
+
+
+def test_scenario_files_where_summon_test_does_not_look_are_named(tmp_path):
+    from engine.check import notes
+    g = copy_game(tmp_path, "summoner_wars")
+    scenario = "game: summoner_wars\nscenarios:\n  - name: a\n    steps: [{expect: {turn: 1}}]\n"
+    (g.rules / "test").mkdir()
+    (g.rules / "test" / "moves.yaml").write_text(scenario)
+    assert [n.replace(f"{tmp_path}/", "") for n in notes(str(g.rules)) if "moves.yaml" in n] == [
+        "rules/summoner_wars/test/moves.yaml: note: `summon test summoner_wars` does not run these scenarios: it runs "
+        "the files directly in rules/summoner_wars/tests and cards/summoner_wars/tests (`summon test` of this file's "
+        "path runs it)"]
+    (g.cards / "moves.yaml").write_text(scenario)
+    assert [p.message.replace(f"{tmp_path}/", "") for p in check(str(g.rules))] == [
+        "a file of scenario tests (it has `scenarios:`) among the card sets: move it to cards/summoner_wars/tests/, "
+        "where summon test finds it"]
+
+
+def test_a_misspelt_local_set_as_a_global_nothing_reads_is_noted(tmp_path):
+    from engine.check import notes
+    g = copy_game(tmp_path, "summoner_wars")
+    edit(g.rules / "helpers.lua", "  if amount <= 0 or not target.space then return end\n",
+         "  if amount <= 0 or not target.space then return end\n  if amount > 99 then amuont = 99 end\n")
+    said = [n.replace(f"{tmp_path}/", "") for n in notes(str(g.rules)) if "amuont" in n]
+    assert said == ["rules/summoner_wars/helpers.lua:176:23: note: this sets a global 'amuont' that no script reads "
+                    "(did you mean the local 'amount'? a name no local has makes a global)"], said
+
+
+@pytest.mark.parametrize("game, cards, old, new, said", [
+    ("summoner_wars", "veiled_court.yaml", "    action_phase: move\n", "",
+     "veiled_court.yaml:12:5: missing required key 'action_phase': a card with an action says in which phase it acts"),
+    ("summoner_tcg", "core.yaml", "    windows: [battle]\n    text: When you are attacked",
+     "    text: When you are attacked",
+     "core.yaml:263:5: missing required key 'windows': a Gambit says when it may take effect (main, reveal, battle, "
+     "turn_end)"),
+])
+def test_a_card_missing_what_another_of_its_keys_needs_is_a_problem(tmp_path, game, cards, old, new, said):
+    """game.yaml's card_schema: an action with no phase, a Gambit with no windows were never
+    offered, and summon check said nothing."""
+    g = copy_game(tmp_path, game)
+    assert check(str(g.rules)) == []
+    edit(g.cards / cards, old, new)
+    assert [f"{Path(p.path).name}:{p.line}:{p.col}: {p.message}" for p in check(str(g.rules))] == [said]
+
+
+def test_a_card_schema_that_is_no_schema_is_a_problem_at_its_line(tmp_path):
+    g = copy_game(tmp_path, "summoner_tcg")
+    edit(g.rules / "game.yaml", "then: {required: [windows],", "then: {required: 5,")
+    problems = check(str(g.rules))
+    assert [(Path(p.path).name, p.line, p.col, p.message) for p in problems] == [
+        ("game.yaml", 48, 20, "not a valid schema for a card: then.required: 5 is not of type 'array'")], problems
+
+
+def test_a_comparison_that_is_never_true_is_noted(tmp_path):
+    """A misspelt phase, and a player's zone by its name alone (a card's zone is `hand:1`),
+    compared with a field read as the game runs: the comparison is never true."""
+    from engine.check import notes
+    g = copy_game(tmp_path, "summoner_wars")
+    edit(g.rules / "helpers.lua", "  if amount <= 0 or not target.space then return end\n",
+         "  if amount <= 0 or not target.space then return end\n"
+         "  if state.phase == \"atack\" or target.zone == \"hand\" or target.zone ~= \"discrad:1\" then end\n")
+    said = [n.replace(f"{tmp_path}/", "") for n in notes(str(g.rules)) if "comparison" in n or "zone" in n]
+    assert said == [
+        "rules/summoner_wars/helpers.lua:176:21: note: no phase called 'atack' (did you mean 'attack'?): this "
+        "comparison is never true",
+        "rules/summoner_wars/helpers.lua:176:47: note: a card in a player's hand zone has the zone 'hand:1' (its name, "
+        "a colon and the player): 'hand' alone is never a card's zone",
+        "rules/summoner_wars/helpers.lua:176:72: note: no zone called 'discrad' (did you mean 'discard'?): this "
+        "comparison is never true"], said
+
+
+@pytest.mark.parametrize("game, old, new, said", [
+    ("summoners_isle", "    default: [wyrm, troll, sprite]", "    default: [wyrm, trol, sprite]",
+     "no card called 'trol' (did you mean 'troll'?)"),
+    ("summonaria", "temples: {default: [a1, k1, a11, k11]", "temples: {default: [a1, k1, a11, k12]",
+     "no space called 'k12' (did you mean 'k1'?)"),
+])
+def test_an_options_default_naming_nothing_is_a_problem_at_game_yaml(tmp_path, game, old, new, said):
+    """x-ref in an option's schema: the default names a card or a square of the game (it was
+    found only by the rules' own check as the match set up, at their line). A grid's
+    squares are names x-ref: space takes (it took none)."""
+    g = copy_game(tmp_path, game)
+    edit(g.rules / "game.yaml", old, new)
+    line = next(i for i, x in enumerate((g.rules / "game.yaml").read_text().splitlines(), 1) if new in x)
+    problems = check(str(g.rules))
+    assert [(Path(p.path).name, p.line, p.message) for p in problems] == [("game.yaml", line, said)], problems
+
+
+def test_display_names_in_game_yaml_are_checked(tmp_path):
+    """display: zones and fields misspelt showed nothing on the screen, without a word."""
+    g = copy_game(tmp_path, "summoner_tcg")
+    edit(g.rules / "game.yaml", "  zones: [field]  ", "  zones: [feild]  ")
+    edit(g.rules / "game.yaml", "  fields: [strength, defense]", "  fields: [strength, defence]")
+    assert [(p.line, p.col, p.message) for p in check(str(g.rules))] == [
+        (101, 11, "no zone called 'feild' (did you mean 'field'?)"),
+        (102, 22, "no field called 'defence' (did you mean 'defense'?)")]

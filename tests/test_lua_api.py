@@ -169,6 +169,11 @@ def test_unknown_names_raise_with_a_suggestion(swm, code, message):
     ('dice.count(nil, "melee")', "dice.count: faces must be the list dice.roll returned, got nil"),
     ('dice.count({1}, "melee")', "dice.count: faces must be the list dice.roll returned, got a table"),
     ('dice.labels("melee")', "dice.labels: faces must be the list dice.roll returned, got 'melee'"),
+    ('rng.shuffle("abc")', "rng.shuffle: needs a list, got 'abc'"),
+    ('emit({}, {})', "emit: no event called a table"),   # (no address, which differs from run to run)
+    ('on({}, function() end)', "on: no event called a table"),
+    ('table.sort({3, 1}, function(a, b) for _ in ipairs(nil) do end return a < b end)',
+     "ipairs needs a table (a list) to go through, got nil"),
 ])
 def test_bad_arguments_are_named_at_the_callers_line(swm, code, message):
     assert error_of(swm, code).startswith("eval:1: " + message)

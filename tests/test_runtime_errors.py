@@ -76,6 +76,20 @@ def test_a_bad_argument_to_an_engine_function_is_said_at_the_scripts_line(game_c
             m.eval(code)
 
 
+@pytest.mark.parametrize("lua_line, said", [
+    ("for _, c in ipairs(ev.cards) do end", r"ipairs needs a table \(a list\) to go through, got nil"),
+    ("for _, c in ipairs(self.def) do end", r"ipairs needs a table \(a list\) to go through, got string"),
+    ("local n = math.max(ev.bonus, 1)", "attempt to compare nil with number"),
+    ("local n = math.floor(ev.bonus)", r"bad argument #1 to 'math.floor' \(number expected, got nil\)"),
+])
+def test_a_library_error_on_nil_names_the_scripts_line(game_copy, tmp_path, lua_line, said):
+    """ipairs over a missing field, and math.max or math.floor of one, failed with no place
+    at all (summon check put it at game.yaml:1:1): ipairs's steps are a C function the
+    for loop calls, and the math wrappers reached their error through a tail call."""
+    line, message = _svara_moves_failing(game_copy(), tmp_path, lua_line)
+    assert re.search(rf"polar_dwarves\.yaml:{line}: {said}\n  in hook after_move of Svara", message), message
+
+
 def test_an_error_in_a_batch_run_names_the_seed_decision_and_phase(game_copy):
     g = game_copy()
     _plant(g.cards / "polar_dwarves.yaml", 'error("the planted mistake")')

@@ -108,7 +108,12 @@ ESCAPES = [
     ("loadstring", 'loadstring("return 1")', nil_global("loadstring", "call")),
     ("load bytecode", 'load(string.char(27, 76, 117, 97, 84, 0), "x", "b")', nil_global("load", "call")),
     ("string.dump", "string.dump(print)", nil_field("dump")),
-    ("dump through a string", '("x").dump(print)', nil_field("dump")),
+    ("dump through a string", '("x").dump(print)', fails(
+        "eval:1: a text has no field 'dump' (a text's fields are the string functions: s:upper(); a card's def "
+        "is its id: cards.def(c) is its definition)")),
+    ("a text's other fields are errors, not nil", 'local d = ("gem").strength', fails(
+        "eval:1: a text has no field 'strength' (a text's fields are the string functions: s:upper(); a card's def "
+        "is its id: cards.def(c) is its definition)")),
     ("string metatable", 'getmetatable("").__index.rep = nil', fails("eval:1: attempt to index a nil value")),
     ("string metatable raw", 'return getmetatable("x")', Returns([None])),
     ("setmetatable on engine api", "setmetatable(board, {})", fails(f"eval:1: setmetatable: {ENGINE_OWNS}")),

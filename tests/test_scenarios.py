@@ -185,6 +185,67 @@ def test_stats_zone_cards_option_counts_not_said_lua_and_named_rolls_hold():
     assert not problems and [r.passed for r in results] == [True], [f.message for r in results for f in r.failures]
 
 
+# A pattern written as the text it should match, whose ( ) are a regular expression's group:
+# said fails with the way to write it, and not_said or not_offered, which passed whatever
+# happened, fail too.
+@pytest.mark.parametrize("old,new,words", [
+    ('said: ["2 hits"]', "said: ['takes 2 damage (now 3, life 4)']",
+     "expected a message matching 'takes 2 damage (now 3, life 4)' ('takes 2 damage (now 3, life 4)' is a regular "
+     "expression, which does not match its own text in 'Undead Warrior at c5 takes 2 damage (now 3, life 4)': write "
+     "\\ before each ( ) [ ] { } . ? * + | ^ $ meant as itself: 'takes 2 damage \\(now 3, life 4\\)' in single "
+     "quotes or none)"),
+    ('not_said: ["misses"]', "not_said: ['takes 2 damage (now 3, life 4)']",
+     ":36: step 5: this check passes whatever is said ('takes 2 damage (now 3, life 4)' is a regular expression"),
+])
+def test_a_pattern_meant_as_its_own_text_says_how_to_write_it(tmp_path, old, new, words):
+    text = NEW_EXPECTATIONS.read_text()
+    assert old in text
+    results = _run_text(tmp_path, text.replace(old, new))
+    messages = [f"{f.where}: step {f.step}: {f.message}" for r in results for f in r.failures]
+    assert len(messages) == 1 and words in messages[0], messages
+
+
+SUMMON_FROST_MAGE = """\
+game: summoner_wars
+scenarios:
+  - name: a Frost Mage may be summoned
+    seats: [polar_dwarves, fallen_kingdom]
+    setup:
+      clear_board: true
+      board: {a1: {card: svara, owner: 1}, f8: {card: ret_talus, owner: 2}, d3: {card: dwarf_gate, owner: 1}}
+      zones: {hand: {1: [frost_mage]}}
+      counters: {magic: {1: 5}}
+      start: {player: 1, phase: summon}
+    steps:
+      - expect:
+          offered: [Summon Frost Mage (cost 1)]
+          not_offered: [NOT_OFFERED]
+"""
+
+
+@pytest.mark.parametrize("not_offered, words", [
+    ("/Summon Frost Mage (cost 1)/", "this check passes whatever is offered ('Summon Frost Mage (cost 1)' is a regular "
+                                     "expression, which does not match its own text in 'Summon Frost Mage (cost 1)'"),
+    ("/Summon Frost Mage/", "expected '/Summon Frost Mage/' not to be offered, but ['Summon Frost Mage (cost 1)'] is"),
+])
+def test_a_not_offered_pattern_that_cannot_fail_fails(tmp_path, not_offered, words):
+    results = _run_text(tmp_path, SUMMON_FROST_MAGE.replace("NOT_OFFERED", f'"{not_offered}"'))
+    messages = [f.message for r in results for f in r.failures]
+    assert len(messages) == 1 and messages[0].startswith(words), messages
+    escaped = SUMMON_FROST_MAGE.replace("NOT_OFFERED", '"/Summon Frost Mage \\\\(cost 2\\\\)/"')
+    assert _run_text(tmp_path, escaped)[0].passed
+
+
+def test_an_empty_list_of_expectations_is_refused_as_checking_nothing(tmp_path):
+    text = NEW_EXPECTATIONS.read_text().replace('not_said: ["misses"]', "not_said: []").replace(
+        'said: ["2 hits"]', "said: []")
+    f = tmp_path / "s.yaml"
+    f.write_text(text)
+    _, problems = scenarios.run_file(f)
+    assert sorted(p.message for p in problems) == ["'not_said' is empty: give at least one entry",
+                                                   "'said' is empty: give at least one entry"], problems
+
+
 @pytest.mark.parametrize("old,new,words", [
     ("c3: {card: frost_mage, stats: {strength: 2, life: 4}}", "c3: {card: frost_mage, stats: {strength: 3, life: 4}}",
      ":22: step 1: c3: expected strength 3 (after modifiers), got 2"),

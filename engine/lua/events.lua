@@ -36,7 +36,7 @@ E.listeners = listeners
 --- Registers a rules-level listener for an event (called before card hooks).
 function E.on(name, fn)
   if not E.game.hookset[name] then
-    error("on: no event called " .. tostring(name) .. E.suggest(name, E.game.hooks), 2)
+    error("on: no event called " .. E.show(name) .. E.suggest(name, E.game.hooks), 2)
   end
   if type(fn) ~= "function" then
     error("on: the listener of " .. name .. " must be a function(ev), not " .. E.show(fn), 2)
@@ -203,7 +203,7 @@ end
 function E.emit(name, ev)
   E.not_in_modifier("emit")
   if not E.game.hookset[name] then
-    error("emit: no event called " .. tostring(name) .. E.suggest(name, E.game.hooks), 2)
+    error("emit: no event called " .. E.show(name) .. E.suggest(name, E.game.hooks), 2)
   end
   if ev ~= nil and type(ev) ~= "table" then
     error("emit: the event's data must be a table (emit(\"" .. name .. "\", {card = c, ...})), not " .. E.show(ev), 2)

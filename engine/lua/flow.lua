@@ -588,6 +588,32 @@ function E.called_from(from)
   return "", through
 end
 
+local IPAIRS_STEP = ipairs({})   -- the function ipairs gives a for loop
+E.IPAIRS_STEP = IPAIRS_STEP
+
+--- The message of an error raised by ipairs's step (its value was no table), in words.
+function E.ipairs_message(msg)
+  return (string.gsub(msg, "^attempt to index an? (%a+) value.*$",
+                      "ipairs needs a table (a list) to go through, got %1"))
+end
+
+--- A message with no place, raised by a C function a script called (the iterator of its
+--- `for _, x in ipairs(t.missing)`: "attempt to index a nil value"), said at the script's
+--- line; `level` is the raising function's, as seen by the caller of this function. Any
+--- other message is left as it is: a place given already, a script's error(msg, 0) (no
+--- place asked for), or a C function reached by a tail call (its caller's line is gone).
+function E.c_placed(msg, level)
+  if find(string.sub(msg, 1, 300), "^[^\n]-:%d+: ") then return msg end
+  local raiser = getinfo(level + 1, "Sft")
+  if not raiser or raiser.what ~= "C" or raiser.func == error or raiser.istailcall then return msg end
+  local info = getinfo(level + 2, "Sl")
+  if not info or info.what == "C" or find(info.source or "", "^@?engine/lua/") or (info.currentline or 0) <= 0 then
+    return msg
+  end
+  if raiser.func == IPAIRS_STEP then msg = E.ipairs_message(msg) end   -- (ipairs takes anything; its steps fail)
+  return info.short_src .. ":" .. info.currentline .. ": " .. msg
+end
+
 -- An error value as it is, unless it is neither text nor a table with a message: then its
 -- text, with where it was raised (a script's `return error(x)`, a tail call, leaves no frame
 -- of its own: the engine's frames are passed over). And an error in the engine's own code
@@ -595,7 +621,9 @@ end
 -- called by one (nested).
 local function placed(err, nested)
   if type(err) == "string" then
-    return find(err, "^engine/lua/") and E.blamed_on(err, E.called_from(nested and 3 or 2)) or err
+    if find(err, "^engine/lua/") then return E.blamed_on(err, E.called_from(nested and 3 or 2)) or err end
+    local msg = E.c_placed(err, nested and 3 or 2)   -- (not a tail call: it counts this frame)
+    return msg
   end
   if rawequal(err, GAME_OVER) or (type(err) == "table" and type(rawget(err, "message")) == "string") then
     return err
@@ -638,7 +666,8 @@ end
 
 --- A message handler (xpcall) that places errors as the match's own does.
 function E.place_error(err)
-  return placed(err, true)
+  local msg = placed(err, true)   -- (not a tail call: placed counts this frame)
+  return msg
 end
 
 local function on_error(err)

@@ -58,6 +58,8 @@ local function blame(msg)
   elseif s_find(s_sub(msg, 1, 300), "^[^\n]-:%d+: ") then
     return msg
   end
+  local raiser = getinfo(2, "f")
+  if raiser and raiser.func == E.IPAIRS_STEP then msg = E.ipairs_message(msg) end
   -- up to the first frame in this file (frames above it raised the error), then past
   -- this file's frames and C's
   local level, tail = 2, false
@@ -681,40 +683,45 @@ end
 local pack = table.pack
 
 -- fn(...) once the texts among the arguments are paid for.
-local function read_numbers(fn, ...)
+-- Charges for long texts among a math function's arguments (read as numbers).
+local function charge_texts(...)
   local args = pack(...)
   for i = 1, args.n do
     local v = args[i]
     if type(v) == "string" and #v > SMALL then charge(#v >> 2) end
   end
-  return results(xpcall(fn, blame, ...))
 end
 
 local M = {}
 for k, v in next, math do M[k] = v end
 M.random, M.randomseed = nil, nil                  -- chance comes from the engine
 
--- math.type reads no number and stays as it is; the others:
+-- math.type reads no number and stays as it is; the others (each wrapper calls xpcall in
+-- its own frame: a tail call into a helper would mark that frame tail-called, and blame
+-- would then name no line):
 for _, name in ipairs({ "abs", "ceil", "floor", "sqrt", "exp", "sin", "cos", "tan", "asin", "acos",
                         "modf", "tointeger" }) do
   local fn = math[name]
   M[name] = function(x, ...)
     if type(x) == "number" then return fn(x, ...) end
-    return read_numbers(fn, x, ...)
+    charge_texts(x, ...)
+    return results(xpcall(fn, blame, x, ...))
   end
 end
 for _, name in ipairs({ "log", "atan" }) do       -- the second number may be left out
   local fn = math[name]
   M[name] = function(x, y, ...)
     if type(x) == "number" and (y == nil or type(y) == "number") then return fn(x, y, ...) end
-    return read_numbers(fn, x, y, ...)
+    charge_texts(x, y, ...)
+    return results(xpcall(fn, blame, x, y, ...))
   end
 end
 for _, name in ipairs({ "fmod", "ult" }) do
   local fn = math[name]
   M[name] = function(x, y, ...)
     if type(x) == "number" and type(y) == "number" then return fn(x, y, ...) end
-    return read_numbers(fn, x, y, ...)
+    charge_texts(x, y, ...)
+    return results(xpcall(fn, blame, x, y, ...))
   end
 end
 for _, name in ipairs({ "max", "min" }) do         -- any number of arguments, at least one
@@ -722,7 +729,8 @@ for _, name in ipairs({ "max", "min" }) do         -- any number of arguments, a
   M[name] = function(...)
     local x, y = ...
     if type(x) == "number" and type(y) == "number" and select("#", ...) == 2 then return fn(x, y) end
-    return read_numbers(fn, ...)
+    charge_texts(...)
+    return results(xpcall(fn, blame, ...))
   end
 end
 
@@ -743,9 +751,22 @@ end
 
 E.safe_libs = { string = S, table = T, utf8 = U, math = M, tonumber = safe_tonumber }
 
--- Every string's methods ("x"):rep(3) are these; no script can reach the metatable.
+-- Every string's methods ("x"):rep(3) are these; no script can reach the metatable. Any
+-- other field of a text is an error, not nil: `c.def.strength`, where a card's `def` is its
+-- id, read nil and a comparison with it was silently false.
+local METHODS = {}
+for k, v in next, S do METHODS[k] = v end
+setmetatable(METHODS, { __index = function(_, k)
+  local by = getinfo(2, "Sf")
+  if by and by.func == E.IPAIRS_STEP then   -- (a for loop's ipairs over a text: said at the loop's line)
+    error("ipairs needs a table (a list) to go through, got string", 3)
+  end
+  error("a text has no field " .. (type(k) == "string" and "'" .. s_sub(k, 1, 60) .. "'" or E.show(k)) ..
+        " (a text's fields are the string functions: s:upper(); a card's def is its id: cards.def(c) is "
+        .. "its definition)", by and by.what == "C" and 3 or 2)
+end, __metatable = false })
 local string_mt = getmetatable("")
-string_mt.__index = S
+string_mt.__index = METHODS
 string_mt.__metatable = false
 
 -- Arithmetic on text ("10" + 1) reads the text as a number through these metamethods

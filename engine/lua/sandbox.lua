@@ -336,7 +336,10 @@ local function api()
         end
         return E.random_int(lo, hi)
       end,
-      shuffle = E.shuffle,
+      shuffle = function(list)
+        if type(list) ~= "table" then error("rng.shuffle: needs a list, got " .. E.show(list), 2) end
+        return E.shuffle(list)
+      end,
       pick = function(list)
         if type(list) ~= "table" or #list == 0 then
           error("rng.pick: needs a list of at least one value, got " ..
