@@ -9,7 +9,7 @@ from pathlib import Path
 from . import loader, lualint, yamlio
 from .errors import DefinitionError, EngineError, Problem, ScriptError
 from .files import read_bounded
-from .lint import calls_made, old_call_problems, problem_from_lua, token_notes, unemitted_hooks
+from .lint import calls_made, old_call_problems, problem_from_lua, token_notes, unemitted_hooks, use_place
 from .luac import first_line
 from .match import region_owners
 from .names import did_you_mean
@@ -597,20 +597,35 @@ def _comparison_notes(game, sources) -> list[str]:
     zone is `hand:1`) or with a misspelt zone."""
     phases = [p.get("id") for p in (game.data.get("flow") or {}).get("phases") or [] if isinstance(p, dict)]
     zones = game.data.get("zones") or {}
+    names = [*zones, *ENGINE_ZONES]
+    lines = _file_lines(game)
     out = []
     for src, u in lualint.compared_names(sources):
-        start = first_line(src.source)[0]
-        where = f"{src.chunkname}:{u.line + start - 1}:{u.col}"
-        if u.field == "phase" and u.name not in phases and did_you_mean(u.name, phases):
-            out.append(f"{where}: note: no phase called '{u.name}'{did_you_mean(u.name, phases)}: this comparison "
-                       f"is never true")
-        elif u.field == "zone" and (zones.get(u.name) or {}).get("scope") == "player":
+        start, code = first_line(src.source)
+        line, col = use_place(src, start, code, lines.get(src.chunkname), u.line, u.col, '"' + u.name)
+        where = f"{src.chunkname}:{line}:{col}"
+        zone = u.name.split(":")[0]
+        if u.field == "phase" and u.name not in phases and _close(u.name, phases):
+            out.append(f"{where}: note: no phase called '{u.name}' (did you mean '{_close(u.name, phases)}'?): "
+                       f"this comparison is never true")
+        elif u.field == "zone" and "card" in u.locals and (zones.get(u.name) or {}).get("scope") == "player":
             out.append(f"{where}: note: a card in a player's {u.name} zone has the zone '{u.name}:1' (its name, a "
                        f"colon and the player): '{u.name}' alone is never a card's zone")
-        elif u.field == "zone" and u.name.split(":")[0] not in zones and did_you_mean(u.name.split(":")[0], zones):
-            out.append(f"{where}: note: no zone called '{u.name.split(':')[0]}'"
-                       f"{did_you_mean(u.name.split(':')[0], zones)}: this comparison is never true")
+        elif u.field == "zone" and zone not in names and _close(zone, names):
+            out.append(f"{where}: note: no zone called '{zone}' (did you mean '{_close(zone, names)}'?): this "
+                       f"comparison is never true")
     return out
+
+
+ENGINE_ZONES = ("board", "under")   # where the engine keeps cards besides the game's zones (c.zone)
+
+
+def _close(name: str, candidates) -> str | None:
+    """The candidate a likely slip of name meant: one edit away (a swap of two letters side
+    by side counting one: darw), or two for a long name (a short word of the game's own,
+    "day", is not taken for "draw")."""
+    best = min(candidates, key=lambda c: (lualint.osa_distance(name, c), c), default=None)
+    return best if best is not None and lualint.osa_distance(name, best) <= (1 if len(name) < 6 else 2) else None
 
 
 def _stray_scenario_notes(rules_dir: Path) -> list[str]:

@@ -322,9 +322,10 @@ def check_card_value(game: GameDef, card_id: str, stat: str, value: Any) -> None
         raise EngineError(f"--vary card.{card_id}.{stat} takes {kind_of(old)} like {shown(old)}, not {shown(value)}")
     whole = card_schema(game.data)
     if stat in whole["$defs"]["card"]["properties"]:
-        # a card of the stat alone, in a card file, checked by the whole schema: the field's
-        # references resolve as in the card files (to its own $defs, or the card schema's)
-        doc = {"id": "vary", "name": "vary", "cards": [{"id": card_id, "name": card_id, stat: value}]}
+        # the card with the new value, in a card file, checked by the whole schema: the field's
+        # references resolve as in the card files (to its own $defs, or the card schema's), and
+        # what one key asks of another (card_schema) sees the card's other keys
+        doc = {"id": "vary", "name": "vary", "cards": [{**game.cards[card_id].data, stat: value}]}
         try:
             err = jsonschema.exceptions.best_match(schema_validator(whole).iter_errors(doc))
         except Exception as e:   # (summon check names a schema that cannot be used; here, say it)

@@ -167,6 +167,16 @@ def _place(src, start: int, lines: list[str], file_lines: list[str] | None, call
     return line, _column(source_line, _file_line(file_lines, line), call.head, call.col)
 
 
+def use_place(src, start: int, code: str, file_lines: list[str] | None, line: int, col: int,
+              text: str) -> tuple[int, int]:
+    """The line and column in its file of text found at line, col of a piece of Lua that
+    starts on line start (inline Lua in YAML is indented in its file)."""
+    lines = code.splitlines()
+    at = line + start - 1
+    source_line = lines[line - 1] if 0 < line <= len(lines) else ""
+    return at, _column(source_line, _file_line(file_lines, at), text, col)
+
+
 def old_call_problems(src, scope: dict[str, dict[str, str]], file_lines: list[str] | None = None) -> list[Problem]:
     """Calls in the argument order before 0.2.0 (see CHANGELOG.md), each with its new form.
 
@@ -250,7 +260,7 @@ def token_notes(sources, file_lines: dict[str, list[str]]) -> list[Problem]:
     out = []
     for src, start, code, c in reads:
         name = c.args[1].name
-        hint = did_you_mean(name, written) if name not in written else ""
+        hint = did_you_mean(name, sorted(written)) if name not in written else ""
         if hint:
             line, col = _place(src, start, code.splitlines(), file_lines.get(src.chunkname), c)
             out.append(Problem(src.chunkname, line, col, f"no script adds a token '{name}'{hint}: "
@@ -294,12 +304,15 @@ def ref_problems(doc: Document, data: Any, schema: dict, known: dict[str, list[s
     """Values marked `x-ref: <kind>` in a schema must name a declared thing of that kind."""
     root = root or schema
     schema = _resolve(schema, root)
+    if not isinstance(schema, dict):
+        return []   # (a schema that is none: said where schemas are checked)
     out: list[Problem] = []
     kind = schema.get("x-ref")
-    if kind and isinstance(data, str) and data not in known.get(kind, ()):
+    if isinstance(kind, str) and kind in known and isinstance(data, str) and data not in known[kind]:
         out.append(doc.problem(keys, f"no {kind} called '{data}'{did_you_mean(data, known.get(kind, ()))}"))
     if isinstance(data, dict):
-        props = schema.get("properties") or {}
+        props = schema.get("properties")
+        props = props if isinstance(props, dict) else {}
         extra = schema.get("additionalProperties")
         for k, v in data.items():
             sub = props.get(k, extra if isinstance(extra, dict) else None)

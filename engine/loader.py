@@ -265,8 +265,8 @@ def card_schema(game: dict) -> dict:
     card: dict[str, Any] = {"type": "object", "additionalProperties": False, "required": ["id", "name"],
                             "properties": card_props}
     whole = game.get("card_schema")
-    if isinstance(whole, dict):   # (its own root, as a field's: its '#' is itself)
-        card["allOf"] = [_own_roots({"card": whole}, "card-schema")["card"] if "$defs" in whole else whole]
+    if isinstance(whole, dict):   # (its own root: its '#' is itself, never the card set schema)
+        card["allOf"] = [whole if "$id" in whole else {**whole, "$id": "urn:summon:card-schema"}]
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": f"summon card set for {game.get('id')}",
@@ -351,6 +351,13 @@ def _schema_problems(doc: yamlio.Document, err) -> list[Problem]:
     elif err.validator == "pattern":
         said = err.schema.get("x-message", "is not a valid id: use lower-case letters, digits and _")
         out.append(doc.problem(where, f"'{inst}' {said}"))
+    elif isinstance(inst, (dict, list)) and err.validator in ("not", "oneOf", "anyOf", "const"):
+        why = err.schema.get("x-message") if isinstance(err.schema, dict) else None
+        if why is None and isinstance(err.validator_value, dict):   # (not: {..., x-message: ...})
+            why = err.validator_value.get("x-message")
+        # (jsonschema's message holds the whole value: a card with its Lua)
+        out.append(doc.problem(where, f"does not fit the schema ({err.validator})" +
+                               (f": {why}" if isinstance(why, str) else "")))
     else:
         out.append(doc.problem(where, err.message))
     return out
@@ -813,7 +820,7 @@ def field_schema_problems(gdoc: yamlio.Document, g: dict) -> list[Problem]:
     if whole is None:
         return []
     whole_card = g.get("card_schema")
-    bad = schema_mistake(whole_card, refs=False) if isinstance(whole_card, dict) else None
+    bad = schema_mistake(whole_card) if isinstance(whole_card, dict) else None
     if bad:
         return [gdoc.problem(("card_schema",) + bad[0], f"not a valid schema for a card: {bad[1]}")]
     out = []
@@ -830,9 +837,6 @@ def field_schema_problems(gdoc: yamlio.Document, g: dict) -> list[Problem]:
     if out:
         return out
     path, message = whole   # a reference that does not resolve within the card schema
-    if path[:4] == ("$defs", "card", "allOf", 0):
-        return [gdoc.problem(("card_schema",) + path[4:], f"not a valid schema for a card: "
-                                                          f"{_at(path[5:], message[len(_at(path, '')):])}")]
     for keys, prefix, what in places:
         if path[:len(prefix)] == prefix and len(path) > len(prefix):
             inner = path[len(prefix) + 1:]
@@ -1111,6 +1115,7 @@ def _reference_problems(g: dict, cards: dict[str, CardDef], set_docs: list[yamli
         "die": list(g.get("dice") or {}), "card": list(cards),
         "phase": [p["id"] for p in g["flow"]["phases"]],
         "space": _space_names(board), "region": list((board.get("regions") or {}).keys()),
+        "field": sorted({*CORE_CARD_KEYS, *(g.get("card_fields") or {}), *stats}),
     }
     problems = []
     schema = card_schema(g)
@@ -1123,7 +1128,6 @@ def _reference_problems(g: dict, cards: dict[str, CardDef], set_docs: list[yamli
             except (TypeError, AttributeError):
                 pass  # malformed copies or tags: the schema has already said so
     if gdoc is not None:   # game.yaml's own names (display: zones, a life's stat, fields)
-        known["field"] = sorted({*CORE_CARD_KEYS, *(g.get("card_fields") or {}), *stats})
         problems += ref_problems(gdoc, gdoc.data, _game_schema(), known)
     raw_options = (gdoc.data.get("options") if gdoc is not None and isinstance(gdoc.data, dict) else None) or {}
     for name, spec in raw_options.items() if isinstance(raw_options, dict) else ():

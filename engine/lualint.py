@@ -42,7 +42,8 @@ class Use:
     """One thing a script does with a global, at a 1-based line and column of its text."""
 
     kind: str        # "read", "write", "field" (name.field), "iterate" (pairs(name)), "compare"
-    #                  (x.phase == "text", x.zone ~= "text": the text, its field in `field`),
+    #                  (x.phase == "text", x.zone ~= "text": the text, its field in `field`,
+    #                  locals ("card",) when x is a card by its usual names: self, c, card, ev.card),
     #                  "member" (a field read on any table: x.name, x:name()) or "define"
     #                  (a field name the text sets or spells out: {name = ..}, x.name = .., "name")
     name: str
@@ -517,7 +518,10 @@ class _Walker:
                             and field_side.notation == A.IndexNotation.DOT and isinstance(field_side.idx, A.Name)
                             and field_side.idx.id in _COMPARED):
                         line, col = self.where(text_side, getattr(getattr(text_side, "first_token", None), "text", ""))
-                        self.uses.append(Use("compare", text, line, col, field_side.idx.id))
+                        on = field_side.value   # (a card, by its usual names: self, c, card, ev.card)
+                        card = (isinstance(on, A.Name) and on.id in ("self", "c", "card")) or (
+                            isinstance(on, A.Index) and isinstance(on.idx, A.Name) and on.idx.id == "card")
+                        self.uses.append(Use("compare", text, line, col, field_side.idx.id, ("card",) if card else ()))
             if isinstance(e, A.Concat):   # "slot" .. i, kind .. "_bonus": a piece of a name built
                 for side in (e.left, e.right):
                     piece = _string(side)
@@ -650,6 +654,7 @@ def unread_global_writes(rules, sources, mentioned: set[str]) -> list[tuple]:
         if sc.error is not None:
             return []
         read.update(u.name for u in sc.uses if u.kind in ("read", "field", "iterate"))
+        read.update(u.field for u in sc.uses if u.kind == "field" and u.name in ("_G", "_ENV"))   # (_G.x reads x)
     out = []
     for src in rules:
         for u in scan(first_line(src.source)[1]).uses:
@@ -720,7 +725,7 @@ def defined_members(sources) -> tuple[set[str], Built] | None:
     return out, built
 
 
-def _osa_distance(a: str, b: str) -> int:
+def osa_distance(a: str, b: str) -> int:
     """Edits from a to b, a swap of two letters side by side counting one (nmae: name)."""
     d = [[0] * (len(b) + 1) for _ in range(len(a) + 1)]
     for i in range(len(a) + 1):
@@ -751,7 +756,7 @@ def nearest_field(name: str, candidates) -> str | None:
     for c in sorted(candidates):
         if len(c) <= 2 or not c.isidentifier():
             continue
-        d = _osa_distance(name, c)
+        d = osa_distance(name, c)
         k = (d, c not in COMMON_FIELDS, abs(len(c) - len(name)))
         if key is None or k < key:
             best, key = c, k

@@ -280,15 +280,21 @@ class Match:
         give the same world, whatever the hidden cards really are. The sample keeps no
         history (its past answers include other seats' secret ones) and cannot be saved.
         A sample not yet played on may itself be forked or sampled (a world another
-        seat's view allows, tests of fairness)."""
-        if not isinstance(seat, int) or isinstance(seat, bool) or seat not in range(1, len(self.seats) + 1):
-            raise EngineError(f"no seat {seat!r}: seats are 1 to {len(self.seats)}")
+        seat's view allows, tests of fairness). A sample for a seat that is not the one
+        asked keeps the asked seat's question as it was built, from its real cards, which
+        the sample has dealt again: view it, evaluate it or sample it again, but do not
+        answer it (bots sample the seat asked)."""
+        self._check_seat(seat)
         check_seed(seed)
         m = self._fork(True, (seat, seed))
         m._redeals.append((seat, seed))
         m.sampled_for, m._before = seat, self.decisions
         m.answers, m.askers = [], []
         return m
+
+    def _check_seat(self, seat) -> None:
+        if not isinstance(seat, int) or isinstance(seat, bool) or seat not in range(1, len(self.seats) + 1):
+            raise EngineError(f"no seat {seat!r}: seats are 1 to {len(self.seats)}")
 
     def _redeal(self, seat: int, seed: int) -> None:
         self._rt.redeal(seat, seed)
@@ -298,6 +304,7 @@ class Match:
         evaluate(view, seat) (or the generic one): -1 lost, 0 even, 1 won.
         A finished match is 1 for its winner, -1 for the others and 0 for a draw.
         last_use: a sample that is dropped right after (a bot's) skips copying the view."""
+        self._check_seat(seat)
         if self.pending is None:
             w = self.winner
             return 0.0 if w is None else (1.0 if w == seat else -1.0)
@@ -485,6 +492,8 @@ class Match:
 
         Every zone is {"count": n}, plus "cards" (ids, bottom to top) when the player may see them.
         """
+        if player is not None:
+            self._check_seat(player)
         return typed_state(json.loads(self._rt.view_json(player)))
 
     # -- saving ---------------------------------------------------------------

@@ -351,7 +351,9 @@ class Runtime:
         self._call(self._E.scenario_api.force, self._lua.table_from(list(values)))
 
     def forced_left(self) -> int:
-        """How many forced results (force) the generator has not given yet."""
+        """How many forced results (force) the generator has not given yet (of this match:
+        its runtime may be running a fork or a match built beside it)."""
+        self._activate()
         return len(self._E.forced)
 
     def redeal(self, player: int, seed: int) -> None:

@@ -386,12 +386,17 @@ def test_notes_name_likely_slips_in_names_the_engine_does_not_own(tmp_path):
     assert not [n for n in shipped if "no script" in n or "tag" in n], shipped
 
 
-def test_a_card_field_written_as_a_tag_is_noted(tmp_path):
+def _notes_after(tmp_path, game: str, file: str, old: str, new: str, about: str) -> list[str]:
+    """The notes of summon check that name `about`, in a copy of a game with one change."""
     from engine.check import notes
-    g = copy_game(tmp_path, "summonaria")
-    edit(g.cards / "nightstalkers_of_vodash.yaml", "    name: Winged Horror\n    tags: [unit, fear]",
-         "    name: Winged Horror\n    tags: [unit, fear, flying]")
-    said = [n.replace(f"{tmp_path}/", "") for n in notes(str(g.rules)) if "flying" in n]
+    g = copy_game(tmp_path, game)
+    edit(g.cards / file if file.endswith(".yaml") else g.rules / file, old, new)
+    return [n.replace(f"{tmp_path}/", "") for n in notes(str(g.rules)) if about in n]
+
+
+def test_a_card_field_written_as_a_tag_is_noted(tmp_path):
+    said = _notes_after(tmp_path, "summonaria", "nightstalkers_of_vodash.yaml", "    name: Winged Horror\n    tags: "
+                        "[unit, fear]", "    name: Winged Horror\n    tags: [unit, fear, flying]", "flying")
     assert said == ["cards/summonaria/nightstalkers_of_vodash.yaml:12:24: note: 'flying' is a field of this game's "
                     "cards, not a tag: write flying: and its value"], said
 
@@ -427,11 +432,9 @@ def test_scenario_files_where_summon_test_does_not_look_are_named(tmp_path):
 
 
 def test_a_misspelt_local_set_as_a_global_nothing_reads_is_noted(tmp_path):
-    from engine.check import notes
-    g = copy_game(tmp_path, "summoner_wars")
-    edit(g.rules / "helpers.lua", "  if amount <= 0 or not target.space then return end\n",
-         "  if amount <= 0 or not target.space then return end\n  if amount > 99 then amuont = 99 end\n")
-    said = [n.replace(f"{tmp_path}/", "") for n in notes(str(g.rules)) if "amuont" in n]
+    said = _notes_after(tmp_path, "summoner_wars", "helpers.lua", "  if amount <= 0 or not target.space then return "
+                        "end\n", "  if amount <= 0 or not target.space then return end\n  if amount > 99 then amuont "
+                        "= 99 end\n", "amuont")
     assert said == ["rules/summoner_wars/helpers.lua:176:23: note: this sets a global 'amuont' that no script reads "
                     "(did you mean the local 'amount'? a name no local has makes a global)"], said
 
@@ -462,21 +465,25 @@ def test_a_card_schema_that_is_no_schema_is_a_problem_at_its_line(tmp_path):
 
 
 def test_a_comparison_that_is_never_true_is_noted(tmp_path):
-    """A misspelt phase, and a player's zone by its name alone (a card's zone is `hand:1`),
-    compared with a field read as the game runs: the comparison is never true."""
+    """A misspelt phase or zone, and a player's zone by its name alone (a card's zone is
+    `hand:1`), compared with a field read as the game runs: the comparison is never true.
+    The engine's own zones, a short word of the game's own and a zone of a table that is no
+    card are not noted."""
     from engine.check import notes
     g = copy_game(tmp_path, "summoner_wars")
+    planted = ('  local card = target if state.phase == "atack" or card.zone == "hand" or target.zone ~= "discrad:1" '
+               'or card.zone == "board" or state.phase == "day" or target.zone == "hand" then end')
     edit(g.rules / "helpers.lua", "  if amount <= 0 or not target.space then return end\n",
-         "  if amount <= 0 or not target.space then return end\n"
-         "  if state.phase == \"atack\" or target.zone == \"hand\" or target.zone ~= \"discrad:1\" then end\n")
+         "  if amount <= 0 or not target.space then return end\n" + planted + "\n")
     said = [n.replace(f"{tmp_path}/", "") for n in notes(str(g.rules)) if "comparison" in n or "zone" in n]
+    phase, hand, discard = (planted.index(t) + 1 for t in ('"atack"', '"hand"', '"discrad'))
     assert said == [
-        "rules/summoner_wars/helpers.lua:176:21: note: no phase called 'atack' (did you mean 'attack'?): this "
+        f"rules/summoner_wars/helpers.lua:176:{phase}: note: no phase called 'atack' (did you mean 'attack'?): this "
         "comparison is never true",
-        "rules/summoner_wars/helpers.lua:176:47: note: a card in a player's hand zone has the zone 'hand:1' (its name, "
-        "a colon and the player): 'hand' alone is never a card's zone",
-        "rules/summoner_wars/helpers.lua:176:72: note: no zone called 'discrad' (did you mean 'discard'?): this "
-        "comparison is never true"], said
+        f"rules/summoner_wars/helpers.lua:176:{hand}: note: a card in a player's hand zone has the zone 'hand:1' (its "
+        "name, a colon and the player): 'hand' alone is never a card's zone",
+        f"rules/summoner_wars/helpers.lua:176:{discard}: note: no zone called 'discrad' (did you mean 'discard'?): "
+        "this comparison is never true"], said
 
 
 @pytest.mark.parametrize("game, old, new, said", [
@@ -504,3 +511,50 @@ def test_display_names_in_game_yaml_are_checked(tmp_path):
     assert [(p.line, p.col, p.message) for p in check(str(g.rules))] == [
         (101, 11, "no zone called 'feild' (did you mean 'field'?)"),
         (102, 22, "no field called 'defence' (did you mean 'defense'?)")]
+
+
+@pytest.mark.parametrize("option, said", [
+    ("{default: wyrm, schema: {type: string, x-ref: [card]}}", None),   # (an x-ref naming no kind: no check)
+    ("{default: {a: 1}, schema: {type: object, properties: [a]}}", "not a valid JSON Schema"),
+])
+def test_a_malformed_option_schema_is_said_not_a_crash(tmp_path, option, said):
+    """Both stopped summon check, sim and play with an internal error (the x-ref check of
+    option defaults took every schema to be well formed)."""
+    g = copy_game(tmp_path, "summoner_wars")
+    edit(g.rules / "game.yaml", "options:                   # each with the range `--option` may set it to\n",
+         f"options:\n  spare: {option}\n")
+    problems = check(str(g.rules))
+    assert [p.message for p in problems if said is None or said not in p.message] == [], problems
+    assert said is None or len(problems) == 1
+
+
+def test_a_card_schema_is_its_own_and_says_why_a_card_misfits(tmp_path):
+    """card_schema's '#' is itself (a $ref to the card set schema's card looped for ever), and
+    a card that misfits a `not` is said in words, not as the whole card with its Lua."""
+    g = copy_game(tmp_path, "summoner_tcg")
+    game_yaml = g.rules / "game.yaml"
+    edit(game_yaml, "  then: {required: [windows],", "  then: {$ref: '#/$defs/card', required: [windows],")
+    problems = check(str(g.rules))
+    assert [p.message for p in problems] == ["not a valid schema for a card: then.$ref: '#/$defs/card' points to "
+                                             "nothing in the schema"], problems
+    edit(game_yaml, "  then: {$ref: '#/$defs/card', required: [windows],", "  then: {required: [windows],")
+    edit(game_yaml, "card_schema:\n", "card_schema:\n  not: {required: [strength, defense, windows], "
+                                      "x-message: 'a Summon is no Gambit'}\n")
+    cards = g.cards / "core.yaml"
+    edit(cards, "    windows: [battle]\n    text: When you are attacked, destroy",
+         "    windows: [battle]\n    strength: 1\n    defense: 1\n    text: When you are attacked, destroy")
+    assert [(Path(p.path).name, p.line, p.message) for p in check(str(g.rules))] == [
+        ("core.yaml", 263, "does not fit the schema (not): a Summon is no Gambit")]
+
+
+def test_vary_a_cards_stat_sees_the_cards_other_keys(tmp_path):
+    """--vary card.X.stat checked a card of that key alone: a card_schema asking for another
+    key refused every value, though the real card has it."""
+    from engine.lab import check_card_value
+    from engine.loader import load_game
+    g = copy_game(tmp_path, "summoner_wars")
+    edit(g.rules / "game.yaml", "card_schema:\n", "card_schema:\n  dependentRequired: {strength: [life]}\n")
+    game = load_game(str(g.rules))
+    check_card_value(game, "frost_mage", "strength", 3)   # (raised: 'life' is a dependency of 'strength')
+    with pytest.raises(EngineError, match="must be|minimum|less than"):
+        check_card_value(game, "frost_mage", "strength", -1)

@@ -185,26 +185,6 @@ def test_stats_zone_cards_option_counts_not_said_lua_and_named_rolls_hold():
     assert not problems and [r.passed for r in results] == [True], [f.message for r in results for f in r.failures]
 
 
-# A pattern written as the text it should match, whose ( ) are a regular expression's group:
-# said fails with the way to write it, and not_said or not_offered, which passed whatever
-# happened, fail too.
-@pytest.mark.parametrize("old,new,words", [
-    ('said: ["2 hits"]', "said: ['takes 2 damage (now 3, life 4)']",
-     "expected a message matching 'takes 2 damage (now 3, life 4)' ('takes 2 damage (now 3, life 4)' is a regular "
-     "expression, which does not match its own text in 'Undead Warrior at c5 takes 2 damage (now 3, life 4)': write "
-     "\\ before each ( ) [ ] { } . ? * + | ^ $ meant as itself: 'takes 2 damage \\(now 3, life 4\\)' in single "
-     "quotes or none)"),
-    ('not_said: ["misses"]', "not_said: ['takes 2 damage (now 3, life 4)']",
-     ":36: step 5: this check passes whatever is said ('takes 2 damage (now 3, life 4)' is a regular expression"),
-])
-def test_a_pattern_meant_as_its_own_text_says_how_to_write_it(tmp_path, old, new, words):
-    text = NEW_EXPECTATIONS.read_text()
-    assert old in text
-    results = _run_text(tmp_path, text.replace(old, new))
-    messages = [f"{f.where}: step {f.step}: {f.message}" for r in results for f in r.failures]
-    assert len(messages) == 1 and words in messages[0], messages
-
-
 SUMMON_FROST_MAGE = """\
 game: summoner_wars
 scenarios:
@@ -268,6 +248,15 @@ def test_an_empty_list_of_expectations_is_refused_as_checking_nothing(tmp_path):
     ("options: {inaction_damage: 2}", "options: {inaction_damage: 99}", "setup failed"),
     ("    seats: [polar_dwarves, fallen_kingdom]\n", "    seats: [polar_dwarves, fallen_kingdom]\n    players: 3\n",
      "players: 3, but 2 seats are named"),
+    # a pattern written as the text it should match, whose ( ) are a group: said fails
+    # with the way to write it, and not_said, which passed whatever happened, fails too
+    ('said: ["2 hits"]', "said: ['takes 2 damage (now 3, life 4)']",
+     "expected a message matching 'takes 2 damage (now 3, life 4)' ('takes 2 damage (now 3, life 4)' is a regular "
+     "expression, which does not match its own text in 'Undead Warrior at c5 takes 2 damage (now 3, life 4)': write "
+     "\\ before each ( ) [ ] { } . ? * + | ^ $ meant as itself: 'takes 2 damage \\(now 3, life 4\\)' in single "
+     "quotes or none)"),
+    ('not_said: ["misses"]', "not_said: ['takes 2 damage (now 3, life 4)']",
+     ":36: step 5: this check passes whatever is said ('takes 2 damage (now 3, life 4)' is a regular expression"),
 ])
 def test_each_new_expectation_fails_with_what_went_wrong(tmp_path, old, new, words):
     text = NEW_EXPECTATIONS.read_text()

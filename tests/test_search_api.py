@@ -730,3 +730,28 @@ def test_summonaria_steps_are_offers_so_a_fork_replays_nothing_at_their_question
     assert most == {"trade": most["trade"] if players == 2 else max(2, most["trade"]),
                     "summon": max(2, most["summon"]), "engage": max(2, most["engage"]),
                     "movement": max(2, most["movement"])}, most
+
+
+def test_forced_results_left_are_the_matchs_own_in_a_shared_runtime(sw):
+    """forced_left read whichever match its shared runtime ran last (a fork's, or a match's
+    built beside it), not its own."""
+    m = Match(sw, 1, [Seat("random"), Seat("random")], quiet=True)
+    m.rollout(seed=1, max_decisions=20)
+    f = m.fork()
+    f.force_random([1, 2, 3])
+    m.options()                       # (the runtime now runs m)
+    assert (f.forced_left(), m.forced_left()) == (3, 0)
+    a = Match(sw, 2, [Seat("random"), Seat("random")], quiet=True)
+    a.force_random([4, 4])
+    Match(sw, 3, [Seat("random"), Seat("random")], quiet=True, beside=a)
+    assert a.forced_left() == 2
+
+
+@pytest.mark.parametrize("call", ["view", "evaluate", "sample"])
+def test_a_seat_that_is_not_in_the_match_is_refused(sw, call):
+    """view(3) of a two-seat match gave the public view, evaluate(3) failed in the game's
+    evaluate.lua: both are refused as sample(3, seed) was."""
+    from engine.errors import EngineError
+    m = Match(sw, 1, [Seat("random"), Seat("random")], quiet=True)
+    with pytest.raises(EngineError, match=r"^no seat 3: seats are 1 to 2$"):
+        getattr(m, call)(*((3, 1) if call == "sample" else (3,)))
