@@ -558,3 +558,15 @@ def test_vary_a_cards_stat_sees_the_cards_other_keys(tmp_path):
     check_card_value(game, "frost_mage", "strength", 3)   # (raised: 'life' is a dependency of 'strength')
     with pytest.raises(EngineError, match="must be|minimum|less than"):
         check_card_value(game, "frost_mage", "strength", -1)
+
+
+def test_an_x_ref_to_a_field_in_a_card_field_takes_the_games_fields(tmp_path):
+    """x-ref: field in a card field's schema refused every value (its names were known only
+    while game.yaml itself was checked)."""
+    g = copy_game(tmp_path, "summoner_tcg")
+    edit(g.rules / "game.yaml", "card_fields:\n", "card_fields:\n  shown: {type: string, x-ref: field}\n")
+    edit(g.cards / "core.yaml", "    windows: [battle]\n    text: When you are attacked, destroy",
+         "    windows: [battle]\n    shown: cost\n    text: When you are attacked, destroy")
+    assert check(str(g.rules)) == []
+    edit(g.cards / "core.yaml", "    shown: cost\n", "    shown: cots\n")
+    assert [p.message for p in check(str(g.rules))] == ["no field called 'cots' (did you mean 'cost'?)"]

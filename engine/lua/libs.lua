@@ -682,8 +682,8 @@ end
 -------------------------------------------------------------------------------
 local pack = table.pack
 
--- fn(...) once the texts among the arguments are paid for.
--- Charges for long texts among a math function's arguments (read as numbers).
+-- Charges for long texts among a math function's arguments (read as numbers), before the
+-- function reads them.
 local function charge_texts(...)
   local args = pack(...)
   for i = 1, args.n do

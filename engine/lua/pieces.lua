@@ -941,7 +941,7 @@ function D.names() return E.copy_list(names_of("dice")) end
 local symbol_list = nil   -- every symbol on some face of some die, sorted
 local symbol_set = nil
 
---- How many times a symbol shows among rolled faces (a symbol no die shows is an error).
+-- Raises unless faces is the list dice.roll returned (fn: the caller's name).
 local function rolled(fn, faces)
   local ok = type(faces) == "table"
   if ok then
@@ -953,7 +953,7 @@ local function rolled(fn, faces)
     error(fn .. ": faces must be the list dice.roll returned, got " .. E.show(faces), 3)
   end
 end
-
+--- How many times a symbol shows among rolled faces (a symbol no die shows is an error).
 function D.count(faces, symbol)
   rolled("dice.count", faces)
   local n = 0
