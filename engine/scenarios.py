@@ -287,7 +287,14 @@ def _as_written(pattern: str, texts: list[str]) -> str | None:
     expression) does not match it: its ( ) . ? + * [ ] were meant literally ("scores 2 (now 2)")."""
     if not _SPECIAL.search(pattern):
         return None
-    return next((t for t in texts if pattern in t and not _compiled(pattern).search(t)), None)
+    for t in texts:
+        if pattern in t:
+            try:
+                if not _compiled(pattern).search(t, timeout=PATTERN_SECONDS):
+                    return t
+            except TimeoutError:   # (a repeat inside a repeat: its own step says so)
+                return None
+    return None
 
 
 def _literally(pattern: str, text: str) -> str:
