@@ -442,19 +442,8 @@ def member_names(game, shapes: dict[str, dict]) -> tuple[set[str], set[str], lua
         for fields in shape["fields"].values():
             names |= set(fields)
 
-    def keys(value, depth: int = 0) -> None:   # (and names given as values: hooks, abilities)
-        if depth > 32:
-            return
-        if isinstance(value, dict):
-            for k, v in value.items():
-                if isinstance(k, str):
-                    names.add(k)
-                keys(v, depth + 1)
-        elif isinstance(value, list):
-            for v in value:
-                keys(v, depth + 1)
-        elif isinstance(value, str) and value.isidentifier():
-            names.add(value)
+    def keys(value) -> None:   # (and names given as values: hooks, abilities)
+        names.update(w for w in _yaml_words(value) if w.isidentifier())
 
     keys(game.data)
     for c in game.cards.values():
@@ -566,12 +555,13 @@ def _tag_notes(game, sources) -> list[str]:
 
 
 def _yaml_words(value, depth: int = 0):
-    """Every text in a YAML value, keys and values."""
+    """Every text in a YAML value, keys and values (keys that are no text are left out)."""
     if depth > 32:
         return
     if isinstance(value, dict):
         for k, v in value.items():
-            yield str(k)
+            if isinstance(k, str):
+                yield k
             yield from _yaml_words(v, depth + 1)
     elif isinstance(value, list):
         for v in value:

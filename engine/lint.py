@@ -162,16 +162,18 @@ def _file_line(file_lines: list[str] | None, n: int) -> str | None:
 
 def _place(src, start: int, lines: list[str], file_lines: list[str] | None, call) -> tuple[int, int]:
     """The line and column in its file of a call in a piece of Lua that starts on line start."""
-    line = call.line + start - 1
-    source_line = lines[call.line - 1] if 0 < call.line <= len(lines) else ""
-    return line, _column(source_line, _file_line(file_lines, line), call.head, call.col)
+    return _text_place(start, lines, file_lines, call.line, call.col, call.head)
 
 
 def use_place(src, start: int, code: str, file_lines: list[str] | None, line: int, col: int,
               text: str) -> tuple[int, int]:
     """The line and column in its file of text found at line, col of a piece of Lua that
     starts on line start (inline Lua in YAML is indented in its file)."""
-    lines = code.splitlines()
+    return _text_place(start, code.splitlines(), file_lines, line, col, text)
+
+
+def _text_place(start: int, lines: list[str], file_lines: list[str] | None, line: int, col: int,
+                text: str) -> tuple[int, int]:
     at = line + start - 1
     source_line = lines[line - 1] if 0 < line <= len(lines) else ""
     return at, _column(source_line, _file_line(file_lines, at), text, col)
