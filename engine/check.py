@@ -218,6 +218,12 @@ def check(target: str, game_id: str | None = None) -> list[Problem]:
         return check_scenarios(target)
     if game_id is not None and Path(target).suffix == ".lua":
         game_id = None   # a rules file is no card file: its game is the one it is in
+    wanted = deck_cards(Path(target)) if game_id is None and Path(target).is_file() else None
+    if wanted:   # a deck kept outside any game: the game whose cards it names
+        try:
+            _target_game(target)
+        except EngineError:
+            game_id = deck_game(wanted)[0]
     found = _check_game(target, game_id)
     p = Path(target)
     if not p.is_file() or p.name == "game.yaml" or p.suffix == ".lua":   # a game, however named
@@ -489,6 +495,12 @@ def notes(target: str, game_id: str | None = None, *, fields_only: bool = False)
     out += _tag_notes(game, sources)
     out += _stray_scenario_notes(game.root)
     out += _comparison_notes(game, sources)
+    out += _unread_local_notes(game, sources)
+    out += _stat_notes(game, sources)
+    for src, u, was, w in lualint.redefined_functions(game.scripts):
+        out.append(f"{src.chunkname}:{first_line(src.source)[0] + u.line - 1}:{u.col}: note: the function '{u.name}' "
+                   f"is already defined at {was.chunkname}:{first_line(was.source)[0] + w.line - 1}:{w.col}; this "
+                   f"one, loaded later, replaces it for every script (give one of them another name)")
     out += [f"{src.chunkname}:{u.line}:{u.col}: note: this sets a global '{u.name}' that no script reads (did you "
             f"mean the local '{near}'? a name no local has makes a global)"
             for src, u, near in lualint.unread_global_writes(game.scripts, sources, set(_yaml_words(game.data)))]
@@ -607,6 +619,61 @@ def _comparison_notes(game, sources) -> list[str]:
     return out
 
 
+def _stat_notes(game, sources) -> list[str]:
+    """A note at a stat of game.yaml that cards modify and no script reads with stat(): the
+    modifiers change what the screen shows of a card, never the game. Off when a script
+    reads stats by a name given at run time (stat(c, name)) or passes stat on."""
+    stats = game.data.get("stats") or {}
+    read: set[str] = set()
+    for src in sources:
+        sc = lualint.scan(first_line(src.source)[1])
+        if sc.error is not None:
+            return []
+        calls = [c for c in sc.calls if (c.table, c.fn) == ("", "stat")]
+        if len(calls) != sum(u.kind == "read" and u.name == "stat" for u in sc.uses):
+            return []   # (stat passed on, or called in a way the scan does not read)
+        for c in calls:
+            if len(c.args) < 2 or c.args[1].name is None:
+                return []
+            read.add(c.args[1].name)
+    life = (game.data.get("display") or {}).get("life")
+    read.add(life.get("stat") if isinstance(life, dict) else life)
+    modified: dict[str, list[str]] = {}
+    for c in game.cards.values():
+        for src in c.lua:
+            if src.field[2:3] == ("modifiers",) and len(src.field) > 3:
+                modified.setdefault(src.field[3], []).append(str(c.data.get("name", c.id)))
+    out = []
+    for name in sorted(set(modified) & set(stats) - read):
+        gdoc, _ = yamlio.load(game.root / "game.yaml", loader.display(game.root / "game.yaml"))
+        p = gdoc.problem(("stats", name), "")
+        users = sorted(set(modified[name]))
+        who = f"{', '.join(users[:3])}{' and more' if len(users) > 3 else ''}"
+        out.append(f"{p.path}:{p.line}:{p.col}: note: no script reads the stat '{name}' (stat(c, \"{name}\")), so "
+                   f"the modifiers of {who} change only what the screen shows of a card, never the game")
+    return out
+
+
+def _unread_local_notes(game, sources) -> list[str]:
+    """A note at each local given a value that nothing reads: often an answer worked out and
+    then not returned (`local ok = ...` at the end of a can_play or a filter, which so
+    returns nil: never playable, never kept)."""
+    lines = _file_lines(game)
+    out = []
+    for src in sources:
+        start, code = first_line(src.source)
+        sc = lualint.scan(code)
+        for u in sc.uses if sc.error is None else []:
+            if u.kind != "unused":
+                continue
+            line, col = use_place(src, start, code, lines.get(src.chunkname), u.line, u.col, u.name)
+            why = (f"; this function returns nothing (did you mean `return {u.name}`?)" if u.field == "return"
+                   else " (a name starting with _ says it is meant)")
+            out.append(f"{src.chunkname}:{line}:{col}: note: the local '{u.name}' is given a value that "
+                       f"nothing reads{why}")
+    return out
+
+
 ENGINE_ZONES = ("board", "under")   # where the engine keeps cards besides the game's zones (c.zone)
 
 
@@ -685,14 +752,33 @@ def deck_cards(path: Path) -> set[str] | None:
 
 def games_holding(cards: set[str]) -> list[str]:
     """The games found that have every one of these cards (a game that does not load has none)."""
-    fits = []
+    return [g for g, n in _cards_held(cards).items() if n == len(cards)]
+
+
+def deck_game(cards: set[str]) -> tuple[str | None, str]:
+    """The game a deck of these cards kept outside any game is for: the one game found with
+    every card, else the one with most of them, if over half (a deck with a card or two
+    misspelt: their problems say which). (None, the games that fit or why none) if unclear."""
+    held = _cards_held(cards)
+    fits = [g for g, n in held.items() if n == len(cards)]
+    most = max(held.values(), default=0)
+    nearest = [g for g, n in held.items() if n == most]
+    if not fits and len(nearest) == 1 and most * 2 > len(cards):
+        fits = nearest
+    if len(fits) == 1:
+        return fits[0], ""
+    return None, ", ".join(fits) if fits else "none of the games found holds all its cards"
+
+
+def _cards_held(cards: set[str]) -> dict[str, int]:
+    """How many of these cards each game found has (a game that does not load: none)."""
+    held = {}
     for g in loader.list_games():
         try:
-            if cards <= set(loader.load_game(g).cards):
-                fits.append(g)
+            held[g] = len(cards & set(loader.load_game(g).cards))
         except EngineError:
-            pass
-    return fits
+            held[g] = 0
+    return held
 
 
 def deck_summary(target: str, game_id: str | None = None) -> tuple[str, list[str], list[Problem]]:
@@ -713,12 +799,10 @@ def deck_summary(target: str, game_id: str | None = None) -> tuple[str, list[str
         try:
             game_id = Path(_target_game(target)).name
         except EngineError:
-            fits = games_holding(wanted)
-            if len(fits) != 1:
-                among = ", ".join(fits) if fits else "none of the games found holds all its cards"
+            game_id, among = deck_game(wanted)
+            if game_id is None:
                 return "", [], [Problem(doc.path, 1, 1, f"cannot tell which game this deck is for ({among}): "
                                                          f"name it with --game")]
-            game_id = fits[0]
     game = loader.load_game(game_id)
     rules = (game.data.get("sets") or {}).get("deck") or {}
     counted = list(rules.get("count_by_tag") or {})
@@ -740,4 +824,4 @@ def deck_summary(target: str, game_id: str | None = None) -> tuple[str, list[str
         lines.append(f"  {leader}: {', '.join(leaders) or 'none'}")
     if counted:
         lines.append("  " + ", ".join(f"{per_tag[t]} {t}" for t in counted))
-    return game.id, lines, check(target, game.id)
+    return game.id, lines, check(target, game_id)   # (game_id: an id, or the game's folder as given)

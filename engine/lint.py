@@ -312,6 +312,11 @@ def ref_problems(doc: Document, data: Any, schema: dict, known: dict[str, list[s
     kind = schema.get("x-ref")
     if isinstance(kind, str) and kind in known and isinstance(data, str) and data not in known[kind]:
         out.append(doc.problem(keys, f"no {kind} called '{data}'{did_you_mean(data, known.get(kind, ()))}"))
+    for key in ("allOf", "anyOf", "oneOf"):   # (of a choice, the branches whose type the value has)
+        branches = schema.get(key)
+        for sub in branches if isinstance(branches, list) else ():
+            if key == "allOf" or _admits(_resolve(sub, root), data):
+                out += [p for p in ref_problems(doc, data, sub, known, keys, root) if p not in out]
     if isinstance(data, dict):
         props = schema.get("properties")
         props = props if isinstance(props, dict) else {}
@@ -321,11 +326,28 @@ def ref_problems(doc: Document, data: Any, schema: dict, known: dict[str, list[s
             if isinstance(sub, dict):
                 out += ref_problems(doc, v, sub, known, keys + (k,), root)
     elif isinstance(data, list):
+        first = schema.get("prefixItems")
+        first = first if isinstance(first, list) else []
         items = schema.get("items")
-        if isinstance(items, dict):
-            for i, v in enumerate(data):
-                out += ref_problems(doc, v, items, known, keys + (i,), root)
+        for i, v in enumerate(data):
+            sub = first[i] if i < len(first) else items
+            if isinstance(sub, dict):
+                out += ref_problems(doc, v, sub, known, keys + (i,), root)
     return out
+
+
+_JSON_TYPES = ((bool, ("boolean",)), (int, ("integer", "number")), (float, ("number",)), (str, ("string",)),
+               (list, ("array",)), (dict, ("object",)), (type(None), ("null",)))
+
+
+def _admits(schema: dict, data: Any) -> bool:
+    """Whether a schema's `type` (if it gives one) takes the value's kind."""
+    wanted = schema.get("type")
+    if wanted is None:
+        return True
+    wanted = [wanted] if isinstance(wanted, str) else wanted if isinstance(wanted, list) else []
+    kinds = next((names for t, names in _JSON_TYPES if isinstance(data, t)), ())
+    return any(k in wanted for k in kinds)
 
 
 def deck_problems(doc: Document, set_data: dict, rules: dict, cards: dict[str, dict] | None = None

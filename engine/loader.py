@@ -170,14 +170,28 @@ def folders() -> list[GameFolder]:
 def display(path: Path) -> str:
     """A path as messages show it: relative to the current folder or to its games folder when shorter.
 
-    A file that is a symbolic link is shown by its own name, not its target's.
+    A file that is a symbolic link is shown by its own name, not its target's. A path
+    relative to a games folder that names another file from the current folder (a copy of
+    a shipped game on SUMMON_PATH, checked from a checkout) is not used: it would send the
+    reader to the other file.
     """
     path = Path(path).parent.resolve() / Path(path).name
+    here = Path.cwd().resolve()
     shown = [str(path)]
-    for base in (Path.cwd().resolve(), *(f.root for f in folders())):
+    for base in (here, *(f.root for f in folders())):
         if path.is_relative_to(base):
-            shown.append(str(path.relative_to(base)))
+            rel = path.relative_to(base)
+            if base == here or not _names_another(here / rel, path):
+                shown.append(str(rel))
     return min(shown, key=len)
+
+
+def _names_another(there: Path, path: Path) -> bool:
+    """Whether `there` is an existing file or folder other than `path`."""
+    try:
+        return there.exists() and not there.samefile(path)
+    except OSError:
+        return False
 
 
 def list_games(root: Path | None = None) -> dict[str, Path]:
@@ -562,7 +576,53 @@ def _schema_mistake_of(text: str, refs: bool = True) -> tuple[tuple, str] | None
     except jsonschema.SchemaError as e:
         where = tuple(e.absolute_path)
         return where, f"{'.'.join(map(str, where)) + ': ' if where else ''}{e.message.splitlines()[0][:120]}"
-    return (_unresolved_ref(schema) or _overbranched(schema)) if refs else None
+    return _keyword_mistake(schema, ()) or ((_unresolved_ref(schema) or _overbranched(schema)) if refs else None)
+
+
+# The kinds of name `x-ref` takes (what _reference_problems knows of a game).
+XREF_KINDS = ("ability", "card", "counter", "die", "field", "hook", "phase", "region", "space", "stat", "tag", "zone")
+# JSON Schema 2020-12's keywords that validate nothing (annotations, identifiers), and the
+# older `definitions`; with those jsonschema validates, every keyword of the draft.
+_ANNOTATIONS = ("$anchor", "$comment", "$defs", "$dynamicAnchor", "$id", "$schema", "$vocabulary", "contentEncoding",
+                "contentMediaType", "contentSchema", "default", "definitions", "deprecated", "description", "examples",
+                "readOnly", "title", "writeOnly")
+
+
+def _keyword_mistake(node: Any, keys: tuple, depth: int = 0) -> tuple[tuple, str] | None:
+    """A keyword close to one of JSON Schema's but none of them (`requried`, `minimun`): a
+    validator passes over a keyword it does not know, so the rule it meant was never
+    checked. A keyword far from every one is left alone (an annotation of one's own, best
+    written x-...). And an `x-ref` naming no kind of name."""
+    if not isinstance(node, dict) or depth > 64:
+        return None
+    words = set(jsonschema.Draft202012Validator.VALIDATORS) | set(_ANNOTATIONS)
+    for key in node:
+        if isinstance(key, str) and key not in words and not key.startswith("x-"):
+            meant = _slip_of(key, words)
+            if meant:
+                return keys + (key,), _at(keys + (key,), f"'{key}' is no keyword of JSON Schema (did you mean "
+                                                         f"'{meant}'?)")
+    kind = node.get("x-ref")
+    if "x-ref" in node and kind not in XREF_KINDS:
+        hint = did_you_mean(kind, XREF_KINDS) if isinstance(kind, str) else ""
+        return keys + ("x-ref",), _at(keys + ("x-ref",), f"{kind!r} is no kind of name{hint}; x-ref takes "
+                                                         f"{', '.join(XREF_KINDS)}")
+    for sub_keys, sub in _subschemas(node):
+        found = _keyword_mistake(sub, keys + sub_keys, depth + 1)
+        if found:
+            return found
+    return None
+
+
+def _slip_of(key: str, words) -> str | None:
+    """The keyword a key is a slip of: one edit away (two letters side by side swapped
+    counting one, or a letter's case), two for a key of 8 letters or more; a short key of
+    one's own (k0, id) is no slip of a keyword."""
+    from .lualint import osa_distance
+    if len(key) < 4:
+        return None
+    best = min(words, key=lambda w: (osa_distance(key.lower(), w.lower()), w))
+    return best if osa_distance(key.lower(), best.lower()) <= (1 if len(key) < 8 else 2) else None
 
 
 def _at(path: tuple, reason: str) -> str:
@@ -1116,6 +1176,8 @@ def _reference_problems(g: dict, cards: dict[str, CardDef], set_docs: list[yamli
         "phase": [p["id"] for p in g["flow"]["phases"]],
         "space": _space_names(board), "region": list((board.get("regions") or {}).keys()),
         "field": sorted({*CORE_CARD_KEYS, *(g.get("card_fields") or {}), *stats}),
+        "tag": sorted({t for c in cards.values() for t in (c.data.get("tags") if isinstance(c.data.get("tags"), list)
+                                                           else ()) if isinstance(t, str)}),
     }
     problems = []
     schema = card_schema(g)

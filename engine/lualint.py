@@ -41,7 +41,10 @@ _COMPARED = ("phase", "zone")   # fields whose comparisons with a text are recor
 class Use:
     """One thing a script does with a global, at a 1-based line and column of its text."""
 
-    kind: str        # "read", "write", "field" (name.field), "iterate" (pairs(name)), "compare"
+    kind: str        # "read", "write" (`field` "function": a global function statement at the
+    #                  text's top level), "field" (name.field), "iterate" (pairs(name)), "compare"
+    #                  (see below), "unused" (a local given a value and never read: its name; in
+    #                  `field`, "return" when it is in a function with no return at its body's level)
     #                  (x.phase == "text", x.zone ~= "text": the text, its field in `field`,
     #                  locals ("card",) when x is a card by its usual names: self, c, card, ev.card),
     #                  "member" (a field read on any table: x.name, x:name()) or "define"
@@ -215,11 +218,37 @@ def _scan(code: str) -> Scan:
         with contextlib.redirect_stderr(io.StringIO()):
             w = _Walker(_Tokens(code))
         w.block(tree.body, [set()])
+        w.unread_locals()
     except RecursionError:
         return Scan(error="too deeply nested for the checker to read")
     except Exception as e:   # a tree of a shape this walker does not know: say so, never crash
         return Scan(error=f"{type(e).__name__}: {e}")
     return Scan(w.uses, calls=sorted(w.calls, key=lambda c: (c.line, c.col)))
+
+
+class _Scope(set):
+    """The names a block declares, and for the locals given a value there (local x = ...)
+    which of them is read (_Local): a value set and never read is a note."""
+
+    def __init__(self, body_of=None):
+        super().__init__()
+        self.decl: dict[str, _Local] = {}
+        self.body_of = body_of   # the function (_Fn) this block is the body of, if any
+
+
+@dataclass(eq=False)
+class _Fn:
+    returns: bool = False
+
+
+@dataclass(eq=False)
+class _Local:
+    name: str
+    line: int
+    col: int
+    fn: _Fn | None      # the function whose body's own block declares it (None: a deeper block)
+    group: list         # the _Locals of the same statement (local ok, err = ...)
+    read: bool = False
 
 
 class _Tokens:
@@ -313,6 +342,8 @@ class _Walker:
         self.calls: list[Call] = []
         self.defined: set[tuple[str, str]] = set()
         self.anchor: int | None = 0     # the last token seen, to place nodes without one
+        self.fns: list[_Fn] = [_Fn()]   # the functions being walked, innermost last
+        self.locals: list[_Local] = []  # every local given a value, in order
 
     # -- positions ---------------------------------------------------------
 
@@ -333,23 +364,63 @@ class _Walker:
     def is_local(name: str, scopes: list[set]) -> bool:
         return name == "_ENV" or any(name in s for s in scopes)
 
-    def block(self, block, scopes: list[set]) -> None:
-        scopes = scopes + [set()]
+    def block(self, block, scopes: list[set], body_of: _Fn | None = None) -> None:
+        scopes = scopes + [_Scope(body_of)]
         for st in block.body:
             self.stmt(st, scopes)
 
     def function(self, args, body, scopes: list[set], extra: tuple = ()) -> None:
         from luaparser import astnodes as A
         names = {a.id for a in args if isinstance(a, A.Name)} | set(extra)
-        self.block(body, scopes + [names])
+        self.fns.append(_Fn())
+        self.block(body, scopes + [names], self.fns[-1])
+        self.fns.pop()
+
+    @staticmethod
+    def declare(scope: set, names, made: list | None = None) -> None:
+        """Names a statement declares in scope; made: their _Locals, when given a value."""
+        for i, name in enumerate(names):
+            scope.add(name)
+            if isinstance(scope, _Scope):
+                if made is not None and not name.startswith("_"):
+                    scope.decl[name] = made[i]
+                else:
+                    scope.decl.pop(name, None)   # (a new local of the name hides the old one)
+
+    def read_local(self, name: str, scopes: list[set]) -> None:
+        for s in reversed(scopes):
+            if name in s:
+                if isinstance(s, _Scope) and name in s.decl:
+                    s.decl[name].read = True
+                return
+
+    def unread_locals(self) -> None:
+        """A "unused" use for each local given a value and never read. Of several set by one
+        statement (local ok, err = pcall(f)), only when none of them is read."""
+        for loc in self.locals:
+            if not any(x.read for x in loc.group) and not loc.name.startswith("_"):
+                hint = "return" if loc.fn is not None and not loc.fn.returns else ""
+                self.uses.append(Use("unused", loc.name, loc.line, loc.col, hint))
 
     def stmt(self, st, scopes: list[set]) -> None:
         from luaparser import astnodes as A
         self._see(st)
         if isinstance(st, A.LocalAssign):
+            start = self.anchor
             for v in st.values or []:
                 self.expr(v, scopes)
-            scopes[-1].update(t.id for t in st.targets if isinstance(t, A.Name))
+            names = [t.id for t in st.targets if isinstance(t, A.Name)]
+            made = None
+            if st.values:
+                made, after, self.anchor = [], self.anchor, start
+                scope = scopes[-1]
+                for t in st.targets:
+                    if isinstance(t, A.Name):
+                        line, col = self.where(t, t.id)
+                        made.append(_Local(t.id, line, col, getattr(scope, "body_of", None), made))
+                self.anchor = after
+                self.locals += made
+            self.declare(scopes[-1], names, made)
         elif isinstance(st, A.Assign):
             start = self.anchor
             for v in st.values or []:
@@ -366,13 +437,14 @@ class _Walker:
                 else:
                     self.expr(t, scopes)
         elif isinstance(st, A.LocalFunction):
-            scopes[-1].add(st.name.id)
+            self.declare(scopes[-1], [st.name.id])
             self.function(st.args, st.body, scopes)
         elif isinstance(st, A.Function):
             if isinstance(st.name, A.Name):
                 if not self.is_local(st.name.id, scopes):
                     line, col = self.where(st.name, st.name.id)
-                    self.uses.append(Use("write", st.name.id, line, col))
+                    top = len(scopes) == 2 and len(self.fns) == 1   # (at the text's top level)
+                    self.uses.append(Use("write", st.name.id, line, col, "function" if top else ""))
             else:
                 if isinstance(st.name, A.Index):
                     self.define(_field_name(st.name))
@@ -400,7 +472,7 @@ class _Walker:
                 self.expr(e, scopes)
             self.block(st.body, scopes + [{t.id for t in st.targets if isinstance(t, A.Name)}])
         elif isinstance(st, A.Repeat):   # `until` sees the body's locals
-            inner = scopes + [set()]
+            inner = scopes + [_Scope()]
             for s in st.body.body:
                 self.stmt(s, inner)
             self.expr(st.test, inner)
@@ -417,6 +489,7 @@ class _Walker:
         elif isinstance(st, A.Do):
             self.block(st.body, scopes)
         elif isinstance(st, A.Return):
+            self.fns[-1].returns = True
             vals = st.values if isinstance(st.values, list) else [st.values] if st.values is not None else []
             for v in vals:
                 if isinstance(v, A.Node):
@@ -454,6 +527,8 @@ class _Walker:
                 line, col = self.where(e, e.id, forward=False)
                 seen = tuple(sorted(set().union(*scopes)))
                 self.uses.append(Use("read", e.id, line, col, locals=seen))
+            else:
+                self.read_local(e.id, scopes)
         elif isinstance(e, A.Index):
             fname = _field_name(e)
             on = ""
@@ -662,6 +737,23 @@ def unread_global_writes(rules, sources, mentioned: set[str]) -> list[tuple]:
                 near = nearest(u.name, [n for n in u.locals if len(n) > 2])
                 if near is not None:
                     out.append((src, u, near))
+    return out
+
+
+def redefined_functions(rules) -> list[tuple]:
+    """(source, use, earlier source, earlier use) for each global function that a rules
+    text defines at its top level when one before it (in load order) already has: the later
+    replaces the earlier for every script, which is rarely what its author meant."""
+    first: dict[str, tuple] = {}
+    out = []
+    for src in rules:
+        sc = scan(first_line(src.source)[1])
+        for u in sc.uses if sc.error is None else []:
+            if u.kind == "write" and u.field == "function":
+                if u.name in first:
+                    out.append((src, u) + first[u.name])
+                else:
+                    first[u.name] = (src, u)
     return out
 
 

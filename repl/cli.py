@@ -670,8 +670,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("sim", help="bot games for balance and speed")
     p.add_argument("game")
-    p.add_argument("--games", type=int, default=100)
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--games", type=int, default=100, help="how many games (default 100)")
+    p.add_argument("--seed", type=int, default=1, help="the first game's seed; game i has seed + i (default 1)")
     p.add_argument("--players", help="seats and their bots: random (the default), greedy, mcts, mcts:N "
                                      "(N iterations a decision), mcts:Ns (N seconds, not reproducible) or bot; "
                                      "e.g. mcts:polar_dwarves,greedy:fallen_kingdom")
@@ -680,7 +680,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "game); wins are counted per player wherever it sat")
     p.add_argument("--jobs", type=int, default=0,
                    help="processes to run games in (default 0: every core, for 20 games or more)")
-    p.add_argument("--max-decisions", type=int, default=20000, help="stop a game that runs longer")
+    p.add_argument("--max-decisions", type=int, default=20000,
+                   help="stop a game that runs longer (default 20000; counted as cut off)")
     p.add_argument("--option", action="append", metavar="KEY=VALUE",
                    help="set one of the game's options (game.yaml `options:`), e.g. extra_round=true")
     p.add_argument("--json", action="store_true", help="one JSON object (with --vary: one run per variation)")

@@ -280,6 +280,12 @@ end
     ("function evaluate(view, seat) return 0/0 end", "must return a number"),
     ("function evaluate(view, seat)\n  return view.nothing.here\nend", "evaluate.lua:2:"),
     ("function evaluate(view, seat) while true do end end", "script ran too long"),
+    # an option or a card the game has not, read by a name made as it runs (summon check reads
+    # the names written out): nil before, unlike the rules' own options and defs
+    ('function evaluate(view, seat)\n  return options["hand_" .. "sise"] end',
+     r"evaluate\.lua:2: options: no option called 'hand_sise' \(did you mean 'hand_size'\?\)"),
+    ('function evaluate(view, seat)\n  return defs["frost_" .. "mag"].cost end',
+     r"evaluate\.lua:2: defs: no card called 'frost_mag' \(did you mean 'frost_mage'\?\)"),
 ])
 def test_a_broken_evaluate_is_an_error_naming_its_file(tmp_path, lua, words):
     g = load_game(str(evaluating_game(tmp_path, lua)))

@@ -503,6 +503,26 @@ def test_an_options_default_naming_nothing_is_a_problem_at_game_yaml(tmp_path, g
     assert [(Path(p.path).name, p.line, p.message) for p in problems] == [("game.yaml", line, said)], problems
 
 
+@pytest.mark.parametrize("schema, default, said", [
+    ("{type: array, prefixItems: [{type: string, x-ref: card}, {type: integer}]}", "[troll, 2]", "troll"),
+    ("{anyOf: [{type: integer}, {type: string, x-ref: card}]}", "troll", "troll"),
+    ("{oneOf: [{type: array, items: {type: string, x-ref: zone}}, {type: string, x-ref: card}]}", "[hand, dicard]",
+     "dicard"),
+])
+def test_an_options_default_is_checked_through_every_part_of_its_schema(tmp_path, schema, default, said):
+    """x-ref in prefixItems, and in the branch of an anyOf or oneOf that the value is of,
+    was never checked: a default naming no card passed summon check."""
+    g = copy_game(tmp_path, "summoner_wars")
+    edit(g.rules / "game.yaml", "options:                   # each with the range `--option` may set it to\n",
+         f"options:\n  spare: {{default: {default}, schema: {schema}}}\n")
+    problems = check(str(g.rules))
+    assert len(problems) == 1 and re.fullmatch(r"no (card|zone) called '(troll|dicard)'.*", problems[0].message), problems
+    assert problems[0].line == 132 and problems[0].col == 20 + default.index(said), problems
+    edit(g.rules / "game.yaml", f"default: {default}", f"default: {default.replace('troll', 'ice_golem')}"
+         .replace("dicard", "discard"))
+    assert check(str(g.rules)) == []
+
+
 def test_display_names_in_game_yaml_are_checked(tmp_path):
     """display: zones and fields misspelt showed nothing on the screen, without a word."""
     g = copy_game(tmp_path, "summoner_tcg")
@@ -514,7 +534,7 @@ def test_display_names_in_game_yaml_are_checked(tmp_path):
 
 
 @pytest.mark.parametrize("option, said", [
-    ("{default: wyrm, schema: {type: string, x-ref: [card]}}", None),   # (an x-ref naming no kind: no check)
+    ("{default: wyrm, schema: {type: string, x-ref: [card]}}", "x-ref: ['card'] is no kind of name; x-ref takes"),
     ("{default: {a: 1}, schema: {type: object, properties: [a]}}", "not a valid JSON Schema"),
 ])
 def test_a_malformed_option_schema_is_said_not_a_crash(tmp_path, option, said):
@@ -570,3 +590,88 @@ def test_an_x_ref_to_a_field_in_a_card_field_takes_the_games_fields(tmp_path):
     assert check(str(g.rules)) == []
     edit(g.cards / "core.yaml", "    shown: cost\n", "    shown: cots\n")
     assert [p.message for p in check(str(g.rules))] == ["no field called 'cots' (did you mean 'cost'?)"]
+
+
+def test_a_value_worked_out_and_never_read_is_noted(tmp_path):
+    """A forgotten return: a can_play that sets `ok` and ends, a filter that works out its
+    answer into a local. Each returns nil (the card never offered, the filter keeping
+    nothing), and summon check said nothing."""
+    g = copy_game(tmp_path, "summoner_wars")
+    from engine.check import notes
+    shipped = notes(str(g.rules))
+    assert not [n for n in shipped if "nothing reads" in n], shipped
+    edit(g.cards / "polar_dwarves.yaml",
+         "            if #force_targets(c, 1) > 0 then return true end\n          end\n          return false\n",
+         "            if #force_targets(c, 1) > 0 then ok = true end\n          end\n")
+    edit(g.cards / "polar_dwarves.yaml", "          local s = summoner_of(player)\n          if not s then return false",
+         "          local s = summoner_of(player)\n          local ok = false\n          if not s then return false")
+    edit(g.rules / "helpers.lua", "function controlled(p, filter)\n",
+         "function controlled(p, filter)\n  local mine = cards.on_board(function(c)\n"
+         "    local keep = c.controller == p\n  end)\n  local _spare = #mine\n")
+    said = [n.replace(f"{tmp_path}/", "") for n in notes(str(g.rules)) if n not in shipped]
+    assert said == [
+        "rules/summoner_wars/helpers.lua:23:11: note: the local 'keep' is given a value that nothing reads; this "
+        "function returns nothing (did you mean `return keep`?)",
+        "cards/summoner_wars/polar_dwarves.yaml:323:17: note: the local 'ok' is given a value that nothing reads (a "
+        "name starting with _ says it is meant)"], said
+
+
+def test_a_rules_function_defined_again_in_a_later_file_is_noted(tmp_path):
+    """Two rules files each with a global `destroy`: the later replaced the earlier for every
+    script, silently. One inside a function (made as the game runs) is not noted."""
+    from engine.check import notes
+    g = copy_game(tmp_path, "summoner_wars")
+    with (g.rules / "abilities.lua").open("a") as f:
+        f.write("\nfunction destroy(c) c.gone = true end\nlocal function later() function refresh_bases() end end\n")
+    said = [n.replace(f"{tmp_path}/", "") for n in notes(str(g.rules)) if "already defined" in n]
+    assert said == ["rules/summoner_wars/abilities.lua:303:10: note: the function 'destroy' is already defined at "
+                    "rules/summoner_wars/helpers.lua:142:10; this one, loaded later, replaces it for every script "
+                    "(give one of them another name)"], said
+
+
+def test_a_stat_cards_modify_and_no_script_reads_is_noted(tmp_path):
+    """A new stat with a card's modifier for it, and no stat() reading it: the modifier
+    changed nothing in the game, silently. Once the rules read it, no note."""
+    from engine.check import notes
+    g = copy_game(tmp_path, "summoner_wars")
+    edit(g.rules / "game.yaml", "  kill_magic: 1 ", "  reach: 1\n  kill_magic: 1 ")
+    edit(g.cards / "fallen_kingdom.yaml", "    modifiers:\n      strength: |\n",
+         "    modifiers:\n      reach: |\n        function(self, card, value) return value + 1 end\n"
+         "      strength: |\n")
+    said = [n.replace(f"{tmp_path}/", "") for n in notes(str(g.rules)) if "reach" in n]
+    assert said == ["rules/summoner_wars/game.yaml:60:10: note: no script reads the stat 'reach' (stat(c, \"reach\")), "
+                    "so the modifiers of Gul-Dass change only what the screen shows of a card, never the game"], said
+    with (g.rules / "helpers.lua").open("a") as f:
+        f.write('\nfunction reach_of(c) return stat(c, "reach") end\n')
+    assert not [n for n in notes(str(g.rules)) if "reach" in n]
+
+
+@pytest.mark.parametrize("game, file, old, new, said", [
+    ("summoner_tcg", "core.yaml", "    consume: spirit\n", "    consume: spirits\n",
+     "core.yaml:105:14: no tag called 'spirits' (did you mean 'spirit'?)"),
+    ("summoners_isle", "creatures.yaml", "    defence_die: d6\n", "    defence_die: d8\n",
+     "creatures.yaml:42:18: no die called 'd8' (did you mean 'd6'?)"),
+    # a starting layout off the board, an army's resource named twice: both failed in setup.lua,
+    # said at game.yaml:1:1 or with no place
+    ("summoner_wars", "polar_dwarves.yaml", "  - {card: ice_golem, row: 1, col: 2}", "  - {card: ice_golem, row: 1, col: 7}",
+     "polar_dwarves.yaml:9:36: 7 is greater than the maximum of 5"),
+    ("summonaria", "defenders_of_steneval.yaml", "resources: [dragon_teeth, bloodstones, fairy_dust]",
+     "resources: [dragon_teeth, bloodstones, dragon_teeth]",
+     "defenders_of_steneval.yaml:7:40: \"dragon_teeth\" is listed already"),
+    ("summoner_tcg", "game.yaml", "then: {required: [windows],", "then: {requried: [windows],",
+     "game.yaml:48:20: not a valid schema for a card: then.requried: 'requried' is no keyword of JSON Schema (did you "
+     "mean 'required'?)"),
+    ("summoner_tcg", "game.yaml", "  consume: {type: string, x-ref: tag,", "  consume: {type: string, x-ref: tags,",
+     "game.yaml:39:34: not a valid schema for a card field: x-ref: 'tags' is no kind of name (did you mean 'tag'?); "
+     "x-ref takes ability, card, counter, die, field, hook, phase, region, space, stat, tag, zone"),
+    ("summoner_tcg", "game.yaml", "  consume: {type: string, x-ref: tag,", "  consume: {type: string, maxLenght: 9,",
+     "game.yaml:39:38: not a valid schema for a card field: maxLenght: 'maxLenght' is no keyword of JSON Schema (did "
+     "you mean 'maxLength'?)"),
+])
+def test_names_a_schema_gives_and_its_own_keywords_are_checked(tmp_path, game, file, old, new, said):
+    """A misspelt Consume type or die passed summon check and failed in the rules; a
+    misspelt schema keyword or x-ref kind was passed over, so its rule was never checked."""
+    g = copy_game(tmp_path, game)
+    assert check(str(g.rules)) == []
+    edit(g.rules / file if file == "game.yaml" else g.cards / file, old, new)
+    assert [f"{Path(p.path).name}:{p.line}:{p.col}: {p.message}" for p in check(str(g.rules))] == [said]

@@ -130,6 +130,9 @@ def test_check_passes_on_the_shipped_games():
     ('return ("x"):rep({})', "eval:1: bad argument #2 to 'string.rep' (number expected, got table)"),
     ('local function f() return ("x"):rep({}) end return f()',
      "eval:1: bad argument #2 to 'string.rep' (number expected, got table)"),
+    # a message naming a player's zone (hand:1: ...) is no place: it was left with none
+    ('cards.to_zone(zones.cards(1, "draw")[1], 1, "hand", 99)',
+     "eval:1: cards.to_zone: position 99 is not in hand:1: it takes 1 (the bottom) to 6 (the top)"),
 ])
 def test_eval_of_one_line_names_line_1_after_a_tail_call(code, message):
     r = summon("eval", "summoner_wars", code)

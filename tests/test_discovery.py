@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, edit
+from engine.check import check
 from engine import loader, scenarios
 from engine.errors import UnknownGame
 
@@ -109,6 +110,17 @@ def test_paths_show_relative_to_the_games_folder_they_came_from(places, monkeypa
     assert loader.display(rules / "game.yaml") == os.path.join("rules", "tiny_graph", "game.yaml")
     outside = places["path"].parent / "elsewhere.yaml"
     assert loader.display(outside) == str(outside)
+
+
+def test_a_path_that_would_name_another_file_from_here_is_shown_whole(places, monkeypatch):
+    """A copy of a game on SUMMON_PATH, checked from a folder holding the game it copies (a
+    checkout): its problems named the file here, which has no such problem."""
+    copy, here = add_game(places["path"], "the copy"), add_game(places["cwd"], "the original")
+    monkeypatch.setenv("SUMMON_PATH", str(places["path"]))
+    assert loader.display(copy / "game.yaml") == str(copy / "game.yaml")
+    assert loader.display(here / "game.yaml") == os.path.join("rules", "tiny_graph", "game.yaml")
+    edit(copy / "game.yaml", "name: the copy", "name: [the copy]")
+    assert [p.path for p in check("tiny_graph")] == [str(copy / "game.yaml")]
 
 
 def test_summon_test_without_paths_runs_the_scenarios_of_every_game_found_but_not_hidden_ones(places, monkeypatch):

@@ -182,6 +182,13 @@ def test_help_invalid_input_card_and_lua(screen):
     screen.wait(r"attempt to index a nil value \(global 'zones'\)")
     screen.type("lua nope(")
     screen.wait(r"lua:1: .*")
+    # a card or an option the game has not is an error here too, as in the rules (it read nil)
+    screen.type("lua defs.frost_mag")
+    screen.wait(r"lua:1: defs: no card called 'frost_mag' \(did you mean 'frost_mage'\?\)")
+    screen.type("lua options.hand_sise")
+    screen.wait(r"lua:1: options: no option called 'hand_sise' \(did you mean 'hand_size'\?\)")
+    screen.type("lua options.hand_size + defs.frost_mage.cost")
+    screen.wait(r"\n6\s*\n[\s\S]*P1>")
 
 
 def test_ctrl_c_cancels_the_line_and_ctrl_d_offers_to_save(screen, tmp_path):

@@ -39,6 +39,21 @@ def test_the_example_deck_is_legal_and_summarised_in_the_game_s_terms():
     assert "ok: a legal summoner_wars deck" in r.stdout
 
 
+def test_a_deck_for_a_game_named_by_its_folder_is_checked(tmp_path):
+    """--game takes a game's folder, as everywhere: deck check failed with "no game called
+    'duel'" for a game outside the games found."""
+    duel = ROOT / "docs" / "examples" / "rules" / "duel"
+    good = tmp_path / "duel_deck.yaml"
+    good.write_text("id: dd\nname: Duel Deck\ndeck:\n  - {card: scout, copies: 3}\n  - {card: knight, copies: 2}\n")
+    r = summon("deck", "check", "--game", str(duel), str(good), cwd=tmp_path)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout.startswith("Duel Deck (duel): 5 cards\nok: a legal duel deck"), r.stdout
+    good.write_text(good.read_text().replace("scout", "scuot"))
+    r = summon("deck", "check", "--game", str(duel), str(good), cwd=tmp_path)
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert "\nduel_deck.yaml:4:12: no card called 'scuot' (did you mean 'scout'?)\n" in r.stdout, r.stdout
+
+
 def test_a_card_without_a_shared_symbol_and_broken_counts_are_named_with_their_lines(tmp_path):
     bad = deck(tmp_path, ("{card: ice_ram, copies: 2}", "{card: sacrificial_pyre, copies: 2}"),
                ("{card: jarmund}", "{card: dragos}"), ("{card: ice_smith, copies: 4}", "{card: ice_smith, copies: 5}"))
@@ -154,3 +169,17 @@ def test_a_broken_deck_text_in_a_save_is_named_by_the_deck_file_it_came_from(tmp
     assert r.returncode == 1 and "Traceback" not in r.stderr
     assert f"{deck_path}:5:1: (in the text the save holds) YAML syntax" in r.stderr, r.stderr
     assert "summon-saved-" not in r.stderr
+
+
+def test_a_deck_with_a_misspelt_card_is_taken_for_the_game_of_its_other_cards(tmp_path):
+    """Kept outside the games, with one card misspelt: deck check and check said only that
+    they could not tell the game; the deck's other cards tell it, and the misspelling is named."""
+    bad = deck(tmp_path, ("{card: ice_smith, copies: 4}", "{card: ice_smyth, copies: 4}"))
+    where = f"{bad}:{line_of(bad, 'ice_smyth')}:"
+    for args in (("deck", "check", str(bad)), ("check", str(bad))):
+        r = summon(*args)
+        assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+        said = [x for x in r.stdout.splitlines() if x.startswith(where)]
+        assert said and said[0].endswith("no card called 'ice_smyth' (did you mean 'ice_smith'?)"), r.stdout
+    r = summon("check", str(deck(tmp_path, name="fine")))
+    assert r.returncode == 0 and r.stdout.strip() == f"ok: {tmp_path / 'fine.yaml'}", r.stdout + r.stderr

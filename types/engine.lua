@@ -760,38 +760,38 @@ counters = {}
 function counters.get(p, name) end
 
 --- Adds n (may be negative), kept within the counter's bounds.
---- Errors: no such counter or player; an amount that is not a number (NaN included).
+--- Errors: no such counter or player; an amount that is not a whole number (0.5, 2.0, NaN: // divides to one).
 --- Example: counters.add(1, "coins", 2)
 ---@param p Player|string
 ---@param name string|number
----@param n number|nil
+---@param n integer|nil
 ---@return number value The new value.
 function counters.add(p, name, n) end
 
 --- Sets a counter, kept within its bounds.
---- Errors: no such counter or player; a value that is not a number.
+--- Errors: no such counter or player; a value that is not a whole number.
 --- Example: counters.set("round_bonus", 0)
 ---@param p Player|string
 ---@param name string|number
----@param v number|nil
+---@param v integer|nil
 ---@return number value The new value.
 function counters.set(p, name, v) end
 
 --- Spends n.
---- Errors: the counter would go below its minimum; an amount below 0 or not a number; no such counter or player.
+--- Errors: the counter would go below its minimum; an amount below 0 or not a whole number; no such counter or player.
 --- Example: counters.spend(1, "coins", 3)
 ---@param p Player|string
 ---@param name string|number
----@param n number|nil
+---@param n integer|nil
 ---@return number value The new value.
 function counters.spend(p, name, n) end
 
 --- Whether n can be spent without going below the counter's minimum.
---- Errors: an amount below 0 or not a number; no such counter or player.
+--- Errors: an amount below 0 or not a whole number; no such counter or player.
 --- Example: if counters.can_spend(1, "coins", 3) then say("affordable") end
 ---@param p Player|string
 ---@param name string|number
----@param n number|nil
+---@param n integer|nil
 ---@return boolean
 function counters.can_spend(p, name, n) end
 

@@ -23,6 +23,17 @@ local function splitmix(x)
   return x, z ~ (z >> 31)
 end
 
+--- Whether an error message starts with a place (`file:line: ...`). One of ours naming a
+--- player's zone (`cards.to_zone: position 9 is not in hand:1: ...`) does not: a place
+--- comes first, with no ": " before its line's number.
+function E.has_place(msg)
+  local head = string.sub(msg, 1, 300)
+  local at = string.find(head, ":%d+: ")
+  if not at then return false end
+  local file = string.sub(head, 1, at - 1)
+  return not string.find(file, ": ", 1, true) and not string.find(file, "\n", 1, true)
+end
+
 --- A stand-in for a card id that says nothing of the card: views show it for a face
 --- the seat cannot see (ids follow creation order, so a real id could name the card).
 --- It depends on the seed, which no seat sees, and uses no number from the generator.

@@ -603,7 +603,7 @@ end
 --- other message is left as it is: a place given already, a script's error(msg, 0) (no
 --- place asked for), or a C function reached by a tail call (its caller's line is gone).
 function E.c_placed(msg, level)
-  if find(string.sub(msg, 1, 300), "^[^\n]-:%d+: ") then return msg end
+  if E.has_place(msg) then return msg end
   local raiser = getinfo(level + 1, "Sft")
   if not raiser or raiser.what ~= "C" or raiser.func == error or raiser.istailcall then return msg end
   local info = getinfo(level + 2, "Sl")

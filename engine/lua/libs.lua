@@ -55,7 +55,7 @@ local function blame(msg)
     msg = s_gsub(msg, "^[^:]*:%d+: ", "", 1)
   elseif s_find(msg, "^engine/lua/") then   -- (a script's callback called the engine badly: placed now,
     return E.blamed_on(msg, E.called_from(2)) or msg   -- while the callback's frames are still here)
-  elseif s_find(s_sub(msg, 1, 300), "^[^\n]-:%d+: ") then
+  elseif E.has_place(msg) then
     return msg
   end
   local raiser = getinfo(2, "f")

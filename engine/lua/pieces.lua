@@ -845,14 +845,19 @@ local function counter_slot(sp, a, b, c)
   return p and counters[p] or counters.shared, name, cd, x, p
 end
 
-local function number_arg(n, fn, what)
-  if type(n) ~= "number" or n ~= n then   -- (NaN passes every bound: it would stay for good)
-    error(fn .. ": " .. what .. " must be a number, got " .. E.show(n), 3)
+-- Counters hold whole numbers, as game.yaml declares them: a fraction (n / 2 where n // 2
+-- was meant, or a float such as 2.0) is refused at the call that makes it, not said later
+-- by a format or a scenario far from its cause.
+local function number_arg(n, fn, what, level)
+  if math.type(n) ~= "integer" then
+    local hint = math.type(n) == "float" and n == n
+      and " (counters hold whole numbers: // divides to one, math.floor rounds down)" or ""
+    error(fn .. ": " .. what .. " must be a whole number, got " .. E.show(n) .. hint, level or 3)
   end
 end
 
 local function spent_arg(n, fn)
-  number_arg(n, fn, "the amount")
+  number_arg(n, fn, "the amount", 4)
   if n < 0 then error(fn .. ": the amount must be 0 or more, got " .. E.show(n) .. " (counters.add gives)", 3) end
 end
 

@@ -464,7 +464,7 @@ end
 -- code of one line can only have failed on that line. (When the budget or Ctrl-C stops
 -- the script, the next instruction here fails with that message instead.)
 local function placed(fn, place)
-  local find, sub = string.find, string.sub
+  local find = string.find
   return function()
     local res = pack(xpcall(fn, E.place_error))
     if res[1] then return unpack(res, 2, res.n) end
@@ -474,7 +474,7 @@ local function placed(fn, place)
       local blamed = find(err, "^engine/lua/") and E.blamed_on(err, place)
       if blamed then
         err = blamed
-      elseif not find(sub(err, 1, 300), "^[^\n]-:%d+: ") then
+      elseif not E.has_place(err) then
         err = place .. err
       end
     end

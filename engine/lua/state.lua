@@ -333,11 +333,24 @@ local function view_only_env(keep)
   return env
 end
 
+-- A throwaway copy of the definitions or the options that, as the rules' own, says so when
+-- asked for a card or an option the game has not (not a quiet nil).
+local function strict_copy(t, name, what, names)
+  return setmetatable(copy_of(t), { __index = function(_, k) E.no_such(name, what, k, names()) end })
+end
+
+local function option_names()
+  local out = {}
+  for k in next, E.game.options do out[#out + 1] = k end
+  table.sort(out)
+  return out
+end
+
 function E.eval_view(bc, chunkname, p, line)
   local env = view_only_env({ string = true, table = true, math = true, utf8 = true, sets = true })
   env.view = copy_of(guarded_view(p))
-  env.defs = copy_of(E.plain_defs)
-  env.options = copy_of(E.game.options)   -- the match's game options are no secret
+  env.defs = strict_copy(E.plain_defs, "defs", "card", E.card_names)
+  env.options = strict_copy(E.game.options, "options", "option", option_names)   -- (the options are no secret)
   return E.eval(bc, chunkname, env, line)
 end
 
@@ -353,11 +366,10 @@ E.fits = nil        -- the same file's fits(mark, def), when it defines one (see
 -- definitions and card sets (read-only; deck lists are public, as the samples of
 -- E.redeal assume: each owner's hidden cards are the rest of their list), the
 -- game's options and the board's shape.
-local function evaluation_env()
-  local env = view_only_env({ string = true, table = true, math = true, utf8 = true, sets = true })
+local function evaluation_env()   -- (defs and options: the rules' own read-only, strict views)
+  local env = view_only_env({ string = true, table = true, math = true, utf8 = true, sets = true, defs = true,
+                              options = true })
   env.board = E.freeze(env.board, "the board's shape")
-  env.defs = E.defs
-  env.options = E.freeze(copy_of(E.game.options), "the game's options")
   return env
 end
 
