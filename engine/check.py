@@ -141,7 +141,7 @@ def check_scenarios(target: str) -> list[Problem]:
                 keys = ("scenarios", i, "steps", n, "expect")
                 out += [doc.problem(k, msg) for k, msg in
                         scenarios.unknown_names(game, match.board_spaces(), step["expect"], keys,
-                                                scenarios.scenario_words(doc.data["scenarios"][i]))]
+                                                scenarios.scenario_words(doc.data["scenarios"][i]), len(match.seats))]
     return sorted(set(out))
 
 
@@ -351,7 +351,10 @@ def _stopped_game(game, e: ScriptError) -> Problem:
         at = re.search(r" at (\S+):(\d+)\b", str(e).splitlines()[0] if str(e) else "")
         p = Problem(at.group(1), int(at.group(2)), 1, p.message) if at else \
             Problem(loader.display(game.root / "game.yaml"), 1, 1, p.message)
-    return Problem(p.path, p.line, p.col, f"{p.message} (in a random game summon check played)")
+    # (the card whose script was running: its hook's parameters swapped, say, fail in the rules)
+    cards = (re.fullmatch(r"\s*(?:in|<-) (.+ of .+) \(card \d+\)", x) for x in str(e).splitlines()[1:])
+    card = next((f", in {m.group(1)}" for m in cards if m), "")
+    return Problem(p.path, p.line, p.col, f"{p.message}{card} (in a random game summon check played)")
 
 
 def _offers_forks_cannot_copy(game) -> list[Problem]:
@@ -488,7 +491,9 @@ def notes(target: str, game_id: str | None = None, *, fields_only: bool = False)
     sources = list(game.scripts) + [src for c in game.cards.values() for src in c.lua]
     sources += [game.evaluator] if game.evaluator is not None else []
     out += [n for n in map(lualint.unread_note, sources) if n is not None]
-    out += field_notes(game)
+    fields = field_notes(game)
+    out += fields
+    placed = {n.split(": note: ")[0] for n in fields}   # (one note a place: the misspelt field's says it)
     out += [f"{p.path}:{p.line}:{p.col}: note: {p.message}"
             for p in sorted(set(token_notes(sources, _file_lines(game))))]
     out += _hook_notes(game, sources)
@@ -496,7 +501,9 @@ def notes(target: str, game_id: str | None = None, *, fields_only: bool = False)
     out += _stray_scenario_notes(game.root)
     out += _comparison_notes(game, sources)
     out += _unread_local_notes(game, sources)
+    out += [n for n in _event_field_notes(game, sources) if n.split(": note: ")[0] not in placed]
     out += _stat_notes(game, sources)
+    out += _in_play_notes(game)
     for src, u, was, w in lualint.redefined_functions(game.scripts):
         out.append(f"{src.chunkname}:{first_line(src.source)[0] + u.line - 1}:{u.col}: note: the function '{u.name}' "
                    f"is already defined at {was.chunkname}:{first_line(was.source)[0] + w.line - 1}:{w.col}; this "
@@ -607,7 +614,10 @@ def _comparison_notes(game, sources) -> list[str]:
         line, col = use_place(src, start, code, lines.get(src.chunkname), u.line, u.col, '"' + u.name)
         where = f"{src.chunkname}:{line}:{col}"
         zone = u.name.split(":")[0]
-        if u.field == "phase" and u.name not in phases and _close(u.name, phases):
+        if u.field == "" and u.name in game.cards:
+            out.append(f"{where}: note: a card is a table, never its id: this comparison is never true (compare "
+                       f"its def: c.def == \"{u.name}\")")
+        elif u.field == "phase" and u.name not in phases and _close(u.name, phases):
             out.append(f"{where}: note: no phase called '{u.name}' (did you mean '{_close(u.name, phases)}'?): "
                        f"this comparison is never true")
         elif u.field == "zone" and "card" in u.locals and (zones.get(u.name) or {}).get("scope") == "player":
@@ -617,6 +627,23 @@ def _comparison_notes(game, sources) -> list[str]:
             out.append(f"{where}: note: no zone called '{zone}' (did you mean '{_close(zone, names)}'?): this "
                        f"comparison is never true")
     return out
+
+
+def _in_play_notes(game) -> list[str]:
+    """A note when no card can ever be in play (no board, no zone under `in_play:`) and cards
+    have modifiers or hooks: the modifiers never apply, a hook hears only events about its
+    own card (ev.card)."""
+    if (game.data.get("board") or {}).get("type") != "none" or game.data.get("in_play"):
+        return []
+    users = sorted({str(c.data.get("name", c.id)) for c in game.cards.values()
+                    if any(src.field[2:3] in (("modifiers",), ("hooks",)) for src in c.lua)})
+    if not users:
+        return []
+    gdoc, _ = yamlio.load(game.root / "game.yaml", loader.display(game.root / "game.yaml"))
+    p = gdoc.problem(("in_play",), "")
+    who = f"{', '.join(users[:3])}{' and more' if len(users) > 3 else ''}"
+    return [f"{p.path}:{p.line}:{p.col}: note: no card is ever in play (no board, and no zone under in_play:), so "
+            f"no card's modifier applies and a card's hook hears only events about its own card ({who})"]
 
 
 def _stat_notes(game, sources) -> list[str]:
@@ -652,6 +679,74 @@ def _stat_notes(game, sources) -> list[str]:
         out.append(f"{p.path}:{p.line}:{p.col}: note: no script reads the stat '{name}' (stat(c, \"{name}\")), so "
                    f"the modifiers of {who} change only what the screen shows of a card, never the game")
     return out
+
+
+def _event_field_notes(game, sources) -> list[str]:
+    """A note at a field of an event that a card's hook or a rules listener (on) reads and
+    that no emit of the event gives, no function hearing it sets and no script sets on any
+    table (`ev.target` in a hook of an event emitted as {attacker = u}: always nil); and at
+    a field a hook sets that nothing reads anywhere, close to one the event has (`ev.hit =`
+    where the rules read `ev.hits`). Only for events every emit of which writes its table
+    out (emit("name", {k = v, ...})); the engine's own events are left alone."""
+    scans = []
+    for src in sources:
+        sc = lualint.scan(first_line(src.source)[1])
+        if sc.error is not None:
+            return []
+        scans.append((src, sc))
+    given: dict[str, set[str] | None] = {}   # event -> the keys its emits give (None: one gives a table made elsewhere)
+    set_anywhere: set[str] = set()
+    read_anywhere: set[str] = set()
+    mentions = emits = 0
+    for src, sc in scans:
+        for u in sc.uses:
+            if u.kind == "emit":
+                emits += 1
+                had = given.get(u.name, set())
+                given[u.name] = None if u.field == "?" or had is None else had | (set(u.field.split(",")) - {""})
+            elif u.kind == "setfield":
+                set_anywhere.add(u.name)
+            elif u.kind == "member":
+                read_anywhere.add(u.name)
+            elif u.kind == "field":
+                read_anywhere.add(u.field)
+            elif u.kind == "read" and u.name == "emit":
+                mentions += 1
+    if mentions != emits:
+        return []   # (emit passed on, or called with its name given as it runs: who emits what is unknown)
+    hooks_of: dict[str, list] = {}   # event -> (source, use) of the fields its hearers read or set
+    for src, sc in scans:
+        for u in sc.uses:
+            if u.kind != "event":
+                continue
+            hears = u.locals[0]
+            if hears == "return":
+                if src.field[2:3] != ("hooks",) or len(src.field) < 4:
+                    continue
+                event = src.field[3]
+            else:
+                event = hears[3:]
+            hooks_of.setdefault(event, []).append((src, u))
+    lines = _file_lines(game)
+    out = []
+    for event, uses in sorted(hooks_of.items()):
+        keys = given.get(event)
+        if keys is None or event in loader.ENGINE_EVENTS:
+            continue
+        carried = keys | {"event"} | {u.name for _, u in uses if u.field == "w"}
+        shown = ", ".join(sorted(keys)) or "nothing"
+        for src, u in uses:
+            start, code = first_line(src.source)
+            line, col = use_place(src, start, code, lines.get(src.chunkname), u.line, u.col, u.name)
+            where = f"{src.chunkname}:{line}:{col}"
+            if u.field == "r" and u.name not in carried and u.name not in set_anywhere:
+                out.append(f"{where}: note: no emit of '{event}' gives the field '{u.name}' (they give: {shown}), "
+                           f"and nothing sets it: it is always nil here{did_you_mean(u.name, sorted(keys))}")
+            elif (u.field == "w" and u.name not in keys and u.name not in read_anywhere
+                  and _close(u.name, sorted(keys))):
+                out.append(f"{where}: note: this sets a field '{u.name}' of the event '{event}' that nothing reads "
+                           f"(did you mean '{_close(u.name, sorted(keys))}'?)")
+    return sorted(set(out))
 
 
 def _unread_local_notes(game, sources) -> list[str]:

@@ -41,7 +41,8 @@ class ScriptError(EngineError):
     MAX_MESSAGE = 4000
 
     def __init__(self, message: str = "", *args):
-        text = str(message)
+        from .luac import whole_places
+        text = whole_places(str(message))
         if len(text) > self.MAX_MESSAGE:    # (cut to at most MAX_MESSAGE in all: cutting again changes nothing)
             last = text.rfind("\n") + 1
             tail = text[last - 1:] if last > len(text) - 300 else ""     # "\n" and the last line

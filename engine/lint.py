@@ -8,14 +8,14 @@ from typing import Any
 
 from . import lualint
 from .errors import Problem
-from .luac import compile_lua, first_line
+from .luac import compile_lua, first_line, whole_places
 from .names import did_you_mean
 from .yamlio import Document
 
 
 def problem_from_lua(msg: str, fallback: str) -> Problem:
-    """Turns Lua's 'file:line: message' into a Problem."""
-    first = str(msg).splitlines()[0] if msg else ""
+    """Turns Lua's 'file:line: message' into a Problem (its file whole: luac.whole_places)."""
+    first = whole_places(str(msg)).splitlines()[0] if msg else ""
     head, sep, rest = first.partition(": ")
     if sep and ":" in head:
         path, _, line = head.rpartition(":")
@@ -302,9 +302,13 @@ def _resolve(schema: dict, root: dict) -> dict:
 
 
 def ref_problems(doc: Document, data: Any, schema: dict, known: dict[str, list[str]],
-                 keys: tuple = (), root: dict | None = None) -> list[Problem]:
-    """Values marked `x-ref: <kind>` in a schema must name a declared thing of that kind."""
-    root = root or schema
+                 keys: tuple = (), root: dict | None = None, fits: Any = None) -> list[Problem]:
+    """Values marked `x-ref: <kind>` in a schema must name a declared thing of that kind.
+    (root, fits: the whole schema and its validator, for the calls within.)"""
+    if root is None:
+        if not _marks(schema):
+            return []   # (nothing to name: the value need not be walked)
+        root = schema
     schema = _resolve(schema, root)
     if not isinstance(schema, dict):
         return []   # (a schema that is none: said where schemas are checked)
@@ -312,11 +316,17 @@ def ref_problems(doc: Document, data: Any, schema: dict, known: dict[str, list[s
     kind = schema.get("x-ref")
     if isinstance(kind, str) and kind in known and isinstance(data, str) and data not in known[kind]:
         out.append(doc.problem(keys, f"no {kind} called '{data}'{did_you_mean(data, known.get(kind, ()))}"))
-    for key in ("allOf", "anyOf", "oneOf"):   # (of a choice, the branches whose type the value has)
+    for key in ("allOf", "anyOf", "oneOf"):
         branches = schema.get(key)
-        for sub in branches if isinstance(branches, list) else ():
-            if key == "allOf" or _admits(_resolve(sub, root), data):
-                out += [p for p in ref_problems(doc, data, sub, known, keys, root) if p not in out]
+        branches = branches if isinstance(branches, list) else []
+        if key == "allOf":
+            found = [ref_problems(doc, data, sub, known, keys, root, fits) for sub in branches]
+        else:   # a choice: wrong only when every branch the value fits names something wrong
+            fits = fits or _validator(root)
+            found = [ref_problems(doc, data, sub, known, keys, root, fits) for sub in branches if _fits(fits, sub, data)]
+            found = found[:1] if found and all(found) else []
+        for problems in found:
+            out += [p for p in problems if p not in out]
     if isinstance(data, dict):
         props = schema.get("properties")
         props = props if isinstance(props, dict) else {}
@@ -324,7 +334,7 @@ def ref_problems(doc: Document, data: Any, schema: dict, known: dict[str, list[s
         for k, v in data.items():
             sub = props.get(k, extra if isinstance(extra, dict) else None)
             if isinstance(sub, dict):
-                out += ref_problems(doc, v, sub, known, keys + (k,), root)
+                out += ref_problems(doc, v, sub, known, keys + (k,), root, fits)
     elif isinstance(data, list):
         first = schema.get("prefixItems")
         first = first if isinstance(first, list) else []
@@ -332,22 +342,37 @@ def ref_problems(doc: Document, data: Any, schema: dict, known: dict[str, list[s
         for i, v in enumerate(data):
             sub = first[i] if i < len(first) else items
             if isinstance(sub, dict):
-                out += ref_problems(doc, v, sub, known, keys + (i,), root)
+                out += ref_problems(doc, v, sub, known, keys + (i,), root, fits)
     return out
 
 
-_JSON_TYPES = ((bool, ("boolean",)), (int, ("integer", "number")), (float, ("number",)), (str, ("string",)),
-               (list, ("array",)), (dict, ("object",)), (type(None), ("null",)))
-
-
-def _admits(schema: dict, data: Any) -> bool:
-    """Whether a schema's `type` (if it gives one) takes the value's kind."""
-    wanted = schema.get("type")
-    if wanted is None:
+def _marks(schema: Any, depth: int = 0) -> bool:
+    """Whether a schema has an `x-ref` anywhere in it."""
+    if depth > 64:
         return True
-    wanted = [wanted] if isinstance(wanted, str) else wanted if isinstance(wanted, list) else []
-    kinds = next((names for t, names in _JSON_TYPES if isinstance(data, t)), ())
-    return any(k in wanted for k in kinds)
+    if isinstance(schema, dict):
+        return "x-ref" in schema or any(_marks(v, depth + 1) for v in schema.values())
+    if isinstance(schema, list):
+        return any(_marks(v, depth + 1) for v in schema)
+    return False
+
+
+def _validator(root: dict) -> Any:
+    import jsonschema
+    try:
+        return jsonschema.Draft202012Validator(root)
+    except Exception:
+        return None
+
+
+def _fits(validator: Any, schema: Any, data: Any) -> bool:
+    """Whether a value fits one branch of a schema (its references read in the whole, by
+    the whole's validator); a branch that is no schema is taken to fit (where schemas are
+    checked says why)."""
+    try:
+        return validator is None or validator.evolve(schema=schema).is_valid(data)
+    except Exception:
+        return True
 
 
 def deck_problems(doc: Document, set_data: dict, rules: dict, cards: dict[str, dict] | None = None

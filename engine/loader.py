@@ -520,9 +520,8 @@ def _read_game_yaml(rules_dir: Path, ld: _Loading) -> tuple[yamlio.Document, dic
         raise DefinitionError(ld.problems)
     if not isinstance(gdoc.data, dict):
         raise DefinitionError([gdoc.problem((), "game.yaml must be a mapping of keys")])
-    schema_problems = validate(gdoc, _game_schema())
-    ld.problems += schema_problems
-    if schema_problems:
+    ld.problems += validate(gdoc, _game_schema())
+    if ld.problems:   # (a number past 64 bits was read as 0 and said: what the schema says of it is not)
         raise DefinitionError(ld.problems)
     return gdoc, copy.deepcopy(gdoc.data)   # parsed documents are cached and shared: never hand them out
 
@@ -582,7 +581,8 @@ def _schema_mistake_of(text: str, refs: bool = True) -> tuple[tuple, str] | None
 # The kinds of name `x-ref` takes (what _reference_problems knows of a game).
 XREF_KINDS = ("ability", "card", "counter", "die", "field", "hook", "phase", "region", "space", "stat", "tag", "zone")
 # JSON Schema 2020-12's keywords that validate nothing (annotations, identifiers), and the
-# older `definitions`; with those jsonschema validates, every keyword of the draft.
+# older `definitions`; with those that validate (jsonschema's, and those it reads with
+# another: then, else, minContains, maxContains), every keyword of the draft.
 _ANNOTATIONS = ("$anchor", "$comment", "$defs", "$dynamicAnchor", "$id", "$schema", "$vocabulary", "contentEncoding",
                 "contentMediaType", "contentSchema", "default", "definitions", "deprecated", "description", "examples",
                 "readOnly", "title", "writeOnly")
@@ -595,10 +595,10 @@ def _keyword_mistake(node: Any, keys: tuple, depth: int = 0) -> tuple[tuple, str
     written x-...). And an `x-ref` naming no kind of name."""
     if not isinstance(node, dict) or depth > 64:
         return None
-    words = set(jsonschema.Draft202012Validator.VALIDATORS) | set(_ANNOTATIONS)
+    checking = set(jsonschema.Draft202012Validator.VALIDATORS) | {"then", "else", "minContains", "maxContains"}
     for key in node:
-        if isinstance(key, str) and key not in words and not key.startswith("x-"):
-            meant = _slip_of(key, words)
+        if isinstance(key, str) and key not in checking and key not in _ANNOTATIONS and not key.startswith("x-"):
+            meant = _slip_of(key, checking)   # (a slip of an annotation leaves no rule unchecked)
             if meant:
                 return keys + (key,), _at(keys + (key,), f"'{key}' is no keyword of JSON Schema (did you mean "
                                                          f"'{meant}'?)")
@@ -621,7 +621,8 @@ def _slip_of(key: str, words) -> str | None:
     from .lualint import osa_distance
     if len(key) < 4:
         return None
-    best = min(words, key=lambda w: (osa_distance(key.lower(), w.lower()), w))
+    best = min(words, key=lambda w: (osa_distance(key.lower(), w.lower()),
+                                     not (key.startswith(w) or w.startswith(key)), w))   # ($refs: $ref)
     return best if osa_distance(key.lower(), best.lower()) <= (1 if len(key) < 8 else 2) else None
 
 

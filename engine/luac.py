@@ -18,7 +18,22 @@ _compiler: LuaRuntime | None = None
 _compiled: dict[tuple[str, str, str, bool], tuple[bool, bytes | str]] = {}
 
 _MARK = re.compile(r"--\[\[@line (\d{1,9})\]\]")
+_names: dict[str, None] = {}   # the chunk names compiled in this process, in order (whole_places)
+_CUT = re.compile(r"\.\.\.([^\s:]+)(?=:\d+:)")
 _ERROR_LINE = re.compile(r"^(.*?):(\d+):")
+
+
+def whole_places(text: str) -> str:
+    """A message with the file names of its places whole: Lua cuts a long one to "..." and
+    its last 56 characters (LUA_IDSIZE), which a game kept in a deep folder meets; the
+    name is the one chunk compiled in this process that ends so (else left as it is)."""
+    if "..." not in text:
+        return text
+
+    def whole(m: re.Match) -> str:
+        found = [n for n in _names if n.endswith(m.group(1)) and len(n) > len(m.group(1))]
+        return found[0] if len(found) == 1 else m.group(0)
+    return _CUT.sub(whole, text)
 
 
 def at_line(text: str, line: int) -> str:
@@ -47,6 +62,9 @@ def compile_lua(source: str, chunkname: str, steps: str = "calls", *,
     key = (chunkname, source, steps, locals)
     hit = _compiled.get(key)
     if hit is None:
+        if len(_names) > 10000:   # (a long session of reloads: keep it bounded)
+            _names.clear()
+        _names[chunkname] = None
         line, text = first_line(source)
         ok, res = _compile(source, chunkname)
         if ok:

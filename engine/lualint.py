@@ -44,9 +44,16 @@ class Use:
     kind: str        # "read", "write" (`field` "function": a global function statement at the
     #                  text's top level), "field" (name.field), "iterate" (pairs(name)), "compare"
     #                  (see below), "unused" (a local given a value and never read: its name; in
-    #                  `field`, "return" when it is in a function with no return at its body's level)
+    #                  `field`, "return" when it is in a function with no return at its body's level),
+    #                  "emit" (emit("name", {...}): the event's name; in `field` the table's keys
+    #                  joined by ",", or "?" when the data is no table written out), "event" (a
+    #                  field of an event read or set by a function that hears it: its name; `field`
+    #                  "r" or "w"; in `locals`, ("on:NAME",) for on("NAME", function(ev) ...) or
+    #                  ("return",) for the second parameter of the function a text returns, as a
+    #                  card's hook is) or "setfield" (a field set by assignment, x.name = ...)
     #                  (x.phase == "text", x.zone ~= "text": the text, its field in `field`,
     #                  locals ("card",) when x is a card by its usual names: self, c, card, ev.card),
+    #                  (`field` "" for a card compared with a text: ev.card == "gem"),
     #                  "member" (a field read on any table: x.name, x:name()) or "define"
     #                  (a field name the text sets or spells out: {name = ..}, x.name = .., "name")
     name: str
@@ -249,6 +256,7 @@ class _Local:
     fn: _Fn | None      # the function whose body's own block declares it (None: a deeper block)
     group: list         # the _Locals of the same statement (local ok, err = ...)
     read: bool = False
+    given: bool = True  # given a value: where declared, or later (local ok ... ok = x)
 
 
 class _Tokens:
@@ -343,6 +351,9 @@ class _Walker:
         self.defined: set[tuple[str, str]] = set()
         self.anchor: int | None = 0     # the last token seen, to place nodes without one
         self.fns: list[_Fn] = [_Fn()]   # the functions being walked, innermost last
+        self.assigning: list[_Local] = []   # the locals an assignment being walked sets
+        self.hearing: list[tuple] = []  # (params' scope, the event's parameter, what it hears), innermost last
+        self.next_hearer: tuple | None = None   # (function node, parameter index, what it hears)
         self.locals: list[_Local] = []  # every local given a value, in order
 
     # -- positions ---------------------------------------------------------
@@ -369,36 +380,63 @@ class _Walker:
         for st in block.body:
             self.stmt(st, scopes)
 
-    def function(self, args, body, scopes: list[set], extra: tuple = ()) -> None:
+    def function(self, args, body, scopes: list[set], extra: tuple = (), node=None) -> None:
         from luaparser import astnodes as A
         names = {a.id for a in args if isinstance(a, A.Name)} | set(extra)
+        hears = self.next_hearer is not None and self.next_hearer[0] is node and node is not None
+        if hears:
+            _, index, what = self.next_hearer
+            self.next_hearer = None
+            param = args[index] if index < len(args) and isinstance(args[index], A.Name) else None
+            hears = param is not None
+            if hears:
+                self.hearing.append((names, param.id, what))
         self.fns.append(_Fn())
         self.block(body, scopes + [names], self.fns[-1])
         self.fns.pop()
+        if hears:
+            self.hearing.pop()
+
+    def event_field(self, e, name: str, scopes: list[set], target: bool) -> None:
+        """A field of the event a function hears (ev.name), read or set."""
+        for params, param, what in reversed(self.hearing):
+            if e.value.id == param:
+                holder = next((s for s in reversed(scopes) if param in s), None)
+                if holder is params:
+                    token = getattr(e.idx, "first_token", None)   # (ev["name"]: its string's token)
+                    line, col = self.where(e.idx, token.text if token is not None else name, forward=True)
+                    self.uses.append(Use("event", name, line, col, "w" if target else "r", (what,)))
+                return
 
     @staticmethod
     def declare(scope: set, names, made: list | None = None) -> None:
-        """Names a statement declares in scope; made: their _Locals, when given a value."""
+        """Names a statement declares in scope; made: their _Locals (None: one not followed)."""
         for i, name in enumerate(names):
             scope.add(name)
             if isinstance(scope, _Scope):
-                if made is not None and not name.startswith("_"):
+                if made is not None and made[i] is not None and not name.startswith("_"):
                     scope.decl[name] = made[i]
                 else:
                     scope.decl.pop(name, None)   # (a new local of the name hides the old one)
 
-    def read_local(self, name: str, scopes: list[set]) -> None:
+    @staticmethod
+    def local_of(name: str, scopes: list[set]) -> _Local | None:
+        """The _Local a name reads in these scopes, if it is one given a value."""
         for s in reversed(scopes):
             if name in s:
-                if isinstance(s, _Scope) and name in s.decl:
-                    s.decl[name].read = True
-                return
+                return s.decl.get(name) if isinstance(s, _Scope) else None
+        return None
+
+    def read_local(self, name: str, scopes: list[set]) -> None:
+        loc = self.local_of(name, scopes)
+        if loc is not None and loc not in self.assigning:   # (n = n + 1 reads n for n alone)
+            loc.read = True
 
     def unread_locals(self) -> None:
         """A "unused" use for each local given a value and never read. Of several set by one
         statement (local ok, err = pcall(f)), only when none of them is read."""
         for loc in self.locals:
-            if not any(x.read for x in loc.group) and not loc.name.startswith("_"):
+            if loc.given and not any(x.read for x in loc.group) and not loc.name.startswith("_"):
                 hint = "return" if loc.fn is not None and not loc.fn.returns else ""
                 self.uses.append(Use("unused", loc.name, loc.line, loc.col, hint))
 
@@ -410,21 +448,27 @@ class _Walker:
             for v in st.values or []:
                 self.expr(v, scopes)
             names = [t.id for t in st.targets if isinstance(t, A.Name)]
-            made = None
-            if st.values:
-                made, after, self.anchor = [], self.anchor, start
-                scope = scopes[-1]
-                for t in st.targets:
-                    if isinstance(t, A.Name):
-                        line, col = self.where(t, t.id)
-                        made.append(_Local(t.id, line, col, getattr(scope, "body_of", None), made))
-                self.anchor = after
-                self.locals += made
+            made, after, self.anchor = [], self.anchor, start
+            scope = scopes[-1]
+            for t in st.targets:
+                if isinstance(t, A.Name):
+                    line, col = self.where(t, t.id)
+                    made.append(_Local(t.id, line, col, getattr(scope, "body_of", None), made, given=bool(st.values)))
+            self.anchor = after
+            closing = {t.id for t in st.targets if isinstance(t, A.Name) and _attribute(t) == "close"}
+            made = [None if m.name in closing else m for m in made]   # (a <close> local is kept to be closed)
+            self.locals += [m for m in made if m is not None]
             self.declare(scopes[-1], names, made)
         elif isinstance(st, A.Assign):
             start = self.anchor
+            set_here = [self.local_of(t.id, scopes) for t in st.targets if isinstance(t, A.Name)]
+            set_here = [loc for loc in set_here if loc is not None]
+            self.assigning += set_here
             for v in st.values or []:
                 self.expr(v, scopes)
+            del self.assigning[len(self.assigning) - len(set_here):]
+            for loc in set_here:
+                loc.given = True
             for t in st.targets:
                 if isinstance(t, A.Name):
                     if not self.is_local(t.id, scopes):
@@ -433,6 +477,8 @@ class _Walker:
                         self.uses.append(Use("write", t.id, line, col, locals=tuple(sorted(set().union(*scopes)))))
                 elif isinstance(t, A.Index):
                     self.define(_field_name(t))
+                    if _field_name(t) is not None:
+                        self.uses.append(Use("setfield", _field_name(t), 0, 0))
                     self.expr(t, scopes, target=True)
                 else:
                     self.expr(t, scopes)
@@ -490,6 +536,9 @@ class _Walker:
             self.block(st.body, scopes)
         elif isinstance(st, A.Return):
             self.fns[-1].returns = True
+            first = st.values[0] if isinstance(st.values, list) and st.values else st.values
+            if isinstance(first, A.AnonymousFunction) and len(self.fns) == 1 and len(scopes) == 2:
+                self.next_hearer = (first, 1, "return")   # (a card's hook: function(self, ev))
             vals = st.values if isinstance(st.values, list) else [st.values] if st.values is not None else []
             for v in vals:
                 if isinstance(v, A.Node):
@@ -540,6 +589,8 @@ class _Walker:
                     self.uses.append(Use("field", e.value.id, line, col, fname))
             else:
                 self.expr(e.value, scopes)
+                if self.hearing and isinstance(e.value, A.Name) and fname is not None:
+                    self.event_field(e, fname, scopes, target)
             if e.notation != A.IndexNotation.DOT:
                 self.expr(e.idx, scopes)
             elif fname is not None and not target:
@@ -552,6 +603,8 @@ class _Walker:
                     line, col = self.where(fn, fn.id, forward=False)
                     self.uses.append(Use("iterate", target, line, col, fn.id))
             self.call(e, scopes)
+            if isinstance(fn, A.Name) and fn.id in ("emit", "on") and not self.is_local(fn.id, scopes) and e.args:
+                self.event_call(fn.id, e)
             self.expr(fn, scopes)
             for a in e.args:
                 self.expr(a, scopes)
@@ -568,7 +621,7 @@ class _Walker:
             for a in e.args:
                 self.expr(a, scopes)
         elif isinstance(e, A.AnonymousFunction):
-            self.function(e.args, e.body, scopes)
+            self.function(e.args, e.body, scopes, node=e)
         elif isinstance(e, A.Table):
             for f in e.fields:
                 if f.between_brackets:
@@ -593,10 +646,11 @@ class _Walker:
                             and field_side.notation == A.IndexNotation.DOT and isinstance(field_side.idx, A.Name)
                             and field_side.idx.id in _COMPARED):
                         line, col = self.where(text_side, getattr(getattr(text_side, "first_token", None), "text", ""))
-                        on = field_side.value   # (a card, by its usual names: self, c, card, ev.card)
-                        card = (isinstance(on, A.Name) and on.id in ("self", "c", "card")) or (
-                            isinstance(on, A.Index) and isinstance(on.idx, A.Name) and on.idx.id == "card")
+                        card = _is_card(field_side.value)
                         self.uses.append(Use("compare", text, line, col, field_side.idx.id, ("card",) if card else ()))
+                    elif text is not None and _is_card(field_side):   # ev.card == "gem": a card is a table
+                        line, col = self.where(text_side, getattr(getattr(text_side, "first_token", None), "text", ""))
+                        self.uses.append(Use("compare", text, line, col, "", ("card",)))
             if isinstance(e, A.Concat):   # "slot" .. i, kind .. "_bonus": a piece of a name built
                 for side in (e.left, e.right):
                     piece = _string(side)
@@ -606,6 +660,31 @@ class _Walker:
                 sub = getattr(e, k, None)
                 if isinstance(sub, A.Node):
                     self.expr(sub, scopes)
+
+    def event_call(self, fn: str, e) -> None:
+        """emit("name", {...}): the keys the event is given; on("name", function(ev) ...): its
+        function hears the event."""
+        from luaparser import astnodes as A
+        name = _string(e.args[0])
+        if name is None:
+            return
+        data = e.args[1] if len(e.args) > 1 else None
+        if fn == "on":
+            if isinstance(data, A.AnonymousFunction):
+                self.next_hearer = (data, 0, "on:" + name)
+            return
+        keys: list[str] | None = []
+        if data is not None and not isinstance(data, A.Table):
+            keys = None
+        for f in data.fields if isinstance(data, A.Table) else ():
+            key = f.key.id if isinstance(f.key, A.Name) and not f.between_brackets else (
+                _string(f.key) if f.between_brackets else None)
+            if key is None:
+                keys = None
+                break
+            keys.append(key)
+        line, col = self.where(e.func, "emit", forward=False)
+        self.uses.append(Use("emit", name, line, col, "?" if keys is None else ",".join(keys)))
 
     def call(self, e, scopes: list[set]) -> None:
         """Records a call of a global function or of a field of a global table, its
@@ -647,6 +726,21 @@ class _Walker:
         t = tk.list[first]
         whole = " ".join(tk.text(first, last).split())   # on one line, as a message shows it
         self.calls.append(Call(table, name, args, t.line, t.column + 1, whole, tk.text(first, end)))
+
+
+def _attribute(name) -> str | None:
+    """A local's attribute: "const", "close" or None (local x <close> = ...)."""
+    attr = getattr(name, "attribute", None)
+    inner = getattr(attr, "name", None)
+    return getattr(inner, "id", None)
+
+
+def _is_card(node) -> bool:
+    """Whether an expression is a card by its usual names: self, c, card, x.card."""
+    from luaparser import astnodes as A
+    return (isinstance(node, A.Name) and node.id in ("self", "c", "card")) or (
+        isinstance(node, A.Index) and node.notation == A.IndexNotation.DOT and isinstance(node.idx, A.Name)
+        and node.idx.id == "card")
 
 
 def _field_name(index) -> str | None:
@@ -748,12 +842,14 @@ def redefined_functions(rules) -> list[tuple]:
     out = []
     for src in rules:
         sc = scan(first_line(src.source)[1])
-        for u in sc.uses if sc.error is None else []:
+        uses = sc.uses if sc.error is None else []
+        for u in uses:
             if u.kind == "write" and u.field == "function":
-                if u.name in first:
+                wraps = any(r.kind == "read" and r.name == u.name and r.line < u.line for r in uses)
+                if u.name in first and not wraps:   # (local base = score ... function score(): a wrapper)
                     out.append((src, u) + first[u.name])
                 else:
-                    first[u.name] = (src, u)
+                    first.setdefault(u.name, (src, u))
     return out
 
 

@@ -372,13 +372,21 @@ def scenario_words(scenario: dict) -> frozenset[str]:
 
 
 def unknown_names(game, spaces: list[str], expect: dict, keys: tuple,
-                  own_words: frozenset[str] = frozenset()) -> list[tuple[tuple, str]]:
+                  own_words: frozenset[str] = frozenset(), players: int | None = None) -> list[tuple[tuple, str]]:
     """What an expectation names that the game has not, as (key path, message): a space not on
-    the board, a card id no card has, a token nothing in the game or the scenario names. Such
-    an expectation could only pass, or fail for the wrong reason (`board: {z99: null}` holds
-    on any board, and so does `tokens: {damgae: 0}`). own_words: the scenario's (scenario_words)."""
+    the board, a card id no card has, a token nothing in the game or the scenario names, a
+    stat, phase or zone the game has not, a player the match has not (players: how many it
+    has). Such an expectation could only pass, or fail for the wrong reason (`board: {z99:
+    null}` holds on any board, and so does `tokens: {damgae: 0}`). own_words: the
+    scenario's (scenario_words)."""
     out = []
     on_board = set(spaces)
+    stats = game.data.get("stats") or {}
+    zones = game.data.get("zones") or {}
+
+    def player(n, k, what=""):
+        if players is not None and isinstance(n, int) and not isinstance(n, bool) and not 1 <= n <= players:
+            out.append((k, f"{what}there is no player {n} (players are 1 to {players})"))
 
     def card(cid, k):
         if isinstance(cid, str) and cid not in game.cards:
@@ -386,6 +394,11 @@ def unknown_names(game, spaces: list[str], expect: dict, keys: tuple,
 
     def spec(want, k):
         card(want.get("card"), k + ("card",))
+        for f in ("owner", "controller"):
+            player(want.get(f), k + (f,))
+        for name in want.get("stats") or {}:
+            if name not in stats:
+                out.append((k + ("stats", name), f"no stat called '{name}'{did_you_mean(name, stats)}"))
         tokens = want.get("tokens")
         if not isinstance(tokens, dict):
             return
@@ -398,10 +411,19 @@ def unknown_names(game, spaces: list[str], expect: dict, keys: tuple,
                                                    f"this scenario, names a token '{t}', so the game never "
                                                    f"puts one on a card{did_you_mean(t, words)}"))
 
+    phases = [p.get("id") for p in (game.data.get("flow") or {}).get("phases") or [] if isinstance(p, dict)]
+    phase = expect.get("phase")
+    if isinstance(phase, str) and phase not in phases:
+        out.append((keys + ("phase",), f"no phase called '{phase}'{did_you_mean(phase, phases)}"))
+    for f in ("active", "to_act", "winner"):
+        player(expect.get(f), keys + (f,))
     declared = game.data.get("counters") or {}
-    for name in expect.get("counters") or {}:
+    for name, want in (expect.get("counters") or {}).items():
         if name not in declared:
             out.append((keys + ("counters", name), f"no counter called '{name}'{did_you_mean(name, declared)}"))
+        for p in want if isinstance(want, dict) else ():
+            player(int(p) if isinstance(p, str) and p.isdigit() else p, keys + ("counters", name, p),
+                   f"{name} of player {p}: ")
     for space, want in (expect.get("board") or {}).items():
         k = keys + ("board", space)
         if str(space) not in on_board:
@@ -412,6 +434,11 @@ def unknown_names(game, spaces: list[str], expect: dict, keys: tuple,
             spec(want, k)
     for zkey, want in (expect.get("zones") or {}).items():
         k = keys + ("zones", zkey)
+        zone, _, who = str(zkey).partition(":")
+        if zone not in zones:
+            out.append((k, f"no zone called '{zone}'{did_you_mean(zone, zones)}"))
+        elif who.isdigit():
+            player(int(who), k)
         if isinstance(want, list):
             for i, c in enumerate(want):
                 card(c, k + (i,))
@@ -653,7 +680,7 @@ def run_scenario(game, doc: yamlio.Document, index: int) -> Result:
                 said += match.messages()
             if "expect" in step:
                 named = unknown_names(game, match.board_spaces(), step["expect"], keys + ("expect",),
-                                      scenario_words(doc.data["scenarios"][index]))
+                                      scenario_words(doc.data["scenarios"][index]), len(match.seats))
                 at = keys + ("expect", "lua")
                 lua_at = ("\n" * (doc.block_start(at) - 1) + step["expect"]["lua"], doc.path) \
                     if "lua" in step["expect"] else ("", doc.path)

@@ -32,7 +32,9 @@ READY_WITHIN = 10.0
 def start(paths: list[Path], on_change: Callable[[set], None],
           on_problem: Callable[[str], None] = lambda text: None) -> threading.Event:
     """Calls on_change(changes) from a background thread after each burst of saves
-    (an editor writing several files gives one call). Returns an event that stops it.
+    (an editor writing several files gives one call: a burst ends after 100 ms without a
+    save, or half a second after it began; with 20 ms, a busy machine that paused the
+    writer split one burst into two reloads). Returns an event that stops it.
 
     Returns once the watcher is in place (it has reported in, with changes or with
     none), so that a file saved right after is seen: "watching" is then true. (The
@@ -50,7 +52,7 @@ def start(paths: list[Path], on_change: Callable[[set], None],
         try:
             while not stop.is_set():
                 try:
-                    for changes in watch(*paths, watch_filter=GameFilesFilter(), debounce=150, step=20,
+                    for changes in watch(*paths, watch_filter=GameFilesFilter(), debounce=500, step=100,
                                          rust_timeout=TICK_MS, yield_on_timeout=True, stop_event=stop,
                                          raise_interrupt=False, force_polling=polling or None):
                         ready.set()

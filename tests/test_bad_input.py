@@ -216,6 +216,8 @@ def test_a_number_past_64_bits_is_one_problem(tiny, number):
     ("rounds: 3", "rounds: {default: 3, min: 1, max: 99999999999999999999999}"),          # (was "min 1 is more than max 0")
     ("rounds: 3", "rounds: {default: [99999999999999999999999], schema: {items: {minimum: 1}}}"),
     ("north: {bonus: 2}", "north: {bonus: 2, player_counts: [99999999999999999999999, 99999999999999999999998]}"),
+    # (where a list is wanted: the stand-in 0 went on to the scripts' loading, an internal error)
+    ("scripts: [tiny.lua]", "scripts: 99999999999999999999999"),
 ])
 def test_a_number_past_64_bits_in_game_yaml_is_one_problem(tiny, old, new):
     # (the second of two such numbers in a list was also "0 is listed already", and each "0

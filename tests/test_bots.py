@@ -260,6 +260,8 @@ def test_a_games_evaluate_sees_the_view_defs_sets_and_options(tmp_path):
 function evaluate(view, seat)
   -- magic and the number of cards in hand as this seat sees them
   assert(defs.frost_mage and options.hand_size == 5 and board.distance)
+  -- a card whose face this seat cannot see has no def in its view: defs[nil] is nil, not an error
+  assert(defs[nil] == nil and options[nil] == nil)
   assert(cards == nil and state == nil and choose == nil)
   -- the card sets (deck lists are public), read-only
   local set = view.players[seat].set

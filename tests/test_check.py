@@ -523,6 +523,20 @@ def test_an_options_default_is_checked_through_every_part_of_its_schema(tmp_path
     assert check(str(g.rules)) == []
 
 
+def test_a_value_of_a_choice_is_checked_by_the_branch_it_fits(tmp_path):
+    """`any` fits the anyOf's first branch, which names nothing: the x-ref of the second branch
+    does not hold it to name a card (a game that played was refused)."""
+    g = copy_game(tmp_path, "summoner_wars")
+    edit(g.rules / "game.yaml", "options:                   # each with the range `--option` may set it to\n",
+         "options:\n  spare: {default: any, schema: {anyOf: [{type: string, enum: [any]}, {type: string, x-ref: card}]}}\n"
+         "  other: {default: {kind: zone, name: hand}, schema: {oneOf: [\n"
+         "    {properties: {kind: {const: card}, name: {x-ref: card}}},\n"
+         "    {properties: {kind: {const: zone}, name: {x-ref: zone}}}]}}\n")
+    assert check(str(g.rules)) == []
+    edit(g.rules / "game.yaml", "{kind: zone, name: hand}", "{kind: zone, name: hnad}")
+    assert [p.message for p in check(str(g.rules))] == ["no zone called 'hnad' (did you mean 'hand'?)"]
+
+
 def test_display_names_in_game_yaml_are_checked(tmp_path):
     """display: zones and fields misspelt showed nothing on the screen, without a word."""
     g = copy_game(tmp_path, "summoner_tcg")
@@ -675,3 +689,150 @@ def test_names_a_schema_gives_and_its_own_keywords_are_checked(tmp_path, game, f
     assert check(str(g.rules)) == []
     edit(g.rules / file if file == "game.yaml" else g.cards / file, old, new)
     assert [f"{Path(p.path).name}:{p.line}:{p.col}: {p.message}" for p in check(str(g.rules))] == [said]
+
+
+def test_a_field_an_event_never_has_is_noted_where_a_hook_reads_or_sets_it(tmp_path):
+    """A hook reading a field no emit of its event gives (before_attack carries the attacker
+    only), an emit with a key misspelt, and a hook setting a misspelt field the rules never
+    read: each made a card do nothing, and summon check said nothing."""
+    from engine.check import notes
+    g = copy_game(tmp_path, "summoner_wars")
+    shipped = notes(str(g.rules))
+    fallen, polar = g.cards / "fallen_kingdom.yaml", g.cards / "polar_dwarves.yaml"
+    edit(fallen, "          if ev.attacker ~= self then return end\n          state.vars.empowered",
+         "          if ev.attacker ~= self or not ev.target then return end\n          state.vars.empowered")
+    edit(polar, "            ev.hits = ev.hits + 2 * specials", "            ev.hit = ev.hits + 2 * specials")
+    edit(g.rules / "helpers.lua", "controller = controller, source = source })",
+         "controller = controller, sorce = source })")
+    read = next(i for i, x in enumerate(fallen.read_text().splitlines(), 1) if "not ev.target" in x)
+    said = [n.replace(f"{tmp_path}/", "") for n in notes(str(g.rules)) if n not in shipped]
+    assert said == [
+        "cards/summoner_wars/fallen_kingdom.yaml:226:17: note: no emit of 'on_destroyed' gives the field 'source' "
+        "(they give: card, controller, sorce, space), and nothing sets it: it is always nil here (did you mean "
+        "'sorce'?)",
+        f"cards/summoner_wars/fallen_kingdom.yaml:{read}:44: note: no emit of 'before_attack' gives the field "
+        "'target' (they give: attacker), and nothing sets it: it is always nil here",
+        "cards/summoner_wars/polar_dwarves.yaml:153:16: note: this sets a field 'hit' of the event 'attack_rolled' "
+        "that nothing reads (did you mean 'hits'?)"], said
+
+
+def test_a_rules_listener_reading_a_field_its_event_never_has_is_noted(tmp_path):
+    """on("after_play", function(ev) ... ev.points ...) in a new game's rules: always nil (a
+    name no table has, ev.plyer, is said once, by the misspelt-field note)."""
+    from engine.check import notes
+    from repl import scaffold
+    scaffold.new_game("mygame", tmp_path)
+    rules = tmp_path / "rules" / "mygame"
+    assert not [n for n in notes(str(rules)) if "no emit" in n]
+    with (rules / "rules.lua").open("a") as f:
+        f.write('\non("after_play", function(ev)\n  if ev.points == 1 or ev.plyer then say("one") end\nend)\n')
+    last = len((rules / "rules.lua").read_text().splitlines())
+    assert [n.replace(f"{tmp_path}/", "") for n in notes(str(rules)) if "plyer" in n or "no emit" in n] == [
+        f"rules/mygame/rules.lua:{last - 1}:27: note: no table of the game or the engine has a field 'plyer' (did you "
+        "mean 'player'?)",
+        f"rules/mygame/rules.lua:{last - 1}:9: note: no emit of 'after_play' gives the field 'points' (they give: card, "
+        "player), and nothing sets it: it is always nil here"]
+
+
+def test_a_card_compared_with_an_id_is_noted(tmp_path):
+    """ev.card == "gem" is never true (a card is a table; its id is c.def), silently."""
+    from engine.check import notes
+    from repl import scaffold
+    scaffold.new_game("mygame", tmp_path)
+    starter = tmp_path / "cards" / "mygame" / "starter.yaml"
+    edit(starter, "if ev.card ~= self and ev.player == self.owner then",
+         'if ev.card ~= self and ev.player == self.owner and ev.card ~= "gem" and self ~= "nothing" then')
+    line = next(i for i, x in enumerate(starter.read_text().splitlines(), 1) if '"gem"' in x)
+    col = starter.read_text().splitlines()[line - 1].index('"gem"') + 1
+    assert [n.replace(f"{tmp_path}/", "") for n in notes(str(tmp_path / "rules" / "mygame")) if "table" in n] == [
+        f"cards/mygame/starter.yaml:{line}:{col}: note: a card is a table, never its id: this comparison is never "
+        "true (compare its def: c.def == \"gem\")"]
+
+
+def test_a_cards_modifier_returning_nothing_is_named_at_its_own_line(tmp_path):
+    """It was placed at the rules' line that read the stat, with a pointer into the engine."""
+    from repl import scaffold
+    scaffold.new_game("mygame", tmp_path)
+    starter = tmp_path / "cards" / "mygame" / "starter.yaml"
+    with starter.open("a") as f:
+        f.write("  - id: crown\n    name: Crown\n    tags: [treasure]\n    copies: 1\n    points: 3\n"
+                "    text: Worth 1 more once played.\n    modifiers:\n      points: |\n"
+                "        function(self, card, value)\n          if card == self then return value + 1 end\n"
+                "        end\n")
+    line = len(starter.read_text().splitlines()) - 2
+    assert [(p.path.replace(f"{tmp_path}/", ""), p.line, p.message) for p in check(str(tmp_path / "rules" / "mygame"))] == [
+        ("cards/mygame/starter.yaml", line, "Lua: modifier points of Crown returned nil, not a number (in a random game "
+                                            "summon check played)")]
+
+
+def test_a_long_path_is_named_whole_in_a_scripts_error(tmp_path):
+    """Lua cuts a file name past 60 characters to '...' and its end: a game kept in a deep
+    folder had its errors named by a path that led nowhere."""
+    from repl import scaffold
+    deep = tmp_path / ("a_folder_with_a_long_name_" * 3)
+    scaffold.new_game("mygame", deep)
+    starter = deep / "cards" / "mygame" / "starter.yaml"
+    edit(starter, "if ev.card ~= self and ev.player == self.owner then", "if ev.card.nope.x then")
+    assert len(str(starter)) > 60
+    r = summon("sim", str(deep / "rules" / "mygame"), "--games", "2", cwd=tmp_path.parent)
+    assert r.returncode == 1 and r.stderr.startswith(
+        f"error: {starter.relative_to(tmp_path.parent)}:17: attempt to index a nil value (field 'nope')"), r.stderr
+    assert [(p.path, p.line) for p in check(str(deep / "rules" / "mygame"))] == [(str(starter), 17)]
+
+
+def test_a_game_where_no_card_is_ever_in_play_is_noted(tmp_path):
+    """No board and no zone under in_play: Echo's hook never heard another card's play."""
+    from engine.check import notes
+    from repl import scaffold
+    scaffold.new_game("mygame", tmp_path)
+    rules = tmp_path / "rules" / "mygame"
+    assert not [n for n in notes(str(rules)) if "in play (" in n]
+    edit(rules / "game.yaml", "in_play: [played]", "in_play: []      ")
+    assert [n.replace(f"{tmp_path}/", "") for n in notes(str(rules)) if "in play (" in n] == [
+        "rules/mygame/game.yaml:15:10: note: no card is ever in play (no board, and no zone under in_play:), so no "
+        "card's modifier applies and a card's hook hears only events about its own card (Echo)"]
+
+
+def test_an_error_in_the_rules_names_the_card_whose_script_called_them(tmp_path):
+    """A hook's parameters swapped (function(ev, self)) failed in the rules' score(); check
+    named the rules' line only, where summon test also names the hook and its card."""
+    from repl import scaffold
+    scaffold.new_game("mygame", tmp_path)
+    edit(tmp_path / "cards" / "mygame" / "starter.yaml", "        function(self, ev)\n          if ev.card ~= self",
+         "        function(ev, self)\n          if ev.card ~= self")
+    assert [(Path(p.path).name, p.message) for p in check(str(tmp_path / "rules" / "mygame"))] == [
+        ("rules.lua", "Lua: counters.add: no player nil (players are 1 to 2), in hook after_play of Echo (in a random "
+                      "game summon check played)")]
+
+
+def test_a_scenarios_expectation_naming_what_the_game_has_not_is_a_problem_of_check(tmp_path):
+    """A misspelt stat, phase or zone, or a player the match has not, in an expectation: found
+    only when summon test played it (or, for a stat, said as the lookup's error)."""
+    g = copy_game(tmp_path, "summoner_wars")
+    tests = g.rules / "tests"
+    tests.mkdir()
+    (tests / "audit.yaml").write_text("""\
+game: summoner_wars
+scenarios:
+  - name: names
+    seats: [polar_dwarves, fallen_kingdom]
+    setup:
+      clear_board: true
+      board: {a1: {card: svara, owner: 1}, f8: {card: ret_talus, owner: 2}, c4: {card: ice_golem, owner: 1}}
+      start: {player: 1, phase: attack}
+    steps:
+      - expect:
+          board: {c4: {card: ice_golem, stats: {strenght: 2}, owner: 3}}
+          phase: atack
+          to_act: 3
+          counters: {magic: {3: 0}}
+          zones: {hnad:1: [], hand:4: []}
+""")
+    assert sorted((p.line, p.message) for p in check(str(tests / "audit.yaml"))) == [
+        (11, "no stat called 'strenght' (did you mean 'strength'?)"),
+        (11, "there is no player 3 (players are 1 to 2)"),
+        (12, "no phase called 'atack' (did you mean 'attack'?)"),
+        (13, "there is no player 3 (players are 1 to 2)"),
+        (14, "magic of player 3: there is no player 3 (players are 1 to 2)"),
+        (15, "no zone called 'hnad' (did you mean 'hand'?)"),
+        (15, "there is no player 4 (players are 1 to 2)")]

@@ -260,6 +260,47 @@ def test_locals_scopes_and_upvalues():
     assert [(u.name, u.line, u.col) for u in writes if u.kind == "write"] == [("a", 1, 1), ("b", 1, 4), ("c", 2, 10)]
 
 
+UNREAD = """\
+local g <close> = setmetatable({}, {__close = function() end})
+local c <const> = 1
+local n = 0
+n = n + 1
+local m = 0
+for i = 1, 3 do m = m + i end
+print(m)
+local x
+if y then x = 1 else x = 2 end
+local never
+local ok, err = pcall(print)
+print(err)
+local _spare = 3
+local t = {}
+t.k = 1
+return function(self, p)
+  local can
+  can = p > 2
+end
+"""
+
+
+def test_locals_given_a_value_nothing_reads():
+    """Given a value where declared or later (local x ... x = 1), read by nothing but its own
+    assignment (n = n + 1): noted. A <close> local (kept to be closed), one read later, one
+    never given a value, one of several set together of which one is read, one named with _,
+    a table whose field is set: not. In a function with no return, the note says so."""
+    found = [(u.name, u.line, u.field) for u in lualint.scan(UNREAD).uses if u.kind == "unused"]
+    assert found == [("c", 2, ""), ("n", 3, ""), ("x", 8, ""), ("can", 17, "return")], found
+
+
+def test_a_rules_function_wrapped_by_a_later_file_is_no_redefinition():
+    from engine.loader import LuaSource
+    first = LuaSource("a.lua", "function score(p, n) end\n")
+    wrap = LuaSource("b.lua", "local base = score\nfunction score(p, n) base(p, n + 1) end\n")
+    again = LuaSource("c.lua", "function score(p, n) end\nscore(1, 2)\n")
+    assert [(s.chunkname, u.line, w.chunkname) for s, u, w, _ in lualint.redefined_functions([first, wrap, again])] == [
+        ("c.lua", 1, "a.lua")]
+
+
 def test_a_scenario_file_that_is_not_yaml_names_its_line(tmp_path):
     sc = tmp_path / "planes.yaml"
     sc.write_text(SCENARIO.read_text())

@@ -394,13 +394,18 @@ def test_counters_stay_within_their_bounds(tm):
 
 def test_counters_hold_whole_numbers(tm):
     """counters.add(p, "points", n / 2) kept 1.5, and the error came later, from a format in
-    the rules far from the card; a float is refused at the call, with the way to divide."""
-    for code in ('counters.add(1, "score", 3 / 2)', 'counters.set("steps", 2.0)', 'counters.spend(1, "score", 0.5)',
-                 'counters.can_spend(1, "score", 1e0)'):
+    the rules far from the card; a fraction is refused at the call, with the way to divide.
+    A float of a whole value (a card's `points: 1.0`, 4 / 2) is that whole number."""
+    for code in ('counters.add(1, "score", 3 / 2)', 'counters.set("steps", 2.5)', 'counters.spend(1, "score", 0.5)',
+                 'counters.can_spend(1, "score", 1e-1)'):
         message = error_of(tm, code)
         assert re.fullmatch(r"eval:1: counters\.\w+: the (amount|value) must be a whole number, got [\d.]+ \(counters "
                             r"hold whole numbers: // divides to one, math\.floor rounds down\)", message), message
-    assert run(tm, 'return counters.add(1, "score", 3 // 2), counters.set("steps", math.floor(2.5))') == [1, 2]
+    assert error_of(tm, 'counters.add(1, "score", math.huge)') == "eval:1: counters.add: the amount must be a whole " \
+                                                                   "number, got inf"
+    assert run(tm, 'return counters.add(1, "score", 3 // 2), counters.set("steps", math.floor(2.5)), '
+                   'counters.add(1, "score", 4 / 2), math.type(counters.get(1, "score")), '
+                   'counters.can_spend(1, "score", 3.0), counters.spend(1, "score", 1.0)') == [1, 2, 3, "integer", True, 2]
 
 
 def test_every_function_taking_a_card_takes_its_id_too(tm):

@@ -187,6 +187,8 @@ def test_help_invalid_input_card_and_lua(screen):
     screen.wait(r"lua:1: defs: no card called 'frost_mag' \(did you mean 'frost_mage'\?\)")
     screen.type("lua options.hand_sise")
     screen.wait(r"lua:1: options: no option called 'hand_sise' \(did you mean 'hand_size'\?\)")
+    screen.type("lua defs[nil] == nil")   # (a card back in the view has no def: it reads nil)
+    screen.wait(r"\ntrue\s*\n[\s\S]*P1>")
     screen.type("lua options.hand_size + defs.frost_mage.cost")
     screen.wait(r"\n6\s*\n[\s\S]*P1>")
 

@@ -760,7 +760,7 @@ counters = {}
 function counters.get(p, name) end
 
 --- Adds n (may be negative), kept within the counter's bounds.
---- Errors: no such counter or player; an amount that is not a whole number (0.5, 2.0, NaN: // divides to one).
+--- Errors: no such counter or player; an amount that is not a whole number (0.5, NaN: // divides to one; 2.0 is 2).
 --- Example: counters.add(1, "coins", 2)
 ---@param p Player|string
 ---@param name string|number

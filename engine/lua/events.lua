@@ -340,10 +340,13 @@ local function through_modifiers(c, name, v, p)
     local m = ms[i]
     if p == nil or not m.face_down or E.seen_by(m, p) then
       E.push_context(modifier_what[name], m)
-      v = defs[m.def].modifiers[name](m, c, v)
+      local fn = defs[m.def].modifiers[name]
+      v = fn(m, c, v)
       E.pop_context()
-      if type(v) ~= "number" then
-        error("modifier " .. name .. " of " .. m.name .. " returned " .. type(v) .. ", not a number", 3)
+      if type(v) ~= "number" then   -- (named where the modifier is, as the rules' own are)
+        local info = getinfo(fn, "S")
+        error(info.short_src .. ":" .. info.linedefined .. ": modifier " .. name .. " of " .. m.name .. " returned " ..
+              type(v) .. ", not a number", 0)
       end
     end
   end

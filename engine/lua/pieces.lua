@@ -846,19 +846,23 @@ local function counter_slot(sp, a, b, c)
 end
 
 -- Counters hold whole numbers, as game.yaml declares them: a fraction (n / 2 where n // 2
--- was meant, or a float such as 2.0) is refused at the call that makes it, not said later
--- by a format or a scenario far from its cause.
+-- was meant) is refused at the call that makes it, not said later by a format or a
+-- scenario far from its cause. A float of a whole value (2.0; 1.0 from YAML) is that whole
+-- number. Returns n as an integer.
 local function number_arg(n, fn, what, level)
-  if math.type(n) ~= "integer" then
-    local hint = math.type(n) == "float" and n == n
+  local whole = math.tointeger(n)
+  if whole == nil then
+    local hint = math.type(n) == "float" and n == n and n ~= math.huge and n ~= -math.huge
       and " (counters hold whole numbers: // divides to one, math.floor rounds down)" or ""
     error(fn .. ": " .. what .. " must be a whole number, got " .. E.show(n) .. hint, level or 3)
   end
+  return whole
 end
 
 local function spent_arg(n, fn)
-  number_arg(n, fn, "the amount", 4)
+  n = number_arg(n, fn, "the amount", 4)
   if n < 0 then error(fn .. ": the amount must be 0 or more, got " .. E.show(n) .. " (counters.add gives)", 3) end
+  return n
 end
 
 --- A counter's value: counters.get(p, name), or counters.get(name) for a shared one.
@@ -876,7 +880,7 @@ end
 --- Adds n (may be negative), kept within the counter's bounds; returns the new value.
 function K.add(a, b, c)
   local t, name, cd, n = counter_slot(S_ADD, a, b, c)
-  number_arg(n, "counters.add", "the amount")
+  n = number_arg(n, "counters.add", "the amount")
   local v = clamp(t[name] + n, cd)
   t[name] = v
   return v
@@ -885,7 +889,7 @@ end
 --- Sets a counter, kept within its bounds; returns the new value.
 function K.set(a, b, c)
   local t, name, cd, v = counter_slot(S_SET, a, b, c)
-  number_arg(v, "counters.set", "the value")
+  v = number_arg(v, "counters.set", "the value")
   v = clamp(v, cd)
   t[name] = v
   return v
@@ -894,14 +898,14 @@ end
 --- Whether n can be spent without going below the counter's minimum.
 function K.can_spend(a, b, c)
   local t, name, cd, n = counter_slot(S_CAN_SPEND, a, b, c)
-  spent_arg(n, "counters.can_spend")
+  n = spent_arg(n, "counters.can_spend")
   return t[name] - n >= (cd.min or -math.huge)
 end
 
 --- Spends n, or fails if the counter would go below its minimum; returns the new value.
 function K.spend(a, b, c)
   local t, name, cd, n, p = counter_slot(S_SPEND, a, b, c)
-  spent_arg(n, "counters.spend")
+  n = spent_arg(n, "counters.spend")
   if t[name] - n < (cd.min or -math.huge) then
     fail("counters.spend: " .. (p and ("player " .. p) or "the game") .. " has " .. t[name] .. " " .. name ..
          ", needs " .. n)

@@ -261,13 +261,16 @@ E.protect(E.EMPTY)   -- (core.lua: shared by every card, so no rawset into it ei
 -- loaded: until then a card's chunk must not get hold of the table itself), and
 -- listed(), when given, returns the table whose keys pairs() walks (t makes its
 -- values when first read: E.freeze_definitions).
-local function strict(t, name, what, names, fixed, guard, listed)
+local function strict(t, name, what, names, fixed, guard, listed, unseen)
   local inner = t
   if fixed then
     inner = {}
     for k, v in next, t do inner[k] = E.freeze(v, "a game option") end
     local shown = inner
-    setmetatable(inner, { __index = function(_, k) E.no_such(name, what, k, names()) end })
+    setmetatable(inner, { __index = function(_, k)
+      if unseen and type(k) ~= "string" then return nil end
+      E.no_such(name, what, k, names())
+    end })
     t = shown
   end
   guard = guard or function(v) return v end
@@ -279,7 +282,10 @@ local function strict(t, name, what, names, fixed, guard, listed)
   local proxy = setmetatable({}, {
     __index = fixed and inner or function(_, k)
       local v = t[k]
-      if v == nil then E.no_such(name, what, k, names()) end
+      if v == nil then
+        if unseen and type(k) ~= "string" then return nil end
+        E.no_such(name, what, k, names())
+      end
       return guard(v)
     end,
     __newindex = function(_, k) error("cannot change " .. name .. "." .. tostring(k) .. ": it belongs to the engine", 2) end,
@@ -298,6 +304,21 @@ local function sorted_keys(t)
     table.sort(out)
     return out
   end
+end
+
+--- The card definitions and the game's options as scripts read them: read-only, and a
+--- card or an option the game has not is an error naming it. unseen: as a seat's view
+--- reads them (evaluations, a seat's console), where a card whose face the seat cannot see
+--- has no def: defs[nil] is nil there.
+function E.defs_view(unseen)
+  return strict(E.defs, "defs", "card", E.card_names, false, function(d)
+    if type(d) ~= "table" or frozen[d] then return d end
+    return E.freeze(d, "a card definition")
+  end, function() return E.plain_defs or E.defs end, unseen)
+end
+
+function E.options_view(unseen)
+  return strict(E.game.options, "options", "option", sorted_keys(E.game.options), true, nil, nil, unseen)
 end
 
 -- The libraries, shared by every environment (read-only, so no script changes them for another).
@@ -358,12 +379,9 @@ local function api()
     end_game = E.end_game,
     say = say,
     describe = function(c) return E.describe(E.card_arg(c, "describe")) end,
-    defs = strict(E.defs, "defs", "card", E.card_names, false, function(d)
-      if type(d) ~= "table" or frozen[d] then return d end
-      return E.freeze(d, "a card definition")
-    end, function() return E.plain_defs or E.defs end),
+    defs = E.defs_view(),
     sets = E.sets_view(),
-    options = strict(E.game.options, "options", "option", sorted_keys(E.game.options), true),
+    options = E.options_view(),
   }
 end
 

@@ -1,6 +1,5 @@
 -- A new match's state, card definitions, and views of the state for the host.
 local E = ...
-local load = load   -- the host removes the global load once the engine files have run
 local getinfo = debug.getinfo   -- (kept: the host removes debug once the engine files have run)
 
 E.sets = {}
@@ -334,9 +333,12 @@ local function view_only_env(keep)
 end
 
 -- A throwaway copy of the definitions or the options that, as the rules' own, says so when
--- asked for a card or an option the game has not (not a quiet nil).
+-- asked for a card or an option the game has not (not a quiet nil). A card whose face the
+-- seat cannot see has no def in its view: defs[nil] is nil.
 local function strict_copy(t, name, what, names)
-  return setmetatable(copy_of(t), { __index = function(_, k) E.no_such(name, what, k, names()) end })
+  return setmetatable(copy_of(t), { __index = function(_, k)
+    if type(k) == "string" then E.no_such(name, what, k, names()) end
+  end })
 end
 
 local function option_names()
@@ -366,10 +368,11 @@ E.fits = nil        -- the same file's fits(mark, def), when it defines one (see
 -- definitions and card sets (read-only; deck lists are public, as the samples of
 -- E.redeal assume: each owner's hidden cards are the rest of their list), the
 -- game's options and the board's shape.
-local function evaluation_env()   -- (defs and options: the rules' own read-only, strict views)
-  local env = view_only_env({ string = true, table = true, math = true, utf8 = true, sets = true, defs = true,
-                              options = true })
+local function evaluation_env()   -- (defs and options: read-only and strict, as the rules' own)
+  local env = view_only_env({ string = true, table = true, math = true, utf8 = true, sets = true })
   env.board = E.freeze(env.board, "the board's shape")
+  env.defs = E.defs_view(true)
+  env.options = E.options_view(true)
   return env
 end
 
