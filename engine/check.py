@@ -268,6 +268,7 @@ def _check_game(target: str, game_id: str | None) -> list[Problem]:
         try:
             found += _data_outside_state(game)
             found += _offers_forks_cannot_copy(game)
+            found += _each_set_played(game)
         except EngineError as e:   # (the random games these play stopped: a script's error)
             where = loader.display(game.root / "game.yaml")
             return sorted(set(found + [Problem(where, 1, 1, f"a random game stopped: {str(e).splitlines()[0]}")]))
@@ -352,9 +353,37 @@ def _stopped_game(game, e: ScriptError) -> Problem:
         p = Problem(at.group(1), int(at.group(2)), 1, p.message) if at else \
             Problem(loader.display(game.root / "game.yaml"), 1, 1, p.message)
     # (the card whose script was running: its hook's parameters swapped, say, fail in the rules)
-    cards = (re.fullmatch(r"\s*(?:in|<-) (.+ of .+) \(card \d+\)", x) for x in str(e).splitlines()[1:])
-    card = next((f", in {m.group(1)}" for m in cards if m), "")
+    lines = str(e).splitlines()[1:]
+    caller = next((f", {x.strip()}" for x in lines if x.startswith("  called from ")), "")   # (a card's line)
+    cards = (re.fullmatch(r"\s*(?:in|<-) (.+ of .+) \(card \d+\)", x) for x in lines)
+    card = caller + next((f", in {m.group(1)}" for m in cards if m), "")
     return Problem(p.path, p.line, p.col, f"{p.message}{card} (in a random game summon check played)")
+
+
+SET_GAMES = 6            # random games each card set plays in _each_set_played, from another seat each
+SET_DECISIONS = 1000     # decisions each of those plays
+
+
+def _each_set_played(game) -> list[Problem]:
+    """Short random games in which each card set a seat may play takes a seat (the first
+    in one game, the second in the next...), so that a script error of its cards is met
+    here, not in a later `summon sim`: the games above seat the first sets only. A deck
+    file checked with --game is one such set."""
+    from .match import Match, Seat
+
+    if not (game.data.get("sets") or {}).get("per_seat"):
+        return []
+    n = game.data["players"]["min"]
+    for set_id in sorted(game.sets):
+        for g in range(SET_GAMES):
+            seats = [Seat("random", set_id if i == g % n else None) for i in range(n)]
+            try:
+                Match(game, g + 1, seats, quiet=True).rollout(seed=g + 1, max_decisions=SET_DECISIONS)
+            except ScriptError as e:
+                return [_stopped_game(game, e)]
+            except EngineError:
+                return []
+    return []
 
 
 def _offers_forks_cannot_copy(game) -> list[Problem]:
@@ -614,7 +643,7 @@ def _comparison_notes(game, sources) -> list[str]:
         line, col = use_place(src, start, code, lines.get(src.chunkname), u.line, u.col, '"' + u.name)
         where = f"{src.chunkname}:{line}:{col}"
         zone = u.name.split(":")[0]
-        if u.field == "" and u.name in game.cards:
+        if u.field == "" and u.name in game.cards and (u.locals == ("ev.card",) or src.field[:1] == ("cards",)):
             out.append(f"{where}: note: a card is a table, never its id: this comparison is never true (compare "
                        f"its def: c.def == \"{u.name}\")")
         elif u.field == "phase" and u.name not in phases and _close(u.name, phases):
@@ -631,12 +660,12 @@ def _comparison_notes(game, sources) -> list[str]:
 
 def _in_play_notes(game) -> list[str]:
     """A note when no card can ever be in play (no board, no zone under `in_play:`) and cards
-    have modifiers or hooks: the modifiers never apply, a hook hears only events about its
-    own card (ev.card)."""
+    have modifiers: they never apply (and a hook hears only events about its own card,
+    which a game may mean, so hooks alone are no reason for a note)."""
     if (game.data.get("board") or {}).get("type") != "none" or game.data.get("in_play"):
         return []
     users = sorted({str(c.data.get("name", c.id)) for c in game.cards.values()
-                    if any(src.field[2:3] in (("modifiers",), ("hooks",)) for src in c.lua)})
+                    if any(src.field[2:3] == ("modifiers",) for src in c.lua)})
     if not users:
         return []
     gdoc, _ = yamlio.load(game.root / "game.yaml", loader.display(game.root / "game.yaml"))
@@ -684,10 +713,11 @@ def _stat_notes(game, sources) -> list[str]:
 def _event_field_notes(game, sources) -> list[str]:
     """A note at a field of an event that a card's hook or a rules listener (on) reads and
     that no emit of the event gives, no function hearing it sets and no script sets on any
-    table (`ev.target` in a hook of an event emitted as {attacker = u}: always nil); and at
-    a field a hook sets that nothing reads anywhere, close to one the event has (`ev.hit =`
-    where the rules read `ev.hits`). Only for events every emit of which writes its table
-    out (emit("name", {k = v, ...})); the engine's own events are left alone."""
+    table (`ev.target` in a hook of an event emitted as {source = c}: always nil); and at
+    a field a hook sets that nothing reads anywhere, close to one the event has (`ev.amont =`
+    where the rules read `ev.amount`). Only for events every emit of which writes its table
+    out (emit("name", {k = v, ...})) and whose hearers set no field by a name given as they
+    run (ev[k] = v) nor hand the event on (f(ev)); the engine's own events are left alone."""
     scans = []
     for src in sources:
         sc = lualint.scan(first_line(src.source)[1])
@@ -735,7 +765,10 @@ def _event_field_notes(game, sources) -> list[str]:
             continue
         carried = keys | {"event"} | {u.name for _, u in uses if u.field == "w"}
         shown = ", ".join(sorted(keys)) or "nothing"
+        anything = "*" in carried   # (a hearer sets fields by names given as it runs, or hands ev on)
         for src, u in uses:
+            if u.name == "*" or (anything and u.field == "r"):
+                continue
             start, code = first_line(src.source)
             line, col = use_place(src, start, code, lines.get(src.chunkname), u.line, u.col, u.name)
             where = f"{src.chunkname}:{line}:{col}"

@@ -365,6 +365,8 @@ def _schema_problems(doc: yamlio.Document, err) -> list[Problem]:
     elif err.validator == "pattern":
         said = err.schema.get("x-message", "is not a valid id: use lower-case letters, digits and _")
         out.append(doc.problem(where, f"'{inst}' {said}"))
+    elif isinstance(err.schema, dict) and isinstance(err.schema.get("x-message"), str) and err.validator != "type":
+        out.append(doc.problem(where, err.schema["x-message"]))   # (the schema's author says why)
     elif isinstance(inst, (dict, list)) and err.validator in ("not", "oneOf", "anyOf", "const"):
         why = err.schema.get("x-message") if isinstance(err.schema, dict) else None
         if why is None and isinstance(err.validator_value, dict):   # (not: {..., x-message: ...})
@@ -520,8 +522,9 @@ def _read_game_yaml(rules_dir: Path, ld: _Loading) -> tuple[yamlio.Document, dic
         raise DefinitionError(ld.problems)
     if not isinstance(gdoc.data, dict):
         raise DefinitionError([gdoc.problem((), "game.yaml must be a mapping of keys")])
-    ld.problems += validate(gdoc, _game_schema())
-    if ld.problems:   # (a number past 64 bits was read as 0 and said: what the schema says of it is not)
+    schema_problems = validate(gdoc, _game_schema())
+    ld.problems += schema_problems
+    if schema_problems or gdoc.unread:   # (a number past 64 bits is read as 0: nothing after may trust it)
         raise DefinitionError(ld.problems)
     return gdoc, copy.deepcopy(gdoc.data)   # parsed documents are cached and shared: never hand them out
 
@@ -598,7 +601,7 @@ def _keyword_mistake(node: Any, keys: tuple, depth: int = 0) -> tuple[tuple, str
     checking = set(jsonschema.Draft202012Validator.VALIDATORS) | {"then", "else", "minContains", "maxContains"}
     for key in node:
         if isinstance(key, str) and key not in checking and key not in _ANNOTATIONS and not key.startswith("x-"):
-            meant = _slip_of(key, checking)   # (a slip of an annotation leaves no rule unchecked)
+            meant = _slip_of(key, checking | {"$defs"})   # (a slip of an annotation leaves no rule unchecked)
             if meant:
                 return keys + (key,), _at(keys + (key,), f"'{key}' is no keyword of JSON Schema (did you mean "
                                                          f"'{meant}'?)")
@@ -623,6 +626,8 @@ def _slip_of(key: str, words) -> str | None:
         return None
     best = min(words, key=lambda w: (osa_distance(key.lower(), w.lower()),
                                      not (key.startswith(w) or w.startswith(key)), w))   # ($refs: $ref)
+    if len(best) <= 3 and key.startswith(best):
+        return None   # (note, iff: a word of one's own, not `not` or `if` misspelt)
     return best if osa_distance(key.lower(), best.lower()) <= (1 if len(key) < 8 else 2) else None
 
 

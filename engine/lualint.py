@@ -53,7 +53,8 @@ class Use:
     #                  card's hook is) or "setfield" (a field set by assignment, x.name = ...)
     #                  (x.phase == "text", x.zone ~= "text": the text, its field in `field`,
     #                  locals ("card",) when x is a card by its usual names: self, c, card, ev.card),
-    #                  (`field` "" for a card compared with a text: ev.card == "gem"),
+    #                  (`field` "" for a card compared with a text, locals ("self",) or
+    #                  ("ev.card",): self == "pawn", ev.card == "pawn" in a function hearing an event),
     #                  "member" (a field read on any table: x.name, x:name()) or "define"
     #                  (a field name the text sets or spells out: {name = ..}, x.name = .., "name")
     name: str
@@ -397,16 +398,41 @@ class _Walker:
         if hears:
             self.hearing.pop()
 
-    def event_field(self, e, name: str, scopes: list[set], target: bool) -> None:
-        """A field of the event a function hears (ev.name), read or set."""
+    def card_side(self, node, scopes: list[set]) -> str:
+        """"self" or "ev.card" when an expression is surely a card: self (in a card's script:
+        the card), or the card of an event a function hears (ev.card); else ""."""
+        from luaparser import astnodes as A
+        if isinstance(node, A.Name) and node.id == "self":
+            return "self"
+        if (isinstance(node, A.Index) and node.notation == A.IndexNotation.DOT and isinstance(node.idx, A.Name)
+                and node.idx.id == "card" and self.heard(node.value, scopes) is not None):
+            return "ev.card"
+        return ""
+
+    def heard(self, node, scopes: list[set]) -> str | None:
+        """What the event a name holds is, when it is the parameter of a function hearing one
+        (and not a local of the same name within it)."""
+        from luaparser import astnodes as A
+        if not isinstance(node, A.Name):
+            return None
         for params, param, what in reversed(self.hearing):
-            if e.value.id == param:
+            if node.id == param:
                 holder = next((s for s in reversed(scopes) if param in s), None)
-                if holder is params:
-                    token = getattr(e.idx, "first_token", None)   # (ev["name"]: its string's token)
-                    line, col = self.where(e.idx, token.text if token is not None else name, forward=True)
-                    self.uses.append(Use("event", name, line, col, "w" if target else "r", (what,)))
-                return
+                return what if holder is params else None
+        return None
+
+    def event_field(self, e, name: str | None, scopes: list[set], target: bool) -> None:
+        """A field of the event a function hears (ev.name), read or set; name None: set by a
+        name given as it runs (ev[k] = v), which may be any field."""
+        what = self.heard(e.value, scopes)
+        if what is None:
+            return
+        if name is None:
+            self.uses.append(Use("event", "*", 0, 0, "w", (what,)))
+            return
+        token = getattr(e.idx, "first_token", None)   # (ev["name"]: its string's token)
+        line, col = self.where(e.idx, token.text if token is not None else name, forward=True)
+        self.uses.append(Use("event", name, line, col, "w" if target else "r", (what,)))
 
     @staticmethod
     def declare(scope: set, names, made: list | None = None) -> None:
@@ -445,6 +471,11 @@ class _Walker:
         self._see(st)
         if isinstance(st, A.LocalAssign):
             start = self.anchor
+            if len(scopes) == 2 and len(self.fns) == 1:   # local base = f: the function kept, to wrap
+                for v in st.values or []:
+                    if isinstance(v, A.Name) and not self.is_local(v.id, scopes):
+                        line, col = self.where(v, v.id)
+                        self.uses.append(Use("alias", v.id, line, col))
             for v in st.values or []:
                 self.expr(v, scopes)
             names = [t.id for t in st.targets if isinstance(t, A.Name)]
@@ -470,6 +501,8 @@ class _Walker:
             for loc in set_here:
                 loc.given = True
             for t in st.targets:
+                if self.hearing and self.heard(t, scopes) is not None:   # (ev = ev.inner: another table)
+                    self.uses.append(Use("event", "*", 0, 0, "w", (self.heard(t, scopes),)))
                 if isinstance(t, A.Name):
                     if not self.is_local(t.id, scopes):
                         self.anchor = start    # the targets come first: look from the statement on
@@ -589,7 +622,7 @@ class _Walker:
                     self.uses.append(Use("field", e.value.id, line, col, fname))
             else:
                 self.expr(e.value, scopes)
-                if self.hearing and isinstance(e.value, A.Name) and fname is not None:
+                if self.hearing and isinstance(e.value, A.Name) and (fname is not None or target):
                     self.event_field(e, fname, scopes, target)
             if e.notation != A.IndexNotation.DOT:
                 self.expr(e.idx, scopes)
@@ -605,6 +638,10 @@ class _Walker:
             self.call(e, scopes)
             if isinstance(fn, A.Name) and fn.id in ("emit", "on") and not self.is_local(fn.id, scopes) and e.args:
                 self.event_call(fn.id, e)
+            for a in e.args if self.hearing else ():   # (helper(ev), rawset(ev, k, v): it may set any field)
+                what = self.heard(a, scopes)
+                if what is not None:
+                    self.uses.append(Use("event", "*", 0, 0, "w", (what,)))
             self.expr(fn, scopes)
             for a in e.args:
                 self.expr(a, scopes)
@@ -634,7 +671,8 @@ class _Walker:
             if text is not None and len(text) <= 64:
                 if text.isidentifier():
                     self.define(text, literal=True)
-                elif "%" in text and _FORMAT_SPEC.search(text):   # "%s_bonus" may format a name
+                elif "%" in text and _FORMAT_SPEC.search(text) and re.search(r"\w", _FORMAT_SPEC.sub("", text)):
+                    # ("%s_bonus" may format a name; "%q" or "%d%%" alone is no name's shape)
                     self.define(text, kind="%")
         elif isinstance(e, (A.Number, A.Nil, A.TrueExpr, A.FalseExpr, A.Varargs, A.Dots)):
             pass
@@ -648,9 +686,9 @@ class _Walker:
                         line, col = self.where(text_side, getattr(getattr(text_side, "first_token", None), "text", ""))
                         card = _is_card(field_side.value)
                         self.uses.append(Use("compare", text, line, col, field_side.idx.id, ("card",) if card else ()))
-                    elif text is not None and _is_card(field_side):   # ev.card == "gem": a card is a table
+                    elif text is not None and self.card_side(field_side, scopes):   # ev.card == "pawn"
                         line, col = self.where(text_side, getattr(getattr(text_side, "first_token", None), "text", ""))
-                        self.uses.append(Use("compare", text, line, col, "", ("card",)))
+                        self.uses.append(Use("compare", text, line, col, "", (self.card_side(field_side, scopes),)))
             if isinstance(e, A.Concat):   # "slot" .. i, kind .. "_bonus": a piece of a name built
                 for side in (e.left, e.right):
                     piece = _string(side)
@@ -845,8 +883,8 @@ def redefined_functions(rules) -> list[tuple]:
         uses = sc.uses if sc.error is None else []
         for u in uses:
             if u.kind == "write" and u.field == "function":
-                wraps = any(r.kind == "read" and r.name == u.name and r.line < u.line for r in uses)
-                if u.name in first and not wraps:   # (local base = score ... function score(): a wrapper)
+                wraps = any(r.kind == "alias" and r.name == u.name and r.line < u.line for r in uses)
+                if u.name in first and not wraps:   # (local base = f ... function f(): a wrapper)
                     out.append((src, u) + first[u.name])
                 else:
                     first.setdefault(u.name, (src, u))

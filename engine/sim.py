@@ -78,7 +78,7 @@ def run_one(game: GameDef, seats: list[Seat], seed: int, max_decisions: int, opt
             "decisions": m.decisions, "hash": m.state_hash(),
             "answered": answered, "thinking": [round(t, 6) for t in thinking],
             "turns": turns, "rounds": rounds, "sets": [s.set for s in m.seats],
-            "plays": m.plays()}
+            "plays": m.plays(), "dealt": sorted({c["def"] for c in m.snapshot()["cards"]})}
 
 
 def _phase_of(m: Match) -> str | None:
@@ -247,5 +247,22 @@ def report(game: GameDef, entrants: list[Seat], names: list[str], results: list[
         "seconds": round(seconds, 3),
         "bots": bots,
         "results": results,
-        "summary": summarise(results, names, len(entrants), {c: d.set_id for c, d in game.cards.items()}),
+        "summary": {**summarise(results, names, len(entrants), {c: d.set_id for c, d in game.cards.items()}),
+                    "never_dealt": never_dealt(game, results)},
     }
+
+
+def never_dealt(game: GameDef, results: list[dict]) -> list[str]:
+    """The cards that no game of the run made, of the sets the seats played (a set's own
+    cards, or its deck list), or of every set when seats play none (per_seat: false): a card
+    the rules never deal (one left out of a list an option gives, say), which no bot and no
+    balance figure can ever see."""
+    held: set[str] = set() if (game.data.get("sets") or {}).get("per_seat") else set(game.cards)
+    for r in results:
+        for set_id in r.get("sets") or []:
+            sd = game.sets.get(set_id) if set_id is not None else None
+            if sd is not None:
+                held.update(sd.card_ids)
+                held.update(e["card"] for e in sd.data.get("deck") or [] if isinstance(e, dict) and "card" in e)
+    dealt = {card for r in results for card in r.get("dealt") or ()}
+    return sorted(c for c in held - dealt if c in game.cards) if results else []

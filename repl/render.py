@@ -226,7 +226,7 @@ class Regions:
         if r is None:
             return None
         cell = cell or CELL
-        tag = f"{r[:cell - 1]:^{cell}}"
+        tag = _centred(_cut(r, cell - 1), cell)
         return tint(tag, self.owners.get(r), colour), cell
 
     def whose(self, r: str) -> str:
@@ -331,7 +331,7 @@ def render_board(view: dict, width: int, height: int, colour: bool = False, badg
                 mark = marks.get(f"{x}{y}")
                 shade = regions.square(f"{x}{y}", colour, cell) if regions is not None and not mark else None
                 if mark:
-                    row.append(f"{mark[:cell - 1]:^{cell}}")
+                    row.append(_centred(_cut(mark, cell - 1), cell))
                 elif shade is not None:
                     row.append(shade[0])
                 else:
@@ -342,22 +342,39 @@ def render_board(view: dict, width: int, height: int, colour: bool = False, badg
                 else:
                     n = _tokens(c).get(badge, 0) if badge else 0
                     text = _short(c, letters) + (f"*{n}" if n else "")
-                if cell < CELL and len(text) >= cell:
+                if columns(text) >= cell:   # (a wide (CJK) letter takes two columns)
                     text = _narrowed(c, text, letters, cell - 1)
-                row.append(paint(f"{text:^{cell}}", c["controller"], colour))
+                row.append(paint(_centred(text, cell), c["controller"], colour))
         lines.append(f"{y:>3}  " + "".join(row) + f"  {y}")
     lines.append(lines[0])
     return lines
 
 
 def _narrowed(c: dict, text: str, letters: int, room: int) -> str:
-    """A square's text in `room` characters: the name's letters go first (down to one), as
+    """A square's text in `room` columns: the name's letters go first (down to one), as
     the controller, the life and the signs after them are what a square is read for."""
     rest = text[len(_short(c, letters)):]
-    keep = room - len(rest) - 1           # letters of the name that fit beside the controller
-    if keep >= 1 and "name" in c:
-        return _abbrev(c["name"], letters)[:keep] + str(c["controller"]) + rest
-    return text[:room]
+    keep = room - columns(rest) - len(str(c["controller"]))   # columns of the name that fit beside them
+    name = _cut(_abbrev(c["name"], letters), keep) if keep >= 1 and "name" in c else ""
+    if name:
+        return name + str(c["controller"]) + rest
+    return _cut(text, room)
+
+
+def _cut(text: str, room: int) -> str:
+    """The start of the text that takes at most `room` columns of a terminal."""
+    used = 0
+    for i, ch in enumerate(text):
+        used += get_cwidth(ch)
+        if used > room:
+            return text[:i]
+    return text
+
+
+def _centred(text: str, cell: int) -> str:
+    """The text in the middle of `cell` columns (as format's ^: the odd space on the right)."""
+    pad = max(0, cell - columns(text))
+    return " " * (pad // 2) + text + " " * (pad - pad // 2)
 
 
 def render_graph(view: dict, board: dict, colour: bool = False, width: int = 120,

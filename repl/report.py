@@ -109,6 +109,10 @@ def table_lines(runs: list[dict]) -> list[str]:
             lines.append(f"{head}game length: median {ln['decisions']['median']:g} decisions "
                          f"({ln['decisions']['min']}-{ln['decisions']['max']}), median "
                          f"{ln[unit]['median']:g} {unit} ({ln[unit]['min']}-{ln[unit]['max']})")
+        never = r["summary"].get("never_dealt") or []
+        if never:
+            shown = ", ".join(never[:12]) + (f" and {len(never) - 12} more" if len(never) > 12 else "")
+            lines.append(f"{head}cards in none of these games (the rules never made one): {shown}")
     if len(runs) > 1:
         for r in runs:
             words = [f"{n} {b['verdict']}" for n, b in sides(r["summary"]) if not b["verdict"].startswith("no ")]

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from conftest import ROOT, summon
+from conftest import ROOT, copy_game, summon
 from engine.lab import card_rates, parse_vary, summarise, variations, widest, with_card_stats
 from engine.loader import load_game
 from engine.match import Match, RandomBot, Seat, play
@@ -396,6 +396,22 @@ def test_sim_json_keeps_its_fields_and_adds_the_summary():
     for g in out["results"]:
         assert {"seed", "winner", "finished", "decisions", "hash", "answered", "thinking", "seating", "turns",
                 "plays", "sets"} <= set(g)
+
+
+def test_sim_names_the_cards_no_game_made(tmp_path):
+    """A creature added to Summoner's Isle's cards but left out of creature_order is never
+    dealt: the run said nothing of it (no figure can show a card that is never made)."""
+    g = copy_game(tmp_path, "summoners_isle")
+    with (g.cards / "creatures.yaml").open("a") as f:
+        f.write("\n  - {id: golem, name: Golem, tags: [creature], copies: 2, cost: 4, actions: 1, attack: 3, "
+                "defence: 9, bounty: 2, text: Slow.}\n")
+    r = summon("sim", str(g.rules), "--games", "4", "--jobs", "1")
+    assert r.returncode == 0 and "cards in none of these games (the rules never made one): golem" in r.stdout, \
+        r.stdout + r.stderr
+    out = json.loads(summon("sim", str(g.rules), "--games", "4", "--jobs", "1", "--json").stdout)
+    assert out["summary"]["never_dealt"] == ["golem"] and all("golem" not in x["dealt"] for x in out["results"])
+    shipped = json.loads(summon("sim", "summoners_isle", "--games", "4", "--jobs", "1", "--json").stdout)
+    assert shipped["summary"]["never_dealt"] == [] and "wyrm" in shipped["results"][0]["dealt"]
 
 
 # -- bad input ---------------------------------------------------------------------------------

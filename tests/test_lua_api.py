@@ -403,6 +403,8 @@ def test_counters_hold_whole_numbers(tm):
                             r"hold whole numbers: // divides to one, math\.floor rounds down\)", message), message
     assert error_of(tm, 'counters.add(1, "score", math.huge)') == "eval:1: counters.add: the amount must be a whole " \
                                                                    "number, got inf"
+    for code in ('counters.add(1, "score", "2")', 'counters.set("steps", "0x10")', 'counters.spend(1, "score", " 1 ")'):
+        assert "must be a whole number, got '" in error_of(tm, code), code   # (a text is no number)
     assert run(tm, 'return counters.add(1, "score", 3 // 2), counters.set("steps", math.floor(2.5)), '
                    'counters.add(1, "score", 4 / 2), math.type(counters.get(1, "score")), '
                    'counters.can_spend(1, "score", 3.0), counters.spend(1, "score", 1.0)') == [1, 2, 3, "integer", True, 2]

@@ -331,6 +331,21 @@ def test_fitted_breaks_only_plain_lines_wider_than_the_terminal():
     assert fitted(label, 40) == label                # (the number would stand alone on its line)
 
 
+def test_a_boards_squares_hold_wide_names_by_the_columns_they_take():
+    """A card named in wide (CJK) letters took two columns a letter, so its square ran past
+    its width and every square after it stood out of its column; a mark likewise."""
+    from repl.render import columns, render_board
+    view = {"cards": [{"id": 1, "name": "火竜炎王", "controller": 1, "tokens": {}},
+                      {"id": 2, "name": "Frost Mage", "controller": 2, "tokens": {"damage": 2}}],
+            "spaces": {"a1": 1, "b1": 2}}
+    for cell, letters in ((9, 3), (6, 2)):
+        lines = render_board(view, 3, 2, badge="damage", marks={"c2": "神殿の門"}, cell=cell, letters=letters)
+        rows = lines[1:-1]
+        assert {columns(r) for r in rows} == {5 + 3 * cell + 3}, lines
+        a1 = next(r for r in rows if r.startswith("  1"))
+        assert a1.split()[1] == ("火竜炎1" if cell == 9 else "火竜1") and a1.split()[2] == ("Frm2*2" if cell == 9 else "Fm2*2")
+
+
 def test_a_line_is_broken_by_the_columns_it_takes_on_the_terminal():
     """A wide (CJK) character takes two columns of a terminal: a line of them is broken so
     that no part is wider than the terminal, and a line that fits in columns is left whole."""

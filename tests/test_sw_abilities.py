@@ -720,3 +720,44 @@ def test_other_units_still_summon_next_to_gates(sw):
     m = start(sw, ELUT_BAL.replace('{"elut_bal"}', '{"undead_warrior"}'))
     answer(m, "Summon Undead Warrior (cost 2)", "f3")
     assert card_at(m, "f3")["def"] == "undead_warrior"
+
+
+def test_a_unit_whose_life_came_from_where_it_stood_is_destroyed_when_it_moves_away(tmp_path):
+    """A modder's card with more life next to its summoner, damaged past its own life: it
+    stayed at 0 life left once moved, forced or swapped away (the rules looked again only
+    when a card was destroyed or changed sides). The README: destroyed at once."""
+    from conftest import copy_game, edit, summon
+    g = copy_game(tmp_path, "summoner_wars")
+    edit(g.cards / "polar_dwarves.yaml", "    modifiers:\n      strength: |\n        function(self, card, value)\n"
+         "          if card ~= self or not self.space then return value end\n          local near = adjacent_cards",
+         "    modifiers:\n      life: |\n        function(self, card, value)\n"
+         "          if card ~= self or not self.space then return value end\n"
+         "          local s = summoner_of(self.controller)\n"
+         "          if s and s.space and board.distance(s.space, self.space) == 1 then return value + 2 end\n"
+         "          return value\n        end\n"
+         "      strength: |\n        function(self, card, value)\n"
+         "          if card ~= self or not self.space then return value end\n          local near = adjacent_cards")
+    (g.cards / "tests").mkdir()
+    (g.cards / "tests" / "life.yaml").write_text("""\
+game: summoner_wars
+scenarios:
+  - name: life given by standing next to the summoner goes with the move away
+    seats: [polar_dwarves, fallen_kingdom]
+    setup:
+      clear_board: true
+      board:
+        a1: {card: svara, owner: 1}
+        b1: {card: frost_mage, owner: 1, tokens: {damage: 5}}
+        f8: {card: ret_talus, owner: 2}
+      start: {player: 1, phase: move}
+    steps:
+      - expect:
+          board: {b1: {card: frost_mage, stats: {life: 6}}}
+      - answer: Move Frost Mage at b1
+      - answer: c1
+        expect:
+          board: {b1: null, c1: null}
+          said: ['Frost Mage at c1 is destroyed']
+""")
+    r = summon("test", str(g.cards / "tests" / "life.yaml"))
+    assert r.returncode == 0 and "1 passed, 0 failed" in r.stdout, r.stdout + r.stderr

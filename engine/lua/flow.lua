@@ -670,10 +670,30 @@ function E.place_error(err)
   return msg
 end
 
+-- The first frame of Lua written in a YAML file (a card's script) up the stack of an error
+-- placed elsewhere (in a rules file the script called, or the engine): the line its author
+-- looks at, which the rules' own line does not name (an action the rules run is no hook).
+local function yaml_caller(msg)
+  for level = 3, 200 do
+    local info = getinfo(level, "Sl")
+    if not info then return "" end
+    local src = info.source or ""
+    if (info.currentline or 0) > 0 and string.find(src, "%.ya?ml$") then
+      local file = string.gsub(src, "^[@=]", "")
+      local placed_at = string.match(msg, "^(.-):%d+: ")   -- (Lua cuts a long name to "..." and its end)
+      placed_at = placed_at and string.gsub(placed_at, "^%.%.%.", "")
+      if placed_at and string.sub(file, -#placed_at) == placed_at then return "" end
+      return "\n  called from " .. file .. ":" .. info.currentline
+    end
+  end
+  return ""
+end
+
 local function on_error(err)
   if rawequal(err, GAME_OVER) then return GAME_OVER end
   if tripped then return { message = tripped } end
-  return { message = E.error_text(placed(err, true)) .. context_chain(), traceback = traceback(nil, 2) }
+  local msg = E.error_text(placed(err, true))
+  return { message = msg .. yaml_caller(msg) .. context_chain(), traceback = traceback(nil, 2) }
 end
 
 local function start_co(main)

@@ -850,7 +850,7 @@ end
 -- scenario far from its cause. A float of a whole value (2.0; 1.0 from YAML) is that whole
 -- number. Returns n as an integer.
 local function number_arg(n, fn, what, level)
-  local whole = math.tointeger(n)
+  local whole = type(n) == "number" and math.tointeger(n) or nil   -- (math.tointeger takes "2" too)
   if whole == nil then
     local hint = math.type(n) == "float" and n == n and n ~= math.huge and n ~= -math.huge
       and " (counters hold whole numbers: // divides to one, math.floor rounds down)" or ""

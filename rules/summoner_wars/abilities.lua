@@ -199,7 +199,16 @@ end
 
 --- Whether a unit may still use an ability instead of moving (what = "move") or
 --- attacking ("attack"): it has not done so, and the phase's limit is not reached.
+local INSTEAD = { move = true, attack = true }
+
+local function instead_arg(what, fn)
+  if not INSTEAD[what] then
+    error(fn .. ": an ability is used instead of \"move\" or \"attack\", not \"" .. tostring(what) .. "\"", 3)
+  end
+end
+
 function can_instead_of(c, what)
+  instead_arg(what, "can_instead_of")
   local done = what == "move" and state.vars.moved or state.vars.attacked
   local limit = what == "move" and options.movers or options.attackers
   if done == nil or done[c.id] then return false end
@@ -208,6 +217,7 @@ end
 
 --- Counts an ability used instead of moving or attacking as that unit's move or attack.
 function use_instead_of(c, what)
+  instead_arg(what, "use_instead_of")
   local done = what == "move" and state.vars.moved or state.vars.attacked
   done[c.id] = true
 end
@@ -219,6 +229,7 @@ function exchange_places(a, b)
   local sa, sb = a.space, b.space
   cards.swap(a, b)
   say(string.format("%s (%s) and %s (%s) exchange places", a.name, sa, b.name, sb))
+  check_lethal()   -- (as after a move)
 end
 
 --- A card on the battlefield goes back to its owner's hand: the cards under it are

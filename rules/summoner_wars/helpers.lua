@@ -237,6 +237,7 @@ function force(c, to)
   cards.place(c, to)
   say(string.format("%s is forced from %s to %s", c.name, from, to))
   emit("after_force", { card = c, from = from, to = to })
+  check_lethal()   -- (as after a move)
 end
 
 --- Offers a player to force one of some cards n spaces (or not); returns true if forced.

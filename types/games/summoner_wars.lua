@@ -55,8 +55,6 @@ function build_phase(p, pick) end
 --- Defined in rules/summoner_wars/phases.lua.
 function build_spaces(p) end
 
---- Whether a unit may still use an ability instead of moving (what = "move") or
---- attacking ("attack"): it has not done so, and the phase's limit is not reached.
 --- Defined in rules/summoner_wars/abilities.lua.
 function can_instead_of(c, what) end
 
