@@ -268,7 +268,7 @@ def _check_game(target: str, game_id: str | None) -> list[Problem]:
         try:
             found += _data_outside_state(game)
             found += _offers_forks_cannot_copy(game)
-            found += _each_set_played(game)
+            found += [] if found else _each_set_played(game)   # (an error met already is said once)
         except EngineError as e:   # (the random games these play stopped: a script's error)
             where = loader.display(game.root / "game.yaml")
             return sorted(set(found + [Problem(where, 1, 1, f"a random game stopped: {str(e).splitlines()[0]}")]))
@@ -348,6 +348,9 @@ def _stopped_game(game, e: ScriptError) -> Problem:
     """The problem of a script error met in a random game the check played, at the line the
     error names (else at game.yaml)."""
     p = problem_from_lua(str(e), "")
+    called = re.search(r"^  called from (.+):(\d+)$", str(e), re.M)
+    if not p.path and called:   # (error(msg, 0) names no place: the card's line that led there does)
+        p = Problem(called.group(1), int(called.group(2)), 1, p.message)
     if not p.path:   # (the step budget's message says where the script was: " at FILE:LINE")
         at = re.search(r" at (\S+):(\d+)\b", str(e).splitlines()[0] if str(e) else "")
         p = Problem(at.group(1), int(at.group(2)), 1, p.message) if at else \
@@ -380,9 +383,12 @@ def _each_set_played(game) -> list[Problem]:
             try:
                 Match(game, g + 1, seats, quiet=True).rollout(seed=g + 1, max_decisions=SET_DECISIONS)
             except ScriptError as e:
-                return [_stopped_game(game, e)]
+                p = _stopped_game(game, e)
+                return [Problem(p.path, p.line, p.col, p.message.replace(
+                    "(in a random game summon check played)",
+                    f"(in a random game summon check played: {set_id} in seat {g % n + 1}, seed {g + 1})"))]
             except EngineError:
-                return []
+                break   # (this set's matches cannot be built: its problems are said elsewhere)
     return []
 
 

@@ -365,8 +365,6 @@ def _schema_problems(doc: yamlio.Document, err) -> list[Problem]:
     elif err.validator == "pattern":
         said = err.schema.get("x-message", "is not a valid id: use lower-case letters, digits and _")
         out.append(doc.problem(where, f"'{inst}' {said}"))
-    elif isinstance(err.schema, dict) and isinstance(err.schema.get("x-message"), str) and err.validator != "type":
-        out.append(doc.problem(where, err.schema["x-message"]))   # (the schema's author says why)
     elif isinstance(inst, (dict, list)) and err.validator in ("not", "oneOf", "anyOf", "const"):
         why = err.schema.get("x-message") if isinstance(err.schema, dict) else None
         if why is None and isinstance(err.validator_value, dict):   # (not: {..., x-message: ...})
@@ -376,6 +374,9 @@ def _schema_problems(doc: yamlio.Document, err) -> list[Problem]:
                                (f": {why}" if isinstance(why, str) else "")))
     else:
         out.append(doc.problem(where, err.message))
+    why = err.schema.get("x-message") if isinstance(err.schema, dict) else None
+    if isinstance(why, str):   # (the schema's author says why, after what is wrong)
+        out = [p if p.message.endswith(why) else Problem(p.path, p.line, p.col, f"{p.message}: {why}") for p in out]
     return out
 
 

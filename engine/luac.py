@@ -19,7 +19,7 @@ _compiled: dict[tuple[str, str, str, bool], tuple[bool, bytes | str]] = {}
 
 _MARK = re.compile(r"--\[\[@line (\d{1,9})\]\]")
 _names: dict[str, None] = {}   # the chunk names compiled in this process, in order (whole_places)
-_CUT = re.compile(r"(?<![^\s(\[])\.\.\.(.{56})(?=:\d+:)")   # (Lua's cut: "..." and the last 56)
+_CUT = re.compile(r"(?<![^\s(\[])\.\.\.([^\n]+?)(?=:\d+:)")   # (Lua's cut: "..." and the last 56 bytes)
 _ERROR_LINE = re.compile(r"^(.*?):(\d+):")
 
 
@@ -31,7 +31,8 @@ def whole_places(text: str) -> str:
         return text
 
     def whole(m: re.Match) -> str:
-        found = [n for n in _names if len(n) > 59 and n.endswith(m.group(1))]
+        tail = m.group(1).lstrip("\ufffd").encode()   # (a cut may split a letter of several bytes)
+        found = [n for n in _names if len(n.encode()) > 59 and n.encode().endswith(tail)]
         return found[0] if len(found) == 1 else m.group(0)
     return _CUT.sub(whole, text)
 

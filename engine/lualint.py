@@ -492,6 +492,11 @@ class _Walker:
             self.declare(scopes[-1], names, made)
         elif isinstance(st, A.Assign):
             start = self.anchor
+            if len(scopes) == 2 and len(self.fns) == 1:   # base_f = f (a global): the function kept, to wrap
+                for v in st.values or []:
+                    if isinstance(v, A.Name) and not self.is_local(v.id, scopes):
+                        line, col = self.where(v, v.id)
+                        self.uses.append(Use("alias", v.id, line, col))
             set_here = [self.local_of(t.id, scopes) for t in st.targets if isinstance(t, A.Name)]
             set_here = [loc for loc in set_here if loc is not None]
             self.assigning += set_here

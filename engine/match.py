@@ -129,6 +129,11 @@ def region_owners(got: Any, regions, players: int) -> tuple[dict[str, int], str 
     return owners, wrong
 
 
+
+def state_hash_of(state_json: str) -> str:
+    """sha256 of a state's canonical JSON (Match.state_json)."""
+    return hashlib.sha256(state_json.encode()).hexdigest()
+
 class Match:
     """A running match: options() and answer() to play, snapshot() and view() to read, restarted() to go back.
 
@@ -469,7 +474,11 @@ class Match:
 
     def state_hash(self) -> str:
         """sha256 of the state's canonical JSON."""
-        return hashlib.sha256(self._rt.state_json().encode()).hexdigest()
+        return state_hash_of(self.state_json())
+
+    def state_json(self) -> str:
+        """The whole state as canonical JSON text (what state_hash hashes)."""
+        return self._rt.state_json()
 
     def board_spaces(self) -> list[str]:
         """The spaces on this match's board (its regions for another number of players left out)."""

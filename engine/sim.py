@@ -1,6 +1,7 @@
 """Batch simulation: bot games in parallel processes, with a report that is the same for the same arguments."""
 from __future__ import annotations
 
+import json
 import time
 from typing import Callable
 
@@ -9,7 +10,7 @@ from .bots import bots_for
 from .errors import EngineError
 from .lab import summarise, widest
 from .loader import GameDef
-from .match import MAX_SEED, Match, Seat, check_seed, play
+from .match import MAX_SEED, Match, Seat, check_seed, play, state_hash_of
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -74,11 +75,13 @@ def run_one(game: GameDef, seats: list[Seat], seed: int, max_decisions: int, opt
         raise EngineError(f"{e}\n  in the game of seed {seed}, at decision {m.decisions + 1}"
                           + (f", in the {phase} phase" if phase else "")) from None
     turns, rounds = m.clock()
+    state = m.state_json()   # (read once: its hash, and the cards the game made)
+    dealt = sorted({c["def"] for c in json.loads(state)["cards"]})
     return {"seed": seed, "winner": m.winner if m.is_over else None, "opener": opener, "finished": m.is_over,
-            "decisions": m.decisions, "hash": m.state_hash(),
+            "decisions": m.decisions, "hash": state_hash_of(state),
             "answered": answered, "thinking": [round(t, 6) for t in thinking],
             "turns": turns, "rounds": rounds, "sets": [s.set for s in m.seats],
-            "plays": m.plays(), "dealt": sorted({c["def"] for c in m.snapshot()["cards"]})}
+            "plays": m.plays(), "dealt": dealt}
 
 
 def _phase_of(m: Match) -> str | None:

@@ -387,6 +387,12 @@ def test_notes_name_likely_slips_in_names_the_engine_does_not_own(tmp_path):
     assert not [n for n in shipped if "no script" in n or "tag" in n], shipped
 
 
+def _deal_damage_line(rules) -> int:
+    """The line after deal_damage's first guard in a copy's helpers.lua (where tests plant code)."""
+    lines = (rules / "helpers.lua").read_text().splitlines()
+    return lines.index("  if amount <= 0 or not target.space then return end") + 2
+
+
 def _notes_after(tmp_path, game: str, file: str, old: str, new: str, about: str) -> list[str]:
     """The notes of summon check that name `about`, in a copy of a game with one change."""
     from engine.check import notes
@@ -437,7 +443,8 @@ def test_a_misspelt_local_set_as_a_global_nothing_reads_is_noted(tmp_path):
     said = _notes_after(tmp_path, "summoner_wars", "helpers.lua", "  if amount <= 0 or not target.space then return "
                         "end\n", "  if amount <= 0 or not target.space then return end\n  if amount > 99 then amuont "
                         "= 99 end\n", "amuont")
-    assert said == ["rules/summoner_wars/helpers.lua:176:23: note: this sets a global 'amuont' that no script reads "
+    line = _deal_damage_line(ROOT / "rules" / "summoner_wars")
+    assert said == [f"rules/summoner_wars/helpers.lua:{line}:23: note: this sets a global 'amuont' that no script reads "
                     "(did you mean the local 'amount'? a name no local has makes a global)"], said
 
 
@@ -479,12 +486,13 @@ def test_a_comparison_that_is_never_true_is_noted(tmp_path):
          "  if amount <= 0 or not target.space then return end\n" + planted + "\n")
     said = [n.replace(f"{tmp_path}/", "") for n in notes(str(g.rules)) if "comparison" in n or "zone" in n]
     phase, hand, discard = (planted.index(t) + 1 for t in ('"atack"', '"hand"', '"discrad'))
+    line = _deal_damage_line(ROOT / "rules" / "summoner_wars")
     assert said == [
-        f"rules/summoner_wars/helpers.lua:176:{phase}: note: no phase called 'atack' (did you mean 'attack'?): this "
+        f"rules/summoner_wars/helpers.lua:{line}:{phase}: note: no phase called 'atack' (did you mean 'attack'?): this "
         "comparison is never true",
-        f"rules/summoner_wars/helpers.lua:176:{hand}: note: a card in a player's hand zone has the zone 'hand:1' (its "
+        f"rules/summoner_wars/helpers.lua:{line}:{hand}: note: a card in a player's hand zone has the zone 'hand:1' (its "
         "name, a colon and the player): 'hand' alone is never a card's zone",
-        f"rules/summoner_wars/helpers.lua:176:{discard}: note: no zone called 'discrad' (did you mean 'discard'?): "
+        f"rules/summoner_wars/helpers.lua:{line}:{discard}: note: no zone called 'discrad' (did you mean 'discard'?): "
         "this comparison is never true"], said
 
 
@@ -673,6 +681,10 @@ def test_a_stat_cards_modify_and_no_script_reads_is_noted(tmp_path):
     # said at game.yaml:1:1 or with no place
     ("summoner_wars", "polar_dwarves.yaml", "  - {card: ice_golem, row: 1, col: 2}", "  - {card: ice_golem, row: 1, col: 7}",
      "polar_dwarves.yaml:9:36: 7 is greater than the maximum of 5"),
+    # (an x-message says why, after what is wrong)
+    ("summoner_wars", "polar_dwarves.yaml", "    name: Bear Cavalry\n    tags: [unit, common]",
+     "    name: Bear Cavalry\n    tags: [common]", "polar_dwarves.yaml:86:11: ['common'] does not contain items "
+     "matching the given schema: a summoner, champion or common is a unit: its tags need unit"),
     ("summonaria", "defenders_of_steneval.yaml", "resources: [dragon_teeth, bloodstones, fairy_dust]",
      "resources: [dragon_teeth, bloodstones, dragon_teeth]",
      "defenders_of_steneval.yaml:7:40: \"dragon_teeth\" is listed already"),
@@ -858,7 +870,8 @@ def test_every_card_set_plays_in_checks_random_games(tmp_path):
          "return #cards_within(3, self, function(c) return is_unit(c) and")
     problems = [str(p).replace(f"{tmp_path}/", "") for p in check(str(g.rules))]
     assert problems == ["rules/summoner_wars/helpers.lua:72:1: Lua: attempt to index a number value (local 'card'), "
-                        "called from cards/summoner_wars/veiled_court.yaml:38 (in a random game summon check played)"]
+                        "called from cards/summoner_wars/veiled_court.yaml:38 (in a random game summon check played: "
+                        "veiled_court in seat 1, seed 1)"]
 
 
 def test_annotation_like_keys_are_no_keyword_slips_and_a_slip_names_the_keyword():

@@ -197,8 +197,6 @@ local function count_keys(t)
   return n
 end
 
---- Whether a unit may still use an ability instead of moving (what = "move") or
---- attacking ("attack"): it has not done so, and the phase's limit is not reached.
 local INSTEAD = { move = true, attack = true }
 
 local function instead_arg(what, fn)
@@ -207,6 +205,8 @@ local function instead_arg(what, fn)
   end
 end
 
+--- Whether a unit may still use an ability instead of moving (what = "move") or
+--- attacking ("attack"): it has not done so, and the phase's limit is not reached.
 function can_instead_of(c, what)
   instead_arg(what, "can_instead_of")
   local done = what == "move" and state.vars.moved or state.vars.attacked
@@ -229,7 +229,7 @@ function exchange_places(a, b)
   local sa, sb = a.space, b.space
   cards.swap(a, b)
   say(string.format("%s (%s) and %s (%s) exchange places", a.name, sa, b.name, sb))
-  check_lethal()   -- (as after a move)
+  check_lethal_after_move()   -- (as after a move)
 end
 
 --- A card on the battlefield goes back to its owner's hand: the cards under it are

@@ -170,6 +170,13 @@ function check_lethal()
   end
 end
 
+--- check_lethal after a card moved, was forced or exchanged places: only when a card in
+--- play has a modifier of life (life given by where a card stands); else nothing can
+--- have changed, and a move is the commonest step of a turn.
+function check_lethal_after_move()
+  if #cards.in_play_with("modifiers", "life") > 0 then check_lethal() end
+end
+
 --- Adds damage to a card on the battlefield and destroys it when its life reaches 0.
 function deal_damage(target, amount, source)
   if amount <= 0 or not target.space then return end
@@ -237,7 +244,7 @@ function force(c, to)
   cards.place(c, to)
   say(string.format("%s is forced from %s to %s", c.name, from, to))
   emit("after_force", { card = c, from = from, to = to })
-  check_lethal()   -- (as after a move)
+  check_lethal_after_move()   -- (as after a move)
 end
 
 --- Offers a player to force one of some cards n spaces (or not); returns true if forced.

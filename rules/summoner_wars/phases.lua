@@ -267,7 +267,7 @@ function move_unit(p, u, path, through)
   if dest ~= from then cards.place(u, dest) end
   say(string.format("%s moves %s -> %s", u.name, from, table.concat(path, " -> ")))
   emit("after_move", { card = u, from = from, to = dest, path = path, through = through })
-  check_lethal()   -- life a card has by where it stands (next to another, say) may be gone
+  check_lethal_after_move()   -- life a card has by where it stands (next to another, say) may be gone
 end
 
 --- The move step's question: which unit moves, or, once one is picked, where to.

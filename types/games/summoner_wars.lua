@@ -55,6 +55,8 @@ function build_phase(p, pick) end
 --- Defined in rules/summoner_wars/phases.lua.
 function build_spaces(p) end
 
+--- Whether a unit may still use an ability instead of moving (what = "move") or
+--- attacking ("attack"): it has not done so, and the phase's limit is not reached.
 --- Defined in rules/summoner_wars/abilities.lua.
 function can_instead_of(c, what) end
 
@@ -67,6 +69,12 @@ function cards_within(card, n, filter) end
 --- magic for these.
 --- Defined in rules/summoner_wars/helpers.lua.
 function check_lethal() end
+
+--- check_lethal after a card moved, was forced or exchanged places: only when a card in
+--- play has a modifier of life (life given by where a card stands); else nothing can
+--- have changed, and a move is the commonest step of a turn.
+--- Defined in rules/summoner_wars/helpers.lua.
+function check_lethal_after_move() end
 
 --- The game ends when only one player's summoner is left on the battlefield.
 --- Defined in rules/summoner_wars/helpers.lua.
