@@ -256,13 +256,14 @@ def _check_game(target: str, game_id: str | None) -> list[Problem]:
     if old:
         return old   # the match would stop at the first of them
     pl = game.data["players"]
+    in_sets = _set_problems(game)
     try:
         m = plain_match(game)
     except DefinitionError as e:
         return e.problems
     except EngineError as e:
-        return [cannot_start(game, str(e))]
-    found = script_problems(game, m.script_shapes())
+        return in_sets or [cannot_start(game, str(e))]   # (what check_set found says why, at its place)
+    found = in_sets + script_problems(game, m.script_shapes())
     found += _display_problems(game, m)
     if not found and m.pending is not None:
         try:
@@ -282,6 +283,39 @@ def _check_game(target: str, game_id: str | None) -> list[Problem]:
                     found.append(failed)   # (else the check has said more precisely what fails there)
                 return sorted(set(found))
     return sorted(set(found))
+
+
+def _set_problems(game) -> list[Problem]:
+    """What the rules' check_set(set) finds in each card set, at its place in the set's file
+    (the set's id when it names none); an error of check_set itself at its own line."""
+    from .runtime import rules_runtime
+
+    try:
+        found = rules_runtime(game).check_sets()
+    except (EngineError, MemoryError):
+        return []   # (rules that do not load: said elsewhere)
+    out, docs = [], {}
+    for set_id, keys, message, failed in found:
+        s = game.sets.get(set_id)
+        where = loader.display(game.root / "game.yaml") if s is None else s.path
+        if failed:
+            p = _placed_error(game, message)
+            out.append(dataclasses.replace(p, message=f"{p.message} (check_set of card set {set_id})"))
+            continue
+        if s is None or s.file is None:
+            out.append(Problem(where, 1, 1, f"card set {set_id}: {message}"))
+            continue
+        if s.file not in docs:
+            docs[s.file] = yamlio.load(s.file, s.path)[0]
+        doc = docs[s.file]
+        keys = keys or ("id",)
+        if doc is None:
+            out.append(Problem(where, 1, 1, message))
+        elif isinstance(keys[-1], str):
+            out.append(doc.key_problem(keys, message))   # (a mapping's key: its own line, not its value's)
+        else:
+            out.append(doc.problem(keys, message))
+    return out
 
 
 def _names_in_scripts_of(game) -> list[Problem]:
@@ -344,17 +378,25 @@ def _data_outside_state(game) -> list[Problem]:
                     f"data in `state` (caches of card definitions or the board may stay)")]
 
 
+def _placed_error(game, msg: str) -> Problem:
+    """A script's error at the line it names: Lua's own place, else the card's line that led
+    there (error(msg, 0) names none), else where the step budget stopped the script, else
+    game.yaml."""
+    p = problem_from_lua(msg, "")
+    called = re.search(r"^  called from (.+):(\d+)$", msg, re.M)
+    if not p.path and called:
+        p = Problem(called.group(1), int(called.group(2)), 1, p.message)
+    if not p.path:   # (the step budget's message says where the script was: " at FILE:LINE")
+        at = re.search(r" at (\S+):(\d+)\b", msg.splitlines()[0] if msg else "")
+        p = Problem(at.group(1), int(at.group(2)), 1, p.message) if at else \
+            Problem(loader.display(game.root / "game.yaml"), 1, 1, p.message)
+    return p
+
+
 def _stopped_game(game, e: ScriptError) -> Problem:
     """The problem of a script error met in a random game the check played, at the line the
     error names (else at game.yaml)."""
-    p = problem_from_lua(str(e), "")
-    called = re.search(r"^  called from (.+):(\d+)$", str(e), re.M)
-    if not p.path and called:   # (error(msg, 0) names no place: the card's line that led there does)
-        p = Problem(called.group(1), int(called.group(2)), 1, p.message)
-    if not p.path:   # (the step budget's message says where the script was: " at FILE:LINE")
-        at = re.search(r" at (\S+):(\d+)\b", str(e).splitlines()[0] if str(e) else "")
-        p = Problem(at.group(1), int(at.group(2)), 1, p.message) if at else \
-            Problem(loader.display(game.root / "game.yaml"), 1, 1, p.message)
+    p = _placed_error(game, str(e))
     # (the card whose script was running: its hook's parameters swapped, say, fail in the rules)
     lines = str(e).splitlines()[1:]
     caller = next((f", {x.strip()}" for x in lines if x.startswith("  called from ")), "")   # (a card's line)

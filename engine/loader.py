@@ -70,6 +70,7 @@ class SetDef:
     path: str
     data: dict
     card_ids: list[str]
+    file: Path | None = None   # the file it was read from (path is how messages show it)
 
 
 @dataclass
@@ -1164,7 +1165,7 @@ def _read_card_sets(set_files: list[Path], g: dict, ld: _Loading
                 ids.append(cid)
         if not sprobs:   # a pool no seat takes is no set to play
             kept = sets if sd.get("playable", True) else ld.pools
-            kept[sid] = SetDef(sid, sd["name"], sdoc.path, {k: v for k, v in sd.items() if k != "cards"}, ids)
+            kept[sid] = SetDef(sid, sd["name"], sdoc.path, {k: v for k, v in sd.items() if k != "cards"}, ids, sf)
         set_docs.append(sdoc)
     return sets, cards, set_docs
 

@@ -14,8 +14,11 @@ from .loader import GameDef, LuaSource, display, lua_game_table
 from .lint import problem_from_lua
 from .luac import compile_lua, first_line
 
-ENGINE_FILES = ("core", "portable", "board", "pieces", "events", "flow", "libs", "sandbox", "state", "scenario")
-_SOURCES = {name: (ENGINE_DIR / "lua" / f"{name}.lua").read_text() for name in ENGINE_FILES}
+ENGINE_FILES = ("core", "portable", "board", "pieces", "events", "flow", "libs", "sandbox", "state")
+# Loaded when a match of the runtime first needs it (Runtime._scenario_api): most never
+# do, and each runtime holds its own compiled copy of every engine file it loads.
+ON_DEMAND = ("scenario",)
+_SOURCES = {name: (ENGINE_DIR / "lua" / f"{name}.lua").read_text() for name in ENGINE_FILES + ON_DEMAND}
 
 LOAD_HEADROOM_MB = 256   # room above a match's memory cap while its runtime loads (see Runtime)
 
@@ -97,14 +100,11 @@ class Runtime:
         E.steps = lua.table(n=1 << 40)
         # limits: {steps: 0} (benchmarks only: game.yaml refuses it) compiles with no steps
         self._steps = "none" if (game.data.get("limits") or {}).get("steps") == 0 else "calls"
-        run_binary = lua.eval("function(bc, E) return assert(load(bc, nil, 'b'))(E.steps, E) end")
-        # The engine's files keep their lines but not their local variables' names, which
-        # only messages of the engine's own bugs would show (luac.without_locals).
+        # (the host's alone: it keeps load after the scripts' globals lose it)
+        self._run_binary = lua.execute("local load, assert = load, assert\n"
+                                       "return function(bc, E) return assert(load(bc, nil, 'b'))(E.steps, E) end")
         for name in ENGINE_FILES:
-            ok, bc = compile_lua(_SOURCES[name], f"engine/lua/{name}.lua",
-                                 "none" if self._steps == "none" else "loops", locals=False)
-            assert ok, bc
-            run_binary(bc, E)
+            self._load_engine_file(name)
         _catch_ctrl_c()
         E.set_poll(_poll)
         g = lua.globals()
@@ -157,6 +157,7 @@ class Runtime:
             if err is not None:
                 problems.append(problem_from_lua(str(err), src.chunkname))
         if scenario is not None:
+            self._scenario_api()
             ok, res = compile_lua(scenario.source, scenario.chunkname, self._steps)
             if ok:
                 ok, res = E.load_chunk(res, scenario.chunkname, "scenario")
@@ -167,6 +168,7 @@ class Runtime:
         if setup is not None:
             E.scenario_data = lua.table_from(setup, recursive=True)
         if scenario is not None or setup is not None:
+            self._scenario_api()
             E.scenario_fn = lua.eval("""function(E) return function()
                 if E.scenario_data then E.scenario_api.apply(E.scenario_data) end
                 if E.scenario_lua then E.scenario_lua() end
@@ -181,6 +183,21 @@ class Runtime:
         self._shared = _Shared(self)
         self._saved = None      # this match's values while another match of the runtime runs
         self._keeps = False     # whether this match keeps checkpoints (keep_checkpoints)
+
+    def _load_engine_file(self, name: str) -> None:
+        """Runs one of the engine's Lua files in this runtime. They keep their lines but not
+        their local variables' names, which only messages of the engine's own bugs would
+        show (luac.without_locals)."""
+        ok, bc = compile_lua(_SOURCES[name], f"engine/lua/{name}.lua",
+                             "none" if self._steps == "none" else "loops", locals=False)
+        assert ok, bc
+        self._run_binary(bc, self._E)
+
+    def _scenario_api(self):
+        """The engine's `scenario` table (engine/lua/scenario.lua), loaded on first use."""
+        if self._E.scenario_api is None:
+            self._load_engine_file("scenario")
+        return self._E.scenario_api
 
     # -- matches side by side --------------------------------------------------
 
@@ -228,6 +245,7 @@ class Runtime:
             raise
         new = object.__new__(Runtime)
         new._lua, new._E, new.memory_mb, new.game_root = self._lua, self._E, self.memory_mb, self.game_root
+        new._steps, new._run_binary = self._steps, self._run_binary
         new._shared, new._saved, new._keeps = self._shared, None, False
         self._saved = saved
         self._shared.current = new
@@ -348,7 +366,7 @@ class Runtime:
 
     def force(self, values: list[int]) -> None:
         """Results the generator gives next, in order (scenario tests)."""
-        self._call(self._E.scenario_api.force, self._lua.table_from(list(values)))
+        self._call(self._scenario_api().force, self._lua.table_from(list(values)))
 
     def forced_left(self) -> int:
         """How many forced results (force) the generator has not given yet (of this match:
@@ -384,6 +402,7 @@ class Runtime:
         {"globals": set, "fields": {engine table: set of its fields}, "unlisted": set of
         tables pairs() cannot list}, read from the environments the engine builds."""
         self._activate()
+        self._scenario_api()
         names = lambda t: {str(k) for k in t.keys()}  # noqa: E731
         out = {}
         for kind, sh in self._call(self._E.script_shapes)[0].items():
@@ -391,6 +410,19 @@ class Runtime:
                               "fields": {str(k): names(v) for k, v in sh.fields.items()}}
         return out
 
+
+    def check_sets(self) -> list[tuple[str, tuple | None, str, bool]]:
+        """What the rules' check_set finds in each card set (E.check_sets): (set id, the keys
+        of its place in the set's file, list positions from 0, or None; the message; whether
+        check_set itself failed, the message then being its error)."""
+        out = []
+        for item in _list(self._call(self._E.check_sets)[0]):
+            sid, keys, message = str(item[1]), item[2], str(item[3])
+            at = None
+            if lua_type(keys) == "table":
+                at = tuple(k - 1 if isinstance(k, int) else str(k) for k in _list(keys))
+            out.append((sid, at, message, keys is True))
+        return out
 
     def state_json(self) -> str:
         """The whole state as canonical JSON (sorted keys)."""
@@ -477,7 +509,7 @@ class Runtime:
 
     def api_names(self, table: str) -> list[str]:
         """The keys of an engine API table (board, cards, ..., scenario), sorted."""
-        t = self._E.scenario_api if table == "scenario" else self._E.base_env[table]
+        t = self._scenario_api() if table == "scenario" else self._E.base_env[table]
         keys = self._lua.eval("function(t) local out = {} for k in pairs(t) do out[#out + 1] = k end return out end")
         return sorted(str(k) for k in keys(t).values())
 

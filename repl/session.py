@@ -840,7 +840,7 @@ def _auto(s: Session, arg: str) -> str:
     return "\n".join(out + [s.screen()])
 
 
-@command("lua", "CODE", help="evaluate Lua on your view of the match (`view`, `defs`, `board`); --designer: on the match")
+@command("lua", "CODE", help="evaluate Lua on your view of the match (`view`, `defs`, `board`, `stat`); --designer: on the match")
 def _lua(s: Session, arg: str) -> str:
     if not arg:
         return "usage: lua CODE, e.g. lua board.distance('a1', 'c3')"

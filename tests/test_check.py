@@ -897,3 +897,57 @@ def test_a_problem_of_game_yaml_text_does_not_hide_the_card_files_problems(tmp_p
     assert sorted((Path(p.path).name, p.message) for p in check(str(rules))) == [
         ("game.yaml", "the text holds a lone surrogate escape (\\udc80), which is not a character"),
         ("starter.yaml", "-6 is less than the minimum of 0")]
+
+
+def _line_of(path: Path, text: str) -> int:
+    return path.read_text().splitlines().index(text) + 1
+
+
+def test_a_games_check_set_finds_problems_of_a_set_at_their_place(game_copy):
+    """Summoner Wars' check_set (rules' setup.lua): two layout cards on one space and a
+    layout without a summoner, each at its line of the set's file; the match could not
+    start (setup.lua's line) or started with no summoner (a loss at once, unsaid)."""
+    rules, cards = game_copy()
+    pd = cards / "polar_dwarves.yaml"
+    edit(pd, "  - {card: ice_golem, row: 1, col: 2}", "  - {card: ice_golem, row: 2, col: 2}")
+    found = [str(p) for p in check(str(rules))]
+    golem = _line_of(pd, "  - {card: ice_golem, row: 2, col: 2}")
+    assert found == [f"{loader.display(pd)}:{golem}:5: ice_golem starts on row 2, col 2, where frost_mage "
+                     f"starts (layout entry 3)"]
+    edit(pd, "  - {card: svara, row: 0, col: 3}", "  - {card: ice_golem, row: 0, col: 3}")
+    edit(pd, "  - {card: ice_golem, row: 2, col: 2}", "  - {card: ice_golem, row: 1, col: 2}")
+    found = [str(p) for p in check(str(rules))]
+    assert found == [f"{loader.display(pd)}:{_line_of(pd, 'layout:')}:1: the layout has no summoner (a card "
+                     f"tagged summoner): a player whose summoner is not on the battlefield has lost"]
+    edit(pd, "  - {card: ice_golem, row: 0, col: 3}", "  - {card: svara, row: 0, col: 3}")
+    assert check(str(rules)) == []
+
+
+@pytest.mark.parametrize("body, expected", [
+    ('return "too few cards"', r"cards\.yaml:<id>:1: too few cards"),
+    ('return {{"a first", at = {"cards", 2, "value"}}, "second"}',
+     r"cards\.yaml:<id>:1: second\n.*cards\.yaml:<low>:\d+: a first"),   # (in the order of lines)
+    ('return {"one", at = {"cards"}}', r"cards\.yaml:<cards>:1: one"),
+    ("return 7", r"cards\.yaml:<id>:1: check_set must return nil or a list of problems, each a text or "
+                 r'\{"text", at = \{key, \.\.\.\}\}, not 7'),
+    ('return {{"x", at = {{}}}}', r"cards\.yaml:<id>:1: check_set must return nil or a list of problems"),
+    ("local t = nil return t.x", r"check\.lua:2:1: Lua: attempt to index a nil value .*\(check_set of card set cards\)"),
+    ("while true do end", r"check\.lua:2:1: Lua: script ran too long"),
+    ("return nil", None),
+])
+def test_check_set_is_the_rules_way_to_say_what_a_set_lacks(tmp_path, body, expected):
+    """Any game may define check_set(set): it returns nil, a text, or a list of texts and
+    {"text", at = {keys}} (list positions from 1); summon check places each in the set's
+    file (at the set's id when no place is given), and names check_set's own error at its
+    line, under the budget."""
+    game = Path(shutil.copytree(ROOT / "tests" / "games" / "sealed_bid", tmp_path / "sealed_bid"))
+    (game / "check.lua").write_text(f"function check_set(set)\n  {body}\nend\n")
+    edit(game / "game.yaml", "scripts: [", "scripts: [check.lua, ")
+    found = "\n".join(str(p) for p in check(str(game)))
+    if expected is None:
+        assert found == ""
+        return
+    lines = (game / "cards" / "cards.yaml").read_text().splitlines()
+    for name, start in (("<id>", "id:"), ("<cards>", "cards:"), ("<low>", "  - {id: middle")):
+        expected = expected.replace(name, str(next(i for i, t in enumerate(lines, 1) if t.startswith(start))))
+    assert re.search(expected, found), found

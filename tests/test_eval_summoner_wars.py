@@ -140,3 +140,19 @@ def test_values_stay_within_bounds_in_random_games(sw):
             assert abs(e1 + e2) < 0.15   # (opposite but for what each seat sees of the hands)
             if m.is_over:
                 break
+
+
+def test_a_unit_s_modifiers_count_in_its_worth(tmp_path):
+    """The evaluation reads a unit's strength through its modifiers (stat): a Frost Mage
+    beside two of its structures is worth more to seat 1 than one without its modifier
+    (a buff the evaluation could not see was never worth a card)."""
+    from conftest import copy_game, edit
+    body = ('scenario.create("frost_mage", 1, "c3") scenario.create("dwarf_gate", 1, "c4") '
+            'scenario.create("ice_golem", 1, "b3")')
+    g = copy_game(tmp_path)
+    edit(g.cards / "polar_dwarves.yaml", "          return value + #near\n", "          return value\n")
+    shipped = board_position(load_game("summoner_wars"), body)
+    plain = board_position(load_game(str(g.rules)), body)
+    assert shipped.eval('return stat(board.card_at("c3"), "strength")') == [3]
+    assert plain.eval('return stat(board.card_at("c3"), "strength")') == [1]
+    assert shipped.evaluate(1) > plain.evaluate(1) and shipped.evaluate(2) < plain.evaluate(2)

@@ -427,3 +427,51 @@ def test_summoner_wars_second_questions_keep_a_card_in_hand_out_of_the_other_pla
                 assert not any(c.get("id") in hand for c in other["cards"] if isinstance(c, dict)), prompt
             m.answer(rng.randrange(m.pending.count))
     assert asked >= 5, asked
+
+
+# -- stats as a seat knows them ------------------------------------------------------
+
+STATS_SEEN = """
+scenario.clear_board()
+scenario.create("frost_mage", 1, "c3")           -- 1 strength, +1 for each structure next to it
+scenario.create("dwarf_gate", 1, "c4")
+cards.turn_face_down(scenario.create("ollag", 1, "a1"))   -- face down: its structures' +1 life
+scenario.create("svara", 1, "f1")
+scenario.create("ret_talus", 2, "f6")
+"""
+
+BOARD_STATS = """local out = {}
+for _, c in ipairs(view.cards) do
+  if c.zone == "board" then out[#out + 1] = tostring(c.def) .. "=" .. tostring(stat(c, "strength")) .. "/" .. tostring(stat(c, "life")) end
+end
+return table.concat(out, " ")"""
+
+
+def test_stat_where_a_seat_reads_its_view_counts_the_modifiers_it_may_know_and_no_more(tmp_path):
+    """stat(card, name) in a seat's `lua` command and in evaluate.lua: modifiers count
+    (the Frost Mage beside its gate), but not those of a face-down card the seat does not
+    see (Ollag's, for its opponent); a card whose face it does not see, on the board or in
+    another's hand, has no stats for it (nil), by its id too."""
+    from conftest import position
+    sw = load_game("summoner_wars")
+    m = position(sw, STATS_SEEN, quiet=True)
+    assert m.eval(BOARD_STATS, seat=1) == ["frost_mage=2/4 dwarf_gate=nil/6 ollag=3/7 svara=3/12 ret_talus=2/12"]
+    assert m.eval(BOARD_STATS, seat=2) == ["frost_mage=2/4 dwarf_gate=nil/5 svara=3/12 ret_talus=2/12 nil=nil/nil"]
+    hand = m.snapshot()["zones"]["hand:1"]
+    ollag = next(c["id"] for c in m.snapshot()["cards"] if c["def"] == "ollag" and c["zone"] == "board")
+    probe = f"local h = stat({hand[0]}, 'life') return h ~= nil, stat({ollag}, 'strength')"
+    assert m.eval(probe, seat=1) == [True, 3]
+    assert m.eval(probe, seat=2) == [False, None]
+    with pytest.raises(ScriptError, match=r"eval:1: stat: no stat called 'strengh' \(did you mean 'strength'\?\)"):
+        m.eval('return stat(view.cards[1], "strengh")', seat=2)
+    # evaluate.lua: as the seat being judged knows it
+    g = copy_game(tmp_path)
+    (g.rules / "evaluate.lua").write_text("""function evaluate(view, seat)
+  for _, c in ipairs(view.cards) do
+    if c.def == "dwarf_gate" then return (stat(c, "life") - 5) / 10 end
+  end
+  return 0
+end
+""")
+    m = position(load_game(str(g.rules)), STATS_SEEN, quiet=True)
+    assert (m.evaluate(1), m.evaluate(2)) == (0.1, 0.0)

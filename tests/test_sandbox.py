@@ -354,6 +354,12 @@ LEAKS = [
     ("next, rawget and getmetatable of a view", "return next(string), rawget(board, 'distance'), "
      "getmetatable(defs), getmetatable(defs.frost_mage)", Returns([None, None, False, False])),
     ("the options behind options", "local _, o = pairs(options) return o", Returns([None])),
+    # (every empty part of a definition is one view: a match reads dozens of definitions)
+    ("an empty part of a definition", "local h = defs.frost_mage.hooks "
+     "return #h, next(h), getmetatable(h), h == defs.ice_golem.abilities, pcall(function() h.x = 1 end)",
+     Returns([0, None, False, True, False, "eval:1: cannot change x: a card definition is read-only"])),
+    ("rawset into an empty part of a definition", "rawset(defs.frost_mage.hooks, 'x', 1)",
+     fails("eval:1: rawset: this table belongs to the engine")),
     ("an error value from a view", 'local ok, e = pcall(function() board.distance = 1 end) return type(e)',
      Returns(["string"])),
 ]

@@ -747,6 +747,24 @@ def test_forced_results_left_are_the_matchs_own_in_a_shared_runtime(sw):
     assert a.forced_left() == 2
 
 
+def test_the_scenario_library_is_loaded_only_where_a_match_needs_it(sw):
+    """engine/lua/scenario.lua is loaded by the first match of a runtime that needs it (a
+    scenario, forced dice), not by every match: each runtime holds its own copy."""
+    from conftest import position
+
+    plain = Match(sw, 1, [Seat("random"), Seat("random")], quiet=True)
+    plain.rollout(seed=1, max_decisions=10)
+    f = plain.fork()
+    assert plain._rt._E.scenario_api is None
+    f.force_random([2, 2])            # (loaded here, for the fork and the match alike)
+    assert f.forced_left() == 2 and plain._rt._E.scenario_api is not None
+    set_up = position(sw, 'scenario.start(1, "attack")', quiet=True)
+    assert set_up._rt._E.scenario_api is not None and set_up.snapshot()["phase"] == "attack"
+    beside = Match(sw, 2, [Seat("random"), Seat("random")], quiet=True, beside=set_up)
+    beside.force_random([5])
+    assert beside.forced_left() == 1 and set_up.forced_left() == 0
+
+
 @pytest.mark.parametrize("call", ["view", "evaluate", "sample"])
 def test_a_seat_that_is_not_in_the_match_is_refused(sw, call):
     """view(3) of a two-seat match gave the public view, evaluate(3) failed in the game's

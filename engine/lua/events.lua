@@ -381,20 +381,22 @@ end
 function E.stats_seen(p, id)
   local c = E.state.cards[id]
   if c == nil or (c.face_down and not E.seen_by(c, p)) then return nil end
-  local defs = E.plain_defs or E.defs
-  local d = defs[c.def]
   local out, failed = {}, {}
   for _, name in ipairs(E.game.stats) do
-    local ok, v = E.run_guarded(function()
-      local v = c.base and c.base[name]
-      if v == nil then v = d[name] end
-      if v == nil then return nil end      -- a stat the card does not have
-      return through_modifiers(c, name, v, p)
-    end)
+    local ok, v = E.run_guarded(E.stat_seen, p, c, name)
     if ok and type(v) == "number" then out[name] = v
     elseif not ok then failed[name] = v end
   end
   return out, failed
+end
+
+--- One stat of card c as seat p may know it (see E.stats_seen), unguarded; nil for a stat
+--- the card does not have. The caller knows p may see c's face.
+function E.stat_seen(p, c, name)
+  local v = c.base and c.base[name]
+  if v == nil then v = (E.plain_defs or E.defs)[c.def][name] end
+  if v == nil then return nil end
+  return through_modifiers(c, name, v, p)
 end
 
 -------------------------------------------------------------------------------

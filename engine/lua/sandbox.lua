@@ -101,9 +101,12 @@ end
 -- Read-only views of engine data (card definitions, sets, the game's options).
 -------------------------------------------------------------------------------
 -- frozen[view] = the table behind it. The metamethods of every view are shared (one
--- closure per kind of data for the error message), so a view costs its own two tables
--- and a metatable, not four closures: definitions are hundreds of small tables.
+-- closure per kind of data for the error message), so a view costs its own table, a
+-- metatable of four fields and, when it holds tables, a copy holding their views, not
+-- four closures: definitions are hundreds of small tables. The metatable has no
+-- __metatable field (a fifth field doubles its size): the scripts' getmetatable hides it.
 local frozen = setmetatable({}, { __mode = "k" })
+local empty_views = {}   -- what -> the one view of every empty table of unchanging data
 
 --- A __pairs for a view of t: an iterator that yields t's keys and values but
 --- never t itself (`next, t` would hand a script the table behind the view).
@@ -130,7 +133,9 @@ end
 function E.freeze(t, what, shared)
   if type(t) ~= "table" or frozen[t] then return t end
   what = what or "engine data"
-  local inner = t
+  local empty = shared and next(t) == nil   -- (a card's hooks, modifiers and abilities, mostly)
+  if empty and empty_views[what] then return empty_views[what] end
+  local inner = empty and {} or t
   if not shared or not is_leaf(t) then
     inner = {}
     for k, v in next, t do inner[k] = E.freeze(v, what, shared) end
@@ -145,9 +150,9 @@ function E.freeze(t, what, shared)
     __newindex = refuse,
     __len = frozen_len,
     __pairs = frozen_pairs,
-    __metatable = false,
   })
   frozen[proxy] = inner
+  if empty then empty_views[what] = proxy end
   return proxy
 end
 
@@ -196,6 +201,7 @@ local given = setmetatable({}, { __mode = "k" })   -- the engine's copy -> the s
 
 local function safe_getmetatable(v)
   if type(v) ~= "table" then return nil end
+  if frozen[v] then return false end   -- (as a __metatable field would: see frozen)
   local mt = getmetatable(v)
   return given[mt] or mt
 end

@@ -114,6 +114,59 @@ function E.snapshot_json()
   return E.to_json(E.state, "state")
 end
 
+-- A problem check_set returned, as {set id, keys or false, message}: a text, or
+-- {"text", at = {key, ...}} (list positions counted from 1, as Lua does).
+local function set_problem(id, p)
+  if type(p) == "string" then return { id, false, p } end
+  if type(p) == "table" and type(p[1]) == "string" then
+    local at = p.at
+    if at == nil then return { id, false, p[1] } end
+    if type(at) == "table" then
+      local keys = {}
+      for i, k in ipairs(at) do
+        if math.type(k) ~= "integer" and type(k) ~= "string" then at = nil break end
+        keys[i] = k
+      end
+      if at then return { id, keys, p[1] } end
+    end
+  end
+  return { id, false, "check_set must return nil or a list of problems, each a text or {\"text\", at = " ..
+                      "{key, ...}}, not " .. E.show(p) }
+end
+
+--- For `summon check`: what the rules' check_set(set) finds wrong in each card set (a
+--- game may define one, for what JSON Schema cannot say: two cards starting on one
+--- space, a layout without its leader). Returns a list of {set id, keys or false,
+--- message}; a check_set that fails gives its error as the message, keys true.
+function E.check_sets()
+  local fn = rawget(E.rules_env, "check_set")
+  local out = {}
+  if fn == nil then return out end
+  local ids = {}
+  for id in next, E.sets do ids[#ids + 1] = id end
+  table.sort(ids)
+  if type(fn) ~= "function" then
+    out[1] = { ids[1] or "", false, "check_set must be a function check_set(set), not " .. type(fn) }
+    return out
+  end
+  for _, id in ipairs(ids) do
+    -- (what it returns is read under the budget too: a script's table may have a metatable)
+    local ok, res = E.run_guarded(function(set)
+      local res, found = fn(set), {}
+      if res == nil then return found end
+      if type(res) ~= "table" or (type(res[1]) == "string" and res.at ~= nil) then res = { res } end
+      for _, p in ipairs(res) do found[#found + 1] = set_problem(id, p) end
+      return found
+    end, E.sets[id])
+    if not ok then
+      out[#out + 1] = { id, true, res }
+    else
+      table.move(res, 1, #res, #out + 1, out)
+    end
+  end
+  return out
+end
+
 --- Whether player p knows a card's face from a reveal (or as the owner of a face-down card).
 function E.seen_by(c, p)
   if p == nil or (c.face_down and c.owner == p) then return true end
@@ -348,8 +401,37 @@ local function option_names()
   return out
 end
 
+-- stat(card, name) where a script reads seat p's view (an evaluation, the seat's `lua`
+-- command): the card's stat as p knows it (E.stat_seen: its modifiers, but not those of
+-- cards whose face p does not see). card: one of the view's cards, or its id. nil for a
+-- card whose face p does not see (a stand-in's id, a card in another's hand) and for a
+-- stat the card has not; a name that is no stat of the game is an error, as in the rules.
+local function seen_stat(p, c, name)
+  local id = c
+  if type(c) == "table" then id = c.id end
+  if not E.game.statset[name] then
+    error("stat: no stat called " .. E.show(name) .. E.suggest(name, E.game.stats) ..
+          " (the game's stats: " .. table.concat(E.game.stats, ", ") .. ")", 3)
+  end
+  if math.type(id) ~= "integer" and type(id) ~= "string" then
+    error("stat: expected a card of the view or its id, got " .. E.show(c), 3)
+  end
+  local card = math.type(id) == "integer" and E.state.cards[id]
+  if not card or not E.sees_face(card, p) then return nil end
+  return E.stat_seen(p, card, name)
+end
+
+local function with_seen_stat(env, seat)
+  env.stat = function(c, name)
+    local v = seen_stat(seat(), c, name)   -- (no tail call: its errors name the script's line)
+    return v
+  end
+  return env
+end
+
 function E.eval_view(bc, chunkname, p, line)
   local env = view_only_env({ string = true, table = true, math = true, utf8 = true, sets = true })
+  with_seen_stat(env, function() return p end)
   env.view = copy_of(guarded_view(p))
   env.defs = strict_copy(E.plain_defs, "defs", "card", E.card_names)
   env.options = strict_copy(E.game.options, "options", "option", option_names)   -- (the options are no secret)
@@ -368,8 +450,11 @@ E.fits = nil        -- the same file's fits(mark, def), when it defines one (see
 -- definitions and card sets (read-only; deck lists are public, as the samples of
 -- E.redeal assume: each owner's hidden cards are the rest of their list), the
 -- game's options and the board's shape.
+local judging = nil   -- the seat whose evaluation runs (E.evaluate): stat() there is as it knows it
+
 local function evaluation_env()   -- (defs and options: read-only and strict, as the rules' own)
   local env = view_only_env({ string = true, table = true, math = true, utf8 = true, sets = true })
+  with_seen_stat(env, function() return judging end)
   env.board = E.freeze(env.board, "the board's shape")
   env.defs = E.defs_view(true)
   env.options = E.options_view(true)
@@ -421,8 +506,10 @@ function E.evaluate(p, throwaway)
   local fn = E.evaluator or generic_evaluate
   local ok, res = E.run_guarded(function()
     local view = view_table(p)
+    judging = p
     return fn(throwaway and view or copy_of(view), p)
   end)
+  judging = nil
   if not ok then error(res, 0) end
   if math.type(res) == nil or res ~= res then
     -- (named by the line the function starts at; NaN spelt one way on every machine)

@@ -22,7 +22,9 @@
 --              expected damage on their best target, valued as the target is
 --   doomed     units an effect under way will destroy (state.vars.doomed, a list of
 --              card ids: Purge's picks) count as gone already
--- The view is all it reads: base stats from defs, damage and boosts from tokens.
+-- The view is all it reads: a card's strength and life on the battlefield through
+-- stat() (its modifiers as far as the seat knows them: a Frost Mage beside its
+-- structures is stronger), the printed ones elsewhere; damage and boosts from tokens.
 
 local LIFE = 1.6            -- a point of the summoner's life
 local LOW_LIFE = 4          -- below this many points each point counts twice
@@ -116,15 +118,23 @@ end
 
 local DIRS = { { 1, 0 }, { -1, 0 }, { 0, 1 }, { 0, -1 } }
 
+-- A card's strength and life now: through its modifiers on the battlefield (stat gives
+-- nil for a stat the card has not), as printed elsewhere.
+local function strength_life(c, i)
+  if c.zone ~= "board" then return i.strength, i.life end
+  return stat(c, "strength") or i.strength, stat(c, "life") or i.life
+end
+
 -- The best expected gain of an attack by unit c (info i) now, for its controller p.
-local function best_attack(c, i, p, at)
-  local hits = (i.strength + ((c.tokens or {}).boost or 0)) * i.p_hit
+-- live: card id -> {strength, life} of the cards on the battlefield.
+local function best_attack(c, i, p, at, live)
+  local hits = (live[c.id][1] + ((c.tokens or {}).boost or 0)) * i.p_hit
   if hits <= 0 then return 0 end
   local best = 0
   local function consider(t)
     if t and t.controller ~= p then
       local j = info_of(t.def)
-      local left = j.life - ((t.tokens or {}).damage or 0)
+      local left = live[t.id][2] - ((t.tokens or {}).damage or 0)
       local h = hits
       if h > left then h = left end
       local g = h * damage_worth(j, left)
@@ -165,6 +175,7 @@ function evaluate(view, seat)
   local score = { [seat] = 0.0, [other] = 0.0 }
   local summoner_at = {}
   local at = {}               -- space -> card on it
+  local live = {}             -- card id -> {strength, life}, for the cards on it
   local cards = view.cards     -- the cards to count: all but the doomed
   local doomed_ids = (view.vars or {}).doomed
   if doomed_ids and #doomed_ids > 0 then
@@ -182,13 +193,15 @@ function evaluate(view, seat)
       local p = c.controller
       local tk = c.tokens or {}
       at[c.space] = c
-      local left = i.life - (tk.damage or 0)
+      local strength, life = strength_life(c, i)
+      live[c.id] = { strength, life }
+      local left = life - (tk.damage or 0)
       if i.summoner then
         summoner_at[p] = c.space
         score[p] = score[p] + summoner_value(left)
       elseif i.unit then
         if left < 1 then left = 1 end
-        score[p] = score[p] + UNIT_BASE + UNIT_STRENGTH * (i.strength + (tk.boost or 0)) + UNIT_LIFE * left
+        score[p] = score[p] + UNIT_BASE + UNIT_STRENGTH * (strength + (tk.boost or 0)) + UNIT_LIFE * left
       elseif i.structure then
         if left < 1 then left = 1 end
         score[p] = score[p] + GATE_BASE + GATE_LIFE * left
@@ -205,7 +218,7 @@ function evaluate(view, seat)
       if i.unit and i.p_hit > 0 then
         local p = c.controller
         local target = summoner_at[p == seat and other or seat]
-        local hits = (i.strength + ((c.tokens or {}).boost or 0)) * i.p_hit
+        local hits = (live[c.id][1] + ((c.tokens or {}).boost or 0)) * i.p_hit
         score[p] = score[p] + THREAT * hits * reach_factor(i, c.space, target)
       end
     end
@@ -256,7 +269,7 @@ function evaluate(view, seat)
         if c.zone == "board" and c.space and c.controller == a and not (ph == "attack" and attacked[c.id]) then
           local i = info_of(c.def)
           if i.unit and i.p_hit > 0 then
-            local g = best_attack(c, i, a, at)
+            local g = best_attack(c, i, a, at, live)
             if g > g1 then g1, g2, g3 = g, g1, g2
             elseif g > g2 then g2, g3 = g, g2
             elseif g > g3 then g3 = g end

@@ -27,6 +27,51 @@ function deck_of(set)
   return pile, layout
 end
 
+local function has_summoner_tag(id)
+  for _, t in ipairs(defs[id].tags or {}) do
+    if t == "summoner" then return true end
+  end
+  return false
+end
+
+--- For `summon check`: a faction's layout puts one summoner on the battlefield and one
+--- card on each space (the schema keeps each to the board; a custom deck takes its
+--- summoner's layout, which the deck rules ask for).
+function check_set(set)
+  local problems = {}
+  if set.deck ~= nil then return problems end
+  local layout = set.layout
+  if layout == nil then
+    return { { "a faction needs a layout: the cards it starts with on the battlefield, its summoner among them",
+               at = { "id" } } }
+  end
+  local taken, summoner = {}, nil
+  for i, spot in ipairs(layout) do
+    local key = spot.row .. ":" .. spot.col
+    if taken[key] then
+      problems[#problems + 1] = { string.format("%s starts on row %d, col %d, where %s starts (layout entry %d)",
+                                                spot.card, spot.row, spot.col, layout[taken[key]].card, taken[key]),
+                                  at = { "layout", i } }
+    else
+      taken[key] = i
+    end
+    if has_summoner_tag(spot.card) then
+      if summoner then
+        problems[#problems + 1] = { string.format("a second summoner in the layout (%s; %s is entry %d): a " ..
+                                                  "faction starts with one", spot.card, layout[summoner].card, summoner),
+                                    at = { "layout", i, "card" } }
+      else
+        summoner = i
+      end
+    end
+  end
+  if summoner == nil then
+    problems[#problems + 1] = { "the layout has no summoner (a card tagged summoner): a player whose summoner " ..
+                                "is not on the battlefield has lost", at = { "layout" } }
+  end
+  return problems
+end
+
 --- Each player's faction: the layout on the battlefield, the rest shuffled into
 --- the draw pile, the opening hand drawn (options.opening_hand); then a random
 --- first player on options.first_player_magic, the other on options.second_player_magic.

@@ -76,6 +76,12 @@ function check_lethal() end
 --- Defined in rules/summoner_wars/helpers.lua.
 function check_lethal_after_move() end
 
+--- For `summon check`: a faction's layout puts one summoner on the battlefield and one
+--- card on each space (the schema keeps each to the board; a custom deck takes its
+--- summoner's layout, which the deck rules ask for).
+--- Defined in rules/summoner_wars/setup.lua.
+function check_set(set) end
+
 --- The game ends when only one player's summoner is left on the battlefield.
 --- Defined in rules/summoner_wars/helpers.lua.
 function check_winner() end
