@@ -278,7 +278,7 @@ def _check_game(target: str, game_id: str | None) -> list[Problem]:
             try:
                 m.evaluate(seat)
             except ScriptError as e:
-                failed = problem_from_lua(str(e), game.evaluator.chunkname)
+                failed = _stopped_game(game, e, f"in the bots' evaluation of the first position for seat {seat}")
                 if not any(_same_place(failed, p) for p in found):
                     found.append(failed)   # (else the check has said more precisely what fails there)
                 return sorted(set(found))
@@ -295,12 +295,16 @@ def _set_problems(game) -> list[Problem]:
     except (EngineError, MemoryError):
         return []   # (rules that do not load: said elsewhere)
     out, docs = [], {}
-    for set_id, keys, message, failed in found:
+    yaml = loader.display(game.root / "game.yaml")
+    for set_id, keys, message, defined in found:
         s = game.sets.get(set_id)
-        where = loader.display(game.root / "game.yaml") if s is None else s.path
-        if failed:
+        where = yaml if s is None else s.path
+        if defined is not None:
             p = _placed_error(game, message)
-            out.append(dataclasses.replace(p, message=f"{p.message} (check_set of card set {set_id})"))
+            if defined and (p.path.startswith("engine/") or p.path == yaml):   # (no place of the game's scripts)
+                p = _placed_error(game, defined + re.sub(r"^engine/lua/\w+\.lua:\d+: ", "", message))
+            out.append(dataclasses.replace(p, message=f"{p.message} (check_set of card set {set_id})"
+                                           if defined else p.message))
             continue
         if s is None or s.file is None:
             out.append(Problem(where, 1, 1, f"card set {set_id}: {message}"))
@@ -308,6 +312,10 @@ def _set_problems(game) -> list[Problem]:
         if s.file not in docs:
             docs[s.file] = yamlio.load(s.file, s.path)[0]
         doc = docs[s.file]
+        if doc is not None and keys and keys not in doc.positions and keys not in doc.key_positions:
+            shown = ", ".join(str(k + 1) if isinstance(k, int) else json.dumps(k) for k in keys)
+            message += f" (its place, at = {{{shown}}}, is not in the file)"
+            keys = None
         keys = keys or ("id",)
         if doc is None:
             out.append(Problem(where, 1, 1, message))
@@ -393,19 +401,20 @@ def _placed_error(game, msg: str) -> Problem:
     return p
 
 
-def _stopped_game(game, e: ScriptError) -> Problem:
-    """The problem of a script error met in a random game the check played, at the line the
-    error names (else at game.yaml)."""
+def _stopped_game(game, e: ScriptError, during: str = "in a random game summon check played") -> Problem:
+    """The problem of a script error met in a random game the check played (or `during`
+    something else), at the line the error names (else at game.yaml)."""
     p = _placed_error(game, str(e))
     # (the card whose script was running: its hook's parameters swapped, say, fail in the rules)
     lines = str(e).splitlines()[1:]
     caller = next((f", {x.strip()}" for x in lines if x.startswith("  called from ")), "")   # (a card's line)
-    cards = (re.fullmatch(r"\s*(?:in|<-) (.+ of .+) \(card \d+\)", x) for x in lines)
+    cards = (re.fullmatch(r"\s*(?:in|<-) (.+ of .+?) \(card \d+\)(, within .*)?", x) for x in lines)
     card = caller + next((f", in {m.group(1)}" for m in cards if m), "")
-    return Problem(p.path, p.line, p.col, f"{p.message}{card} (in a random game summon check played)")
+    return Problem(p.path, p.line, p.col, f"{p.message}{card} ({during})")
 
 
 SET_GAMES = 6            # random games each card set plays in _each_set_played, from another seat each
+SET_GAMES_ALL = 60       # ... and all sets together at most (fewer each, at least one, past ten sets)
 SET_DECISIONS = 1000     # decisions each of those plays
 
 
@@ -419,8 +428,9 @@ def _each_set_played(game) -> list[Problem]:
     if not (game.data.get("sets") or {}).get("per_seat"):
         return []
     n = game.data["players"]["min"]
+    each = max(1, min(SET_GAMES, SET_GAMES_ALL // max(1, len(game.sets))))
     for set_id in sorted(game.sets):
-        for g in range(SET_GAMES):
+        for g in range(each):
             seats = [Seat("random", set_id if i == g % n else None) for i in range(n)]
             try:
                 Match(game, g + 1, seats, quiet=True).rollout(seed=g + 1, max_decisions=SET_DECISIONS)
@@ -569,6 +579,15 @@ def notes(target: str, game_id: str | None = None, *, fields_only: bool = False)
     sources += [game.evaluator] if game.evaluator is not None else []
     out += [n for n in map(lualint.unread_note, sources) if n is not None]
     fields = field_notes(game)
+    hints = _event_field_hints(game, sources)
+    for i, n in enumerate(fields):   # (an event's field: matched against what its emits give)
+        where, _, said = n.partition(": note: ")
+        misspelt = re.match(r"no table of the game or the engine has a field '([^']*)'(?: \(did you mean '([^']*)'\?\))?",
+                            said)
+        if where in hints and misspelt and misspelt.group(2) not in hints[where][1]:   # (else it is right as it is)
+            event, keys = hints[where]
+            fields[i] = (f"{where}: note: no table of the game or the engine has a field '{misspelt.group(1)}' "
+                         f"(the emits of '{event}' give: {', '.join(keys)}){did_you_mean(misspelt.group(1), keys)}")
     out += fields
     placed = {n.split(": note: ")[0] for n in fields}   # (one note a place: the misspelt field's says it)
     out += [f"{p.path}:{p.line}:{p.col}: note: {p.message}"
@@ -758,21 +777,18 @@ def _stat_notes(game, sources) -> list[str]:
     return out
 
 
-def _event_field_notes(game, sources) -> list[str]:
-    """A note at a field of an event that a card's hook or a rules listener (on) reads and
-    that no emit of the event gives, no function hearing it sets and no script sets on any
-    table (`ev.target` in a hook of an event emitted as {source = c}: always nil); and at
-    a field a hook sets that nothing reads anywhere, close to one the event has (`ev.amont =`
-    where the rules read `ev.amount`). Only for events every emit of which writes its table
-    out (emit("name", {k = v, ...})) and whose hearers set no field by a name given as they
-    run (ev[k] = v) nor hand the event on (f(ev)); the engine's own events are left alone."""
+def _emits_and_hearers(sources) -> tuple | None:
+    """What the scripts say of events: (event -> the keys its emits give, None when one
+    gives a table made elsewhere; event -> [(source, use)] of the fields its hearers read or
+    set; the fields set anywhere; the fields read anywhere; how often `emit` is named; how
+    often it is called). None when a script cannot be read."""
     scans = []
     for src in sources:
         sc = lualint.scan(first_line(src.source)[1])
         if sc.error is not None:
-            return []
+            return None
         scans.append((src, sc))
-    given: dict[str, set[str] | None] = {}   # event -> the keys its emits give (None: one gives a table made elsewhere)
+    given: dict[str, set[str] | None] = {}
     set_anywhere: set[str] = set()
     read_anywhere: set[str] = set()
     mentions = emits = 0
@@ -790,9 +806,7 @@ def _event_field_notes(game, sources) -> list[str]:
                 read_anywhere.add(u.field)
             elif u.kind == "read" and u.name == "emit":
                 mentions += 1
-    if mentions != emits:
-        return []   # (emit passed on, or called with its name given as it runs: who emits what is unknown)
-    hooks_of: dict[str, list] = {}   # event -> (source, use) of the fields its hearers read or set
+    hooks_of: dict[str, list] = {}
     for src, sc in scans:
         for u in sc.uses:
             if u.kind != "event":
@@ -805,6 +819,46 @@ def _event_field_notes(game, sources) -> list[str]:
             else:
                 event = hears[3:]
             hooks_of.setdefault(event, []).append((src, u))
+    return given, hooks_of, set_anywhere, read_anywhere, mentions, emits
+
+
+def _event_field_hints(game, sources) -> dict[str, tuple[str, list[str]]]:
+    """For each field of an event a hook or listener reads: its place ("file:line:col") ->
+    (the event, the keys its emits give), when every emit of it writes its table out: a
+    misspelt field is better matched against these than against every table's fields."""
+    found = _emits_and_hearers(sources)
+    if found is None:
+        return {}
+    given, hooks_of = found[0], found[1]
+    lines = _file_lines(game)
+    out = {}
+    for event, uses in hooks_of.items():
+        keys = given.get(event)
+        if not keys or event in loader.ENGINE_EVENTS:
+            continue
+        for src, u in uses:
+            if u.field != "r" or u.name == "*":
+                continue
+            start, code = first_line(src.source)
+            line, col = use_place(src, start, code, lines.get(src.chunkname), u.line, u.col, u.name)
+            out[f"{src.chunkname}:{line}:{col}"] = (event, sorted(keys))
+    return out
+
+
+def _event_field_notes(game, sources) -> list[str]:
+    """A note at a field of an event that a card's hook or a rules listener (on) reads and
+    that no emit of the event gives, no function hearing it sets and no script sets on any
+    table (`ev.target` in a hook of an event emitted as {source = c}: always nil); and at
+    a field a hook sets that nothing reads anywhere, close to one the event has (`ev.amont =`
+    where the rules read `ev.amount`). Only for events every emit of which writes its table
+    out (emit("name", {k = v, ...})) and whose hearers set no field by a name given as they
+    run (ev[k] = v) nor hand the event on (f(ev)); the engine's own events are left alone."""
+    found = _emits_and_hearers(sources)
+    if found is None:
+        return []
+    given, hooks_of, set_anywhere, read_anywhere, mentions, emits = found
+    if mentions != emits:
+        return []   # (emit passed on, or called with its name given as it runs: who emits what is unknown)
     lines = _file_lines(game)
     out = []
     for event, uses in sorted(hooks_of.items()):

@@ -16,11 +16,11 @@ from .yamlio import Document
 def problem_from_lua(msg: str, fallback: str) -> Problem:
     """Turns Lua's 'file:line: message' into a Problem (its file whole: luac.whole_places)."""
     first = whole_places(str(msg)).splitlines()[0] if msg else ""
-    head, sep, rest = first.partition(": ")
-    if sep and ":" in head:
-        path, _, line = head.rpartition(":")
-        if line.isdecimal():
-            return Problem(path, int(line), 1, f"Lua: {rest}")
+    # (at the first ":LINE: ": a folder's name may hold ": ", but a message that only quotes
+    # a place after its own words, "cannot start: setup.lua:4: ...", is not placed there)
+    placed = re.match(r"(.+?):(\d+): (.*)", first)
+    if placed and (": " not in placed.group(1) or re.search(r"[/\\]", placed.group(1).split(": ")[0])):
+        return Problem(placed.group(1), int(placed.group(2)), 1, f"Lua: {placed.group(3)}")
     return Problem(fallback, 1, 1, f"Lua: {first}")
 
 

@@ -411,17 +411,18 @@ class Runtime:
         return out
 
 
-    def check_sets(self) -> list[tuple[str, tuple | None, str, bool]]:
+    def check_sets(self) -> list[tuple[str, tuple | None, str, str | None]]:
         """What the rules' check_set finds in each card set (E.check_sets): (set id, the keys
-        of its place in the set's file, list positions from 0, or None; the message; whether
-        check_set itself failed, the message then being its error)."""
+        of its place in the set's file, list positions from 0, or None; the message; when
+        check_set itself failed, "file:line: " where it is defined, the message then being its
+        error, else None)."""
         out = []
         for item in _list(self._call(self._E.check_sets)[0]):
             sid, keys, message = str(item[1]), item[2], str(item[3])
             at = None
             if lua_type(keys) == "table":
                 at = tuple(k - 1 if isinstance(k, int) else str(k) for k in _list(keys))
-            out.append((sid, at, message, keys is True))
+            out.append((sid, at, message, (str(item[4]) if item[4] is not None else "") if keys is True else None))
         return out
 
     def state_json(self) -> str:
@@ -557,7 +558,10 @@ class Runtime:
         except LuaMemoryError:
             raise ScriptError(self._out_of_memory()) from None
         except LuaError as e:
-            raise ScriptError((str(e).splitlines() or ["a Lua error with no message"])[0]) from None
+            # (its first line, and where it came from: a card's line, what was running)
+            lines = str(e).splitlines() or ["a Lua error with no message"]
+            said = [lines[0]] + [x for x in lines[1:] if x.startswith(("  called from ", "  in ", "  <- "))]
+            raise ScriptError("\n".join(said)) from None
         except Exception as e:  # memory errors, bad UTF-8 from a script: all end the step
             raise ScriptError(f"the match stopped: {type(e).__name__}: {e}") from None
         return res if isinstance(res, tuple) else (res,)

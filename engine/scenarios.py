@@ -624,6 +624,22 @@ def build_match(game, doc: yamlio.Document, index: int) -> Match:
         raise SetupProblem((key,), f"setup failed: {e}", e) from None
 
 
+_TAKEN = re.compile(r"^(.*) \(the only option for player (\d+), taken without asking\)$")
+
+
+def _taken_without_asking(said: list[str]) -> str:
+    """What a failure should add when questions with a single option were answered without
+    asking since the step before (the engine takes them): the step's expectations or answer
+    were likely written for such a question."""
+    taken = [m for m in (_TAKEN.match(x) for x in said) if m]
+    if not taken:
+        return ""
+    shown = "; ".join(f"{m.group(1)!r} for player {m.group(2)}" for m in taken[:3])
+    more = f" and {len(taken) - 3} more" if len(taken) > 3 else ""
+    return (f" (a question with one option is answered without asking, and since the step before "
+            f"{'these were' if len(taken) > 1 else 'this was'}: {shown}{more})")
+
+
 def run_scenario(game, doc: yamlio.Document, index: int) -> Result:
     sc = doc.data["scenarios"][index]
     base = ("scenarios", index)
@@ -663,7 +679,10 @@ def run_scenario(game, doc: yamlio.Document, index: int) -> Result:
                     raise _Fail(keys + ("rolls",), str(e))
                 forced = (keys + ("rolls",), len(step["rolls"]), n)
             if "answer" in step:
-                idx = _pick(match, step["answer"], keys + ("answer",))
+                try:
+                    idx = _pick(match, step["answer"], keys + ("answer",))
+                except _Fail as f:
+                    raise _Fail(f.keys, f.message + _taken_without_asking(said)) from None
                 try:
                     match.answer(idx)
                 except (ScriptError, IllegalAnswer) as e:
@@ -685,7 +704,7 @@ def run_scenario(game, doc: yamlio.Document, index: int) -> Result:
                 lua_at = ("\n" * (doc.block_start(at) - 1) + step["expect"]["lua"], doc.path) \
                     if "lua" in step["expect"] else ("", doc.path)
                 for k, msg in named or _check(match, step["expect"], keys + ("expect",), said, lua_at):
-                    fail(k, n, msg)
+                    fail(k, n, msg + ("" if named else _taken_without_asking(said)))
                 said = []
                 if res.failures:
                     return res

@@ -259,7 +259,9 @@ def never_dealt(game: GameDef, results: list[dict]) -> list[str]:
     """The cards that no game of the run made, of the sets the seats played (a set's own
     cards, or its deck list), or of every set when seats play none (per_seat: false): a card
     the rules never deal (one left out of a list an option gives, say), which no bot and no
-    balance figure can ever see."""
+    balance figure can ever see. Results that do not say what they dealt (made by an
+    older version of summon, on a worker of a cluster) count for nothing here."""
+    results = [r for r in results if "dealt" in r]
     held: set[str] = set() if (game.data.get("sets") or {}).get("per_seat") else set(game.cards)
     for r in results:
         for set_id in r.get("sets") or []:

@@ -127,6 +127,9 @@ def new_set(game: str, set_id: str) -> list[Path]:
                             f"into a folder of your own and run this from there (a game in the current folder, or "
                             f"on SUMMON_PATH, is found before the installed one)")
     cards_dir = cards_dir or rules_dir.parent.parent / "cards" / g.id
+    own = rules_dir / "templates" / "set.yaml"
+    if own.is_file():
+        return _set_from_template(game, g, own, rules_dir, cards_dir, set_id)
     model = next((c for c in g.cards.values() if c.data.get("copies", 1) and not c.lua), None) \
         or next(iter(g.cards.values()), None)
     card_id = f"{set_id}_card"
@@ -158,6 +161,37 @@ def new_set(game: str, set_id: str) -> list[Path]:
     try:
         test_text = _a_passing_test(game, card, set_id, "\n".join(test_head) + "\n")
         return written + _write_all({test_file: test_text})
+    except BaseException:
+        set_file.unlink()   # all or nothing
+        raise
+
+
+def _set_from_template(game: str, g, template: Path, rules_dir: Path, cards_dir: Path, set_id: str) -> list[Path]:
+    """new_set for a game that ships its own shape of a set (rules/<game>/templates/set.yaml:
+    ${id} and ${title} stand for the set's id and its name), and a test of its first card."""
+    title = set_id.replace("_", " ").title()
+    try:
+        text = Template(template.read_text(encoding="utf-8")).substitute(id=set_id, title=title)
+    except (KeyError, ValueError) as e:
+        raise ScaffoldError(f"{loader.display(template)}: a $ that is not ${{id}} or ${{title}} ({e}): write $$ "
+                            f"for a $ of its own") from None
+    data = YAML(typ="safe").load(text)
+    cards = data.get("cards") if isinstance(data, dict) else None
+    if not cards or not isinstance(cards[0], dict) or "id" not in cards[0]:
+        raise ScaffoldError(f"{loader.display(template)}: a set template holds `cards:`, the first with an id")
+    taken = sorted(c["id"] for c in cards if isinstance(c, dict) and c.get("id") in g.cards)
+    if taken:
+        raise ScaffoldError(f"{g.id} already has the card{'s' if len(taken) > 1 else ''} {', '.join(taken)}: "
+                            f"choose another set id")
+    schema = f"# yaml-language-server: $schema={_relative(rules_dir / 'cards.schema.json', cards_dir)}\n"
+    test_head = (f"# yaml-language-server: $schema={_engine_schema('scenario.schema.json', cards_dir / 'tests')}\n"
+                 f"# Scenario tests of the card set {set_id}: summon test "
+                 f"{_relative(cards_dir / 'tests' / (set_id + '.yaml'), rules_dir.parent.parent)}"
+                 " (from the folder that holds rules/)\n")
+    set_file, test_file = cards_dir / f"{set_id}.yaml", cards_dir / "tests" / f"{set_id}.yaml"
+    written = _write_all({set_file: schema + text})
+    try:
+        return written + _write_all({test_file: _a_passing_test(game, cards[0], set_id, test_head)})
     except BaseException:
         set_file.unlink()   # all or nothing
         raise

@@ -874,6 +874,24 @@ def test_every_card_set_plays_in_checks_random_games(tmp_path):
                         "veiled_court in seat 1, seed 1)"]
 
 
+@pytest.mark.parametrize("all_games, each", [(60, 6), (10, 2), (3, 1)])
+def test_checks_games_for_each_set_are_fewer_each_past_ten_sets(monkeypatch, all_games, each):
+    """Six random games for each card set, and all sets together at most SET_GAMES_ALL (at
+    least one each): a game with a hundred decks cost check six hundred games."""
+    from engine import check as check_module
+    from engine.loader import load_game
+    from engine.match import Match
+
+    played = []
+    monkeypatch.setattr(check_module, "SET_GAMES_ALL", all_games)
+    monkeypatch.setattr(Match, "rollout", lambda self, seed, max_decisions=0: played.append(self.seats) or 0)
+    game = load_game("summonaria")
+    assert check_module._each_set_played(game) == []
+    assert len(played) == each * len(game.sets) and len(game.sets) == 5
+    for set_id in game.sets:   # each set sat in its games (and may sit in others' beside it)
+        assert sum(any(s.set == set_id for s in seats) for seats in played) >= each
+
+
 def test_annotation_like_keys_are_no_keyword_slips_and_a_slip_names_the_keyword():
     """example, comment, note, readonly validate nothing however spelt: they refused a game
     that played. A slip of a keyword is named by the keyword it is nearest ($refs: $ref)."""
@@ -929,10 +947,17 @@ def test_a_games_check_set_finds_problems_of_a_set_at_their_place(game_copy):
      r"cards\.yaml:<id>:1: second\n.*cards\.yaml:<low>:\d+: a first"),   # (in the order of lines)
     ('return {"one", at = {"cards"}}', r"cards\.yaml:<cards>:1: one"),
     ("return 7", r"cards\.yaml:<id>:1: check_set must return nil or a list of problems, each a text or "
-                 r'\{"text", at = \{key, \.\.\.\}\}, not 7'),
+                 r'\{"text", at = \{key, \.\.\.\}\} \(keys: texts, and list positions from 1\), not 7'),
     ('return {{"x", at = {{}}}}', r"cards\.yaml:<id>:1: check_set must return nil or a list of problems"),
     ("local t = nil return t.x", r"check\.lua:2:1: Lua: attempt to index a nil value .*\(check_set of card set cards\)"),
     ("while true do end", r"check\.lua:2:1: Lua: script ran too long"),
+    ('return {{"far", at = {"cards", 9}}}', r'cards\.yaml:<id>:1: far \(its place, at = \{"cards", 9\}, is not in '
+                                             r'the file\)'),
+    ('return {{"zero", at = {"cards", 0}}}', r"cards\.yaml:<id>:1: check_set must return nil or a list of problems"),
+    ('return {{"hole", at = {"cards", nil, "id"}}}', r"cards\.yaml:<id>:1: check_set must return nil or a list"),
+    ('return "bad \\xff text"', r"cards\.yaml:<id>:1: bad \? text"),
+    ("return choose{player = 1, prompt = 'x', options = {'a'}}",
+     r"check\.lua:1:1: Lua: choose: a choice can only be asked while the match runs .*\(check_set of card set cards\)"),
     ("return nil", None),
 ])
 def test_check_set_is_the_rules_way_to_say_what_a_set_lacks(tmp_path, body, expected):
@@ -951,3 +976,20 @@ def test_check_set_is_the_rules_way_to_say_what_a_set_lacks(tmp_path, body, expe
     for name, start in (("<id>", "id:"), ("<cards>", "cards:"), ("<low>", "  - {id: middle")):
         expected = expected.replace(name, str(next(i for i, t in enumerate(lines, 1) if t.startswith(start))))
     assert re.search(expected, found), found
+
+
+def test_a_misspelt_field_of_an_event_is_matched_against_what_the_event_gives(game_copy):
+    """`ev.mover` in an after_move hook was taken for `moved` (a field of some other table):
+    the note now says what the event's emits give instead; a suggestion the event has stays."""
+    from engine.check import notes
+    rules, cards = game_copy()
+    pd = cards / "polar_dwarves.yaml"
+    text = pd.read_text()
+    at = text.splitlines().index("          if ev.card ~= self then return end") + 1
+    edit(pd, "          if ev.card ~= self then return end", "          if ev.mover ~= self then return end")
+    said = [n for n in notes(str(rules)) if f"polar_dwarves.yaml:{at}:" in n]
+    assert said == [f"{loader.display(pd)}:{at}:17: note: no table of the game or the engine has a field 'mover' "
+                    f"(the emits of 'after_move' give: card, from, path, through, to)"]
+    edit(pd, "ev.mover ~= self", "ev.crad ~= self")
+    said = [n for n in notes(str(rules)) if f"polar_dwarves.yaml:{at}:" in n]
+    assert len(said) == 1 and said[0].endswith("has a field 'crad' (did you mean 'card'?)"), said   # (right as it was)

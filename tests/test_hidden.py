@@ -475,3 +475,72 @@ end
 """)
     m = position(load_game(str(g.rules)), STATS_SEEN, quiet=True)
     assert (m.evaluate(1), m.evaluate(2)) == (0.1, 0.0)
+
+
+MIDDLE_MODIFIER = ("  - id: middle\n    name: Middle\n    value: 2\n    copies: 0\n    text: Worth 2.\n"
+                   "    modifiers:\n      value: |\n        function(self, card, value)\n{body}        end\n")
+
+
+def _bid_with_middle(tmp_path, body: str, in_play: str):
+    g = copy_game_dir(tmp_path)
+    edit(g / "game.yaml", "scripts: [bid.lua]", f"scripts: [bid.lua]\nin_play: [{in_play}]")
+    edit(g / "cards" / "cards.yaml", "  - {id: middle, name: Middle, value: 2, copies: 0, text: Worth 2.}",
+         MIDDLE_MODIFIER.format(body=body))
+    return load_game(str(g))
+
+
+def copy_game_dir(tmp_path):
+    import shutil
+    from pathlib import Path
+    return Path(shutil.copytree(BID, tmp_path / "sealed_bid"))
+
+
+def test_stat_counts_no_modifier_of_a_card_in_a_zone_the_seat_cannot_see(tmp_path):
+    """A Middle in player 1's secret vault (in play) gives player 2's cards +10: player 2's
+    view is the same whether the vault holds it or a Low, so its stats (screen, console,
+    evaluation) must be too (only face-down cards were left out)."""
+    game = _bid_with_middle(tmp_path, "          if card.owner ~= self.owner then return value + 10 end\n"
+                                      "          return value\n", "vault")
+
+    def position(swap: bool) -> Match:
+        m = Match(game, 7, [Seat("human"), Seat("human")], quiet=True)
+        m.eval("for _, c in ipairs(zones.cards(2, 'vault')) do cards.to_zone(c, 2, 'deck') end")
+        if swap:
+            m.eval("local v = zones.cards(1, 'vault')[1]; local d = zones.cards(1, 'deck')[1];"
+                   "if d.def == 'middle' then d = zones.cards(1, 'deck')[2] end;"
+                   "cards.to_zone(v, 1, 'deck'); cards.to_zone(d, 1, 'vault')")
+        return m
+
+    a, b = position(False), position(True)
+    assert [c["def"] for c in a.snapshot()["cards"] if c["zone"] == "vault:1"] == ["middle"]
+    assert canonical(a.view(2)) == canonical(b.view(2))
+    q = "local out = {} for _, c in ipairs(view.cards) do out[#out+1] = c.def .. '=' .. tostring(stat(c, 'value')) end " \
+        "return table.concat(out, ' ')"
+    assert a.eval(q, seat=2) == b.eval(q, seat=2) == ["low=1 middle=2 high=3"]
+    mine = next(c["id"] for c in a.view(2)["cards"] if c.get("def") == "high")
+    assert a.stats_seen(2, mine) == b.stats_seen(2, mine) == {"value": 3}
+    assert a.stats_seen(None, mine) == {"value": 13}   # (the rules, and a designer, count it)
+
+
+def test_a_modifier_draws_no_random_number_so_no_screen_or_console_changes_the_match(tmp_path):
+    """A stat a screen, a seat's console or a bot's evaluation asks for runs the modifiers:
+    one that drew from the match's generator changed the match (a replay from the answers
+    then differed). A draw in a modifier is refused at its line, as a choice is."""
+    game = _bid_with_middle(tmp_path, "          return value + rng.int(0, 0)\n", "hand")
+    m = Match(game, 7, [Seat("human"), Seat("human")], quiet=True)
+    before = m.state_hash()
+    with pytest.raises(ScriptError, match=r"cards\.yaml:\d+: a random draw inside the value modifier: a modifier "
+                                          r"may only compute the value"):
+        m.eval("return stat(view.cards[1], 'value')", seat=2)
+    assert m.state_hash() == before
+
+
+def test_stat_outside_an_evaluation_is_refused(tmp_path):
+    """fits(mark, def) and an evaluation file's top level run for no seat: stat() there read
+    every card as it is, hidden ones too (a fits that kept what it read let evaluate use it)."""
+    from engine.errors import DefinitionError
+    g = copy_game_dir(tmp_path)
+    (g / "evaluate.lua").write_text("local peek = stat(1, 'value')\nfunction evaluate(view, seat) return 0 end\n")
+    edit(g / "game.yaml", "scripts: [bid.lua]", "scripts: [bid.lua]\nbots: {evaluate: evaluate.lua}")
+    with pytest.raises(DefinitionError, match=r"evaluate\.lua:1:1: Lua: stat: only while evaluate\(view, seat\) runs"):
+        Match(load_game(str(g)), 7, [Seat("human"), Seat("human")], quiet=True)

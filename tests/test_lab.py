@@ -414,6 +414,17 @@ def test_sim_names_the_cards_no_game_made(tmp_path):
     assert shipped["summary"]["never_dealt"] == [] and "wyrm" in shipped["results"][0]["dealt"]
 
 
+def test_results_that_do_not_say_what_they_dealt_name_no_card():
+    """A result from an older summon (a cluster's worker) has no `dealt`: it counted as a
+    game that made no card, so every card of its sets was named as never made."""
+    from engine.sim import never_dealt
+    game = load_game("summoners_isle")
+    old = {"sets": [None, None], "winner": 1}
+    assert never_dealt(game, [old]) == []
+    some = sorted(game.cards)[1:]
+    assert never_dealt(game, [old, {"sets": [None, None], "dealt": some}]) == sorted(game.cards)[:1]
+
+
 # -- bad input ---------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("args, needles", [

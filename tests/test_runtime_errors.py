@@ -158,3 +158,65 @@ def test_a_filters_tail_call_into_the_engine_names_the_line_that_ran_the_filter(
                                           r"engine/lua/board\.lua:\d+, reached from a function this line's call ran"):
         m.eval('local x = 1\nlocal cs = cards.on_board(function(c) return board.within(c.space) end)\nreturn cs')
 
+
+
+MAGE_STRENGTH = "          if card ~= self or not self.space then return value end\n"
+
+
+def test_a_modifier_asking_for_the_stat_it_modifies_is_said_once_with_its_card(game_copy):
+    """A Frost Mage whose strength modifier asks for its own strength runs itself without
+    end: the stack overflow is said as such (not as a bad argument to the engine), at the
+    card's line, and the tens of thousands of nested contexts as one line with their count
+    (the message ran to millions of characters), in summon check, a match and an evaluation."""
+    from engine.check import check
+    rules, cards = game_copy()
+    pd = cards / "polar_dwarves.yaml"
+    edit(pd, MAGE_STRENGTH, '          if stat(self, "strength") > 9 then return value end\n')
+    line = pd.read_text().splitlines().index('          if stat(self, "strength") > 9 then return value end') + 1
+    found = [str(p) for p in check(str(rules))]
+    assert found and all(re.search(rf"stack overflow: functions called within each other without end, called from "
+                                   rf"\S*polar_dwarves\.yaml:{line}, in modifier strength of Frost Mage \(in ", p)
+                         for p in found), found
+    assert any("(in the bots' evaluation of the first position for seat 1)" in p for p in found)
+    game = load_game(str(rules))
+    m = Match(game, 1, [Seat("bot", "polar_dwarves"), Seat("bot", "fallen_kingdom")], quiet=True)
+    with pytest.raises(Exception) as e:
+        m.evaluate(1)
+    said = str(e.value)
+    assert len(said) < 2000, said[:3000]
+    assert re.search(rf"called from \S*polar_dwarves\.yaml:{line}\n  in modifier strength\n  <- modifier strength "
+                     rf"of Frost Mage \(card \d+\), within itself \d+ times more: something it does runs it again", said)
+
+
+def test_entries_that_run_within_each_other_are_said_once_with_their_count(sw):
+    """Two hooks that set each other off (each emits the event the other hears): the pair
+    is said once, with how many times more it ran within itself."""
+    m = Match(sw, 1, [Seat("bot"), Seat("bot")], quiet=True)
+    E = m._rt._E
+    run = m._rt._lua.eval("""function(E) return function()
+      E.push_context("phase attack", false)
+      for i = 1, 50 do E.push_context("hook a", false) E.push_context("hook b", false) end
+      E.push_context("hook c", false)
+      error("boom", 0)
+    end end""")(E)
+    ok, said = E.run_guarded(run)
+    assert not ok
+    assert said == ("boom\n  in hook c\n  <- hook b\n  <- hook a, within these 49 times more: something they do runs "
+                    "them again (a hook emitting the event it hears, a modifier asking for the stat it modifies)\n"
+                    "  <- phase attack")
+
+
+@pytest.mark.parametrize("message, place", [
+    ("/tmp/my: games/rules/x.lua:12: boom", ("/tmp/my: games/rules/x.lua", 12, "Lua: boom")),
+    ("rules/x.lua:3: a: b", ("rules/x.lua", 3, "Lua: a: b")),
+    ('[string "eval"]:1: x', ('[string "eval"]', 1, "Lua: x")),
+    ("a match cannot start: setup.lua:41: no", ("FALLBACK", 1, "Lua: a match cannot start: setup.lua:41: no")),
+    ("stat: no stat called 'x'", ("FALLBACK", 1, "Lua: stat: no stat called 'x'")),
+])
+def test_a_folder_whose_name_holds_a_colon_and_space_is_still_a_place(message, place):
+    """A Lua message's place ends at its first ":LINE: ": a folder called `my: games` held
+    the game (the message was taken for one with no place, said at line 1 of game.yaml);
+    words before a quoted place are no place."""
+    from engine.lint import problem_from_lua
+    p = problem_from_lua(message, "FALLBACK")
+    assert (p.path, p.line, p.message) == place

@@ -86,7 +86,8 @@ def test_a_new_set_in_every_shipped_game_passes_check_and_its_test(game_copy, ga
     assert [(ROOT / w).resolve() for w in wrote] == [set_file.resolve(), test_file.resolve()], r.stdout
     assert (ROOT / re.search(r"summon test (\S+)", r.stdout)[1]).resolve() == test_file.resolve()
     assert f"summon test cards/{game}/tests/raiders.yaml (from the folder that holds rules/)" in test_file.read_text()
-    assert "raiders_card" in load_game(str(g.rules)).cards
+    first = "raiders_summoner" if game == "summoner_wars" else "raiders_card"   # (its own shape: templates/set.yaml)
+    assert first in load_game(str(g.rules)).cards
     root = g.rules.parent.parent
     check = summon("check", game, cwd=root)
     assert check.returncode == 0, check.stdout + check.stderr
@@ -158,3 +159,31 @@ def test_schema_write_onto_a_folder_is_an_error_naming_the_file(tmp_path):
     r = summon("schema", GAME, "--write", cwd=tmp_path)
     assert r.returncode == 1 and "Traceback" not in r.stderr
     assert r.stderr.strip() == f"error: cannot write rules/{GAME}/cards.schema.json: Is a directory"
+
+
+def test_a_new_summoner_wars_set_is_a_faction_to_fill_in(game_copy):
+    """summon new set summoner_wars wrote one plain card, with no summoner, layout or gates;
+    the game's own shape (rules/summoner_wars/templates/set.yaml) is a faction: laid out as
+    check_set asks, and once playable, held to the deck rules at their lines."""
+    g = game_copy("summoner_wars")
+    assert summon("new", "set", str(g.rules), "thornwood").returncode == 0
+    made = load_game(str(g.rules))
+    assert made.pools["thornwood"].data["layout"][0] == {"card": "thornwood_summoner", "row": 0, "col": 2}
+    ids = sorted(c for c, d in made.cards.items() if d.set_id == "thornwood")
+    assert ids == ["thornwood_champion", "thornwood_common", "thornwood_event", "thornwood_gate",
+                   "thornwood_great_gate", "thornwood_summoner"]
+    set_file = g.cards / "thornwood.yaml"
+    set_file.write_text(set_file.read_text().replace("playable: false\n", ""))
+    r = summon("check", str(g.rules))
+    said = r.stdout + r.stderr
+    assert r.returncode == 1 and "thornwood.yaml" in said and "layout" not in said, said
+    assert re.search(r"thornwood\.yaml:\d+:\d+: .*common", said), said
+
+
+def test_a_set_template_with_a_stray_dollar_is_named(game_copy):
+    g = game_copy("summoner_wars")
+    template = g.rules / "templates" / "set.yaml"
+    template.write_text(template.read_text().replace("text: Draw a card.", "text: Costs $5."))
+    r = summon("new", "set", str(g.rules), "thornwood")
+    assert r.returncode == 1 and "templates/set.yaml: a $ that is not ${id} or ${title}" in r.stderr, r.stderr
+    assert not (g.cards / "thornwood.yaml").exists()

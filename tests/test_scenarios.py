@@ -646,3 +646,44 @@ def test_a_setup_naming_no_player_or_no_result_fails_at_once(tmp_path, setup, sa
                                    f"      {setup}\n    steps: [{{expect: {{over: false}}}}]\n")
     assert not result.passed and re.search(r"setup failed: .*" + said, result.failures[0].message), \
         result.failures[0].message
+
+
+AUCTION_SINGLE = """\
+game: auction
+scenarios:
+  - name: after the Gem, player 1 picks the Pearl
+    setup:
+      zones:
+        lots: [gem, pearl, shell, shell]
+    steps:
+      - answer: Bid 2
+      - answer: Bid 3
+      - answer: Take Gem
+        expect:
+          offered_exactly: [Take Pearl]
+  - name: and answers it
+    setup:
+      zones:
+        lots: [gem, pearl, shell, shell]
+    steps:
+      - answer: Bid 2
+      - answer: Bid 3
+      - answer: Take Gem
+      - answer: Take Pearl
+"""
+
+
+def test_a_failure_says_which_single_option_questions_were_answered_without_asking(tmp_path):
+    """Player 1's only option after the Gem, the Pearl, is taken without asking: a step
+    written for that question (expecting it offered, or answering it) said only what was
+    offered now, not that the question had been answered for the player."""
+    rules = Path(shutil.copytree(ROOT / "docs" / "examples" / "rules" / "auction", tmp_path / "rules" / "auction"))
+    shutil.copytree(ROOT / "docs" / "examples" / "cards" / "auction", tmp_path / "cards" / "auction")
+    expected, answered = _run_text(tmp_path, AUCTION_SINGLE.replace("game: auction", f"game: {rules}"))
+    hint = ("(a question with one option is answered without asking, and since the step before this was: "
+            "'Take a lot: Take Pearl' for player 1)")
+    [e], [a] = expected.failures, answered.failures
+    assert e.message.startswith("expected exactly ['Take Pearl'] to be offered, got ['Bid 0', ") and \
+        e.message.endswith(f"not offered: ['Take Pearl']) {hint}"), e.message
+    assert a.message.startswith("'Take Pearl' is not offered; offered: ['Bid 0', ") and a.message.endswith(f"] {hint}"), \
+        a.message

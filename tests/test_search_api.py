@@ -753,16 +753,17 @@ def test_the_scenario_library_is_loaded_only_where_a_match_needs_it(sw):
     from conftest import position
 
     plain = Match(sw, 1, [Seat("random"), Seat("random")], quiet=True)
+    beside = Match(sw, 2, [Seat("random"), Seat("random")], quiet=True, beside=plain)
+    assert beside._rt._lua is plain._rt._lua   # (one runtime)
     plain.rollout(seed=1, max_decisions=10)
     f = plain.fork()
     assert plain._rt._E.scenario_api is None
     f.force_random([2, 2])            # (loaded here, for the fork and the match alike)
     assert f.forced_left() == 2 and plain._rt._E.scenario_api is not None
+    beside.force_random([5])
+    assert (beside.forced_left(), plain.forced_left(), f.forced_left()) == (1, 0, 2)
     set_up = position(sw, 'scenario.start(1, "attack")', quiet=True)
     assert set_up._rt._E.scenario_api is not None and set_up.snapshot()["phase"] == "attack"
-    beside = Match(sw, 2, [Seat("random"), Seat("random")], quiet=True, beside=set_up)
-    beside.force_random([5])
-    assert beside.forced_left() == 1 and set_up.forced_left() == 0
 
 
 @pytest.mark.parametrize("call", ["view", "evaluate", "sample"])

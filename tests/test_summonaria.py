@@ -474,3 +474,21 @@ def test_options_naming_what_the_game_has_not_are_refused_before_it_starts(optio
     assert r.returncode == 1 and "Traceback" not in r.stdout + r.stderr
     first = (r.stdout + r.stderr).strip().splitlines()[0]
     assert first.startswith("error: ") and said in first and "Player 1 goes first" not in r.stdout, r.stdout + r.stderr
+
+
+def test_an_armys_file_is_checked_at_its_lines(tmp_path):
+    """What the rules read of an army (resources, advance_guard, costs) was said at
+    game.yaml:1:1 when a match stopped on it; check_set puts each at its line."""
+    from conftest import copy_game, edit
+    from engine.check import check
+    g = copy_game(tmp_path, "summonaria")
+    army = g.cards / "sylvan_guardians.yaml"
+    edit(army, "advance_guard: [satyr, wasp_swarm]", "advance_guard: [satyr, toadstools]")
+    edit(army, "resources: [toadstools, fairy_dust, bloodstones]", "resources: [toadstools, fairy_dust, satyr]")
+    lines = army.read_text().splitlines()
+    at = {key: next(i for i, t in enumerate(lines, 1) if t.startswith(key)) for key in ("resources:", "advance_guard:")}
+    said = sorted((p.line, p.col, p.message) for p in check(str(g.rules)))
+    col = {key: lines[at[key] - 1].index(word) + 1 for key, word in (("resources:", "satyr"), ("advance_guard:", "toadstools"))}
+    assert said == [(at["resources:"], col["resources:"], "resources names satyr, which is not a resource card"),
+                    (at["advance_guard:"], col["advance_guard:"],
+                     "advance_guard names toadstools, which is not one of this army's units")]

@@ -944,3 +944,28 @@ def test_cost_of_inaction_can_destroy_your_own_summoner_and_lose(sw):
     assert m.winner == 2
     assert at(m, "a1") is None
     assert at(m, "f8") == "ret_talus"
+
+
+def test_a_ranged_units_reach_is_its_cards_own_when_it_gives_one(tmp_path):
+    """`reach: 4` on a ranged card: it shoots 4 spaces in a straight line, where the game's
+    ranged_reach (3) stops the others; a melee card with a reach is a problem of check."""
+    from conftest import copy_game, edit, position
+    from engine.check import check
+    from engine.loader import load_game
+    g = copy_game(tmp_path)
+    pd = g.cards / "polar_dwarves.yaml"
+    edit(pd, "    life: 4\n    attack: ranged\n    copies: 4\n", "    life: 4\n    attack: ranged\n    reach: 4\n    copies: 4\n")
+    lua = ('scenario.clear_board() scenario.create("svara", 1, "f1") scenario.create("ret_talus", 2, "f8") '
+           'scenario.create("frost_mage", 1, "c1") scenario.create("kingdom_gate", 2, "c5") '
+           'scenario.create("ice_golem", 1, "a1") scenario.create("kingdom_gate", 2, "a5") '
+           'scenario.start(1, "attack")')
+    far = position(load_game(str(g.rules)), lua, quiet=True)
+    shipped = position(load_game("summoner_wars"), lua, quiet=True)
+    for m in (far, shipped):
+        m.answer(m.options().index("Attack with Frost Mage at c1"))
+    assert "Gate at c5" in far.options() and "Gate at c5" not in shipped.options()
+    assert check(str(g.rules)) == []
+    edit(pd, "    reach: 4\n", "")
+    edit(pd, "    strength: 2\n    life: 5\n    attack: melee\n", "    strength: 2\n    life: 5\n    attack: melee\n    reach: 2\n")
+    said = [str(p) for p in check(str(g.rules))]
+    assert len(said) == 1 and "reach is how far a ranged unit shoots: a melee unit attacks next to it" in said[0], said

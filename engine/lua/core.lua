@@ -78,6 +78,8 @@ E.forced = {}
 function E.random_int(lo, hi)
   local n = hi - lo + 1
   if n <= 0 then error("random_int: empty range " .. lo .. ".." .. hi, 2) end
+  -- (a stat a screen or a bot asks for would draw from the match's generator)
+  E.not_in_modifier("a random draw")
   E.note("random number")
   local f = E.forced
   if #f > 0 then
@@ -704,15 +706,44 @@ function E.restore_context(saved)
 end
 
 --- The running contexts, innermost first, as text.
+local function context_line(i)
+  local what, card = E.context[i * 2 - 1], E.context[i * 2]
+  if card then return string.format("%s of %s (card %d)", what, card.name, card.id) end
+  return what
+end
+
+-- How many times the k entries from i down repeat, one run after another (1: not again).
+local function repeats(i, k)
+  local c, n = E.context, 1
+  while i - (n + 1) * k + 1 >= 1 do
+    local base, at = i - n * k, i
+    for j = 0, k * 2 - 1 do
+      if c[(base - k + 1) * 2 - 1 + j] ~= c[(at - k + 1) * 2 - 1 + j] then return n end
+    end
+    n = n + 1
+  end
+  return n
+end
+
 function E.context_lines()
   local out = {}
-  for i = ctx_n, 1, -1 do
-    local what, card = E.context[i * 2 - 1], E.context[i * 2]
-    if card then
-      out[#out + 1] = string.format("%s of %s (card %d)", what, card.name, card.id)
-    else
-      out[#out + 1] = what
+  local i = ctx_n
+  while i >= 1 do
+    -- an entry, or a few, that run within themselves again and again (endless, mostly):
+    -- said once, with how often, not thousands of lines
+    local k, n = 1, 1
+    for size = 1, 3 do
+      local r = repeats(i, size)
+      if r >= 3 then k, n = size, r break end
     end
+    for j = 0, k - 1 do out[#out + 1] = context_line(i - j) end
+    if n >= 3 then
+      out[#out] = out[#out] .. string.format(", within %s %d times more: %s again " ..
+        "(a hook emitting the event it hears, a modifier asking for the stat it modifies)",
+        k == 1 and "itself" or "these", n - 1,
+        k == 1 and "something it does runs it" or "something they do runs them")
+    end
+    i = i - k * n
   end
   return out
 end

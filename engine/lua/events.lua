@@ -338,7 +338,7 @@ local function through_modifiers(c, name, v, p)
   local ms = E.in_play_with("modifiers", name)
   for i = 1, #ms do
     local m = ms[i]
-    if p == nil or not m.face_down or E.seen_by(m, p) then
+    if p == nil or E.sees_face(m, p) then   -- (a card p cannot see: its modifier would give it away)
       E.push_context(modifier_what[name], m)
       local fn = defs[m.def].modifiers[name]
       v = fn(m, c, v)

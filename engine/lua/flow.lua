@@ -559,6 +559,10 @@ end
 --- reached the engine by a tail call, which leaves no line of its own.
 function E.blamed_on(err, at, through)
   local engine_at, rest = string.match(err, "^(engine/lua/[%w_]+%.lua:%d+): (.*)$")
+  if engine_at and at ~= "" and string.find(rest, "^stack overflow") then
+    -- (no bad argument: the engine was only where the stack ran out; the context says what looped)
+    return at .. "stack overflow: functions called within each other without end"
+  end
   if engine_at and at ~= "" then
     return at .. rest .. " (inside the engine, at " .. engine_at .. (through and
       ", reached from a function this line's call ran (its `return f(...)` left no line): check what it gives the engine)"
@@ -631,13 +635,41 @@ local function placed(err, nested)
   return (E.called_from(nested and 3 or 2)) .. E.error_text(err)
 end
 
+-- The first frame of Lua written in a YAML file (a card's script) up the stack of an error
+-- placed elsewhere (in a rules file the script called, or the engine): the line its author
+-- looks at, which the rules' own line does not name (an action the rules run is no hook).
+local function yaml_caller(msg)
+  for level = 3, 200 do
+    local info = getinfo(level, "Sl")
+    if not info then return "" end
+    local src = info.source or ""
+    if (info.currentline or 0) > 0 and string.find(src, "%.ya?ml$") then
+      local file = string.gsub(src, "^[@=]", "")
+      local placed_at = string.match(msg, "^(.-):%d+: ")   -- (Lua cuts a long name to "..." and its end)
+      placed_at = placed_at and string.gsub(placed_at, "^%.%.%.", "")
+      if placed_at and string.sub(file, -#placed_at) == placed_at then return "" end
+      return "\n  called from " .. file .. ":" .. info.currentline
+    end
+  end
+  return ""
+end
+
+-- A guarded run's message handler: placed as the match's own errors are, with the card's
+-- line that led there and what was running (a modifier, say, in a stat a bot's evaluation
+-- asked for).
+local function guarded_error(err)
+  local msg = placed(err, true)   -- (not a tail call: placed counts this frame)
+  if type(msg) ~= "string" then return msg end
+  return msg .. yaml_caller(msg) .. context_chain()
+end
+
 --- Runs fn(...) in its own thread under the budget (for script code the host runs
 --- outside the match: loading chunks, `summon eval`).
 --- Returns true, results... or false, message.
 function E.run_guarded(fn, ...)
   local args = table.pack(...)
   local th = metered_thread(function()
-    local res = table.pack(xpcall(fn, placed, table.unpack(args, 1, args.n)))
+    local res = table.pack(xpcall(fn, guarded_error, table.unpack(args, 1, args.n)))
     if not res[1] then error(res[2], 0) end
     return table.unpack(res, 2, res.n)
   end)
@@ -668,25 +700,6 @@ end
 function E.place_error(err)
   local msg = placed(err, true)   -- (not a tail call: placed counts this frame)
   return msg
-end
-
--- The first frame of Lua written in a YAML file (a card's script) up the stack of an error
--- placed elsewhere (in a rules file the script called, or the engine): the line its author
--- looks at, which the rules' own line does not name (an action the rules run is no hook).
-local function yaml_caller(msg)
-  for level = 3, 200 do
-    local info = getinfo(level, "Sl")
-    if not info then return "" end
-    local src = info.source or ""
-    if (info.currentline or 0) > 0 and string.find(src, "%.ya?ml$") then
-      local file = string.gsub(src, "^[@=]", "")
-      local placed_at = string.match(msg, "^(.-):%d+: ")   -- (Lua cuts a long name to "..." and its end)
-      placed_at = placed_at and string.gsub(placed_at, "^%.%.%.", "")
-      if placed_at and string.sub(file, -#placed_at) == placed_at then return "" end
-      return "\n  called from " .. file .. ":" .. info.currentline
-    end
-  end
-  return ""
 end
 
 local function on_error(err)

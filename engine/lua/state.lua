@@ -117,21 +117,26 @@ end
 -- A problem check_set returned, as {set id, keys or false, message}: a text, or
 -- {"text", at = {key, ...}} (list positions counted from 1, as Lua does).
 local function set_problem(id, p)
-  if type(p) == "string" then return { id, false, p } end
+  if type(p) == "string" then return { id, false, E.clean_text(p) } end
   if type(p) == "table" and type(p[1]) == "string" then
-    local at = p.at
-    if at == nil then return { id, false, p[1] } end
+    local at, text = p.at, E.clean_text(p[1])
+    if at == nil then return { id, false, text } end
     if type(at) == "table" then
-      local keys = {}
-      for i, k in ipairs(at) do
-        if math.type(k) ~= "integer" and type(k) ~= "string" then at = nil break end
+      local keys, n = {}, 0
+      for _ in next, at do n = n + 1 end   -- (a hole in the list: no place of the file)
+      for i = 1, n do
+        local k = at[i]
+        if not ((math.type(k) == "integer" and k >= 1) or (type(k) == "string" and utf8.len(k))) then
+          at = nil
+          break
+        end
         keys[i] = k
       end
-      if at then return { id, keys, p[1] } end
+      if at then return { id, keys, text } end
     end
   end
   return { id, false, "check_set must return nil or a list of problems, each a text or {\"text\", at = " ..
-                      "{key, ...}}, not " .. E.show(p) }
+                      "{key, ...}} (keys: texts, and list positions from 1), not " .. E.show(p) }
 end
 
 --- For `summon check`: what the rules' check_set(set) finds wrong in each card set (a
@@ -146,9 +151,11 @@ function E.check_sets()
   for id in next, E.sets do ids[#ids + 1] = id end
   table.sort(ids)
   if type(fn) ~= "function" then
-    out[1] = { ids[1] or "", false, "check_set must be a function check_set(set), not " .. type(fn) }
+    out[1] = { ids[1] or "", true, "the rules' check_set must be a function check_set(set), not " .. type(fn) }
     return out
   end
+  local info = getinfo(fn, "S")
+  local defined = info.short_src .. ":" .. info.linedefined .. ": "   -- (for an error that names no place)
   for _, id in ipairs(ids) do
     -- (what it returns is read under the budget too: a script's table may have a metatable)
     local ok, res = E.run_guarded(function(set)
@@ -159,7 +166,7 @@ function E.check_sets()
       return found
     end, E.sets[id])
     if not ok then
-      out[#out + 1] = { id, true, res }
+      out[#out + 1] = { id, true, res, defined }
     else
       table.move(res, 1, #res, #out + 1, out)
     end
@@ -423,7 +430,11 @@ end
 
 local function with_seen_stat(env, seat)
   env.stat = function(c, name)
-    local v = seen_stat(seat(), c, name)   -- (no tail call: its errors name the script's line)
+    local p = seat()
+    if p == nil then   -- (fits, or the file's top level: no seat's view, so no card is known)
+      error("stat: only while evaluate(view, seat) runs: it reads a card as that seat knows it", 2)
+    end
+    local v = seen_stat(p, c, name)   -- (no tail call: its errors name the script's line)
     return v
   end
   return env

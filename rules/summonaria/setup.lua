@@ -63,32 +63,57 @@ function setup()
   end
 end
 
---- Stops with a clear message when an army's file lacks what the rules read:
---- `resources` (three different resource cards) and `advance_guard` (two of its units).
-function check_army(set)
-  local where = "card set '" .. set.id .. "'"
+--- What an army's file lacks of what the rules read: `resources` (three different
+--- resource cards) and `advance_guard` (two of its units), and a cost on each unit; as
+--- check_set's problems, {text, at = place in the file}.
+local function army_problems(set)
+  local out = {}
   local kinds = {}
   for _, k in ipairs(resource_kinds()) do kinds[k] = true end
   local order = set.resources
   if order == nil or #order ~= 3 then
-    error(where .. " needs resources: [primary, secondary, tertiary], three resource cards", 0)
-  end
-  for i, k in ipairs(order) do
-    if not kinds[k] then error(where .. ": resources names " .. k .. ", which is not a resource card", 0) end
-    for j = 1, i - 1 do
-      if order[j] == k then error(where .. ": resources names " .. k .. " twice", 0) end
+    out[#out + 1] = { "an army needs resources: [primary, secondary, tertiary], three resource cards",
+                      at = { order == nil and "id" or "resources" } }
+  else
+    for i, k in ipairs(order) do
+      if not kinds[k] then
+        out[#out + 1] = { "resources names " .. k .. ", which is not a resource card", at = { "resources", i } }
+      end
+      for j = 1, i - 1 do
+        if order[j] == k then out[#out + 1] = { "resources names " .. k .. " twice", at = { "resources", i } } end
+      end
     end
   end
   local own = {}
   for _, id in ipairs(set.cards) do own[id] = true end
   local guard = set.advance_guard
-  if guard == nil or #guard ~= 2 then error(where .. " needs advance_guard: [tower unit, portal unit]", 0) end
-  for _, id in ipairs(guard) do
-    if not own[id] then error(where .. ": advance_guard names " .. id .. ", which is not one of its units", 0) end
+  if guard == nil or #guard ~= 2 then
+    out[#out + 1] = { "an army needs advance_guard: [tower unit, portal unit], two of its units",
+                      at = { guard == nil and "id" or "advance_guard" } }
+  else
+    for i, id in ipairs(guard) do
+      if not own[id] then
+        out[#out + 1] = { "advance_guard names " .. id .. ", which is not one of this army's units",
+                          at = { "advance_guard", i } }
+      end
+    end
   end
-  for _, id in ipairs(set.cards) do
-    if not defs[id].cost then error(where .. ": the unit " .. id .. " has no cost", 0) end
+  for i, id in ipairs(set.cards) do
+    if not defs[id].cost then out[#out + 1] = { "the unit " .. id .. " has no cost", at = { "cards", i } } end
   end
+  return out
+end
+
+--- For `summon check`: each army's problems at their line of its file.
+function check_set(set)
+  return army_problems(set)
+end
+
+--- Stops with a clear message when an army's file lacks what the rules read (a match
+--- seated with an army `summon check` would have named).
+function check_army(set)
+  local found = army_problems(set)
+  if #found > 0 then error("card set '" .. set.id .. "': " .. found[1][1], 0) end
 end
 
 --- The first token of a kind in a player's army zone, or nil.

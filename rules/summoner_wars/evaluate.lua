@@ -72,6 +72,7 @@ local function info_of(id)
   i.cost = tonumber(d.cost) or 0
   i.move = tonumber(d.move) or 2
   i.attack = d.attack
+  i.reach = tonumber(d.reach) or REACH
   i.p_hit = P_HIT[d.attack] or 0
   info[id] = i
   return i
@@ -90,7 +91,7 @@ local function reach_factor(i, from, to)
   if d == nil or d == math.huge then return 0 end
   local range = 1
   if i.attack == "ranged" then
-    range = REACH
+    range = i.reach
     local x1, y1 = board.xy(from)
     local x2, y2 = board.xy(to)
     if (x1 == x2 or y1 == y2) and d <= range then return 1 end
@@ -145,7 +146,7 @@ local function best_attack(c, i, p, at, live)
   local x, y = board.xy(c.space)
   if i.attack == "ranged" then
     for _, d in ipairs(DIRS) do
-      for k = 1, REACH do
+      for k = 1, i.reach do
         local s = board.space_at(x + d[1] * k, y + d[2] * k)
         if not s then break end
         local t = at[s]

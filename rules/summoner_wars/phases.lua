@@ -376,14 +376,14 @@ end
 -- Phase 4: attack ----------------------------------------------------------------
 
 --- Cards a unit can target: adjacent for melee; for ranged, the first card in each
---- straight line within options.ranged_reach spaces.
+--- straight line within its card's `reach` spaces, else options.ranged_reach.
 function attack_targets(u)
   local out = {}
   local d = def_of(u)
   if d.attack == "ranged" then
     local p = u.controller
     local passable = function(c) return def_of(c).attack_through == true and c.controller == p end
-    for _, t in ipairs(board.line_of_sight(u.space, options.ranged_reach, passable)) do
+    for _, t in ipairs(board.line_of_sight(u.space, d.reach or options.ranged_reach, passable)) do
       if t.card ~= u then out[#out + 1] = t.card end
     end
   else

@@ -30,10 +30,14 @@ function can_move(c, left) end
 --- Defined in rules/summonaria/phases.lua.
 function can_rebuild(c) end
 
---- Stops with a clear message when an army's file lacks what the rules read:
---- `resources` (three different resource cards) and `advance_guard` (two of its units).
+--- Stops with a clear message when an army's file lacks what the rules read (a match
+--- seated with an army `summon check` would have named).
 --- Defined in rules/summonaria/setup.lua.
 function check_army(set) end
+
+--- For `summon check`: each army's problems at their line of its file.
+--- Defined in rules/summonaria/setup.lua.
+function check_set(set) end
 
 --- Defined in rules/summonaria/phases.lua.
 function cost_text(cost) end

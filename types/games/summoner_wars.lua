@@ -28,7 +28,7 @@ function attack_offer(p) end
 function attack_phase(p, pick) end
 
 --- Cards a unit can target: adjacent for melee; for ranged, the first card in each
---- straight line within options.ranged_reach spaces.
+--- straight line within its card's `reach` spaces, else options.ranged_reach.
 --- Defined in rules/summoner_wars/phases.lua.
 function attack_targets(u) end
 
