@@ -4,6 +4,7 @@ script's names are read from its calls as the Lua parser sees them (engine/luali
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 from . import lualint
@@ -13,13 +14,21 @@ from .names import did_you_mean
 from .yamlio import Document
 
 
+def _is_file(path: str) -> bool:
+    try:
+        return Path(path).is_file()
+    except (OSError, ValueError):   # (a name too long, or holding a NUL: no file)
+        return False
+
+
 def problem_from_lua(msg: str, fallback: str) -> Problem:
     """Turns Lua's 'file:line: message' into a Problem (its file whole: luac.whole_places)."""
     first = whole_places(str(msg)).splitlines()[0] if msg else ""
     # (at the first ":LINE: ": a folder's name may hold ": ", but a message that only quotes
     # a place after its own words, "cannot start: setup.lua:4: ...", is not placed there)
     placed = re.match(r"(.+?):(\d+): (.*)", first)
-    if placed and (": " not in placed.group(1) or re.search(r"[/\\]", placed.group(1).split(": ")[0])):
+    if placed and (": " not in placed.group(1) or re.search(r"[/\\]", placed.group(1).split(": ")[0])
+                   or _is_file(placed.group(1))):   # (a folder from here: "my: games/rules/x.lua")
         return Problem(placed.group(1), int(placed.group(2)), 1, f"Lua: {placed.group(3)}")
     return Problem(fallback, 1, 1, f"Lua: {first}")
 

@@ -216,15 +216,18 @@ class Match:
 
     def options(self) -> list[str]:
         """Labels of the options offered now, in order."""
+        self._not_anothers_question()
         return self._rt.option_keys() if self.pending else []
 
     def option_warnings(self) -> list[str]:
         """Each offered option's warning (`warn` in its table; "" for none): an answer a
         player should confirm, such as attacking their own card."""
+        self._not_anothers_question()
         return self._rt.option_warnings() if self.pending else []
 
     def index_of(self, label: str) -> int | None:
         """The 0-based index of the offered option with this label, or None when it is not offered."""
+        self._not_anothers_question()
         idx = self._rt.key_index(label) if self.pending else None
         return None if idx is None else idx - 1
 
@@ -232,6 +235,7 @@ class Match:
         """Answers the pending decision with the option at a 0-based index."""
         if self.pending is None:
             raise IllegalAnswer("the match is over; there is nothing to answer")
+        self._not_anothers_question()
         if not (isinstance(index, int) and 0 <= index < self.pending.count):
             raise IllegalAnswer(f"no option {index + 1 if isinstance(index, int) else index!r}: "
                                 f"choose 1 to {self.pending.count}")
@@ -276,6 +280,8 @@ class Match:
         m._take(res)
         for seat, seed in deals[1:]:   # a sample's fork: the match's, dealt again the same way
             m._redeal(seat, seed)
+        if redeal is None:   # (a sample hides it once it knows its seat)
+            m._hide_anothers_question()
         return m
 
     def sample(self, seat: int, seed: int) -> "Match":
@@ -286,16 +292,33 @@ class Match:
         history (its past answers include other seats' secret ones) and cannot be saved.
         A sample not yet played on may itself be forked or sampled (a world another
         seat's view allows, tests of fairness). A sample for a seat that is not the one
-        asked keeps the asked seat's question as it was built, from its real cards, which
-        the sample has dealt again: view it, evaluate it or sample it again, but do not
-        answer it (bots sample the seat asked)."""
+        asked holds the asked seat's question as it was built, from its real cards, which
+        the sample has dealt again: view it, evaluate it or sample it again, but its
+        question's options, prompt and count are not shown and it cannot be answered
+        (bots sample the seat asked)."""
         self._check_seat(seat)
         check_seed(seed)
         m = self._fork(True, (seat, seed))
         m._redeals.append((seat, seed))
         m.sampled_for, m._before = seat, self.decisions
         m.answers, m.askers = [], []
+        m._hide_anothers_question()
         return m
+
+    def _hide_anothers_question(self) -> None:
+        """In a sample for a seat that is not the one asked: the question's prompt and count
+        as that seat may know them (its options name the asked seat's real cards)."""
+        p = self.pending
+        if self.sampled_for is not None and p is not None and p.player != self.sampled_for and not self.answers:
+            self.pending = Decision(p.player, f"(player {p.player}'s question)", 0, p.secret)
+
+    def _not_anothers_question(self) -> None:
+        """Refuses to show or answer a question built from real cards a sample dealt again
+        (a sample for a seat that is not the one asked, not yet played on)."""
+        p = self.pending
+        if self.sampled_for is not None and p is not None and p.player != self.sampled_for and not self.answers:
+            raise EngineError(f"this sample is a world seat {self.sampled_for} may imagine; the question is player "
+                              f"{p.player}'s, built from their real cards: sample seat {p.player} to see or answer it")
 
     def _check_seat(self, seat) -> None:
         if not isinstance(seat, int) or isinstance(seat, bool) or seat not in range(1, len(self.seats) + 1):
@@ -327,6 +350,7 @@ class Match:
         Returns the number of decisions made; answers are logged as if given one by one."""
         if self.pending is None:
             return 0
+        self._not_anothers_question()
         first = self.decisions + 1
         try:
             made, res = self._rt.rollout(check_seed(seed), max(0, int(max_decisions)))

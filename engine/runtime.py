@@ -12,7 +12,7 @@ from . import ENGINE_DIR
 from .errors import DefinitionError, Problem, ScriptError
 from .loader import GameDef, LuaSource, display, lua_game_table
 from .lint import problem_from_lua
-from .luac import compile_lua, first_line
+from .luac import compile_lua, first_line, whole_places
 
 ENGINE_FILES = ("core", "portable", "board", "pieces", "events", "flow", "libs", "sandbox", "state")
 # Loaded when a match of the runtime first needs it (Runtime._scenario_api): most never
@@ -442,7 +442,7 @@ class Runtime:
         """The stats of a card whose modifiers fail for `player` (E.stats_seen), with the error."""
         res = self._call(self._E.stats_seen, player, card_id)
         failed = res[1] if len(res) > 1 else None
-        return {} if failed is None else {str(k): str(v) for k, v in failed.items()}
+        return {} if failed is None else {str(k): whole_places(str(v)) for k, v in failed.items()}
 
     def board_spaces(self) -> list[str]:
         """The spaces on this match's board, in board order (board.spaces()): the board's

@@ -658,6 +658,7 @@ def run_scenario(game, doc: yamlio.Document, index: int) -> Result:
         key = "options" if "option" in str(e).split(":")[0] and "options" in sc else "setup"
         return fail(base + (key,), 0, f"setup failed: {e}")
     said = list(match.messages())
+    heard = [(0, x) for x in said]   # (step, message): for what was answered without asking
     # the last rolls given (key path, how many, step), to tell a roll nothing drew: first
     # those the setup left waiting (its rolls:, or scenario.force in its lua:)
     waiting = match.forced_left()
@@ -682,7 +683,7 @@ def run_scenario(game, doc: yamlio.Document, index: int) -> Result:
                 try:
                     idx = _pick(match, step["answer"], keys + ("answer",))
                 except _Fail as f:
-                    raise _Fail(f.keys, f.message + _taken_without_asking(said)) from None
+                    raise _Fail(f.keys, f.message + _taken_without_asking([x for k, x in heard if k >= n - 1])) from None
                 try:
                     match.answer(idx)
                 except (ScriptError, IllegalAnswer) as e:
@@ -696,7 +697,9 @@ def run_scenario(game, doc: yamlio.Document, index: int) -> Result:
                 else:
                     if "error" in step:
                         raise _Fail(keys + ("error",), f"expected an error with {step['error']!r}, but the answer worked")
-                said += match.messages()
+                new = match.messages()
+                said += new
+                heard += [(n, x) for x in new]
             if "expect" in step:
                 named = unknown_names(game, match.board_spaces(), step["expect"], keys + ("expect",),
                                       scenario_words(doc.data["scenarios"][index]), len(match.seats))
@@ -704,7 +707,7 @@ def run_scenario(game, doc: yamlio.Document, index: int) -> Result:
                 lua_at = ("\n" * (doc.block_start(at) - 1) + step["expect"]["lua"], doc.path) \
                     if "lua" in step["expect"] else ("", doc.path)
                 for k, msg in named or _check(match, step["expect"], keys + ("expect",), said, lua_at):
-                    fail(k, n, msg + ("" if named else _taken_without_asking(said)))
+                    fail(k, n, msg + ("" if named else _taken_without_asking([x for j, x in heard if j >= n - 1])))
                 said = []
                 if res.failures:
                     return res

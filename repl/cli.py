@@ -632,7 +632,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("id", help="the game's id (lowercase letters, digits and _)")
     p.add_argument("--dir", default=".", help="the games folder to write it in (default: the current folder)")
     p.set_defaults(fn=cmd_new)
-    p = new_sub.add_parser("set", help="a card set with one card and its scenario test, in cards/GAME/")
+    p = new_sub.add_parser("set", help="a card set with one card (or the game's own shape: "
+                                      "rules/GAME/templates/set.yaml) and its scenario test, in cards/GAME/")
     p.add_argument("game", help="a game id or a path to a folder with a game.yaml")
     p.add_argument("id", help="the set's id (lowercase letters, digits and _)")
     p.set_defaults(fn=cmd_new)

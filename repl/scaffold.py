@@ -170,16 +170,27 @@ def _set_from_template(game: str, g, template: Path, rules_dir: Path, cards_dir:
     """new_set for a game that ships its own shape of a set (rules/<game>/templates/set.yaml:
     ${id} and ${title} stand for the set's id and its name), and a test of its first card."""
     title = set_id.replace("_", " ").title()
+    where = loader.display(template)
+    source = template.read_text(encoding="utf-8")
     try:
-        text = Template(template.read_text(encoding="utf-8")).substitute(id=set_id, title=title)
+        text = Template(source).substitute(id=set_id, title=title)
     except (KeyError, ValueError) as e:
-        raise ScaffoldError(f"{loader.display(template)}: a $ that is not ${{id}} or ${{title}} ({e}): write $$ "
-                            f"for a $ of its own") from None
-    data = YAML(typ="safe").load(text)
+        line = next((n for n, t in enumerate(source.splitlines(), 1)
+                     if re.search(r"\$(?!\$|\{id\}|\{title\}|id\b|title\b)", t.replace("$$", ""))), 1)
+        raise ScaffoldError(f"{where}:{line}: a $ that is not ${{id}} or ${{title}} ({e}): write $$ for a $ of "
+                            f"its own") from None
+    try:
+        data = YAML(typ="safe").load(text)
+    except Exception as e:   # (ruamel's errors: the line is the template's, the text the same length)
+        mark = getattr(e, "problem_mark", None)
+        line = f":{mark.line + 1}" if mark is not None else ""
+        raise ScaffoldError(f"{where}{line}: the set template is no YAML once ${{id}} and ${{title}} are put in: "
+                            f"{getattr(e, 'problem', None) or e} (a value that starts with ${{id}} in [ ] or {{ }} needs quotes)") from None
     cards = data.get("cards") if isinstance(data, dict) else None
-    if not cards or not isinstance(cards[0], dict) or "id" not in cards[0]:
-        raise ScaffoldError(f"{loader.display(template)}: a set template holds `cards:`, the first with an id")
-    taken = sorted(c["id"] for c in cards if isinstance(c, dict) and c.get("id") in g.cards)
+    if not isinstance(cards, list) or not cards or not all(isinstance(c, dict) and isinstance(c.get("id"), str)
+                                                             for c in cards):
+        raise ScaffoldError(f"{where}: a set template holds `cards:`, a list of cards, each with a text id")
+    taken = sorted(c["id"] for c in cards if c["id"] in g.cards)
     if taken:
         raise ScaffoldError(f"{g.id} already has the card{'s' if len(taken) > 1 else ''} {', '.join(taken)}: "
                             f"choose another set id")

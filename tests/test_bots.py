@@ -681,3 +681,25 @@ def test_undo_and_the_same_answer_get_the_same_bot_answers():
             again = list(s.match.answers[before:])
             assert again[:len(first)] == first[:len(again)], (before, first, again)
     assert tries == 4
+
+
+def test_a_sample_for_a_seat_not_asked_shows_nothing_of_the_asked_seats_question(tmp_path):
+    """The asked seat's question is built from its real cards (the options name them): a
+    sample for another seat, and any fork of it, showed that question's options, prompt
+    and count, and could answer it. Now only whose question it is; a sample of the asked
+    seat made from it asks as the match does."""
+    from engine.errors import EngineError
+    game = load_game("summoner_tcg")
+    m = Match(game, 3, [Seat("random"), Seat("random")], quiet=True)
+    m.rollout(seed=3, max_decisions=25)
+    asked = m.pending.player
+    other = 2 if asked == 1 else 1
+    for w in (m.sample(other, 1), m.sample(other, 1).fork()):
+        assert (w.pending.player, w.pending.prompt, w.pending.count) == (asked, f"(player {asked}'s question)", 0)
+        for call in (w.options, w.option_warnings, lambda: w.index_of("x"), lambda: w.answer(0),
+                     lambda: w.rollout(seed=1)):
+            with pytest.raises(EngineError, match=f"the question is player {asked}'s, built from their real cards"):
+                call()
+        w.view(other), w.evaluate(other)   # (what it is for)
+    again = m.sample(other, 1).sample(asked, 2)
+    assert again.pending == m.pending and again.options() == m.sample(asked, 2).options()

@@ -948,13 +948,15 @@ def test_a_games_check_set_finds_problems_of_a_set_at_their_place(game_copy):
     ('return {"one", at = {"cards"}}', r"cards\.yaml:<cards>:1: one"),
     ("return 7", r"cards\.yaml:<id>:1: check_set must return nil or a list of problems, each a text or "
                  r'\{"text", at = \{key, \.\.\.\}\} \(keys: texts, and list positions from 1\), not 7'),
-    ('return {{"x", at = {{}}}}', r"cards\.yaml:<id>:1: check_set must return nil or a list of problems"),
+    ('return {{"x", at = {{}}}}', r"cards\.yaml:<id>:1: x \(and its at = \.\.\. is no list of keys"),
     ("local t = nil return t.x", r"check\.lua:2:1: Lua: attempt to index a nil value .*\(check_set of card set cards\)"),
     ("while true do end", r"check\.lua:2:1: Lua: script ran too long"),
     ('return {{"far", at = {"cards", 9}}}', r'cards\.yaml:<id>:1: far \(its place, at = \{"cards", 9\}, is not in '
                                              r'the file\)'),
-    ('return {{"zero", at = {"cards", 0}}}', r"cards\.yaml:<id>:1: check_set must return nil or a list of problems"),
-    ('return {{"hole", at = {"cards", nil, "id"}}}', r"cards\.yaml:<id>:1: check_set must return nil or a list"),
+    ('return {{"zero", at = {"cards", 0}}}', r"cards\.yaml:<id>:1: zero \(and its at = \.\.\. is no list of keys: "
+                                             r"texts, and list positions from 1\)"),
+    ('return {{"hole", at = {"cards", nil, "id"}}}', r"cards\.yaml:<id>:1: hole \(and its at = \.\.\. is no list"),
+    ('return {{"two\\nlines", at = {"cards", 1, extra = 1}}}', r"cards\.yaml:<id>:1: two lines \(and its at"),
     ('return "bad \\xff text"', r"cards\.yaml:<id>:1: bad \? text"),
     ("return choose{player = 1, prompt = 'x', options = {'a'}}",
      r"check\.lua:1:1: Lua: choose: a choice can only be asked while the match runs .*\(check_set of card set cards\)"),

@@ -533,6 +533,13 @@ def test_a_modifier_draws_no_random_number_so_no_screen_or_console_changes_the_m
                                           r"may only compute the value"):
         m.eval("return stat(view.cards[1], 'value')", seat=2)
     assert m.state_hash() == before
+    # through the library's own draws too, said at the card's line with no blame on the engine
+    game = _bid_with_middle(tmp_path / "pick", "          return value + rng.pick({0})\n", "hand")
+    m = Match(game, 7, [Seat("human"), Seat("human")], quiet=True)
+    with pytest.raises(ScriptError) as e:
+        m.eval("return stat(view.cards[1], 'value')", seat=2)
+    assert re.match(r"\S*cards\.yaml:\d+: a random draw inside the value modifier", str(e.value)) and \
+        "inside the engine" not in str(e.value), str(e.value)
 
 
 def test_stat_outside_an_evaluation_is_refused(tmp_path):

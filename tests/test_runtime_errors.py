@@ -174,9 +174,10 @@ def test_a_modifier_asking_for_the_stat_it_modifies_is_said_once_with_its_card(g
     edit(pd, MAGE_STRENGTH, '          if stat(self, "strength") > 9 then return value end\n')
     line = pd.read_text().splitlines().index('          if stat(self, "strength") > 9 then return value end') + 1
     found = [str(p) for p in check(str(rules))]
-    assert found and all(re.search(rf"stack overflow: functions called within each other without end, called from "
-                                   rf"\S*polar_dwarves\.yaml:{line}, in modifier strength of Frost Mage \(in ", p)
-                         for p in found), found
+    assert found and all(re.search(rf"(polar_dwarves\.yaml:{line}:1: Lua: stack overflow: functions called within each "
+                                   rf"other without end|stack overflow: functions called within each other without end, "
+                                   rf"called from \S*polar_dwarves\.yaml:{line}), in modifier strength of Frost Mage \(in ", p)
+                         for p in found), found   # (at the card's line, or called from it)
     assert any("(in the bots' evaluation of the first position for seat 1)" in p for p in found)
     game = load_game(str(rules))
     m = Match(game, 1, [Seat("bot", "polar_dwarves"), Seat("bot", "fallen_kingdom")], quiet=True)
@@ -184,8 +185,9 @@ def test_a_modifier_asking_for_the_stat_it_modifies_is_said_once_with_its_card(g
         m.evaluate(1)
     said = str(e.value)
     assert len(said) < 2000, said[:3000]
-    assert re.search(rf"called from \S*polar_dwarves\.yaml:{line}\n  in modifier strength\n  <- modifier strength "
-                     rf"of Frost Mage \(card \d+\), within itself \d+ times more: something it does runs it again", said)
+    assert re.search(rf"polar_dwarves\.yaml:{line}: stack overflow: functions called within each other without end\n"
+                     rf"  in modifier strength of Frost Mage \(card \d+\), within itself \d+ times more: something it "
+                     rf"does runs it again", said), said
 
 
 def test_entries_that_run_within_each_other_are_said_once_with_their_count(sw):
@@ -204,6 +206,16 @@ def test_entries_that_run_within_each_other_are_said_once_with_their_count(sw):
     assert said == ("boom\n  in hook c\n  <- hook b\n  <- hook a, within these 49 times more: something they do runs "
                     "them again (a hook emitting the event it hears, a modifier asking for the stat it modifies)\n"
                     "  <- phase attack")
+    # a ring of five, and a hundred different entries (no ring: the innermost and outermost)
+    ring = m._rt._lua.eval("""function(E, n, size) return function()
+      for i = 1, n do E.push_context("hook h" .. (i % size), false) end
+      error("boom", 0)
+    end end""")
+    ok, said = E.run_guarded(ring(E, 500, 5))
+    assert said.count("\n") == 5 and "within these 99 times more" in said, said
+    ok, said = E.run_guarded(ring(E, 100, 1000))
+    lines = said.splitlines()
+    assert len(lines) == 42 and lines[31] == "  <- ... 60 more" and lines[-1] == "  <- hook h1", said
 
 
 @pytest.mark.parametrize("message, place", [
@@ -220,3 +232,33 @@ def test_a_folder_whose_name_holds_a_colon_and_space_is_still_a_place(message, p
     from engine.lint import problem_from_lua
     p = problem_from_lua(message, "FALLBACK")
     assert (p.path, p.line, p.message) == place
+
+
+def test_a_card_whose_name_or_id_a_script_changed_still_has_its_error_placed(game_copy):
+    """The lines of what was running read a card's name and id: a script that set them to a
+    table or a text turned the evaluation's error into "error in error handling"."""
+    rules, cards = game_copy()
+    pd = cards / "polar_dwarves.yaml"
+    edit(pd, MAGE_STRENGTH, '          self.name = {} self.id = "x" error("first")\n')
+    line = pd.read_text().splitlines().index('          self.name = {} self.id = "x" error("first")') + 1
+    m = Match(load_game(str(rules)), 1, [Seat("bot", "polar_dwarves"), Seat("bot", "fallen_kingdom")], quiet=True)
+    with pytest.raises(Exception) as e:
+        m.evaluate(1)
+    assert re.match(rf"\S*polar_dwarves\.yaml:{line}: first\n  in modifier strength of a table \(card 'x'\)$",
+                    str(e.value)), str(e.value)
+
+
+def test_a_c_stack_overflow_is_no_bad_argument_to_the_engine(sw):
+    m = Match(sw, 1, [Seat("bot"), Seat("bot")], quiet=True)
+    E = m._rt._E
+    assert E.blamed_on("engine/lua/core.lua:450: C stack overflow", "cards/x.yaml:3: ") == \
+        "cards/x.yaml:3: stack overflow: functions called within each other without end"
+
+
+def test_a_relative_folder_whose_name_holds_a_colon_is_a_place(tmp_path, monkeypatch):
+    from engine.lint import problem_from_lua
+    (tmp_path / "my: games").mkdir()
+    (tmp_path / "my: games" / "x.lua").write_text("-- x\n")
+    monkeypatch.chdir(tmp_path)
+    p = problem_from_lua("my: games/x.lua:2: boom", "FALLBACK")
+    assert (p.path, p.line, p.message) == ("my: games/x.lua", 2, "Lua: boom")

@@ -180,10 +180,27 @@ def test_a_new_summoner_wars_set_is_a_faction_to_fill_in(game_copy):
     assert re.search(r"thornwood\.yaml:\d+:\d+: .*common", said), said
 
 
-def test_a_set_template_with_a_stray_dollar_is_named(game_copy):
+@pytest.mark.parametrize("old, new, said", [
+    ("text: Draw a card.", "text: Costs $5.", r"templates/set\.yaml:(?P<line>\d+): a \$ that is not \$\{id\} or \$\{title\}"),
+    ("text: Draw a card.", "text: [Draw a card.", r"templates/set\.yaml:\d+: the set template is no YAML once"),
+    ("  - id: ${id}_summoner", "  - id: [${id}_summoner]", r"templates/set\.yaml: a set template holds `cards:`, a list"),
+])
+def test_a_bad_set_template_is_named_and_nothing_written(game_copy, old, new, said):
+    """A game's set template with a stray $, no YAML once filled in, or a card with no
+    text id: an error naming the template (and its line), not an internal error."""
     g = game_copy("summoner_wars")
     template = g.rules / "templates" / "set.yaml"
-    template.write_text(template.read_text().replace("text: Draw a card.", "text: Costs $5."))
+    template.write_text(template.read_text().replace(old, new))
     r = summon("new", "set", str(g.rules), "thornwood")
-    assert r.returncode == 1 and "templates/set.yaml: a $ that is not ${id} or ${title}" in r.stderr, r.stderr
+    m = re.search(said, r.stderr)
+    assert r.returncode == 1 and m, r.stderr
+    if "line" in m.groupdict():
+        assert template.read_text().splitlines()[int(m["line"]) - 1].endswith(new)
     assert not (g.cards / "thornwood.yaml").exists()
+
+
+def test_the_shipped_set_template_is_yaml_as_it_stands():
+    """Editors and `summon test rules` read it as YAML before any ${id} is put in."""
+    from ruamel.yaml import YAML
+    data = YAML(typ="safe").load((ROOT / "rules" / "summoner_wars" / "templates" / "set.yaml").read_text())
+    assert data["layout"][0]["card"] == "${id}_summoner"

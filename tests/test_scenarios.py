@@ -687,3 +687,26 @@ def test_a_failure_says_which_single_option_questions_were_answered_without_aski
         e.message.endswith(f"not offered: ['Take Pearl']) {hint}"), e.message
     assert a.message.startswith("'Take Pearl' is not offered; offered: ['Bid 0', ") and a.message.endswith(f"] {hint}"), \
         a.message
+
+
+def test_the_single_option_hint_names_only_the_step_before_and_this_one(tmp_path):
+    """The Pearl taken without asking in step 3 was named again by a failure in step 6."""
+    rules = Path(shutil.copytree(ROOT / "docs" / "examples" / "rules" / "auction", tmp_path / "rules" / "auction"))
+    shutil.copytree(ROOT / "docs" / "examples" / "cards" / "auction", tmp_path / "cards" / "auction")
+    text = f"""game: {rules}
+scenarios:
+  - name: two rounds
+    setup:
+      zones:
+        lots: [gem, pearl, shell, shell]
+    steps:
+      - answer: Bid 2
+      - answer: Bid 3
+      - answer: Take Gem
+      - answer: Bid 0
+      - answer: Bid 0
+      - answer: Take Gem
+"""
+    [r] = _run_text(tmp_path, text)
+    [f] = r.failures
+    assert f.step == 6 and f.message.startswith("'Take Gem' is not offered") and "Pearl" not in f.message, f.message

@@ -706,9 +706,15 @@ function E.restore_context(saved)
 end
 
 --- The running contexts, innermost first, as text.
+local CONTEXT_LINES = 40   -- lines of running contexts an error shows at most
+
 local function context_line(i)
   local what, card = E.context[i * 2 - 1], E.context[i * 2]
-  if card then return string.format("%s of %s (card %d)", what, card.name, card.id) end
+  if card then   -- (raw fields, shown as values: a script may have set a card's name to anything)
+    local name, id = rawget(card, "name"), rawget(card, "id")
+    return what .. " of " .. (type(name) == "string" and name or E.show(name)) .. " (card " ..
+           (math.type(id) == "integer" and tostring(id) or E.show(id)) .. ")"
+  end
   return what
 end
 
@@ -732,7 +738,7 @@ function E.context_lines()
     -- an entry, or a few, that run within themselves again and again (endless, mostly):
     -- said once, with how often, not thousands of lines
     local k, n = 1, 1
-    for size = 1, 3 do
+    for size = 1, 8 do
       local r = repeats(i, size)
       if r >= 3 then k, n = size, r break end
     end
@@ -744,6 +750,13 @@ function E.context_lines()
         k == 1 and "something it does runs it" or "something they do runs them")
     end
     i = i - k * n
+  end
+  if #out > CONTEXT_LINES then   -- (what no cycle explains: the innermost and the outermost)
+    local kept, inner = {}, CONTEXT_LINES - 10
+    for j = 1, inner do kept[j] = out[j] end
+    kept[inner + 1] = string.format("... %d more", #out - CONTEXT_LINES)
+    for j = #out - 9, #out do kept[#kept + 1] = out[j] end
+    out = kept
   end
   return out
 end

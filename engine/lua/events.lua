@@ -315,8 +315,9 @@ function E.not_in_modifier(what)
   for i = E.context_depth(), 1, -1 do
     local w = c[i * 2 - 1]
     if type(w) == "string" and w:sub(1, 9) == "modifier " then
-      error(what .. " inside the " .. w:sub(10) .. " modifier: a modifier may only compute the value (no " ..
-            "choices, no changes to the match); do this in a hook or a phase instead", 3)
+      -- (at the script's line that asked, past the engine's own frames: rng.pick, dice.roll...)
+      error(E.called_from(1) .. what .. " inside the " .. w:sub(10) .. " modifier: a modifier may only compute " ..
+            "the value (no choices, no changes to the match); do this in a hook or a phase instead", 0)
     end
   end
 end
@@ -380,7 +381,7 @@ end
 --- and named with the error in a second table {name = text}.
 function E.stats_seen(p, id)
   local c = E.state.cards[id]
-  if c == nil or (c.face_down and not E.seen_by(c, p)) then return nil end
+  if c == nil or (c.face_down and not E.seen_by(c, p)) or (p ~= nil and not E.sees_face(c, p)) then return nil end
   local out, failed = {}, {}
   for _, name in ipairs(E.game.stats) do
     local ok, v = E.run_guarded(E.stat_seen, p, c, name)

@@ -559,7 +559,7 @@ end
 --- reached the engine by a tail call, which leaves no line of its own.
 function E.blamed_on(err, at, through)
   local engine_at, rest = string.match(err, "^(engine/lua/[%w_]+%.lua:%d+): (.*)$")
-  if engine_at and at ~= "" and string.find(rest, "^stack overflow") then
+  if engine_at and at ~= "" and (string.find(rest, "^stack overflow") or string.find(rest, "^C stack overflow")) then
     -- (no bad argument: the engine was only where the stack ran out; the context says what looped)
     return at .. "stack overflow: functions called within each other without end"
   end
@@ -639,6 +639,7 @@ end
 -- placed elsewhere (in a rules file the script called, or the engine): the line its author
 -- looks at, which the rules' own line does not name (an action the rules run is no hook).
 local function yaml_caller(msg)
+  if string.find(msg, "\n  called from ", 1, true) then return "" end   -- (said by an inner handler)
   for level = 3, 200 do
     local info = getinfo(level, "Sl")
     if not info then return "" end
@@ -699,6 +700,7 @@ end
 --- A message handler (xpcall) that places errors as the match's own does.
 function E.place_error(err)
   local msg = placed(err, true)   -- (not a tail call: placed counts this frame)
+  if type(msg) == "string" then msg = msg .. yaml_caller(msg) end   -- (before the stack unwinds)
   return msg
 end
 

@@ -116,14 +116,18 @@ end
 
 -- A problem check_set returned, as {set id, keys or false, message}: a text, or
 -- {"text", at = {key, ...}} (list positions counted from 1, as Lua does).
+local function one_line(text)   -- (check says each problem on one line)
+  return (string.gsub(E.clean_text(text), "%s*\n%s*", " "))
+end
+
 local function set_problem(id, p)
-  if type(p) == "string" then return { id, false, E.clean_text(p) } end
+  if type(p) == "string" then return { id, false, one_line(p) } end
   if type(p) == "table" and type(p[1]) == "string" then
-    local at, text = p.at, E.clean_text(p[1])
+    local at, text = p.at, one_line(p[1])
     if at == nil then return { id, false, text } end
     if type(at) == "table" then
       local keys, n = {}, 0
-      for _ in next, at do n = n + 1 end   -- (a hole in the list: no place of the file)
+      for _ in next, at do n = n + 1 end   -- (a hole in the list, or a named key: no place of the file)
       for i = 1, n do
         local k = at[i]
         if not ((math.type(k) == "integer" and k >= 1) or (type(k) == "string" and utf8.len(k))) then
@@ -134,6 +138,7 @@ local function set_problem(id, p)
       end
       if at then return { id, keys, text } end
     end
+    return { id, false, text .. " (and its at = ... is no list of keys: texts, and list positions from 1)" }
   end
   return { id, false, "check_set must return nil or a list of problems, each a text or {\"text\", at = " ..
                       "{key, ...}} (keys: texts, and list positions from 1), not " .. E.show(p) }

@@ -168,9 +168,11 @@ function refresh_bases()
 end
 
 local function base_strength_of(c)
+  local setters = cards.in_play_with("abilities", "base_strength")
+  if #setters == 0 then return nil end   -- (the common case: asked for every strength read)
   local base, newest = nil, nil
   local since = state.vars.base_since or {}
-  for _, m in ipairs(cards.in_play_with("abilities", "base_strength")) do
+  for _, m in ipairs(setters) do
     local b = def_of(m).abilities.base_strength(m, c)
     if b ~= nil then
       local t = since[base_key(c, m)] or math.huge
