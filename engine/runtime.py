@@ -15,9 +15,9 @@ from .lint import problem_from_lua
 from .luac import compile_lua, first_line, whole_places
 
 ENGINE_FILES = ("core", "portable", "board", "pieces", "events", "flow", "libs", "sandbox", "state")
-# Loaded when a match of the runtime first needs it (Runtime._scenario_api): most never
-# do, and each runtime holds its own compiled copy of every engine file it loads.
-ON_DEMAND = ("scenario",)
+# Loaded when a match of the runtime first needs it (Runtime._scenario_api, check_sets):
+# most never do, and each runtime holds its own compiled copy of every engine file it loads.
+ON_DEMAND = ("scenario", "checking")
 _SOURCES = {name: (ENGINE_DIR / "lua" / f"{name}.lua").read_text() for name in ENGINE_FILES + ON_DEMAND}
 
 LOAD_HEADROOM_MB = 256   # room above a match's memory cap while its runtime loads (see Runtime)
@@ -416,6 +416,8 @@ class Runtime:
         of its place in the set's file, list positions from 0, or None; the message; when
         check_set itself failed, "file:line: " where it is defined, the message then being its
         error, else None)."""
+        if self._E.check_sets is None:
+            self._load_engine_file("checking")
         out = []
         for item in _list(self._call(self._E.check_sets)[0]):
             sid, keys, message = str(item[1]), item[2], str(item[3])

@@ -652,33 +652,25 @@ AUCTION_SINGLE = """\
 game: auction
 scenarios:
   - name: after the Gem, player 1 picks the Pearl
-    setup:
-      zones:
-        lots: [gem, pearl, shell, shell]
-    steps:
-      - answer: Bid 2
-      - answer: Bid 3
-      - answer: Take Gem
-        expect:
-          offered_exactly: [Take Pearl]
+    setup: &lots {zones: {lots: [gem, pearl, shell, shell]}}
+    steps: [{answer: Bid 2}, {answer: Bid 3}, {answer: Take Gem, expect: {offered_exactly: [Take Pearl]}}]
   - name: and answers it
-    setup:
-      zones:
-        lots: [gem, pearl, shell, shell]
-    steps:
-      - answer: Bid 2
-      - answer: Bid 3
-      - answer: Take Gem
-      - answer: Take Pearl
+    setup: *lots
+    steps: [{answer: Bid 2}, {answer: Bid 3}, {answer: Take Gem}, {answer: Take Pearl}]
 """
+
+
+def _auction(tmp_path) -> Path:
+    """A copy of the docs' auction example (rules and cards) under tmp_path: its rules folder."""
+    shutil.copytree(ROOT / "docs" / "examples" / "cards" / "auction", tmp_path / "cards" / "auction")
+    return Path(shutil.copytree(ROOT / "docs" / "examples" / "rules" / "auction", tmp_path / "rules" / "auction"))
 
 
 def test_a_failure_says_which_single_option_questions_were_answered_without_asking(tmp_path):
     """Player 1's only option after the Gem, the Pearl, is taken without asking: a step
     written for that question (expecting it offered, or answering it) said only what was
     offered now, not that the question had been answered for the player."""
-    rules = Path(shutil.copytree(ROOT / "docs" / "examples" / "rules" / "auction", tmp_path / "rules" / "auction"))
-    shutil.copytree(ROOT / "docs" / "examples" / "cards" / "auction", tmp_path / "cards" / "auction")
+    rules = _auction(tmp_path)
     expected, answered = _run_text(tmp_path, AUCTION_SINGLE.replace("game: auction", f"game: {rules}"))
     hint = ("(a question with one option is answered without asking, and since the step before this was: "
             "'Take a lot: Take Pearl' for player 1)")
@@ -691,22 +683,10 @@ def test_a_failure_says_which_single_option_questions_were_answered_without_aski
 
 def test_the_single_option_hint_names_only_the_step_before_and_this_one(tmp_path):
     """The Pearl taken without asking in step 3 was named again by a failure in step 6."""
-    rules = Path(shutil.copytree(ROOT / "docs" / "examples" / "rules" / "auction", tmp_path / "rules" / "auction"))
-    shutil.copytree(ROOT / "docs" / "examples" / "cards" / "auction", tmp_path / "cards" / "auction")
-    text = f"""game: {rules}
-scenarios:
-  - name: two rounds
-    setup:
-      zones:
-        lots: [gem, pearl, shell, shell]
-    steps:
-      - answer: Bid 2
-      - answer: Bid 3
-      - answer: Take Gem
-      - answer: Bid 0
-      - answer: Bid 0
-      - answer: Take Gem
-"""
+    rules = _auction(tmp_path)
+    text = (f"game: {rules}\nscenarios:\n  - name: two rounds\n    setup: {{zones: {{lots: [gem, pearl, shell, shell]}}}}\n"
+            "    steps: [{answer: Bid 2}, {answer: Bid 3}, {answer: Take Gem}, {answer: Bid 0}, {answer: Bid 0}, "
+            "{answer: Take Gem}]\n")
     [r] = _run_text(tmp_path, text)
     [f] = r.failures
     assert f.step == 6 and f.message.startswith("'Take Gem' is not offered") and "Pearl" not in f.message, f.message

@@ -749,7 +749,8 @@ def test_forced_results_left_are_the_matchs_own_in_a_shared_runtime(sw):
 
 def test_the_scenario_library_is_loaded_only_where_a_match_needs_it(sw):
     """engine/lua/scenario.lua is loaded by the first match of a runtime that needs it (a
-    scenario, forced dice), not by every match: each runtime holds its own copy."""
+    scenario, forced dice), not by every match: each runtime holds its own copy; so is
+    engine/lua/checking.lua, by summon check."""
     from conftest import position
 
     plain = Match(sw, 1, [Seat("random"), Seat("random")], quiet=True)
@@ -764,6 +765,8 @@ def test_the_scenario_library_is_loaded_only_where_a_match_needs_it(sw):
     assert (beside.forced_left(), plain.forced_left(), f.forced_left()) == (1, 0, 2)
     set_up = position(sw, 'scenario.start(1, "attack")', quiet=True)
     assert set_up._rt._E.scenario_api is not None and set_up.snapshot()["phase"] == "attack"
+    # (and summon check's own part, engine/lua/checking.lua)
+    assert plain._rt._E.check_sets is None and plain._rt.check_sets() == [] and plain._rt._E.check_sets is not None
 
 
 @pytest.mark.parametrize("call", ["view", "evaluate", "sample"])

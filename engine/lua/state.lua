@@ -114,69 +114,11 @@ function E.snapshot_json()
   return E.to_json(E.state, "state")
 end
 
--- A problem check_set returned, as {set id, keys or false, message}: a text, or
--- {"text", at = {key, ...}} (list positions counted from 1, as Lua does).
-local function one_line(text)   -- (check says each problem on one line)
-  return (string.gsub(E.clean_text(text), "%s*\n%s*", " "))
-end
-
-local function set_problem(id, p)
-  if type(p) == "string" then return { id, false, one_line(p) } end
-  if type(p) == "table" and type(p[1]) == "string" then
-    local at, text = p.at, one_line(p[1])
-    if at == nil then return { id, false, text } end
-    if type(at) == "table" then
-      local keys, n = {}, 0
-      for _ in next, at do n = n + 1 end   -- (a hole in the list, or a named key: no place of the file)
-      for i = 1, n do
-        local k = at[i]
-        if not ((math.type(k) == "integer" and k >= 1) or (type(k) == "string" and utf8.len(k))) then
-          at = nil
-          break
-        end
-        keys[i] = k
-      end
-      if at then return { id, keys, text } end
-    end
-    return { id, false, text .. " (and its at = ... is no list of keys: texts, and list positions from 1)" }
-  end
-  return { id, false, "check_set must return nil or a list of problems, each a text or {\"text\", at = " ..
-                      "{key, ...}} (keys: texts, and list positions from 1), not " .. E.show(p) }
-end
-
---- For `summon check`: what the rules' check_set(set) finds wrong in each card set (a
---- game may define one, for what JSON Schema cannot say: two cards starting on one
---- space, a layout without its leader). Returns a list of {set id, keys or false,
---- message}; a check_set that fails gives its error as the message, keys true.
-function E.check_sets()
-  local fn = rawget(E.rules_env, "check_set")
-  local out = {}
-  if fn == nil then return out end
-  local ids = {}
-  for id in next, E.sets do ids[#ids + 1] = id end
-  table.sort(ids)
-  if type(fn) ~= "function" then
-    out[1] = { ids[1] or "", true, "the rules' check_set must be a function check_set(set), not " .. type(fn) }
-    return out
-  end
+--- "file:line: " where a function of a script is defined (engine/lua/checking.lua, loaded
+--- after the host removes `debug`, asks here).
+function E.defined_at(fn)
   local info = getinfo(fn, "S")
-  local defined = info.short_src .. ":" .. info.linedefined .. ": "   -- (for an error that names no place)
-  for _, id in ipairs(ids) do
-    -- (what it returns is read under the budget too: a script's table may have a metatable)
-    local ok, res = E.run_guarded(function(set)
-      local res, found = fn(set), {}
-      if res == nil then return found end
-      if type(res) ~= "table" or (type(res[1]) == "string" and res.at ~= nil) then res = { res } end
-      for _, p in ipairs(res) do found[#found + 1] = set_problem(id, p) end
-      return found
-    end, E.sets[id])
-    if not ok then
-      out[#out + 1] = { id, true, res, defined }
-    else
-      table.move(res, 1, #res, #out + 1, out)
-    end
-  end
-  return out
+  return info.short_src .. ":" .. info.linedefined .. ": "
 end
 
 --- Whether player p knows a card's face from a reveal (or as the owner of a face-down card).
