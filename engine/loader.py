@@ -495,7 +495,9 @@ def load_game(game: str, extra_cards: list[Path] | None = None) -> GameDef:
             raise DefinitionError([Problem(str(extra), 1, 1, str(e))]) from None
         if not Path(extra).exists():
             raise DefinitionError([Problem(str(extra), 1, 1, "no such card or deck file")])
-        set_files += yaml_files(Path(extra)) if Path(extra).is_dir() else [Path(extra)]
+        more = yaml_files(Path(extra)) if Path(extra).is_dir() else [Path(extra)]
+        have = {f.resolve() for f in set_files}
+        set_files += [f for f in more if f.resolve() not in have]   # (a file of the game's own: read once)
     sets, cards, set_docs = _read_card_sets(set_files, g, ld)
     ld.problems += _reference_problems(g, cards, set_docs, scripts, script_texts, gdoc)
     game = GameDef(g["id"], g["name"], rules_dir, g, scripts, sets, cards, ld.files, options,

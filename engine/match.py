@@ -294,8 +294,9 @@ class Match:
         seat's view allows, tests of fairness). A sample for a seat that is not the one
         asked holds the asked seat's question as it was built, from its real cards, which
         the sample has dealt again: view it, evaluate it or sample it again, but its
-        question's options, prompt and count are not shown and it cannot be answered
-        (bots sample the seat asked)."""
+        question's options, prompt and count are not shown and it cannot be answered, nor
+        can that of any sample or fork made from it (bots sample the seat asked, from the
+        match)."""
         self._check_seat(seat)
         check_seed(seed)
         m = self._fork(True, (seat, seed))
@@ -308,17 +309,25 @@ class Match:
     def _hide_anothers_question(self) -> None:
         """In a sample for a seat that is not the one asked: the question's prompt and count
         as that seat may know them (its options name the asked seat's real cards)."""
-        p = self.pending
-        if self.sampled_for is not None and p is not None and p.player != self.sampled_for and not self.answers:
+        if self._anothers_question():
+            p = self.pending
             self.pending = Decision(p.player, f"(player {p.player}'s question)", 0, p.secret)
+
+    def _anothers_question(self) -> bool:
+        """Whether the question waiting was built from cards this sample dealt again: a seat
+        other than the one asked was sampled on the way here, and nothing answered since."""
+        p = self.pending
+        return (p is not None and not self.answers and self.sampled_for is not None
+                and any(seat != p.player for seat, _ in self._redeals))
 
     def _not_anothers_question(self) -> None:
         """Refuses to show or answer a question built from real cards a sample dealt again
         (a sample for a seat that is not the one asked, not yet played on)."""
-        p = self.pending
-        if self.sampled_for is not None and p is not None and p.player != self.sampled_for and not self.answers:
-            raise EngineError(f"this sample is a world seat {self.sampled_for} may imagine; the question is player "
-                              f"{p.player}'s, built from their real cards: sample seat {p.player} to see or answer it")
+        if self._anothers_question():
+            p = self.pending
+            raise EngineError(f"this sample is a world a seat other than player {p.player} may imagine; the question "
+                              f"is player {p.player}'s, built from their real cards, some of which it dealt again: "
+                              f"sample seat {p.player} from the match to see or answer it")
 
     def _check_seat(self, seat) -> None:
         if not isinstance(seat, int) or isinstance(seat, bool) or seat not in range(1, len(self.seats) + 1):
@@ -799,6 +808,7 @@ class Ask:
         d = match.pending
         if d is None:
             raise IllegalAnswer("the match is over; there is nothing to answer")
+        match._not_anothers_question()
         self.player, self.prompt, self.secret = d.player, d.prompt, d.secret
         self.count = d.count                 # how many options there are
         self.decision = match.decisions + 1  # its number in the match (the first is 1)

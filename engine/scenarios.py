@@ -659,6 +659,7 @@ def run_scenario(game, doc: yamlio.Document, index: int) -> Result:
         return fail(base + (key,), 0, f"setup failed: {e}")
     said = list(match.messages())
     heard = [(0, x) for x in said]   # (step, message): for what was answered without asking
+    answered = 0                       # the last step that gave an answer (0: the setup)
     # the last rolls given (key path, how many, step), to tell a roll nothing drew: first
     # those the setup left waiting (its rolls:, or scenario.force in its lua:)
     waiting = match.forced_left()
@@ -666,6 +667,7 @@ def run_scenario(game, doc: yamlio.Document, index: int) -> Result:
     forced = (base + setup_keys, waiting, 0) if waiting else None
     for n, step in enumerate(sc["steps"], 1):
         keys = base + ("steps", n - 1)
+        window = answered   # (a failure here names what was taken without asking since the answer before)
         try:
             if "rolls" in step:
                 left = match.forced_left()
@@ -683,7 +685,7 @@ def run_scenario(game, doc: yamlio.Document, index: int) -> Result:
                 try:
                     idx = _pick(match, step["answer"], keys + ("answer",))
                 except _Fail as f:
-                    raise _Fail(f.keys, f.message + _taken_without_asking([x for k, x in heard if k >= n - 1])) from None
+                    raise _Fail(f.keys, f.message + _taken_without_asking([x for k, x in heard if k >= window])) from None
                 try:
                     match.answer(idx)
                 except (ScriptError, IllegalAnswer) as e:
@@ -700,6 +702,7 @@ def run_scenario(game, doc: yamlio.Document, index: int) -> Result:
                 new = match.messages()
                 said += new
                 heard += [(n, x) for x in new]
+                answered = n
             if "expect" in step:
                 named = unknown_names(game, match.board_spaces(), step["expect"], keys + ("expect",),
                                       scenario_words(doc.data["scenarios"][index]), len(match.seats))
@@ -707,7 +710,7 @@ def run_scenario(game, doc: yamlio.Document, index: int) -> Result:
                 lua_at = ("\n" * (doc.block_start(at) - 1) + step["expect"]["lua"], doc.path) \
                     if "lua" in step["expect"] else ("", doc.path)
                 for k, msg in named or _check(match, step["expect"], keys + ("expect",), said, lua_at):
-                    fail(k, n, msg + ("" if named else _taken_without_asking([x for j, x in heard if j >= n - 1])))
+                    fail(k, n, msg + ("" if named else _taken_without_asking([x for j, x in heard if j >= window])))
                 said = []
                 if res.failures:
                     return res

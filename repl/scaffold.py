@@ -171,7 +171,13 @@ def _set_from_template(game: str, g, template: Path, rules_dir: Path, cards_dir:
     ${id} and ${title} stand for the set's id and its name), and a test of its first card."""
     title = set_id.replace("_", " ").title()
     where = loader.display(template)
-    source = template.read_text(encoding="utf-8")
+    try:
+        source = template.read_text(encoding="utf-8")
+    except UnicodeDecodeError as e:
+        line = e.object[:e.start].count(b"\n") + 1
+        raise ScaffoldError(f"{where}:{line}: the set template is not UTF-8 text") from None
+    except OSError as e:
+        raise ScaffoldError(f"{where}: cannot read the set template: {e.strerror or e}") from None
     try:
         text = Template(source).substitute(id=set_id, title=title)
     except (KeyError, ValueError) as e:

@@ -854,8 +854,8 @@ def _lua(s: Session, arg: str) -> str:
     if s.match.state_hash() != before:
         s.changed_by_console = True
         text += ("\n(this changed the match outside its answers: the match goes on, but a replay of its "
-                 "answers, undo, reload, a saved file or a search bot's look-ahead (mcts plays on copies "
-                 "made from its answers) will not reproduce the change)")
+                 "answers, undo, reload or a saved file will not reproduce the change, nor will the bots' "
+                 "look-ahead within this turn: their copies start from the turn's top)")
     return text
 
 

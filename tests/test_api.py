@@ -323,7 +323,7 @@ def test_a_designers_console_change_is_said_not_to_reach_replays_saves_or_search
     session can do; `save` repeats it."""
     s = Session(Match(sw, 3, [Seat("human"), Seat("bot")], quiet=True), designer=True)
     said = s.handle('lua counters.set(1, "magic", 9)')
-    assert "a search bot's look-ahead (mcts plays on copies made from its answers) will not reproduce" in said
+    assert "nor will the bots' look-ahead within this turn: their copies start from the turn's top" in said
     assert s.match.snapshot()["counters"]["1"]["magic"] == 9 and s.match.fork().snapshot()["counters"]["1"]["magic"] != 9
     assert "loading the file will not reproduce that" in s.handle(f"save {tmp_path / 'm.json'}")
     assert "outside its answers" not in s.handle("lua return 1 + 1")   # (a read changes nothing)

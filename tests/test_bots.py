@@ -686,8 +686,9 @@ def test_undo_and_the_same_answer_get_the_same_bot_answers():
 def test_a_sample_for_a_seat_not_asked_shows_nothing_of_the_asked_seats_question(tmp_path):
     """The asked seat's question is built from its real cards (the options name them): a
     sample for another seat, and any fork of it, showed that question's options, prompt
-    and count, and could answer it. Now only whose question it is; a sample of the asked
-    seat made from it asks as the match does."""
+    and count, and could answer it. Now only whose question it is, in it and in any sample
+    made from it (the asked seat's own hand was dealt again there); a sample of the asked
+    seat made from the match asks as the match does."""
     from engine.errors import EngineError
     game = load_game("summoner_tcg")
     m = Match(game, 3, [Seat("random"), Seat("random")], quiet=True)
@@ -701,5 +702,12 @@ def test_a_sample_for_a_seat_not_asked_shows_nothing_of_the_asked_seats_question
             with pytest.raises(EngineError, match=f"the question is player {asked}'s, built from their real cards"):
                 call()
         w.view(other), w.evaluate(other)   # (what it is for)
-    again = m.sample(other, 1).sample(asked, 2)
-    assert again.pending == m.pending and again.options() == m.sample(asked, 2).options()
+    again = m.sample(other, 1).sample(asked, 2)   # (the asked seat's hand was dealt again by the first)
+    assert again.pending.count == 0
+    with pytest.raises(EngineError, match="sample seat"):
+        again.options()
+    own = m.sample(asked, 2)
+    assert own.pending == m.pending and own.options() == m.options()
+    from engine.match import Ask
+    with pytest.raises(EngineError, match="the question is player"):
+        Ask(m.sample(other, 1))   # (what a bot is handed)

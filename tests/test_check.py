@@ -995,3 +995,10 @@ def test_a_misspelt_field_of_an_event_is_matched_against_what_the_event_gives(ga
     edit(pd, "ev.mover ~= self", "ev.crad ~= self")
     said = [n for n in notes(str(rules)) if f"polar_dwarves.yaml:{at}:" in n]
     assert len(said) == 1 and said[0].endswith("has a field 'crad' (did you mean 'card'?)"), said   # (right as it was)
+
+
+def test_a_games_own_set_file_checked_with_game_is_read_once():
+    """`summon check cards/summoner_wars/polar_dwarves.yaml --game summoner_wars` said the
+    set was defined twice (the game's own file, and the same file given)."""
+    r = summon("check", "cards/summoner_wars/polar_dwarves.yaml", "--game", "summoner_wars")
+    assert r.returncode == 0 and "defined twice" not in r.stdout + r.stderr, r.stdout + r.stderr

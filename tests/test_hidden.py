@@ -540,6 +540,12 @@ def test_a_modifier_draws_no_random_number_so_no_screen_or_console_changes_the_m
         m.eval("return stat(view.cards[1], 'value')", seat=2)
     assert re.match(r"\S*cards\.yaml:\d+: a random draw inside the value modifier", str(e.value)) and \
         "inside the engine" not in str(e.value), str(e.value)
+    # asked in a tail call, which leaves the modifier no line: said where the modifier is
+    game = _bid_with_middle(tmp_path / "tail", "          return rng.pick({value})\n", "hand")
+    m = Match(game, 7, [Seat("human"), Seat("human")], quiet=True)
+    with pytest.raises(ScriptError) as e:
+        m.eval("return stat(view.cards[1], 'value')", seat=2)
+    assert re.match(r"\S*cards\.yaml:\d+: a random draw inside the value modifier", str(e.value)), str(e.value)
 
 
 def test_stat_outside_an_evaluation_is_refused(tmp_path):
@@ -551,3 +557,13 @@ def test_stat_outside_an_evaluation_is_refused(tmp_path):
     edit(g / "game.yaml", "scripts: [bid.lua]", "scripts: [bid.lua]\nbots: {evaluate: evaluate.lua}")
     with pytest.raises(DefinitionError, match=r"evaluate\.lua:1:1: Lua: stat: only while evaluate\(view, seat\) runs"):
         Match(load_game(str(g)), 7, [Seat("human"), Seat("human")], quiet=True)
+
+
+def test_a_screen_has_no_stats_of_a_card_in_another_seats_hand(tmp_path):
+    """stats_seen (what a seat's screen shows beside a card) gave the stats of a card in
+    another seat's hand to anyone who asked for its id; now nil, as for a face-down card."""
+    game = load_game(BID)
+    m = Match(game, 7, [Seat("human"), Seat("human")], quiet=True)
+    theirs = m.snapshot()["zones"]["hand:1"][0]
+    assert m.stats_seen(2, theirs) is None and m.stats_seen(1, theirs) is not None
+    assert m.stats_seen(None, theirs) is not None   # (a designer's)

@@ -204,3 +204,12 @@ def test_the_shipped_set_template_is_yaml_as_it_stands():
     from ruamel.yaml import YAML
     data = YAML(typ="safe").load((ROOT / "rules" / "summoner_wars" / "templates" / "set.yaml").read_text())
     assert data["layout"][0]["card"] == "${id}_summoner"
+
+
+def test_a_set_template_that_is_not_utf8_is_named_at_its_line(game_copy):
+    g = game_copy("summoner_wars")
+    template = g.rules / "templates" / "set.yaml"
+    template.write_bytes(template.read_bytes().replace(b"text: Draw a card.", b"text: Draw a card\xff."))
+    line = template.read_bytes().split(b"\n").index(b"    text: Draw a card\xff.") + 1
+    r = summon("new", "set", str(g.rules), "thornwood")
+    assert r.returncode == 1 and f"templates/set.yaml:{line}: the set template is not UTF-8 text" in r.stderr, r.stderr

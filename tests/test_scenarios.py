@@ -690,3 +690,9 @@ def test_the_single_option_hint_names_only_the_step_before_and_this_one(tmp_path
     [r] = _run_text(tmp_path, text)
     [f] = r.failures
     assert f.step == 6 and f.message.startswith("'Take Gem' is not offered") and "Pearl" not in f.message, f.message
+    # a step with no answer between (rolls only) keeps the answer before it in view
+    text = text.replace("{answer: Take Gem}, {answer: Bid 0}, {answer: Bid 0}, {answer: Take Gem}",
+                        "{answer: Take Gem}, {rolls: [1]}, {answer: Take Pearl}")
+    [r] = _run_text(tmp_path, text, name="rolls.yaml")
+    assert r.failures[0].step == 5 and "since the step before this was: 'Take a lot: Take Pearl'" in \
+        r.failures[0].message, r.failures[0].message

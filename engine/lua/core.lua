@@ -751,7 +751,7 @@ function E.context_lines()
     end
     i = i - k * n
   end
-  if #out > CONTEXT_LINES then   -- (what no cycle explains: the innermost and the outermost)
+  if #out > CONTEXT_LINES + 1 then   -- (what no cycle explains: the innermost and the outermost)
     local kept, inner = {}, CONTEXT_LINES - 10
     for j = 1, inner do kept[j] = out[j] end
     kept[inner + 1] = string.format("... %d more", #out - CONTEXT_LINES)

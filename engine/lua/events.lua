@@ -315,8 +315,15 @@ function E.not_in_modifier(what)
   for i = E.context_depth(), 1, -1 do
     local w = c[i * 2 - 1]
     if type(w) == "string" and w:sub(1, 9) == "modifier " then
-      -- (at the script's line that asked, past the engine's own frames: rng.pick, dice.roll...)
-      error(E.called_from(1) .. what .. " inside the " .. w:sub(10) .. " modifier: a modifier may only compute " ..
+      -- (at the script's line that asked, past the engine's own frames: rng.pick, dice.roll...;
+      -- a card's modifier that asked in a tail call left no line: then where it is defined)
+      local at, through = E.called_from(1)
+      local card = c[i * 2]
+      if (through or at == "") and card then
+        local fn = (E.plain_defs or E.defs)[card.def].modifiers[w:sub(10)]
+        if fn then at = E.defined_at(fn) end
+      end
+      error(at .. what .. " inside the " .. w:sub(10) .. " modifier: a modifier may only compute " ..
             "the value (no choices, no changes to the match); do this in a hook or a phase instead", 0)
     end
   end
