@@ -471,6 +471,15 @@ def yaml_files(folder: Path, deep: bool = False) -> list[Path]:
     return sorted(f for f in found if f.suffix in YAML_SUFFIXES and not f.is_dir())
 
 
+def _resolved_or_given(path: Path) -> Path:
+    """The file a path leads to, or the path itself when it leads nowhere readable (a loop of
+    links: _read_card_sets says so at the file)."""
+    try:
+        return resolved(path)
+    except FileRefused:
+        return path
+
+
 def load_game(game: str, extra_cards: list[Path] | None = None) -> GameDef:
     """Loads and validates a game; raises DefinitionError listing every problem found.
 
@@ -488,6 +497,7 @@ def load_game(game: str, extra_cards: list[Path] | None = None) -> GameDef:
     rules_read = not ld.problems      # game.yaml and its scripts: a partial game can run them
     set_files = yaml_files(cards_dir) if cards_dir else []
     own_files = {display(f) for f in set_files}
+    outside: list = []   # the extra files that are not the game's own
     for extra in extra_cards or []:
         try:
             resolved(extra)
@@ -496,12 +506,13 @@ def load_game(game: str, extra_cards: list[Path] | None = None) -> GameDef:
         if not Path(extra).exists():
             raise DefinitionError([Problem(str(extra), 1, 1, "no such card or deck file")])
         more = yaml_files(Path(extra)) if Path(extra).is_dir() else [Path(extra)]
-        have = {f.resolve() for f in set_files}
-        set_files += [f for f in more if f.resolve() not in have]   # (a file of the game's own: read once)
+        have = {_resolved_or_given(f) for f in set_files}
+        set_files += [f for f in more if _resolved_or_given(f) not in have]   # (a file of the game's own: read once)
+        outside += [extra] if any(_resolved_or_given(f) not in have for f in more) else []
     sets, cards, set_docs = _read_card_sets(set_files, g, ld)
     ld.problems += _reference_problems(g, cards, set_docs, scripts, script_texts, gdoc)
     game = GameDef(g["id"], g["name"], rules_dir, g, scripts, sets, cards, ld.files, options,
-                   [Path(p).resolve() for p in extra_cards or []],
+                   [Path(p).resolve() for p in outside],
                    tuple(sorted(sid for sid, sd in sets.items() if sd.path not in own_files)), evaluator, ld.pools)
     if ld.problems:
         raise DefinitionError(_unsaid_of_unread([gdoc, *set_docs], ld.problems),

@@ -629,14 +629,14 @@ _TAKEN = re.compile(r"^(.*) \(the only option for player (\d+), taken without as
 
 def _taken_without_asking(said: list[str]) -> str:
     """What a failure should add when questions with a single option were answered without
-    asking since the step before (the engine takes them): the step's expectations or answer
-    were likely written for such a question."""
+    asking since the last answer before the failing step (the engine takes them): the step's
+    expectations or answer were likely written for such a question."""
     taken = [m for m in (_TAKEN.match(x) for x in said) if m]
     if not taken:
         return ""
     shown = "; ".join(f"{m.group(1)!r} for player {m.group(2)}" for m in taken[:3])
     more = f" and {len(taken) - 3} more" if len(taken) > 3 else ""
-    return (f" (a question with one option is answered without asking, and since the step before "
+    return (f" (a question with one option is answered without asking, and since the last answer "
             f"{'these were' if len(taken) > 1 else 'this was'}: {shown}{more})")
 
 

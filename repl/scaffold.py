@@ -128,6 +128,9 @@ def new_set(game: str, set_id: str) -> list[Path]:
                             f"on SUMMON_PATH, is found before the installed one)")
     cards_dir = cards_dir or rules_dir.parent.parent / "cards" / g.id
     own = rules_dir / "templates" / "set.yaml"
+    if (own.exists() or own.is_symlink()) and not own.is_file():
+        raise ScaffoldError(f"{loader.display(own)}: the game's set template is no file (a folder, or a link that "
+                            f"leads nowhere): make it the YAML of a set, or remove it")
     if own.is_file():
         return _set_from_template(game, g, own, rules_dir, cards_dir, set_id)
     model = next((c for c in g.cards.values() if c.data.get("copies", 1) and not c.lua), None) \

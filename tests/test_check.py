@@ -1002,3 +1002,24 @@ def test_a_games_own_set_file_checked_with_game_is_read_once():
     set was defined twice (the game's own file, and the same file given)."""
     r = summon("check", "cards/summoner_wars/polar_dwarves.yaml", "--game", "summoner_wars")
     assert r.returncode == 0 and "defined twice" not in r.stdout + r.stderr, r.stdout + r.stderr
+
+
+def test_a_loop_of_links_among_a_games_cards_is_a_problem_with_a_deck_given_too(tmp_path):
+    """Reading a game's own files once (above) resolved every card file, and a loop of links
+    among them was an internal error when a deck was given with --game."""
+    g = copy_game(tmp_path, "summoner_tcg")
+    (g.cards / "loop.yaml").symlink_to(g.cards / "loop.yaml")
+    deck = tmp_path / "my_deck.yaml"
+    deck.write_text((ROOT / "cards" / "summoner_tcg" / "ember.yaml").read_text().replace("id: ember\n", "id: my_deck\n"))
+    r = summon("check", "--game", str(g.rules), str(deck))
+    said = r.stdout + r.stderr
+    assert "internal error" not in said and "loop.yaml:1:1: cannot read this file" in said, said
+
+
+def test_a_games_own_file_given_as_a_deck_is_no_outside_file():
+    """A save lists the outside card files it needs, with their text: the game's own file
+    given as a deck was listed, and a save made with it would not load once the file changed
+    (its saved copy clashed with the file itself)."""
+    own = ROOT / "cards" / "summoner_tcg" / "ember.yaml"
+    game = loader.load_game("summoner_tcg", extra_cards=[own])
+    assert game.extra_cards == [] and "ember" in game.sets

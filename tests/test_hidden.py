@@ -567,3 +567,16 @@ def test_a_screen_has_no_stats_of_a_card_in_another_seats_hand(tmp_path):
     theirs = m.snapshot()["zones"]["hand:1"][0]
     assert m.stats_seen(2, theirs) is None and m.stats_seen(1, theirs) is not None
     assert m.stats_seen(None, theirs) is not None   # (a designer's)
+
+
+def test_a_random_draw_in_a_rules_modifiers_tail_call_is_placed_in_the_rules(tmp_path):
+    """A rules modifier (add_modifier) that draws in a tail call left no line of its own:
+    the screen's message had no place at all."""
+    g = copy_game_dir(tmp_path)
+    with (g / "bid.lua").open("a") as f:
+        f.write('\nadd_modifier("value", function(card, v)\n  return rng.pick({v})\nend)\n')
+    line = (g / "bid.lua").read_text().splitlines().index('add_modifier("value", function(card, v)') + 1
+    m = Match(load_game(str(g)), 7, [Seat("human"), Seat("human")], quiet=True)
+    failures = m.stat_failures(2)
+    assert failures and all(re.search(rf"bid\.lua:{line}: a random draw inside the value modifier", x) for x in failures), \
+        failures

@@ -185,9 +185,12 @@ def test_a_modifier_asking_for_the_stat_it_modifies_is_said_once_with_its_card(g
         m.evaluate(1)
     said = str(e.value)
     assert len(said) < 2000, said[:3000]
-    assert re.search(rf"polar_dwarves\.yaml:{line}: stack overflow: functions called within each other without end\n"
-                     rf"  in modifier strength of Frost Mage \(card \d+\), within itself \d+ times more: something it "
-                     rf"does runs it again", said), said
+    # (where the stack runs out, at the card's line or in a rules modifier it called, depends
+    # on the frames' sizes: either way the card's line is named)
+    assert f"polar_dwarves.yaml:{line}" in said.splitlines()[0] + said.splitlines()[1], said
+    assert re.search(r"stack overflow: functions called within each other without end\n(  called from \S+\n)?"
+                     r"(  in modifier strength\n  <- |  in )modifier strength of Frost Mage \(card \d+\), within itself "
+                     r"\d+ times more: something it does runs it again", said), said
 
 
 def test_entries_that_run_within_each_other_are_said_once_with_their_count(sw):

@@ -213,3 +213,13 @@ def test_a_set_template_that_is_not_utf8_is_named_at_its_line(game_copy):
     line = template.read_bytes().split(b"\n").index(b"    text: Draw a card\xff.") + 1
     r = summon("new", "set", str(g.rules), "thornwood")
     assert r.returncode == 1 and f"templates/set.yaml:{line}: the set template is not UTF-8 text" in r.stderr, r.stderr
+
+
+def test_a_set_template_that_is_no_file_is_said(game_copy):
+    g = game_copy("summoner_wars")
+    template = g.rules / "templates" / "set.yaml"
+    template.unlink()
+    template.mkdir()
+    r = summon("new", "set", str(g.rules), "thornwood")
+    assert r.returncode == 1 and "templates/set.yaml: the game's set template is no file" in r.stderr, r.stderr
+    assert not (g.cards / "thornwood.yaml").exists()

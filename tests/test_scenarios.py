@@ -672,7 +672,7 @@ def test_a_failure_says_which_single_option_questions_were_answered_without_aski
     offered now, not that the question had been answered for the player."""
     rules = _auction(tmp_path)
     expected, answered = _run_text(tmp_path, AUCTION_SINGLE.replace("game: auction", f"game: {rules}"))
-    hint = ("(a question with one option is answered without asking, and since the step before this was: "
+    hint = ("(a question with one option is answered without asking, and since the last answer this was: "
             "'Take a lot: Take Pearl' for player 1)")
     [e], [a] = expected.failures, answered.failures
     assert e.message.startswith("expected exactly ['Take Pearl'] to be offered, got ['Bid 0', ") and \
@@ -694,5 +694,5 @@ def test_the_single_option_hint_names_only_the_step_before_and_this_one(tmp_path
     text = text.replace("{answer: Take Gem}, {answer: Bid 0}, {answer: Bid 0}, {answer: Take Gem}",
                         "{answer: Take Gem}, {rolls: [1]}, {answer: Take Pearl}")
     [r] = _run_text(tmp_path, text, name="rolls.yaml")
-    assert r.failures[0].step == 5 and "since the step before this was: 'Take a lot: Take Pearl'" in \
+    assert r.failures[0].step == 5 and "since the last answer this was: 'Take a lot: Take Pearl'" in \
         r.failures[0].message, r.failures[0].message

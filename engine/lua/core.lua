@@ -705,8 +705,7 @@ function E.restore_context(saved)
   E.context, ctx_n = saved[1], saved[2]
 end
 
---- The running contexts, innermost first, as text.
-local CONTEXT_LINES = 40   -- lines of running contexts an error shows at most
+local CONTEXT_LINES = 40   -- lines of running contexts an error shows (41 with the line saying how many more)
 
 local function context_line(i)
   local what, card = E.context[i * 2 - 1], E.context[i * 2]
@@ -731,6 +730,7 @@ local function repeats(i, k)
   return n
 end
 
+--- The running contexts, innermost first, as text.
 function E.context_lines()
   local out = {}
   local i = ctx_n
