@@ -1228,9 +1228,9 @@ def _reference_problems(g: dict, cards: dict[str, CardDef], set_docs: list[yamli
 
 def set_of_file(game: GameDef, path: Path) -> str:
     """The id of the card set a file of the game defines; raises EngineError when none does."""
-    shown = display(Path(path))
+    shown, real = display(Path(path)), _resolved_or_given(Path(path))
     for sid, s in game.sets.items():
-        if s.path == shown:
+        if s.path == shown or (s.file is not None and _resolved_or_given(s.file) == real):   # (a link to it too)
             return sid
     raise EngineError(f"{path}: defines no card set a seat can play in {game.id}")
 

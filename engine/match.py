@@ -755,8 +755,11 @@ def game_of_save(data: dict) -> GameDef:
     """
     texts = data.get("card_file_texts") or {}
     files, saved = [], {}
+    own = _own_cards(_saved_folder(data) or data["game"])
     for f in data.get("card_files", []):
         path = Path(f)
+        if _resolved_in(path, own):
+            continue   # (a file of the game's own, which an older save listed: read with the game)
         if f in texts and _text_of(path) != texts[f]:
             path = Path(tempfile.mkdtemp(prefix="summon-saved-")) / path.name
             path.write_text(texts[f], encoding="utf-8")
@@ -767,6 +770,26 @@ def game_of_save(data: dict) -> GameDef:
     except DefinitionError as e:   # name the file the player knows, not the scratch copy
         raise DefinitionError([Problem(saved[p.path], p.line, p.col, f"(in the text the save holds) {p.message}")
                                if p.path in saved else p for p in e.problems]) from None
+
+
+def _own_cards(game: str) -> Path | None:
+    """The folder of a game's own card files, resolved, or None when it cannot be told."""
+    from .loader import resolve
+    try:
+        cards = resolve(game)[1]
+        return None if cards is None else cards.resolve()
+    except (EngineError, OSError, RuntimeError, ValueError):
+        return None
+
+
+def _resolved_in(path: Path, folder: Path | None) -> bool:
+    """Whether a path leads to a file inside folder."""
+    if folder is None:
+        return False
+    try:
+        return path.resolve().is_relative_to(folder)
+    except (OSError, RuntimeError, ValueError):
+        return False
 
 
 def _text_of(path: Path) -> str | None:

@@ -75,3 +75,32 @@ def test_a_set_needs_cards_or_a_deck_list(decked):
     (decked / "cards" / "empty.yaml").write_text("id: empty\nname: Empty\n")
     with pytest.raises(DefinitionError, match="empty.yaml:1:1: needs one of the keys 'cards', 'deck'"):
         load_game(str(decked))
+
+
+def test_an_older_save_listing_a_games_own_deck_file_loads_after_that_file_changed(tmp_path):
+    """Saves listed a game's own deck file, given as a file, with its text: once the file
+    changed, the saved copy clashed with the file itself ("defined twice"). Such an entry is
+    now read with the game."""
+    import shutil
+    from engine.match import SAVE_FORMAT, game_of_save
+    shutil.copytree(ROOT / "rules" / "summoner_tcg", tmp_path / "rules" / "summoner_tcg")
+    shutil.copytree(ROOT / "cards" / "summoner_tcg", tmp_path / "cards" / "summoner_tcg")
+    own = tmp_path / "cards" / "summoner_tcg" / "ember.yaml"
+    text = own.read_text()
+    data = {"format": SAVE_FORMAT, "game": "summoner_tcg", "seed": 4, "seats": ["human:ember", "bot:tide"],
+            "answers": [], "rules": str(tmp_path / "rules" / "summoner_tcg"), "card_files": [str(own)],
+            "card_file_texts": {str(own): text}}
+    own.write_text(text.replace("{card: spark_fox, copies: 2}", "{card: spark_fox, copies: 1}")
+                   .replace("{card: ash_runner, copies: 2}", "{card: ash_runner, copies: 3}"))   # (30 cards still)
+    game = game_of_save(data)
+    assert {"card": "spark_fox", "copies": 1} in game.sets["ember"].data["deck"] and game.extra_cards == []
+
+
+def test_a_link_to_a_games_own_deck_file_is_that_deck(tmp_path):
+    """A seat given a link to one of the game's own deck files: the file is that deck (it was
+    'defines no card set a seat can play')."""
+    from engine.loader import set_of_file
+    link = tmp_path / "ember_link.yaml"
+    link.symlink_to(ROOT / "cards" / "summoner_tcg" / "ember.yaml")
+    game = load_game("summoner_tcg", extra_cards=[link])
+    assert set_of_file(game, link) == "ember"

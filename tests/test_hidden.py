@@ -580,3 +580,18 @@ def test_a_random_draw_in_a_rules_modifiers_tail_call_is_placed_in_the_rules(tmp
     failures = m.stat_failures(2)
     assert failures and all(re.search(rf"bid\.lua:{line}: a random draw inside the value modifier", x) for x in failures), \
         failures
+
+
+def test_a_rules_modifiers_draw_is_placed_at_it_after_a_nested_error_caught_by_pcall(tmp_path):
+    """The outer rules modifier asks, under pcall, for a stat whose own rules modifier fails,
+    then draws in a tail call: the draw was placed at the inner one (left marked running)."""
+    g = copy_game_dir(tmp_path)
+    edit(g / "game.yaml", "  value: 0\n", "  value: 0\n  other: 0\n")
+    with (g / "bid.lua").open("a") as f:
+        f.write('\nadd_modifier("other", function(card, v)\n  error("boom")\nend)\n'
+                'add_modifier("value", function(card, v)\n  pcall(stat, card, "other")\n  return rng.pick({v})\nend)\n')
+    line = (g / "bid.lua").read_text().splitlines().index('add_modifier("value", function(card, v)') + 1
+    m = Match(load_game(str(g)), 7, [Seat("human"), Seat("human")], quiet=True)
+    failures = [x for x in m.stat_failures(None) if x.startswith("the value of")]
+    assert failures and all(re.search(rf"bid\.lua:{line}: a random draw inside the value modifier", x)
+                            for x in failures), failures

@@ -278,7 +278,7 @@ end
 -------------------------------------------------------------------------------
 local rules_modifiers = {}
 local rules_modifier_at = {}   -- fn -> "file:line" where it is defined (for the message of a bad result)
-local rules_modifier_running = nil   -- the rules' modifier running now (for not_in_modifier)
+local rules_modifier_of = {}   -- context depth -> the rules' modifier whose context it is (for not_in_modifier)
 
 --- Registers a rules-level modifier: fn(card, value) -> value.
 function E.add_modifier(stat_name, fn)
@@ -323,7 +323,7 @@ function E.not_in_modifier(what)
       if through or at == "" then
         local fn = card and (E.plain_defs or E.defs)[card.def].modifiers[w:sub(10)]
         if fn then at = E.defined_at(fn)
-        elseif not card and rules_modifier_running then at = (rules_modifier_at[rules_modifier_running] or "?") .. ": " end
+        elseif not card and rules_modifier_of[i] then at = (rules_modifier_at[rules_modifier_of[i]] or "?") .. ": " end
       end
       error(at .. what .. " inside the " .. w:sub(10) .. " modifier: a modifier may only compute " ..
             "the value (no choices, no changes to the match); do this in a hook or a phase instead", 0)
@@ -336,10 +336,8 @@ local function through_modifiers(c, name, v, p)
   if rm then
     for i = 1, #rm do
       E.push_context(modifier_what[name], false)
-      local outer = rules_modifier_running
-      rules_modifier_running = rm[i]
+      rules_modifier_of[E.context_depth()] = rm[i]   -- (kept by depth: an error caught by a pcall leaves nothing stale)
       v = rm[i](c, v)
-      rules_modifier_running = outer
       E.pop_context()
       if type(v) ~= "number" then
         error((rules_modifier_at[rm[i]] or "?") .. ": the rules' modifier of " .. name .. " returned " .. type(v) ..
