@@ -772,22 +772,23 @@ def game_of_save(data: dict) -> GameDef:
                                if p.path in saved else p for p in e.problems]) from None
 
 
-def _own_cards(game: str) -> Path | None:
-    """The folder of a game's own card files, resolved, or None when it cannot be told."""
-    from .loader import resolve
+def _own_cards(game: str) -> set[Path]:
+    """The card files a game reads as its own (its cards folder's, not a subfolder's: a deck
+    kept in one is an outside file), resolved; none when they cannot be told."""
+    from .loader import resolve, yaml_files
     try:
         cards = resolve(game)[1]
-        return None if cards is None else cards.resolve()
+        return set() if cards is None else {f.resolve() for f in yaml_files(cards)}
     except (EngineError, OSError, RuntimeError, ValueError):
-        return None
+        return set()
 
 
-def _resolved_in(path: Path, folder: Path | None) -> bool:
-    """Whether a path leads to a file inside folder."""
-    if folder is None:
+def _resolved_in(path: Path, own: set[Path]) -> bool:
+    """Whether a path leads to one of the files in own."""
+    if not own:
         return False
     try:
-        return path.resolve().is_relative_to(folder)
+        return path.resolve() in own
     except (OSError, RuntimeError, ValueError):
         return False
 

@@ -104,3 +104,21 @@ def test_a_link_to_a_games_own_deck_file_is_that_deck(tmp_path):
     link.symlink_to(ROOT / "cards" / "summoner_tcg" / "ember.yaml")
     game = load_game("summoner_tcg", extra_cards=[link])
     assert set_of_file(game, link) == "ember"
+
+
+def test_a_save_with_a_deck_in_a_subfolder_of_the_games_cards_loads(tmp_path):
+    """A deck kept in cards/GAME/decks/ is no file of the game's own (the loader reads the
+    cards folder, not its subfolders): its save lists it, and loading must read it."""
+    import shutil
+    from engine.match import load_match
+    shutil.copytree(ROOT / "rules" / "summoner_tcg", tmp_path / "rules" / "summoner_tcg")
+    shutil.copytree(ROOT / "cards" / "summoner_tcg", tmp_path / "cards" / "summoner_tcg")
+    deck = tmp_path / "cards" / "summoner_tcg" / "decks" / "mine.yaml"
+    deck.parent.mkdir()
+    deck.write_text((tmp_path / "cards" / "summoner_tcg" / "ember.yaml").read_text().replace("id: ember\n", "id: mine\n"))
+    game = load_game(str(tmp_path / "rules" / "summoner_tcg"), extra_cards=[deck])
+    m = Match(game, 4, [Seat("random", "mine"), Seat("random", "tide")], quiet=True)
+    m.rollout(seed=4, max_decisions=5)
+    m.save(tmp_path / "m.json")
+    back = load_match(tmp_path / "m.json")
+    assert back.state_hash() == m.state_hash() and back.seats[0].set == "mine"
