@@ -367,15 +367,21 @@ local function through_modifiers(c, name, v, p)
   return v
 end
 
+--- Raises "stat: no stat called ..." for a name that is no stat of the game, blaming the
+--- caller `level` frames up (as error's level, counted from the function that calls this).
+function E.check_stat_name(name, level)
+  if not E.game.statset[name] then   -- (a card's other fields are read from cards.def)
+    error("stat: no stat called " .. E.show(name) .. E.suggest(name, E.game.stats) ..
+          " (the game's stats: " .. table.concat(E.game.stats, ", ") .. ")", level + 1)
+  end
+end
+
 --- A card's stat: its printed value (or the card's own override in card.base),
 --- passed through rules modifiers, then every in-play card's modifier of that stat,
 --- then kept within the stat's min and max, if game.yaml gives them.
 function E.stat(c, name)
   c = E.card_arg(c, "stat")
-  if not E.game.statset[name] then   -- (a card's other fields are read from cards.def)
-    error("stat: no stat called " .. E.show(name) .. E.suggest(name, E.game.stats) ..
-          " (the game's stats: " .. table.concat(E.game.stats, ", ") .. ")", 2)
-  end
+  E.check_stat_name(name, 2)
   local defs = E.plain_defs or E.defs
   local v = c.base and c.base[name]
   if v == nil then v = defs[c.def][name] end

@@ -363,10 +363,7 @@ end
 local function seen_stat(p, c, name)
   local id = c
   if type(c) == "table" then id = c.id end
-  if not E.game.statset[name] then
-    error("stat: no stat called " .. E.show(name) .. E.suggest(name, E.game.stats) ..
-          " (the game's stats: " .. table.concat(E.game.stats, ", ") .. ")", 3)
-  end
+  E.check_stat_name(name, 3)
   if math.type(id) ~= "integer" and type(id) ~= "string" then
     error("stat: expected a card of the view or its id, got " .. E.show(c), 3)
   end
