@@ -599,6 +599,7 @@ def notes(target: str, game_id: str | None = None, *, fields_only: bool = False)
     out += _unread_local_notes(game, sources)
     out += [n for n in _event_field_notes(game, sources) if n.split(": note: ")[0] not in placed]
     out += _stat_notes(game, sources)
+    out += _definition_notes(game)
     out += _in_play_notes(game)
     for src, u, was, w in lualint.redefined_functions(game.scripts):
         out.append(f"{src.chunkname}:{first_line(src.source)[0] + u.line - 1}:{u.col}: note: the function '{u.name}' "
@@ -710,9 +711,10 @@ def _comparison_notes(game, sources) -> list[str]:
         line, col = use_place(src, start, code, lines.get(src.chunkname), u.line, u.col, '"' + u.name)
         where = f"{src.chunkname}:{line}:{col}"
         zone = u.name.split(":")[0]
-        if u.field == "" and u.name in game.cards and (u.locals == ("ev.card",) or src.field[:1] == ("cards",)):
+        if u.field == "" and u.name in game.cards and (u.locals[:1] == ("ev.card",) or src.field[:1] == ("cards",)):
+            held = u.locals[1] if len(u.locals) > 1 else "c"   # (local target = ev.card ... target == "pawn")
             out.append(f"{where}: note: a card is a table, never its id: this comparison is never true (compare "
-                       f"its def: c.def == \"{u.name}\")")
+                       f"its def: {held}.def == \"{u.name}\")")
         elif u.field == "phase" and u.name not in phases and _close(u.name, phases):
             out.append(f"{where}: note: no phase called '{u.name}' (did you mean '{_close(u.name, phases)}'?): "
                        f"this comparison is never true")
@@ -722,6 +724,45 @@ def _comparison_notes(game, sources) -> list[str]:
         elif u.field == "zone" and zone not in names and _close(zone, names):
             out.append(f"{where}: note: no zone called '{zone}' (did you mean '{_close(zone, names)}'?): this "
                        f"comparison is never true")
+    return out
+
+
+def _definition_notes(game) -> list[str]:
+    """A note where a rules or card script reads from a card's definition (cards.def(c).x,
+    or a local holding it) a stat that a modifier of the game changes: the printed value,
+    where stat(c, "x") gives it with the modifiers. Not in a modifier, nor in what one calls
+    (lualint.definition_reads), where the printed value may be the point; a modifier the
+    rules add by a name given at run time (add_modifier(name, f)) is not counted."""
+    stats = game.data.get("stats") or {}
+    if not isinstance(stats, dict):
+        return []
+    by: dict[str, set[str]] = {}   # stat -> who modifies it
+    for c in game.cards.values():
+        for src in c.lua:
+            if src.field[2:3] == ("modifiers",) and len(src.field) > 3:
+                by.setdefault(src.field[3], set()).add(str(c.data.get("name", c.id)))
+    ruled: set[str] = set()
+    for src in game.scripts:
+        for call in calls_made(src):
+            if (call.table, call.fn) == ("", "add_modifier") and call.args and call.args[0].name is not None:
+                ruled.add(call.args[0].name)
+    modified = (set(by) | ruled) & set(stats)
+    if not modified:
+        return []
+    scripts = list(game.scripts) + [src for c in game.cards.values() for src in c.lua]
+    lines = _file_lines(game)
+    out = []
+    for src, u in lualint.definition_reads(game.scripts, scripts, lambda s: s.field[2:3] == ("modifiers",)):
+        if u.name not in modified:
+            continue
+        start, code = first_line(src.source)
+        line, col = use_place(src, start, code, lines.get(src.chunkname), u.line, u.col, u.name)
+        names = sorted(by.get(u.name, ()))
+        who = ["the rules"] * (u.name in ruled) + names[:3] + ["more"] * (len(names) > 3)
+        who_text = who[0] if len(who) == 1 else f"{', '.join(who[:-1])} and {who[-1]}"
+        out.append(f"{src.chunkname}:{line}:{col}: note: a card's definition holds its printed {u.name}, which no "
+                   f"modifier changes: this ignores the modifiers of {who_text} (read stat({u.locals[0] or 'c'}, "
+                   f"\"{u.name}\"))")
     return out
 
 

@@ -54,9 +54,24 @@ class Use:
     #                  (x.phase == "text", x.zone ~= "text": the text, its field in `field`,
     #                  locals ("card",) when x is a card by its usual names: self, c, card, ev.card),
     #                  (`field` "" for a card compared with a text, locals ("self",) or
-    #                  ("ev.card",): self == "pawn", ev.card == "pawn" in a function hearing an event),
+    #                  ("ev.card",): self == "pawn", ev.card == "pawn" in a function hearing an event;
+    #                  for a local given the card so, local c = ev.card ... c == "pawn", the
+    #                  local's name after it: ("ev.card", "c")),
     #                  "member" (a field read on any table: x.name, x:name()) or "define"
-    #                  (a field name the text sets or spells out: {name = ..}, x.name = .., "name")
+    #                  (a field name the text sets or spells out: {name = ..}, x.name = .., "name"),
+    #                  "defread" (a field read from a card's definition: cards.def(c).name,
+    #                  defs[c.def].name, or a local given one, local d = cards.def(c) ... d.name;
+    #                  `field` "cards.def" for these, or the name of the global function called
+    #                  with the card, f(c).name, that is one when f returns cards.def of its first
+    #                  parameter ("defwrap"); locals: the card as written (or ""), then what the read is
+    #                  in, outermost first: the name of each function by name, "" for others; none
+    #                  is recorded in a function given to add_modifier as written there),
+    #                  "defwrap" (a global function returning the definition of its first parameter,
+    #                  function f(c) return cards.def(c) end: its name), "modfn" (a function given
+    #                  by its name to add_modifier: the name) or "calls" (a function the text calls by
+    #                  name, f(..), x.f(..), x:f(..): its name; `field` the function the call is in
+    #                  by name, "<modifier>" in one given to add_modifier as written, "" elsewhere;
+    #                  once for each pair)
     name: str
     line: int
     col: int
@@ -242,6 +257,7 @@ class _Scope(set):
         super().__init__()
         self.decl: dict[str, _Local] = {}
         self.body_of = body_of   # the function (_Fn) this block is the body of, if any
+        self.holds: dict[str, tuple] = {}   # what a local of the block holds, when known (_Walker.holding)
 
 
 @dataclass(eq=False)
@@ -356,6 +372,10 @@ class _Walker:
         self.hearing: list[tuple] = []  # (params' scope, the event's parameter, what it hears), innermost last
         self.next_hearer: tuple | None = None   # (function node, parameter index, what it hears)
         self.locals: list[_Local] = []  # every local given a value, in order
+        self.labels: list[str] = []     # the functions being walked, by name ("" none, "<modifier>")
+        self.modifier_fns: set[int] = set()   # ids of the function nodes given to add_modifier
+        self.next_name: tuple | None = None   # (function node, the name a local assignment gives it)
+        self.edges: set[tuple[str, str]] = set()   # (caller, callee) recorded as "calls"
 
     # -- positions ---------------------------------------------------------
 
@@ -381,9 +401,14 @@ class _Walker:
         for st in block.body:
             self.stmt(st, scopes)
 
-    def function(self, args, body, scopes: list[set], extra: tuple = (), node=None) -> None:
+    def function(self, args, body, scopes: list[set], extra: tuple = (), node=None, name: str = "") -> None:
         from luaparser import astnodes as A
         names = {a.id for a in args if isinstance(a, A.Name)} | set(extra)
+        if node is not None and id(node) in self.modifier_fns:
+            name = "<modifier>"
+        elif node is not None and self.next_name is not None and self.next_name[0] is node:
+            name, self.next_name = self.next_name[1], None
+        self.labels.append(name)
         hears = self.next_hearer is not None and self.next_hearer[0] is node and node is not None
         if hears:
             _, index, what = self.next_hearer
@@ -395,8 +420,79 @@ class _Walker:
         self.fns.append(_Fn())
         self.block(body, scopes + [names], self.fns[-1])
         self.fns.pop()
+        self.labels.pop()
         if hears:
             self.hearing.pop()
+
+    # -- what a local holds: a card, a card's definition ------------------------
+
+    @staticmethod
+    def holding(name: str, scopes: list[set]) -> tuple:
+        """What the local a name reads holds: ("card", "self" or "ev.card"), ("def", how
+        it was got, the card as written) or ("defwrap",) (a local function returning the
+        definition of its first parameter); () when not known or not a local given so."""
+        for s in reversed(scopes):
+            if name in s:
+                return s.holds.get(name, ()) if isinstance(s, _Scope) else ()
+        return ()
+
+    @staticmethod
+    def hold(name: str, scopes: list[set], what: tuple) -> None:
+        """A local given a value later (x = ...): what it holds now."""
+        for s in reversed(scopes):
+            if name in s:
+                if isinstance(s, _Scope):
+                    if what:
+                        s.holds[name] = what
+                    else:
+                        s.holds.pop(name, None)
+                return
+
+    def held(self, node, scopes: list[set]) -> tuple:
+        """What an expression holds, as holding() says of a local."""
+        from luaparser import astnodes as A
+        side = self.card_side(node, scopes)
+        if side:
+            return ("card", side)
+        if isinstance(node, A.Name) and self.is_local(node.id, scopes):
+            return self.holding(node.id, scopes)
+        return self.definition(node, scopes)
+
+    def definition(self, node, scopes: list[set]) -> tuple:
+        """("def", how, the card as written) when an expression is a card's definition:
+        cards.def(c), defs[c.def] (how: "cards.def"), or f(c) for a global function f (how:
+        its name: one when f returns the definition of its parameter) or a local one that
+        does; a local holding one; else ()."""
+        from luaparser import astnodes as A
+        if isinstance(node, A.Name):
+            held = self.holding(node.id, scopes) if self.is_local(node.id, scopes) else ()
+            return held if held[:1] == ("def",) else ()
+        if isinstance(node, A.Call) and len(node.args) == 1:
+            fn = node.func
+            if (isinstance(fn, A.Index) and isinstance(fn.value, A.Name) and fn.value.id == "cards"
+                    and not self.is_local("cards", scopes) and _field_name(fn) == "def"):
+                return ("def", "cards.def", _written(node.args[0]))
+            if isinstance(fn, A.Name) and not self.is_local(fn.id, scopes):
+                return ("def", fn.id, _written(node.args[0]))
+            if isinstance(fn, A.Name) and self.holding(fn.id, scopes) == ("defwrap",):
+                return ("def", "cards.def", _written(node.args[0]))
+        if (isinstance(node, A.Index) and node.notation != A.IndexNotation.DOT and isinstance(node.value, A.Name)
+                and node.value.id == "defs" and not self.is_local("defs", scopes)
+                and isinstance(node.idx, A.Index) and _field_name(node.idx) == "def"):
+            return ("def", "cards.def", _written(node.idx.value))
+        return ()
+
+    def wraps_definition(self, args, body, scopes: list[set]) -> bool:
+        """Whether a function's body only returns the definition of its first parameter
+        (function f(c) return cards.def(c) end)."""
+        from luaparser import astnodes as A
+        if not args or not isinstance(args[0], A.Name) or len(body.body) != 1 or not isinstance(body.body[0], A.Return):
+            return False
+        vals = body.body[0].values
+        vals = vals if isinstance(vals, list) else [vals] if vals is not None else []
+        inner = scopes + [{a.id for a in args if isinstance(a, A.Name)}]
+        got = self.definition(vals[0], inner) if len(vals) == 1 else ()
+        return got[:2] == ("def", "cards.def") and got[2] == args[0].id
 
     def card_side(self, node, scopes: list[set]) -> str:
         """"self" or "ev.card" when an expression is surely a card: self (in a card's script:
@@ -476,6 +572,10 @@ class _Walker:
                     if isinstance(v, A.Name) and not self.is_local(v.id, scopes):
                         line, col = self.where(v, v.id)
                         self.uses.append(Use("alias", v.id, line, col))
+            holds = [self.held(v, scopes) for v in st.values or []]
+            for t, v in zip(st.targets, st.values or []):
+                if isinstance(t, A.Name) and isinstance(v, A.AnonymousFunction):
+                    self.next_name = (v, t.id)   # (local f = function ...: f by name)
             for v in st.values or []:
                 self.expr(v, scopes)
             names = [t.id for t in st.targets if isinstance(t, A.Name)]
@@ -490,6 +590,9 @@ class _Walker:
             made = [None if m.name in closing else m for m in made]   # (a <close> local is kept to be closed)
             self.locals += [m for m in made if m is not None]
             self.declare(scopes[-1], names, made)
+            for i, t in enumerate(st.targets):
+                if isinstance(t, A.Name):
+                    self.hold(t.id, scopes, holds[i] if i < len(holds) else ())
         elif isinstance(st, A.Assign):
             start = self.anchor
             if len(scopes) == 2 and len(self.fns) == 1:   # base_f = f (a global): the function kept, to wrap
@@ -500,9 +603,13 @@ class _Walker:
             set_here = [self.local_of(t.id, scopes) for t in st.targets if isinstance(t, A.Name)]
             set_here = [loc for loc in set_here if loc is not None]
             self.assigning += set_here
+            holds = [self.held(v, scopes) for v in st.values or []]
             for v in st.values or []:
                 self.expr(v, scopes)
             del self.assigning[len(self.assigning) - len(set_here):]
+            for i, t in enumerate(st.targets):
+                if isinstance(t, A.Name) and self.is_local(t.id, scopes):
+                    self.hold(t.id, scopes, holds[i] if i < len(holds) else ())
             for loc in set_here:
                 loc.given = True
             for t in st.targets:
@@ -522,23 +629,31 @@ class _Walker:
                     self.expr(t, scopes)
         elif isinstance(st, A.LocalFunction):
             self.declare(scopes[-1], [st.name.id])
-            self.function(st.args, st.body, scopes)
+            self.hold(st.name.id, scopes, ("defwrap",) if self.wraps_definition(st.args, st.body, scopes) else ())
+            self.function(st.args, st.body, scopes, name=st.name.id)
         elif isinstance(st, A.Function):
+            name = ""
             if isinstance(st.name, A.Name):
+                name = st.name.id
                 if not self.is_local(st.name.id, scopes):
                     line, col = self.where(st.name, st.name.id)
                     top = len(scopes) == 2 and len(self.fns) == 1   # (at the text's top level)
                     self.uses.append(Use("write", st.name.id, line, col, "function" if top else ""))
+                    if self.wraps_definition(st.args, st.body, scopes):
+                        self.uses.append(Use("defwrap", st.name.id, line, col))
+                else:
+                    self.hold(name, scopes, ("defwrap",) if self.wraps_definition(st.args, st.body, scopes) else ())
             else:
                 if isinstance(st.name, A.Index):
                     self.define(_field_name(st.name))
+                    name = _field_name(st.name) or ""
                 self.expr(st.name, scopes, target=True)
-            self.function(st.args, st.body, scopes)
+            self.function(st.args, st.body, scopes, name=name)
         elif isinstance(st, A.Method):
             if isinstance(st.name, A.Name):
                 self.define(st.name.id)
             self.expr(st.source, scopes)
-            self.function(st.args, st.body, scopes, ("self",))
+            self.function(st.args, st.body, scopes, ("self",), name=st.name.id if isinstance(st.name, A.Name) else "")
         elif isinstance(st, A.Fornum):
             for e in (st.start, st.stop, st.step):
                 if isinstance(e, A.Node):
@@ -603,6 +718,16 @@ class _Walker:
         line, col = self.where(node, name, forward=True)
         self.uses.append(Use("member", name, line, col, on))
 
+    def called(self, fn, scopes: list[set]) -> None:
+        """A "calls" use, once a pair: the function called by name (f, x.f, x["f"], x:f) and
+        the function by name the call is in."""
+        from luaparser import astnodes as A
+        name = fn.id if isinstance(fn, A.Name) else _field_name(fn) if isinstance(fn, A.Index) else None
+        caller = self.labels[-1] if self.labels else ""
+        if name is not None and (caller, name) not in self.edges:
+            self.edges.add((caller, name))
+            self.uses.append(Use("calls", name, 0, 0, caller))
+
     def expr(self, e, scopes: list[set], target: bool = False) -> None:
         """target: e is what an assignment sets (its last field is set, not read)."""
         from luaparser import astnodes as A
@@ -633,6 +758,14 @@ class _Walker:
                 self.expr(e.idx, scopes)
             elif fname is not None and not target:
                 self.member(fname, e.idx, on)
+            if fname is not None and not target and "<modifier>" not in self.labels:
+                got = self.definition(e.value, scopes)
+                if got:
+                    token = getattr(e.idx, "first_token", None)   # (d["name"]: its string's token)
+                    text = token.text if token is not None else fname
+                    line, col = self.where(e.idx, text, forward=True)
+                    col += max(text.find(fname), 0)   # (at the name itself, within its quotes)
+                    self.uses.append(Use("defread", fname, line, col, got[1], (got[2], *self.labels)))
         elif isinstance(e, A.Call):
             fn = e.func
             if isinstance(fn, A.Name) and fn.id in _ITERATORS and not self.is_local(fn.id, scopes) and e.args:
@@ -641,6 +774,14 @@ class _Walker:
                     line, col = self.where(fn, fn.id, forward=False)
                     self.uses.append(Use("iterate", target, line, col, fn.id))
             self.call(e, scopes)
+            self.called(fn, scopes)
+            if (isinstance(fn, A.Name) and fn.id == "add_modifier" and not self.is_local(fn.id, scopes)
+                    and len(e.args) > 1):
+                given = e.args[1]
+                if isinstance(given, A.AnonymousFunction):
+                    self.modifier_fns.add(id(given))
+                elif isinstance(given, A.Name):
+                    self.uses.append(Use("modfn", given.id, 0, 0))
             if isinstance(fn, A.Name) and fn.id in ("emit", "on") and not self.is_local(fn.id, scopes) and e.args:
                 self.event_call(fn.id, e)
             for a in e.args if self.hearing else ():   # (helper(ev), rawset(ev, k, v): it may set any field)
@@ -660,6 +801,7 @@ class _Walker:
             self.expr(src, scopes)
             if isinstance(e.func, A.Name):
                 self.member(e.func.id, e.func, on)
+                self.called(e.func, scopes)
             for a in e.args:
                 self.expr(a, scopes)
         elif isinstance(e, A.AnonymousFunction):
@@ -694,6 +836,12 @@ class _Walker:
                     elif text is not None and self.card_side(field_side, scopes):   # ev.card == "pawn"
                         line, col = self.where(text_side, getattr(getattr(text_side, "first_token", None), "text", ""))
                         self.uses.append(Use("compare", text, line, col, "", (self.card_side(field_side, scopes),)))
+                    elif (text is not None and isinstance(field_side, A.Name)   # local c = ev.card ... c == "pawn"
+                          and self.is_local(field_side.id, scopes)
+                          and self.holding(field_side.id, scopes)[:1] == ("card",)):
+                        line, col = self.where(text_side, getattr(getattr(text_side, "first_token", None), "text", ""))
+                        side = self.holding(field_side.id, scopes)[1]
+                        self.uses.append(Use("compare", text, line, col, "", (side, field_side.id)))
             if isinstance(e, A.Concat):   # "slot" .. i, kind .. "_bonus": a piece of a name built
                 for side in (e.left, e.right):
                     piece = _string(side)
@@ -784,6 +932,18 @@ def _is_card(node) -> bool:
     return (isinstance(node, A.Name) and node.id in ("self", "c", "card")) or (
         isinstance(node, A.Index) and node.notation == A.IndexNotation.DOT and isinstance(node.idx, A.Name)
         and node.idx.id == "card")
+
+
+def _written(node) -> str:
+    """A card's expression as written when it is a name or names joined by dots (ev.card);
+    else ""."""
+    from luaparser import astnodes as A
+    if isinstance(node, A.Name):
+        return node.id
+    if isinstance(node, A.Index) and node.notation == A.IndexNotation.DOT and isinstance(node.idx, A.Name):
+        inner = _written(node.value)
+        return f"{inner}.{node.idx.id}" if inner else ""
+    return ""
 
 
 def _field_name(index) -> str | None:
@@ -902,6 +1062,43 @@ def compared_names(sources) -> list[tuple]:
     for src in sources:
         sc = scan(first_line(src.source)[1])
         out += [(src, u) for u in sc.uses if u.kind == "compare"] if sc.error is None else []
+    return out
+
+
+def definition_reads(rules, sources, is_modifier) -> list[tuple]:
+    """(source, use) for each field the texts `sources` read from a card's definition
+    ("defread": cards.def(c).name, or through a rules function returning cards.def of its
+    parameter), save where the printed value may be the point: in a modifier (a text for
+    which is_modifier(source) is true, a function given to add_modifier) and in what a
+    modifier calls by name, however deep (a rules function, or a card's text whose last key
+    is the name called: x.name(..)). Empty when a text cannot be read."""
+    ruled, asked = {id(s) for s in rules}, {id(s) for s in sources}
+    scans = []
+    for src in list(rules) + [s for s in sources if id(s) not in ruled]:
+        sc = scan(first_line(src.source)[1])
+        if sc.error is not None:
+            return []
+        scans.append((src, sc))
+    wraps = {u.name for src, sc in scans if id(src) in ruled for u in sc.uses if u.kind == "defwrap"}
+    moded = {"<modifier>"} | {u.name for src, sc in scans if id(src) in ruled for u in sc.uses if u.kind == "modfn"}
+    calls: dict[str, set[str]] = {}
+    for src, sc in scans:
+        whole = is_modifier(src)
+        for u in sc.uses:
+            if u.kind == "calls":
+                calls.setdefault("<modifier>" if whole else u.field, set()).add(u.name)
+    todo = sorted(moded)
+    while todo:   # (what a modifier calls, and what that calls...)
+        for name in sorted(calls.get(todo.pop(), ())):
+            if name not in moded:
+                moded.add(name)
+                todo.append(name)
+    out = []
+    for src, sc in scans:
+        if id(src) not in asked or is_modifier(src) or (src.field and src.field[-1] in moded):
+            continue
+        out += [(src, u) for u in sc.uses if u.kind == "defread" and (u.field == "cards.def" or u.field in wraps)
+                and not moded & set(u.locals[1:])]
     return out
 
 

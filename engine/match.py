@@ -7,7 +7,7 @@ import re
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 from .errors import DefinitionError, Divergence, EngineError, IllegalAnswer, Problem, SaveFileError, ScriptError
 from .files import MB, FileRefused, read_bounded, write_whole
@@ -24,8 +24,17 @@ from .runtime import Runtime
 from .yamlio import lone_surrogate
 
 SAVE_FORMAT = "summon-match/1"
+EDIT_CHUNK = "lua"     # the chunk name of a designer's change (the console's command)
 MAX_SEED = (1 << 63) - 1
 MAX_SAVE_BYTES = 16 * MB
+
+
+class Edit(NamedTuple):
+    """A designer's change to a match, made from the console (Match.edit): Lua run on the
+    match itself, with `at` decisions made (while decision at + 1 was asked, before its answer)."""
+
+    at: int
+    code: str
 
 
 @dataclass
@@ -159,6 +168,7 @@ class Match:
         self.game_options = check_options(game, options or {})
         self.answers: list[str] = []
         self.askers: list[int] = []     # who gave each answer
+        self.edits: list[Edit] = []     # the designer's changes, in the order made (Match.edit)
         self.error: str | None = None
         self.sampled_for: int | None = None   # a sample (Match.sample): the seat whose view it was made from
         self._redeals: list[tuple[int, int]] = []   # a sample's (seat, seed) redeals, in order
@@ -275,6 +285,7 @@ class Match:
         m.game, m.seed, m.seats, m.quiet = self.game, self.seed, list(self.seats), quiet
         m.scenario, m.setup, m.game_options = self.scenario, self.setup, dict(self.game_options)
         m.answers, m.askers, m.error = list(self.answers), list(self.askers), None
+        m.edits = list(self.edits)
         m.sampled_for, m._before, m._redeals = self.sampled_for, self._before, list(self._redeals)
         m._rt = rt
         m._take(res)
@@ -387,31 +398,60 @@ class Match:
         if self.sampled_for is not None:   # a sample has no history to rebuild it from
             self.error = message
             return
-        answers = list(self.answers)
-        self.answers, self.askers = [], []
-        self._boot()
-        self.replay(answers)
+        self._rebuild()
         self.error = message
 
-    def replay(self, answers: list[str], *, upto: int | None = None) -> Divergence | None:
+    def _rebuild(self) -> None:
+        """The match built again from its start with its answers and changes (its last decision)."""
+        answers, edits = list(self.answers), list(self.edits)
+        self.answers, self.askers, self.edits = [], [], []
+        self._boot()
+        self.replay(answers, edits=edits)
+
+    def replay(self, answers: list[str], *, upto: int | None = None,
+               edits: list[Edit] | tuple = ()) -> Divergence | None:
         """Gives logged answers in order, stopping at the first that is no longer offered.
+        edits: the designer's changes (Match.edit) to make again, each once the replay has
+        reached its decision and before that decision's answer (those at a decision the
+        replay does not reach are left out).
 
         Returns that divergence (its decision number, the answer, what is offered now),
-        or None when every answer fitted. A script error raises ScriptError.
+        or None when every answer fitted. A script error, or a change that fails now,
+        raises ScriptError.
         """
         for n, key in enumerate(answers[:upto], self.decisions + 1):
+            self._edit_again(edits)
             if self.index_of(key) is None:
                 return Divergence(n, key, self.options())
             self.answer_key(key)
+        self._edit_again(edits)
         return None
 
-    def restarted(self, answers: list[str] | None = None, *, game: GameDef | None = None
-                  ) -> tuple["Match", Divergence | None]:
+    def _edit_again(self, edits: list[Edit] | tuple) -> None:
+        """Makes again, in order, the changes among edits made at this decision."""
+        for e in edits:
+            if e.at != self.decisions:
+                continue
+            try:
+                bc, line = self._compiled(e.code, EDIT_CHUNK)
+                ok, res = self._rt.eval(bc, EDIT_CHUNK, None, line)
+            except ScriptError as err:
+                ok, res = False, str(err)
+            if not ok:
+                raise ScriptError(f"the console change made at decision {e.at + 1} ({EDIT_CHUNK} {_one_line(e.code)}) "
+                                  f"fails now: {res}")
+            self._rt.record_edit(bc, EDIT_CHUNK, line)
+            self.edits.append(e)
+
+    def restarted(self, answers: list[str] | None = None, *, game: GameDef | None = None,
+                  edits: list[Edit] | None = None) -> tuple["Match", Divergence | None]:
         """A new match of the same seed, seats, setup and options (and this game or `game`),
-        with `answers` replayed up to the first that no longer fits; returns it and that divergence."""
+        with `answers` replayed up to the first that no longer fits, and the designer's
+        changes (`edits`, by default this match's) made again where they were made, up to
+        there; returns it and that divergence."""
         m = Match(game or self.game, self.seed, self.seats, quiet=self.quiet, scenario=self.scenario,
                   setup=self.setup, options=self.game_options)
-        diverged = m.replay(list(answers or []))
+        diverged = m.replay(list(answers or []), edits=self.edits if edits is None else edits)
         m.messages()
         return m, diverged
 
@@ -439,6 +479,40 @@ class Match:
         the board's shape): it can neither learn hidden cards nor change the match.
         Raises ScriptError with file:line when the code fails to compile or run.
         """
+        bc, line = self._compiled(code, chunkname)
+        ok, res = self._rt.eval(bc, chunkname, seat, line)
+        if not ok:
+            raise ScriptError(res)
+        return json.loads(res)
+
+    def edit(self, code: str) -> tuple[list, bool]:
+        """A designer's change to the match: runs Lua on the match itself, as eval() with no
+        seat. When the state changed, the change is kept with the answers (`edits`, an Edit
+        at this decision): a replay of them (restarted, a saved match loaded, a reload) and
+        every fork (a search's look-ahead) make it again there, before the decision's answer.
+        Returns the code's results and whether the state changed. Code that fails leaves the
+        match as it was (rebuilt, when it had changed something before failing) and raises
+        ScriptError."""
+        if self.sampled_for is not None:
+            raise EngineError(f"a sample of a match (Match.sample) cannot be changed: it is one guess at what "
+                              f"seat {self.sampled_for} cannot see")
+        before = self.state_hash()
+        bc, line = self._compiled(code, EDIT_CHUNK)
+        ok, res = self._rt.eval(bc, EDIT_CHUNK, None, line)
+        changed = self.state_hash() != before
+        if not ok:
+            if changed:
+                self._rebuild()
+            raise ScriptError(res)
+        if changed:
+            self._rt.record_edit(bc, EDIT_CHUNK, line)
+            self.edits.append(Edit(self.decisions, code))
+        return json.loads(res), changed
+
+    @staticmethod
+    def _compiled(code: str, chunkname: str) -> tuple[bytes, int | None]:
+        """Code compiled as an expression if it is one, else as statements, and the line an
+        error naming no place is placed at (1 for code of one line, else None)."""
         from .luac import compile_lua
 
         ok, bc = compile_lua("return " + code, chunkname)
@@ -446,11 +520,7 @@ class Match:
             ok, bc = compile_lua(code, chunkname)
         if not ok:
             raise ScriptError(bc)
-        one_line = "\n" not in code and "\r" not in code
-        ok, res = self._rt.eval(bc, chunkname, seat, 1 if one_line else None)
-        if not ok:
-            raise ScriptError(res)
-        return json.loads(res)
+        return bc, 1 if "\n" not in code and "\r" not in code else None
 
     # -- reading --------------------------------------------------------------
 
@@ -551,6 +621,8 @@ class Match:
             "seats": [str(s) for s in self.seats],
             "answers": list(self.answers),
         }
+        if self.edits:
+            out["edits"] = [{"at": e.at, "lua": e.code} for e in self.edits]
         if self.game_options:
             out["options"] = dict(self.game_options)
         if _played_from_its_own_folder(self.game):
@@ -561,11 +633,11 @@ class Match:
             out["card_file_texts"] = {f: t for f, t in texts.items() if t is not None}
         return out
 
-    def save(self, path: Path, answers: list[str] | None = None) -> None:
+    def save(self, path: Path, answers: list[str] | None = None, edits: list[Edit] | None = None) -> None:
         """Writes the match to a file as JSON; the match itself is never changed. answers:
         the answers to write instead of the match's own, when they go on from them (a replay
         stopped by a rule change keeps the rest: loaded, they stop at the same place, or come
-        back under rules they fit).
+        back under rules they fit); edits: likewise the designer's changes.
 
         Raises EngineError when the match holds a value JSON cannot (before the file is
         touched), and OSError when the file cannot be written (the file is then as it was).
@@ -575,6 +647,12 @@ class Match:
             if answers[: len(self.answers)] != self.answers:
                 raise EngineError("the answers to save do not go on from the match's own")
             data["answers"] = list(answers)
+        if edits is not None:
+            if list(edits[: len(self.edits)]) != self.edits:
+                raise EngineError("the console changes to save do not go on from the match's own")
+            data.pop("edits", None)
+            if edits:
+                data["edits"] = [{"at": e.at, "lua": e.code} for e in edits]
         try:
             text = json.dumps(data, indent=1, allow_nan=False) + "\n"
         except (TypeError, ValueError) as e:
@@ -701,6 +779,9 @@ def _save_problems(data: dict) -> list[tuple[str, str]]:
         bad = next(((n, lone_surrogate(a)) for n, a in enumerate(answers, 1) if lone_surrogate(a)), None)
         if bad:
             problems.append(("answers", f"answer {bad[0]} holds {bad[1]}, which is not a character"))
+    problem = _edits_problem(data.get("edits", []), answers)
+    if problem:
+        problems.append(("edits", problem))
     files = data.get("card_files", [])
     if not (isinstance(files, list) and all(isinstance(f, str) and "\0" not in f and not lone_surrogate(f)
                                             and 0 < len(Path(f).name) <= 250 and Path(f).name != ".."
@@ -720,6 +801,34 @@ def _save_problems(data: dict) -> list[tuple[str, str]]:
         if problem:
             problems.append(("options", f"'options': {problem}"))
     return problems
+
+
+def _edits_problem(edits: Any, answers: Any) -> str | None:
+    """What is wrong with a save's console changes (Match.edit), or None."""
+    shape = "'edits' must be a list of the console's changes, each {\"at\": decisions made, \"lua\": its code}"
+    if not isinstance(edits, list):
+        return shape
+    for n, e in enumerate(edits, 1):
+        if not (isinstance(e, dict) and set(e) == {"at", "lua"} and type(e["at"]) is int and e["at"] >= 0
+                and isinstance(e["lua"], str) and e["lua"].strip() and not lone_surrogate(e["lua"])):
+            return f"{shape}: change {n} is not"
+        if n > 1 and e["at"] < edits[n - 2]["at"]:
+            return f"'edits' must be in the order they were made: change {n} comes before change {n - 1}"
+        if isinstance(answers, list) and e["at"] > len(answers):
+            return (f"'edits': change {n} was made at decision {e['at'] + 1}, after the "
+                    f"{len(answers)} answers the save holds")
+    return None
+
+
+def edits_of(data: dict) -> list[Edit]:
+    """A checked save's console changes (read_save)."""
+    return [Edit(e["at"], e["lua"]) for e in data.get("edits", [])]
+
+
+def _one_line(code: str, width: int = 60) -> str:
+    """Code shown on one line, cut to `width` characters."""
+    text = " ".join(code.split())
+    return text if len(text) <= width else text[: width - 3] + "..."
 
 
 def _played_from_its_own_folder(game: GameDef) -> bool:
@@ -819,7 +928,7 @@ def load_match(path: Path, game: GameDef | None = None, *, upto: int | None = No
     data = read_save(path)
     game = game or game_of_save(data)
     m = saved_match(path, data, game, quiet=quiet)
-    diverged = m.replay(data["answers"], upto=upto)
+    diverged = m.replay(data["answers"], upto=upto, edits=edits_of(data))
     if diverged is not None:
         raise diverged
     return m

@@ -11,7 +11,7 @@ from .check import old_calls, script_problems
 from .errors import DefinitionError, EngineError
 from .loader import display, load_game
 from .luac import first_line
-from .match import Match, Seat, game_of_save, read_save, saved_match
+from .match import Edit, Match, Seat, edits_of, game_of_save, read_save, saved_match
 from .options import check_options, shown
 
 
@@ -113,8 +113,10 @@ def _offered_text(offered: list[str]) -> str:
     return "\n".join(f"  {i}. {o}" for i, o in enumerate(offered, 1)) or "  (nothing: the match is over)"
 
 
-def reload_match(match: Match, answers: list[str] | None = None, viewer: int | None = None) -> ReloadResult:
-    """Reloads the match's game from disk and replays `answers` (default: the match's own).
+def reload_match(match: Match, answers: list[str] | None = None, viewer: int | None = None,
+                 edits: list[Edit] | None = None) -> ReloadResult:
+    """Reloads the match's game from disk and replays `answers` (default: the match's own),
+    making the designer's changes (`edits`, default the match's own) again where they were made.
 
     A game that no longer loads, a script error during the replay, or a stat whose
     modifiers fail on a card of `viewer`'s screen (None: a designer's) leaves the old match
@@ -139,7 +141,7 @@ def reload_match(match: Match, answers: list[str] | None = None, viewer: int | N
                                       f"new match can change")
     before = match.state_hash()
     try:
-        m, diverged = match.restarted(answers, game=game)
+        m, diverged = match.restarted(answers, game=game, edits=edits)
         # (a state the new rules leave that cannot be encoded stops here, not in the session)
         after = m.state_hash()
         shapes = m.script_shapes()
@@ -162,6 +164,8 @@ def reload_match(match: Match, answers: list[str] | None = None, viewer: int | N
     if diverged is None:
         state = "the state differs from before" if after != before else "the state is as before"
         replayed = f"{len(answers)} decision{'s' if len(answers) != 1 else ''}"
+        if m.edits:
+            replayed += f" and {len(m.edits)} console change{'s' if len(m.edits) != 1 else ''}"
         return ReloadResult(m, f"reloaded{took}: {what}; replayed {replayed}; {state}")
     n = diverged.number
     head = f"reloaded{took}: {what}; the replay stopped at decision {n}"
@@ -201,7 +205,7 @@ def load_with_report(path: Path, game=None) -> ReloadResult:
     data = read_save(path)
     game = game or game_of_save(data)
     m = saved_match(path, data, game)
-    diverged = m.replay(data["answers"])
+    diverged = m.replay(data["answers"], edits=edits_of(data))
     m.messages()
     if diverged is None:
         return ReloadResult(m, "")

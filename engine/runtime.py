@@ -534,6 +534,11 @@ class Runtime:
             res = self._call(self._E.eval_view, bytecode, chunkname, player, line)
         return bool(res[0]), self._plain_error(res[1]) if not res[0] else res[1]
 
+    def record_edit(self, bytecode: bytes, chunkname: str, line: int | None = None) -> None:
+        """Keeps code that eval() just ran on the match (no player) and that changed it, so
+        that forks make it again at this decision (E.record_edit)."""
+        self._call(self._E.record_edit, bytecode, chunkname, line)
+
     def _plain_error(self, message: str | None) -> str:
         """Lua's bare "not enough memory" (raised inside a script, caught by the engine, perhaps
         followed by where it ran) in our words."""

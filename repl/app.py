@@ -14,7 +14,7 @@ from prompt_toolkit.history import DummyHistory, FileHistory, InMemoryHistory
 from prompt_toolkit.shortcuts import clear, print_formatted_text
 
 from engine.errors import EngineError
-from engine.match import Match
+from engine.match import Edit, Match
 
 from .render import fitted
 from .session import Quit, Session, completions, internal_error
@@ -88,8 +88,8 @@ def _done(stop: threading.Event | None) -> int:
 
 
 def play_interactive(match: Match, *, designer: bool = False, watch: bool = False,
-                     kept: list[str] | None = None) -> int:
-    s = Session(match, designer=designer, colour=True, kept=kept)
+                     kept: list[str] | None = None, kept_edits: list[Edit] | None = None) -> int:
+    s = Session(match, designer=designer, colour=True, kept=kept, kept_edits=kept_edits)
     completer = SessionCompleter(s)
     # One prompt for a person alone, its history kept in a file; in hot seat one prompt a
     # seat, each with its own history in memory (Up must not bring back what another player

@@ -10,7 +10,7 @@ from pathlib import Path
 from engine import loader
 from engine.errors import DefinitionError, Divergence, EngineError, SaveFileError
 from engine.files import FileRefused, resolved, write_whole
-from engine.match import (Match, Seat, check_options, check_seats, game_of_save, load_match, parse_options,
+from engine.match import (Match, Seat, check_options, check_seats, edits_of, game_of_save, load_match, parse_options,
                           read_save)
 
 
@@ -485,6 +485,7 @@ def cmd_play(args) -> int:
         if result.report:
             print(result.for_seat(viewer))
         kept = result.kept if result.diverged_at is not None else None
+        kept_edits = edits_of(data) if kept is not None else None
     else:
         if args.game is None:
             raise EngineError("name a game to play (summon list shows them), or give --load FILE")
@@ -492,17 +493,18 @@ def cmd_play(args) -> int:
         seats = check_seats(_seats(args.players, game))
         seed = random_seed() if args.seed is None else args.seed
         match = Match(game, seed, seats, options=parse_options(args.option))
-        kept = None
+        kept = kept_edits = None
         if args.seed is None and args.designer:
             print(f"seed {seed} (picked at random)")
     if _is_interactive(match):
         from repl.app import play_interactive
 
-        status = play_interactive(match, designer=args.designer, watch=args.watch, kept=kept)
+        status = play_interactive(match, designer=args.designer, watch=args.watch, kept=kept,
+                                  kept_edits=kept_edits)
     else:
         from repl.plain import play_plain
 
-        status = play_plain(match, designer=args.designer, watch=args.watch, kept=kept)
+        status = play_plain(match, designer=args.designer, watch=args.watch, kept=kept, kept_edits=kept_edits)
     if not args.load and args.seed is None:
         # said at the end, not the start: with the seed, every hidden card can be worked out
         print(f"this match was seed {seed}: `summon play {args.game} --seed {seed}` with the same "

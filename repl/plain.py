@@ -7,20 +7,20 @@ import threading
 from typing import Callable
 
 from engine.errors import EngineError
-from engine.match import Match
+from engine.match import Edit, Match
 
 from .session import Quit, Session, internal_error
 from .terminal import safe
 
 
 def play_plain(match: Match, *, designer: bool = False, watch: bool = False, kept: list[str] | None = None,
-               out=None, inp=None) -> int:
+               out=None, inp=None, kept_edits: list[Edit] | None = None) -> int:
     """watch: load the game again when its files change, while waiting for the next line
     (a pipe has no prompt to interrupt); a line read before the change is answered first.
-    kept: answers a load stopped short of (see Session)."""
+    kept, kept_edits: answers a load stopped short of, and the console changes of them all (see Session)."""
     out = out or sys.stdout
     inp = inp or sys.stdin
-    s = Session(match, designer=designer, kept=kept)
+    s = Session(match, designer=designer, kept=kept, kept_edits=kept_edits)
 
     def say(text: str) -> None:
         if text:

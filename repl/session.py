@@ -1,7 +1,8 @@
 """A play session: the match, its seats and the commands a player can type. No terminal here:
 `handle(line)` takes what was typed and returns what to show, so tests and both front ends
 (the prompt-toolkit app and the plain pipe mode) share it. It changes the match only by answers
-(and replays of answers: undo, redo, load, reload)."""
+and a designer's console changes, which are kept with them (and by replays of both: undo, redo,
+load, reload)."""
 from __future__ import annotations
 
 import json
@@ -13,7 +14,7 @@ from typing import Any, Callable
 
 from engine.errors import EngineError, IllegalAnswer, SaveFileError, ScriptError
 from engine.bots import bots_for
-from engine.match import Ask, Match, Seat, read_save
+from engine.match import Ask, Edit, Match, Seat, edits_of, read_save
 from engine.names import nearest
 
 from .render import (Looks, _columns, _mark_text, _num, _wrap, legend, printed_card, render_links,
@@ -99,27 +100,29 @@ def parse_answer(text: str, options: list[str]) -> int:
 
 class Session:
     def __init__(self, match: Match, *, designer: bool = False, colour: bool = False,
-                 kept: list[str] | None = None):
+                 kept: list[str] | None = None, kept_edits: list[Edit] | None = None):
         """kept: the answers after the match's own that a load stopped short of (a save of
-        a match whose later answers no longer fit): a reload that makes them fit brings them back."""
+        a match whose later answers no longer fit): a reload that makes them fit brings them back;
+        kept_edits: the designer's changes of that whole history (Match.edit), the match's own first."""
         self.match = match
         self.designer = designer
         self.colour = colour
         self.log: list[Entry] = []
-        self.redo_stack: list[str] = []
+        self.redo_stack: list[str | Edit] = []   # answers and console changes undo took back
         self.redo_owner: int | None = None   # the seat whose answer is next to redo
         # what the last `load` said, for a seat (the player a hot seat's handover shows it
         # to, after the screen was wiped); None once shown
         self.loaded: Callable[[int | None], str] | None = None
         # the full log from before a reload (or a load) stopped short of it
         self.kept_log: list[str] = list(match.answers) + list(kept) if kept else []
+        self.kept_edits: list[Edit] = list(kept_edits if kept_edits is not None else match.edits) if kept else []
+        self.moved_edits = 0   # console changes the running undo or redo took back or made again
         self.kept_entries: list[Entry] = []   # the log's lines of those kept answers (a reload's)
         self.bots = bots_for(match, humans_too=True)
         humans = self.humans()
         # the human seat at the keyboard: whose eyes every screen is for (in hot seat the
         # front end hands the keyboard over with pass_to before another human answers)
         self.keyboard: int | None = humans[0] if humans else None
-        self.changed_by_console = False   # designer mode: the lua console changed the match
         self._shown: tuple | None = None   # what the last screen() showed (see needs_screen)
         self.show_legend = True            # the `legend` command toggles it
         self.stuck: str | None = None       # why the bots stopped playing last time, if an error stopped them
@@ -134,9 +137,7 @@ class Session:
 
     @match.setter
     def match(self, m: Match) -> None:
-        """A new match (undo, load, reload): built from answers, so no console change is in it."""
         self._match = m
-        self.changed_by_console = False
 
     @property
     def seats(self) -> list[Seat]:
@@ -470,8 +471,9 @@ class Session:
 
         own = len(self.match.answers)
         answers = self.kept_answers() or list(self.match.answers)
+        edits = self.kept_edits if len(answers) > own else list(self.match.edits)
         kept_entries = self.kept_entries if len(answers) > own else []
-        result = reload_match(self.match, answers, self.viewer())
+        result = reload_match(self.match, answers, self.viewer(), edits)
         if result.match is None:
             return result.report
         self.match = result.match
@@ -480,6 +482,7 @@ class Session:
             # kept answers were replayed in its place
             self.redo_stack = []
         self.kept_log = answers if result.diverged_at else []
+        self.kept_edits = edits if result.diverged_at else []
         dropped = [e for e in self.log if e.decision > self.match.decisions]
         self.trim_log()
         # kept answers the replay gave again come back to the log with what it said of them
@@ -669,8 +672,15 @@ def _log(s: Session, arg: str) -> str:
 
 
 def _undo_once(s: Session) -> int | str:
-    """Takes back the person's last decision: 1, or why it cannot be."""
-    answers = list(s.match.answers)
+    """Takes back the person's last decision (a designer's: their last console change since
+    the last answer, if any): 1, or why it cannot be."""
+    answers, edits = list(s.match.answers), list(s.match.edits)
+    if s.designer and edits and edits[-1].at == len(answers):
+        s.match = s.match.restarted(answers, edits=edits[:-1])[0]
+        s.redo_stack = s.redo_stack + [edits[-1]]
+        s.kept_log, s.kept_entries, s.kept_edits = [], [], []
+        s.moved_edits += 1
+        return 1
     if not answers:
         return "nothing to undo"
     floor, why = s.undo_floor()
@@ -694,11 +704,16 @@ def _undo_once(s: Session) -> int | str:
                     f"(play with --designer to undo anything)")
         m = s.rebuild(answers[:target])
     # (the stack's end is the next to redo: what this undo took back comes before what
-    # earlier undos took back)
-    s.redo_stack = s.redo_stack + answers[target:][::-1]
+    # earlier undos took back; each console change after the answer it was made after)
+    undone: list[str | Edit] = []
+    for n in range(target, len(answers)):
+        undone += [answers[n]] + [e for e in edits if e.at == n + 1]
+    s.moved_edits += len(undone) - (len(answers) - target)
+    s.redo_stack = s.redo_stack + undone[::-1]
     s.redo_owner = askers[target]   # (whose answer the stack's end is: only they may have it again)
     s.match = m
-    s.kept_log, s.kept_entries = [], []   # (the answers a reload kept went on from a decision undone now)
+    # (the answers a reload kept went on from a decision undone now)
+    s.kept_log, s.kept_entries, s.kept_edits = [], [], []
     s.trim_log()
     return 1
 
@@ -710,7 +725,7 @@ def _counted(s: Session, arg: str, usage: str, once: Callable[[Session], int | s
     if arg and (not arg.isdecimal() or whole(arg) == 0):
         return usage
     n = whole(arg) if arg else 1
-    done = total = 0
+    done = total = s.moved_edits = 0
     while done < n:
         got = once(s)
         if isinstance(got, str):
@@ -722,10 +737,16 @@ def _counted(s: Session, arg: str, usage: str, once: Callable[[Session], int | s
 
 
 @command("undo", "[N]", help="take back your last decision, or your last N (fair play: not past a draw, roll or "
-                             "reveal)")
+                             "reveal; --designer: a console change counts as one)")
 def _undo(s: Session, arg: str) -> str:
     return _counted(s, arg, "usage: undo [N] (your last decision, or your last N; N a whole number, 1 or more)",
-                    _undo_once, lambda _: f"undone to decision {s.match.decisions}")
+                    _undo_once, lambda _: f"undone to decision {s.match.decisions}{_edits_moved(s, 'taken back')}")
+
+
+def _edits_moved(s: Session, how: str) -> str:
+    """What the running undo or redo did to console changes, for its message."""
+    n = s.moved_edits
+    return f" ({n} console change{'s' if n != 1 else ''} {how})" if n else ""
 
 
 def _redo_once(s: Session) -> int | str:
@@ -733,6 +754,12 @@ def _redo_once(s: Session) -> int | str:
     after it, up to the person's next real choice): how many answers, or why it cannot be."""
     if not s.redo_stack:
         return "nothing to redo"
+    top = s.redo_stack[-1]
+    if isinstance(top, Edit):   # a console change undo took back: made again where it was made
+        if top.at != s.match.decisions:
+            return "nothing to redo here (the console change undo took back was made at another decision)"
+        _edits_again(s)
+        return 0
     owner = s.redo_owner
     if s.match.pending is None or s.match.pending.player != owner or s.redo_stack[-1] not in s.match.options():
         # (a reload changed what is asked there; the answer is named only to whoever gave it)
@@ -749,15 +776,25 @@ def _redo_once(s: Session) -> int | str:
         forced = s.is_human(s.match.pending.player) and s.only_option()
         s.answer(options.index(s.redo_stack.pop()), forced=forced, redoing=True)   # (in the log as before)
         redone += 1
+        _edits_again(s)
         if s.match.pending and s.is_human(s.match.pending.player) and not s.only_option():
             break
     return redone
 
 
+def _edits_again(s: Session) -> None:
+    """Makes again the console changes at the redo stack's end that were made at this decision."""
+    while s.redo_stack and isinstance(s.redo_stack[-1], Edit) and s.redo_stack[-1].at == s.match.decisions:
+        s.match.edit(s.redo_stack.pop().code)
+        s.moved_edits += 1
+
+
 @command("redo", "[N]", help="give again an answer that undo took back, or the next N")
 def _redo(s: Session, arg: str) -> str:
     return _counted(s, arg, "usage: redo [N] (your next answer undo took back, or the next N; N a whole number, "
-                            "1 or more)", _redo_once, lambda n: f"redone {n} decision{'s' if n != 1 else ''}")
+                            "1 or more)", _redo_once,
+                    lambda n: f"redone {n} decision{'s' if n != 1 else ''}{_edits_moved(s, 'made again')}" if n
+                    else f"made again {s.moved_edits} console change{'s' if s.moved_edits != 1 else ''}")
 
 
 @command("save", "FILE", help="save the match (game, seed, seats, answers) as JSON")
@@ -766,7 +803,7 @@ def _save(s: Session, arg: str) -> str:
         return "usage: save FILE"
     kept = s.kept_answers()
     try:
-        s.match.save(Path(arg).expanduser(), kept or None)
+        s.match.save(Path(arg).expanduser(), kept or None, s.kept_edits if kept else None)
     except OSError as e:
         return f"cannot save to {arg}: {e.strerror or e}"
     n = s.match.decisions
@@ -778,8 +815,6 @@ def _save(s: Session, arg: str) -> str:
     if not s.designer and len(s.humans()) > 1:
         out += ("\n(the file holds the seed and every answer, so every hidden card can be worked out "
                 "from it: keep it from the other players)")
-    if s.changed_by_console:
-        out += "\n(the lua console changed this match outside its answers: loading the file will not reproduce that)"
     return out
 
 
@@ -796,6 +831,7 @@ def _load(s: Session, arg: str) -> str:
         return f"cannot load: {e}" if str(e).startswith(str(Path(arg).expanduser())) else f"cannot load {arg}: {e}"
     m = result.match
     s.kept_log = list(m.answers) + result.kept if result.diverged_at else []
+    s.kept_edits = edits_of(data) if result.diverged_at else []
     s.kept_entries = []
     s.match = m
     s.redo_stack = []
@@ -848,14 +884,15 @@ def _lua(s: Session, arg: str) -> str:
         # fair play: a throwaway copy of this seat's view; nothing reaches the match
         results = s.match.eval(arg, chunkname="lua", seat=s.viewer() or s.to_act())
         return _show_results(results)
-    before = s.match.state_hash()
-    results = s.match.eval(arg, chunkname="lua")
+    results, changed = s.match.edit(arg)
     text = _show_results(results)
-    if s.match.state_hash() != before:
-        s.changed_by_console = True
-        text += ("\n(this changed the match outside its answers: the match goes on, but a replay of its "
-                 "answers, undo, reload or a saved file will not reproduce the change, nor will the bots' "
-                 "look-ahead within this turn: their copies start from the turn's top)")
+    if changed:
+        if s.kept_answers():   # (the later history a reload kept goes on from it, with this change)
+            s.kept_edits = list(s.match.edits) + [e for e in s.kept_edits if e.at > s.match.decisions]
+        s.redo_stack = []   # (what undo took back went on from the match as it was)
+        text += (f"\n(a change to the match outside its answers, kept with them at decision "
+                 f"{s.match.decisions + 1}: replays (undo, reload, a saved file) and the bots' look-ahead make it "
+                 f"again there; undo takes it back)")
     return text
 
 

@@ -317,13 +317,3 @@ def test_undo_and_redo_take_a_count(sw):
     assert said.startswith("undone to decision 0 (") and "of the 999 asked; then nothing to undo)" in said, said
 
 
-def test_a_designers_console_change_is_said_not_to_reach_replays_saves_or_searches(sw, tmp_path):
-    """A change the designer's lua console makes is outside the answers: a fork (what a
-    search bot plays on) is made from the answers and loses it, and saying so is all the
-    session can do; `save` repeats it."""
-    s = Session(Match(sw, 3, [Seat("human"), Seat("bot")], quiet=True), designer=True)
-    said = s.handle('lua counters.set(1, "magic", 9)')
-    assert "nor will the bots' look-ahead within this turn: their copies start from the turn's top" in said
-    assert s.match.snapshot()["counters"]["1"]["magic"] == 9 and s.match.fork().snapshot()["counters"]["1"]["magic"] != 9
-    assert "loading the file will not reproduce that" in s.handle(f"save {tmp_path / 'm.json'}")
-    assert "outside its answers" not in s.handle("lua return 1 + 1")   # (a read changes nothing)

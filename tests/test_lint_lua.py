@@ -539,3 +539,148 @@ function read_flag() return _G.flag_from_setup end
 function defaults() return setmetatable({}, { __index = function() return 6 end }).anything_at_all end
 """)
     assert check(str(rules)) == [] and field_notes(rules) == []
+
+
+# -- a card's definition read where its stat was meant; a card's local compared with an id ----
+
+def place(path: Path, marker: str, text: str) -> tuple[int, int]:
+    """The 1-based line and column of text on the one line of a file holding marker."""
+    hits = [(n, line) for n, line in enumerate(path.read_text().splitlines(), 1) if marker in line]
+    assert len(hits) == 1, f"{marker!r} is not once in {path}"
+    n, line = hits[0]
+    return n, line.index(text) + 1
+
+
+CROWN = """\
+  - id: crown
+    name: Crown
+    tags: [treasure]
+    copies: 1
+    points: 3
+    text: Worth 1 more while in play, and as much as its base says.
+    modifiers:
+      points: |
+        function(self, card, value)
+          if card == self then return value + cards.def(card).points end  -- (printed: meant)
+          return value
+        end
+    abilities:
+      base: |
+        function(self, card)
+          return cards.def(card).points * 2  -- (a modifier calls it: printed, meant)
+        end
+"""
+
+
+def definition_notes(rules: Path, root: Path) -> list[str]:
+    return [n.replace(f"{root}/", "") for n in notes(str(rules)) if "a card's definition holds" in n]
+
+
+def test_a_stat_read_from_a_cards_definition_is_noted_once_a_modifier_changes_it(tmp_path):
+    """cards.def(c).points, or a local holding the definition (directly or through a rules
+    function returning it), is the printed value: every modifier is ignored, where
+    stat(c, "points") was meant. Noted only once some modifier changes the stat, and only
+    outside modifiers and what they call (a rules function, a card's ability), where the
+    printed value may be the point. A field no modifier changes (name) is never noted."""
+    from repl import scaffold
+    scaffold.new_game("mygame", tmp_path)
+    rules, starter = tmp_path / "rules" / "mygame", tmp_path / "cards" / "mygame" / "starter.yaml"
+    edit(rules / "rules.lua", 'score(p, stat(pick.card, "points"))', 'score(p, cards.def(pick.card).points)')
+    with (rules / "rules.lua").open("a") as f:
+        f.write('\nfunction def_of(c) return cards.def(c) end\n'
+                'function printed(c) return def_of(c).points end\n'
+                'local function doubled(c, v) return cards.def(c).points * 2 end\n'
+                'on("after_play", function(ev)\n'
+                '  local d = def_of(ev.card)\n'
+                '  say(d.name .. " " .. d.points .. " " .. defs[ev.card.def].name)  -- (last: listed)\n'
+                'end)\n')
+    edit(starter, "            score(self.owner, 1)",
+         '            local mine = cards.def(self)\n            score(self.owner, mine["points"] + #mine.name)')
+    assert definition_notes(rules, tmp_path) == []   # (no modifier changes points yet)
+
+    with starter.open("a") as f:
+        f.write(CROWN)
+    with (rules / "game.yaml").open("a") as f:
+        f.write("abilities: [base]\n")
+    with (rules / "rules.lua").open("a") as f:
+        f.write('add_modifier("points", function(c, v) return v + printed(c) - printed(c) end)\n'
+                'add_modifier("points", doubled)\n'
+                'add_modifier("points", function(c, v)\n'
+                '  local base = cards.def(c).abilities.base\n'
+                '  return base and base(c, c) - base(c, c) + v or v\n'
+                'end)\n')
+    lua = rules / "rules.lua"
+    said = "a card's definition holds its printed points, which no modifier changes: this ignores the modifiers " \
+           "of the rules and Crown"
+    scored = place(lua, "cards.def(pick.card).points", "points)")
+    heard = place(lua, 'd.points .. " "', "points")
+    hook = place(starter, 'mine["points"]', 'points"')
+    assert definition_notes(rules, tmp_path) == [
+        f"rules/mygame/rules.lua:{scored[0]}:{scored[1]}: note: {said} (read stat(pick.card, \"points\"))",
+        f"rules/mygame/rules.lua:{heard[0]}:{heard[1]}: note: {said} (read stat(ev.card, \"points\"))",
+        f"cards/mygame/starter.yaml:{hook[0]}:{hook[1]}: note: {said} (read stat(self, \"points\"))"]
+    assert check(str(rules)) == []   # (the game plays: notes, no problems)
+
+
+def test_definition_reads_are_followed_through_locals_wrappers_and_modifiers():
+    """What the scan records: reads from a definition by every way of getting one (a rules
+    function returning it, a local function doing so, defs[c.def], a local copied), and
+    none in a function given to add_modifier as written. A local given something else
+    since, a function returning another card's definition or one that is no such function
+    (not_def) reads no definition; nor does a card's modifier."""
+    from engine.loader import LuaSource
+    rules = LuaSource("a.lua", """\
+function def_of(c) return cards.def(c) end
+local function own(c) return defs[c.def] end
+local function other(c) return cards.def(other_card) end
+function use(c, ev)
+  local d = def_of(c)
+  local e = own(ev.card)
+  local f = d
+  local g = cards.def(c)
+  g = {}
+  local x = other(c).life
+  return d.life, e.life, f.life, g.life, defs[c.def].life, cards.def(c).name, not_def(c).life
+end
+add_modifier("life", function(c, v) return cards.def(c).life + v end)
+""")
+    card = LuaSource("b.yaml", "return function(self, ev) local d = def_of(ev.card) return d.life end")
+    sc = lualint.scan(rules.source)
+    assert [u.name for u in sc.uses if u.kind == "defwrap"] == ["def_of"]
+    reads = lualint.definition_reads([rules], [rules, card], lambda s: False)
+    lines = rules.source.splitlines()
+    n = next(i for i, x in enumerate(lines, 1) if x.startswith("  return d.life"))
+
+    def at(text: str) -> int:   # the column of the field text ends with, on line n
+        return lines[n - 1].index(text) + text.rindex(".") + 2
+    assert [(s.chunkname, u.line, u.col, u.name, u.locals) for s, u in reads] == [
+        ("a.lua", n, at("d.life"), "life", ("c", "use")), ("a.lua", n, at("e.life"), "life", ("ev.card", "use")),
+        ("a.lua", n, at("f.life"), "life", ("c", "use")), ("a.lua", n, at("defs[c.def].life"), "life", ("c", "use")),
+        ("a.lua", n, at("cards.def(c).name"), "name", ("c", "use")),
+        ("b.yaml", 1, card.source.index("d.life") + 3, "life", ("ev.card", ""))]
+    assert lualint.definition_reads([rules], [card], lambda s: s is card) == []
+
+
+def test_a_card_compared_with_an_id_through_a_local_is_noted(tmp_path):
+    """local c = ev.card ... c == "gem" is never true, as ev.card == "gem" is; so is a local
+    given self in a card's script. A local given something else since, or another local of
+    the same name, is no card."""
+    from repl import scaffold
+    scaffold.new_game("mygame", tmp_path)
+    rules, starter = tmp_path / "rules" / "mygame", tmp_path / "cards" / "mygame" / "starter.yaml"
+    edit(starter, "if ev.card ~= self and ev.player == self.owner then",
+         'local c, me = ev.card, self\n          local kind = ev.card\n          kind = kind.def\n'
+         '          if c ~= "gem" and me ~= "coin" and kind ~= "gem" then\n'
+         '            local c = {}\n            if c == "gem" then return end\n          end\n'
+         '          if ev.card ~= self and ev.player == self.owner then')
+    with (rules / "rules.lua").open("a") as f:
+        f.write('\non("after_play", function(ev)\n  local target = ev.card\n'
+                '  if target == "coin" then say("never") end\nend)\n')
+    hook = place(starter, 'if c ~= "gem"', '"gem"')
+    mine = place(starter, 'if c ~= "gem"', '"coin"')
+    heard = place(rules / "rules.lua", 'target == "coin"', '"coin"')
+    said = "note: a card is a table, never its id: this comparison is never true (compare its def:"
+    assert sorted(n.replace(f"{tmp_path}/", "") for n in notes(str(rules)) if "never its id" in n) == sorted([
+        f"cards/mygame/starter.yaml:{hook[0]}:{hook[1]}: {said} c.def == \"gem\")",
+        f"cards/mygame/starter.yaml:{mine[0]}:{mine[1]}: {said} me.def == \"coin\")",
+        f"rules/mygame/rules.lua:{heard[0]}:{heard[1]}: {said} target.def == \"coin\")"])

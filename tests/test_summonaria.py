@@ -492,3 +492,25 @@ def test_an_armys_file_is_checked_at_its_lines(tmp_path):
     assert said == [(at["resources:"], col["resources:"], "resources names satyr, which is not a resource card"),
                     (at["advance_guard:"], col["advance_guard:"],
                      "advance_guard names toadstools, which is not one of this army's units")]
+
+
+def test_copies_on_a_resource_card_is_refused_at_its_line(tmp_path):
+    """The shared deck holds options.copies_per_resource of each resource kind: `copies`
+    written on a resource card changed nothing and nothing said so. summon check refuses
+    it at its line; a unit's copies (its tokens) are still taken."""
+    from pathlib import Path
+    from conftest import copy_game
+    from engine.check import check
+    g = copy_game(tmp_path, "summonaria")
+    resources = g.cards / "resources.yaml"
+    text = resources.read_text()
+    assert "copies" not in text.split("cards:", 1)[1] and check(str(g.rules)) == []
+    edit(resources, '    name: "Toadstools"\n    tags: [resource]\n',
+         '    name: "Toadstools"\n    tags: [resource]\n    copies: 10\n')
+    lines = resources.read_text().splitlines()
+    line = lines.index("    copies: 10") + 1
+    said = [(Path(p.path).name, p.line, p.col, p.message) for p in check(str(g.rules))]
+    assert said == [("resources.yaml", line, lines[line - 1].index("10") + 1,
+                     "expected nothing, got a whole number 10: a resource card takes no copies: the shared deck "
+                     "holds options.copies_per_resource of each kind (game.yaml, or --option "
+                     "copies_per_resource=N)")], said

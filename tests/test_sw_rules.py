@@ -969,3 +969,75 @@ def test_a_ranged_units_reach_is_its_cards_own_when_it_gives_one(tmp_path):
     edit(pd, "    strength: 2\n    life: 5\n    attack: melee\n", "    strength: 2\n    life: 5\n    attack: melee\n    reach: 2\n")
     said = [str(p) for p in check(str(g.rules))]
     assert len(said) == 1 and "reach is how far a ranged unit shoots: a melee unit attacks next to it" in said[0], said
+
+
+# A modder's cards (no shipped card has them): a ram whose damage pushes its target one
+# space on, straight away from it; a ward with 2 more life beside its own summoner.
+KNOCKBACK_CARDS = """\
+id: knockback_test
+name: Knockback test cards
+playable: false
+cards:
+  - id: test_ram
+    name: Test Ram
+    tags: [unit, common]
+    cost: 0
+    strength: 1
+    life: 5
+    attack: melee
+    text: After it damages a card, that card is forced one space on, straight away from it, if that space is empty.
+    hooks:
+      after_damage: |
+        function(self, ev)
+          if ev.source ~= self or not (self.space and ev.card.space) then return end
+          local x1, y1 = board.xy(self.space)
+          local x2, y2 = board.xy(ev.card.space)
+          local on = board.space_at(x2 + (x2 - x1), y2 + (y2 - y1))
+          if on and board.is_empty(on) then force(ev.card, on) end
+        end
+  - id: test_ward
+    name: Test Ward
+    tags: [unit, common]
+    cost: 0
+    strength: 1
+    life: 1
+    attack: melee
+    text: It has 2 more life while it stands next to its own summoner.
+    modifiers:
+      life: |
+        function(self, card, value)
+          if card ~= self or not self.space then return value end
+          local s = summoner_of(self.controller)
+          if s and s.space and board.is_adjacent(s.space, self.space) then return value + 2 end
+          return value
+        end
+"""
+
+
+@pytest.mark.parametrize("damage", [1, 2])
+def test_a_kill_finished_by_an_after_damage_push_earns_the_attackers_magic(tmp_path, damage):
+    """The ram's 1 damage, then its push away from Ret-Talus (the ward's 2 more life go),
+    destroy the ward: with 1 damage before, by the push (2 damage, 1 life); with 2, by the
+    damage (3 of 3 life), met at the push. The move's own check destroyed it as if nobody
+    had (source nil), and player 1's magic for the kill was lost."""
+    from conftest import copy_game
+    from engine.loader import load_game
+    g = copy_game(tmp_path)
+    (g.cards / "knockback_test.yaml").write_text(KNOCKBACK_CARDS)
+    m = position(load_game(str(g.rules)), f"""
+        scenario.clear_board() scenario.empty(1, "hand") scenario.empty(2, "hand")
+        scenario.create("svara", 1, "a1") scenario.create("ret_talus", 2, "d6")
+        scenario.create("test_ram", 1, "c7")
+        scenario.create("test_ward", 2, "c6", {{damage = {damage}}})
+        scenario.set_counter(1, "magic", 3) scenario.set_counter(2, "magic", 3)
+        scenario.force({{{MR}}})
+        scenario.start(1, "attack")""")
+    assert stat(m, "c6", "life") == 3
+    m.messages()
+    answer(m, "Attack with Test Ram at c7")
+    said = [x for x in m.messages() if x.startswith(("Test Ward", "Player"))]
+    assert said == [f"Test Ward at c6 takes 1 damage (now {damage + 1}, life 3)", "Test Ward is forced from c6 to c5",
+                    "Test Ward at c5 is destroyed", "Player 1 gains 1 magic"], said
+    assert at(m, "c6") is None and at(m, "c5") is None
+    assert zone(m, "discard", 2) == ["test_ward"]
+    assert counter(m, "magic", 1) == 4 and counter(m, "magic", 2) == 3

@@ -15,6 +15,8 @@ E.pending = nil
 E.answers = {}       -- keys of the answers given that the host has not taken yet (E.answer, E.answers_from)
 E.askers = {}        -- the player who gave each
 E.picks = {}         -- the index of each answer among its options (forks replay them)
+E.edits = {}         -- a designer's changes from the console, in order: { at = the decisions made
+                     -- before it, fn = its code } (forks make them again: E.record_edit)
 E.limits = { steps = 2500000, trigger_depth = 40, check_every = 10000, seconds = 10 }
 
 -- The error that ends the match. Compared with rawequal (a script's error value may
@@ -732,11 +734,11 @@ end
 
 E.match_part(function(m)
   m.decisions, m.pending, m.answers, m.askers, m.picks = E.decisions, E.pending, E.answers, E.askers, E.picks
-  m.co, m.match_co, m.start_phase = co, E.match_co, E.start_phase
+  m.co, m.match_co, m.start_phase, m.edits = co, E.match_co, E.start_phase, E.edits
   m.keep_checkpoints, m.checkpoint, m.forced_since = E.keep_checkpoints, E.checkpoint, E.forced_since
 end, function(m)
   E.decisions, E.pending, E.answers, E.askers, E.picks = m.decisions, m.pending, m.answers, m.askers, m.picks
-  co, E.match_co, E.start_phase = m.co, m.match_co, m.start_phase
+  co, E.match_co, E.start_phase, E.edits = m.co, m.match_co, m.start_phase, m.edits
   E.keep_checkpoints, E.checkpoint, E.forced_since = m.keep_checkpoints, m.checkpoint, m.forced_since
 end)
 
@@ -750,6 +752,7 @@ local function blank_match()
     state = nil, forced = {}, messages = {}, quiet = true, context = {}, ctx_n = 0, chance_log = {}, depth = 0,
     chain = {}, deferred = {}, version = 0, decisions = 0, pending = nil, answers = {}, askers = {}, picks = {},
     co = nil, match_co = nil, start_phase = nil, keep_checkpoints = false, checkpoint = nil, forced_since = false,
+    edits = {},
   }
 end
 
@@ -804,6 +807,21 @@ local function history_of(list, upto)
   return setmetatable(own, { __index = list, depth = depth + 1 })
 end
 
+-- A fork's replay (E.fork): makes the designer's changes edits[k], edits[k + 1], ...
+-- that were made at this decision; returns the next k, and the fork's status and its
+-- first value (an error naming the change that failed, or as given).
+local function edits_at(edits, k, status, a)
+  while edits[k] and edits[k].at == E.decisions do
+    local ok, err = E.run_guarded(edits[k].fn)
+    if not ok then
+      return k + 1, "error", "the console change made at decision " .. (edits[k].at + 1) ..
+                             " failed when a copy of the match made it again: " .. tostring(err)
+    end
+    k = k + 1
+  end
+  return k, status, a
+end
+
 --- Makes a copy of the running match that shares no table with it, and leaves the
 --- copy running (the caller keeps the original's table from E.current_match to go
 --- back to it). The copy starts from the latest checkpoint (a copy of the state kept
@@ -831,6 +849,7 @@ function E.fork(keep, quiet, seat, seed, src, honest)
   m.forced, m.decisions, m.start_phase = E.copy_list(cp.forced), cp.decision, cp.start_phase
   local d = cp.decision
   m.picks = history_of(src.picks, d)
+  if src.edits[1] then m.edits = E.copy_list(src.edits) end
   m.keep_checkpoints, m.checkpoint = keep == true, cp
   if cp.state == nil then   -- the start: a new state, as the match had before its setup
     E.new_state(cp.seed, E.deep_copy(cp.seats))
@@ -840,6 +859,11 @@ function E.fork(keep, quiet, seat, seed, src, honest)
   start_co(function() return E.run_flow(cp, req) end)
   local status, a, b, c, d = E.step(nil)
   local answers, askers = E.answers, E.askers
+  -- the designer's changes made since the checkpoint, each where it was made: with its
+  -- decision asked, before the answer (the question was built before the change, as it was)
+  local edits, k = src.edits, 1
+  while edits[k] and edits[k].at < cp.decision do k = k + 1 end
+  if edits[k] and status == "choice" then k, status, a = edits_at(edits, k, status, a) end
   -- A sample does not replay another seat's secret answers as given: the rules may keep
   -- one in a local of the running phase (a bid, say), where no redeal reaches it, and the
   -- sample would then know it. Each is drawn at random instead (from the sample's seed);
@@ -855,6 +879,7 @@ function E.fork(keep, quiet, seat, seed, src, honest)
     if other and d and a ~= seat then pick, drawn = other(c), true end
     status, a, b, c, d = E.step(pick)
     answers[n], askers[n] = nil, nil   -- (the host has them: the match's own)
+    if edits[k] and status == "choice" then k, status, a = edits_at(edits, k, status, a) end
   end
   if drawn then
     local same = status == "choice" and E.decisions == src.decisions and a == src.pending.player

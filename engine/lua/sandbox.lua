@@ -544,6 +544,17 @@ function E.eval(bc, chunkname, env, line)
   return true, E.to_json_list(res, 2, res.n)
 end
 
+--- Keeps a designer's change to the match, code the host has just run on it with
+--- E.eval (no env) and that changed its state: forks of the match make it again where
+--- it was made, with the decision it was made at asked and before its answer (E.fork).
+function E.record_edit(bc, chunkname, line)
+  local fn, err = E.load_compiled(bc, chunkname, card_env())
+  if not fn then error(err, 0) end
+  if line then fn = placed(fn, chunkname .. ":" .. line .. ": ") end
+  local edits = E.edits
+  edits[#edits + 1] = { at = E.decisions, fn = fn }
+end
+
 -------------------------------------------------------------------------------
 -- What each kind of script can name, for `summon check` (engine/lualint.py), read
 -- from the environments the chunks really get, so that it never goes stale.

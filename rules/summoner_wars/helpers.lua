@@ -160,13 +160,22 @@ function destroy(c, source)
   check_winner()
 end
 
+-- The source of the damage a card has just taken, while the after_damage hooks of that
+-- damage run (deal_damage): a card, or nil (none, or damage from no card).
+local function damage_pending(c)
+  local id = state.vars.damaged and state.vars.damaged[tostring(c.id)]
+  return id and cards.get(id) or nil
+end
+
 --- Destroys every card whose life has fallen to its damage other than by new
 --- damage (a card that gave it life has gone, or it changed sides). Nobody earns
---- magic for these.
+--- magic for these, except a card whose new damage is still being dealt (a hook of
+--- that damage moved it, or what gave it life): its source earns the kill, as
+--- deal_damage's own check after the hooks would have given it.
 function check_lethal()
   for _, c in ipairs(cards.on_board()) do
     local dmg = tokens.get(c, "damage")
-    if c.space and dmg > 0 and dmg >= stat(c, "life") then destroy(c, nil) end
+    if c.space and dmg > 0 and dmg >= stat(c, "life") then destroy(c, damage_pending(c)) end
   end
 end
 
@@ -183,7 +192,17 @@ function deal_damage(target, amount, source)
   tokens.add(target, "damage", amount)
   say(string.format("%s at %s takes %d damage (now %d, life %d)", target.name, target.space, amount,
                     tokens.get(target, "damage"), stat(target, "life")))
+  -- Until the after_damage hooks are over, whatever destroys it for its damage
+  -- (check_lethal after a hook's move, force or exchange) destroys it by this source.
+  local key = tostring(target.id)
+  local pending = state.vars.damaged or {}
+  local outer = pending[key]   -- (damage dealt to it by a hook of earlier damage: theirs again after)
+  pending[key] = source and source.id or false
+  state.vars.damaged = pending
   emit("after_damage", { card = target, amount = amount, source = source })
+  pending = state.vars.damaged or {}
+  pending[key] = outer
+  state.vars.damaged = next(pending) ~= nil and pending or nil   -- (kept out of the state between damages)
   if target.space and tokens.get(target, "damage") >= stat(target, "life") then
     destroy(target, source)
   end

@@ -66,7 +66,9 @@ function cards_within(card, n, filter) end
 
 --- Destroys every card whose life has fallen to its damage other than by new
 --- damage (a card that gave it life has gone, or it changed sides). Nobody earns
---- magic for these.
+--- magic for these, except a card whose new damage is still being dealt (a hook of
+--- that damage moved it, or what gave it life): its source earns the kill, as
+--- deal_damage's own check after the hooks would have given it.
 --- Defined in rules/summoner_wars/helpers.lua.
 function check_lethal() end
 

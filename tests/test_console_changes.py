@@ -1,0 +1,206 @@
+"""A designer's console changes (`lua` with --designer, Match.edit) are part of the match's
+history: kept with the answers where they were made, and made again by every replay (undo,
+redo, reload, a saved file loaded) and every fork (what a search bot plays on)."""
+import json
+from pathlib import Path
+
+import pytest
+from conftest import edit
+
+from engine.errors import SaveFileError, ScriptError
+from engine.loader import load_game
+from engine.match import Edit, Match, Seat, load_match, read_save
+from engine.reload import reload_match
+from repl.session import Session
+
+MAGIC = 'counters.set(1, "magic", 9)'
+
+
+@pytest.fixture(scope="module")
+def sw():
+    return load_game("summoner_wars")
+
+
+def magic(m: Match) -> int:
+    return m.snapshot()["counters"]["1"]["magic"]
+
+
+def played(sw, n: int, keep: bool = False) -> Match:
+    m = Match(sw, 3, [Seat("human"), Seat("bot")], quiet=True)
+    if keep:
+        m.keep_checkpoints()
+    for _ in range(n):
+        m.answer(0)
+    return m
+
+
+@pytest.mark.parametrize("keep", [False, True])
+def test_a_fork_makes_the_change_again_where_it_was_made(sw, keep):
+    """A fork replays the answers since its checkpoint: the change comes back before the
+    answer it was made ahead of, so the fork and the match go on alike, answer for answer."""
+    m = played(sw, 5, keep)
+    assert magic(m) != 9
+    results, changed = m.edit(MAGIC)
+    assert (results, changed) == ([9], True) and m.edits == [Edit(5, MAGIC)]
+    f = m.fork()
+    assert magic(f) == 9 and f.state_hash() == m.state_hash() and f.edits == m.edits
+    for _ in range(6):   # (on past the turn's checkpoints, and forks from each point)
+        m.answer(0)
+        assert m.fork().state_hash() == m.state_hash()
+    g = m.fork()
+    for _ in range(4):
+        m.answer(0)
+        g.answer(0)
+    assert g.state_hash() == m.state_hash()
+    assert magic(m.sample(2, 7)) == magic(m)   # (the sample's world holds the change too)
+
+
+def test_a_read_is_no_change_and_a_failing_change_leaves_the_match_as_it_was(sw):
+    m = played(sw, 5)
+    assert m.edit('return counters.get(1, "magic")') == ([magic(m)], False) and m.edits == []
+    before = m.state_hash()
+    with pytest.raises(ScriptError, match="boom"):
+        m.edit('counters.set(1, "magic", 2); error("boom")')
+    assert m.state_hash() == before and m.edits == [] and m.decisions == 5
+    m.answer(0)
+    assert m.decisions == 6   # (the rebuilt match plays on)
+
+
+def test_replays_and_saved_files_make_the_change_again(sw, tmp_path):
+    m = played(sw, 5)
+    m.edit(MAGIC)
+    for _ in range(3):
+        m.answer(0)
+    again, diverged = m.restarted(m.answers)
+    assert diverged is None and again.state_hash() == m.state_hash() and again.edits == m.edits
+    before = m.restarted(m.answers[:5])[0]
+    assert magic(before) == 9, "the state before the sixth answer holds the change made ahead of it"
+    assert magic(m.restarted(m.answers[:4])[0]) != 9 and m.restarted(m.answers[:4])[0].edits == []
+    path = tmp_path / "m.json"
+    m.save(path)
+    assert json.loads(path.read_text())["edits"] == [{"at": 5, "lua": MAGIC}]
+    assert load_match(path).state_hash() == m.state_hash()
+    assert load_match(path, upto=5).edits == m.edits and magic(load_match(path, upto=4)) != 9
+    plain = played(sw, 2)
+    plain.save(tmp_path / "p.json")
+    assert "edits" not in json.loads((tmp_path / "p.json").read_text())   # (older saves: as they were)
+
+
+def test_a_reload_makes_the_change_again_and_refuses_rules_under_which_it_fails(game_copy):
+    """Under rules in which the change fails (a function it calls is gone), the reload is
+    refused, naming the change, and the match goes on as it was."""
+    copy = game_copy()
+    helpers = copy.rules / "helpers.lua"
+    helpers.write_text(helpers.read_text() + "\nfunction bonus() return 4 end\n")
+    m = Match(load_game(str(copy.rules)), 3, [Seat("human"), Seat("bot")], quiet=True)
+    for _ in range(5):
+        m.answer(0)
+    m.edit("state.vars.noted = bonus()")
+    result = reload_match(m)
+    assert result.match is not None and "and 1 console change" in result.report, result.report
+    assert result.match.state_hash() == m.state_hash() and result.match.snapshot()["vars"]["noted"] == 4
+    edit(helpers, "function bonus() return 4 end", "")
+    result = reload_match(m)
+    assert result.match is None, result.report
+    assert "the console change made at decision 6 (lua state.vars.noted = bonus()) fails now: lua:1:" \
+        in result.report, result.report
+    m.answer(0)   # (the match goes on)
+
+
+def test_a_saves_changes_are_checked_at_their_line(sw, tmp_path):
+    m = played(sw, 3)
+    m.edit(MAGIC)
+    good = json.loads(json.dumps(m.to_json()))
+    cases = {
+        "not a list": ({"at": 1, "lua": "x = 1"}, "'edits' must be a list"),
+        "no code": ([{"at": 1}], "change 1 is not"),
+        "empty code": ([{"at": 1, "lua": "  "}], "change 1 is not"),
+        "negative": ([{"at": -1, "lua": "x = 1"}], "change 1 is not"),
+        "a count as text": ([{"at": "1", "lua": "x = 1"}], "change 1 is not"),
+        "out of order": ([{"at": 2, "lua": "x = 1"}, {"at": 1, "lua": "x = 2"}], "change 2 comes before change 1"),
+        "past the answers": ([{"at": 4, "lua": "x = 1"}], "made at decision 5, after the 3 answers"),
+    }
+    for name, (edits, said) in cases.items():
+        data = dict(good, edits=edits)
+        path = tmp_path / f"{name}.json"
+        text = json.dumps(data, indent=1)
+        path.write_text(text)
+        line = text[: text.index('"edits"')].count("\n") + 1
+        with pytest.raises(SaveFileError) as e:
+            read_save(path)
+        assert str(e.value).startswith(f"{path}:{line}:") and said in str(e.value), (name, str(e.value))
+    path = tmp_path / "bad lua.json"
+    path.write_text(json.dumps(dict(good, edits=[{"at": 3, "lua": "counters.set(1,"}])))
+    with pytest.raises(ScriptError, match=r"the console change made at decision 4 \(lua counters.set\(1,\) fails now"):
+        load_match(path)
+
+
+def test_the_console_undo_redo_save_and_load_keep_the_change(sw, tmp_path):
+    s = Session(Match(sw, 3, [Seat("human"), Seat("bot")], quiet=True), designer=True)
+    for _ in range(3):
+        s.handle("1")
+    at = s.match.decisions
+    plain = s.match.state_hash()
+    said = s.handle(f"lua {MAGIC}")
+    assert f"kept with them at decision {at + 1}" in said and "undo takes it back" in said, said
+    changed = s.match.state_hash()
+    assert "kept with them" not in s.handle("lua return 1 + 1")   # (a read changes nothing)
+    assert s.handle("undo").startswith(f"undone to decision {at} (1 console change taken back)")
+    assert s.match.state_hash() == plain and s.match.edits == []
+    assert s.handle("redo").startswith("made again 1 console change")
+    assert s.match.state_hash() == changed and s.match.edits == [Edit(at, MAGIC)]
+    s.handle("1")
+    s.handle("1")
+    after = s.match.state_hash()
+    n = s.match.decisions
+    assert s.handle(f"undo {n - at}").startswith(f"undone to decision {at}\n")
+    assert s.match.state_hash() == changed, "undone to just before the answer: the change made ahead of it stays"
+    s.handle("undo")   # (and then the change itself)
+    assert s.match.state_hash() == plain
+    said = s.handle("redo 5")
+    assert said.startswith(f"redone {n - at} decisions (1 console change made again)"), said
+    assert s.match.state_hash() == after and magic(s.match) == 9
+    said = s.handle(f"save {tmp_path / 'm.json'}")
+    assert said.startswith("saved") and "will not reproduce" not in said, said
+    t = Session(Match(sw, 1, [Seat("human"), Seat("bot")], quiet=True), designer=True)
+    t.handle(f"load {tmp_path / 'm.json'}")
+    assert t.match.state_hash() == after and t.match.edits == s.match.edits
+
+
+def test_a_change_made_where_a_reload_stopped_is_kept_with_the_later_answers(sw, tmp_path):
+    """A reload that stops short keeps the later answers and changes; a change made where it
+    stopped goes into that history at its place, and a save writes it all."""
+    s = Session(Match(sw, 3, [Seat("human"), Seat("human")], quiet=True), designer=True)
+    for _ in range(4):
+        s.handle("1")
+    s.handle(f"lua {MAGIC}")
+    for _ in range(3):
+        s.handle("1")
+    answers, edits = list(s.match.answers), list(s.match.edits)
+    s.kept_log, s.kept_edits = answers, edits   # (as a reload that stopped at decision 3 leaves them)
+    s.match = s.match.restarted(answers[:2], edits=edits)[0]
+    assert s.kept_answers() == answers
+    s.handle('lua counters.set(2, "magic", 7)')
+    assert s.kept_edits == [Edit(2, 'counters.set(2, "magic", 7)'), Edit(4, MAGIC)]
+    s.handle(f"save {tmp_path / 'k.json'}")
+    data = read_save(tmp_path / "k.json")
+    assert data["answers"] == answers and [e["at"] for e in data["edits"]] == [2, 4]
+    loaded = load_match(tmp_path / "k.json")
+    assert magic(loaded) == 9 and loaded.snapshot()["counters"]["2"]["magic"] == 7
+
+
+def test_the_console_change_survives_a_designers_save_and_load_at_the_terminal(play_screen, tmp_path):
+    """Through a pseudo-terminal: a change, saved, loaded in a new session, is there."""
+    path = tmp_path / "m.json"
+    scr = play_screen("summoner_wars", "--players", "human,bot", "--seed", "3", "--designer")
+    scr.wait(r"P1>")
+    scr.type('lua counters.set(1, "magic", 11)')
+    scr.wait(r"kept with them at decision 1")
+    scr.type(f"save {path}")
+    scr.wait(r"saved 0 decisions")
+    scr.type("quit")
+    scr.answer_quit("")
+    scr = play_screen("--load", str(path), "--designer")
+    scr.wait(r"P1>")
+    scr.type('lua return counters.get(1, "magic")')
+    scr.wait(r"\n11\s")
