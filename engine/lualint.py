@@ -604,6 +604,11 @@ class _Walker:
             set_here = [loc for loc in set_here if loc is not None]
             self.assigning += set_here
             holds = [self.held(v, scopes) for v in st.values or []]
+            for t, v in zip(st.targets, st.values or []):
+                if isinstance(v, A.AnonymousFunction):   # (f = function ..., M.f = function ...: f by name)
+                    name = t.id if isinstance(t, A.Name) else _field_name(t) if isinstance(t, A.Index) else None
+                    if name:
+                        self.next_name = (v, name)
             for v in st.values or []:
                 self.expr(v, scopes)
             del self.assigning[len(self.assigning) - len(set_here):]
@@ -782,6 +787,8 @@ class _Walker:
                     self.modifier_fns.add(id(given))
                 elif isinstance(given, A.Name):
                     self.uses.append(Use("modfn", given.id, 0, 0))
+                elif isinstance(given, A.Index) and _field_name(given):   # M.bonus: by its field's name
+                    self.uses.append(Use("modfn", _field_name(given), 0, 0))
             if isinstance(fn, A.Name) and fn.id in ("emit", "on") and not self.is_local(fn.id, scopes) and e.args:
                 self.event_call(fn.id, e)
             for a in e.args if self.hearing else ():   # (helper(ev), rawset(ev, k, v): it may set any field)

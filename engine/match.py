@@ -407,6 +407,7 @@ class Match:
         self.answers, self.askers, self.edits = [], [], []
         self._boot()
         self.replay(answers, edits=edits)
+        self.messages()   # (said before, when the match got there)
 
     def replay(self, answers: list[str], *, upto: int | None = None,
                edits: list[Edit] | tuple = ()) -> Divergence | None:
@@ -428,10 +429,10 @@ class Match:
         return None
 
     def _edit_again(self, edits: list[Edit] | tuple) -> None:
-        """Makes again, in order, the changes among edits made at this decision."""
-        for e in edits:
-            if e.at != self.decisions:
-                continue
+        """Makes again, in order, the changes among edits made at this decision that the
+        match has not made yet (a replay given in parts reaches a decision twice)."""
+        made = sum(1 for e in self.edits if e.at == self.decisions)
+        for e in [e for e in edits if e.at == self.decisions][made:]:
             try:
                 bc, line = self._compiled(e.code, EDIT_CHUNK)
                 ok, res = self._rt.eval(bc, EDIT_CHUNK, None, line)
@@ -499,7 +500,11 @@ class Match:
         before = self.state_hash()
         bc, line = self._compiled(code, EDIT_CHUNK)
         ok, res = self._rt.eval(bc, EDIT_CHUNK, None, line)
-        changed = self.state_hash() != before
+        try:
+            changed = self.state_hash() != before
+        except EngineError as e:   # (a state no save could hold: taken back)
+            self._rebuild()
+            raise ScriptError(f"{EDIT_CHUNK}:1: {e} (the change is taken back)") from None
         if not ok:
             if changed:
                 self._rebuild()

@@ -150,6 +150,7 @@ class Runtime:
             r = E.run_guarded(res)
             if not (r[0] if isinstance(r, tuple) else r):
                 problems.append(problem_from_lua(str(r[1]), src.chunkname))
+        E.rules_loaded = True   # (listeners and rules modifiers are added by now: E.only_as_rules_load)
         if game.evaluator is not None:
             src = game.evaluator
             ok, res = compile_lua(src.source, src.chunkname, self._steps)

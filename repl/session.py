@@ -755,13 +755,15 @@ def _redo_once(s: Session) -> int | str:
     if not s.redo_stack:
         return "nothing to redo"
     top = s.redo_stack[-1]
-    if isinstance(top, Edit):   # a console change undo took back: made again where it was made
+    if isinstance(top, Edit):   # a console change undo took back: made again where it was made, one a step
         if top.at != s.match.decisions:
             return "nothing to redo here (the console change undo took back was made at another decision)"
-        _edits_again(s)
+        s.match.edit(s.redo_stack.pop().code)
+        s.moved_edits += 1
         return 0
-    owner = s.redo_owner
-    if s.match.pending is None or s.match.pending.player != owner or s.redo_stack[-1] not in s.match.options():
+    owner = s.redo_owner   # (a designer redoes anyone's answer: undo took back anyone's)
+    if (s.match.pending is None or (not s.designer and s.match.pending.player != owner)
+            or s.redo_stack[-1] not in s.match.options()):
         # (a reload changed what is asked there; the answer is named only to whoever gave it)
         if s.viewer() not in (None, owner):
             return f"nothing to redo here (what undo took back was player {owner}'s, and it is not asked now)"

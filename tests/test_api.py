@@ -317,3 +317,18 @@ def test_undo_and_redo_take_a_count(sw):
     assert said.startswith("undone to decision 0 (") and "of the 999 asked; then nothing to undo)" in said, said
 
 
+def test_a_designer_redoes_what_undo_took_back_of_both_seats(sw):
+    """In designer mode undo takes back either person's answers; redo gave back only those
+    of the seat whose answer undo took last, and stopped at the other's, saying a reload
+    had changed what is asked."""
+    s = Session(Match(sw, 3, [Seat("human"), Seat("human")], quiet=True), designer=True)
+    for _ in range(60):
+        s.handle("1")
+    askers, after = list(s.match.askers), s.match.state_hash()
+    assert s.handle("undo 20").startswith("undone to decision ")
+    assert set(askers[s.match.decisions:]) == {1, 2}
+    said = s.handle("redo 20")
+    assert said.startswith("redone 20 decisions\n"), said.splitlines()[0]
+    assert s.match.state_hash() == after
+
+

@@ -204,3 +204,68 @@ def test_the_console_change_survives_a_designers_save_and_load_at_the_terminal(p
     scr.wait(r"P1>")
     scr.type('lua return counters.get(1, "magic")')
     scr.wait(r"\n11\s")
+
+
+def test_every_fork_runs_the_change_with_globals_of_its_own(sw):
+    """The change's code ran in one environment kept for every fork: a global it set stayed
+    set, so each later fork made a different change (the bots searched other matches)."""
+    m = played(sw, 5, keep=True)
+    m.edit('n = (n or 0) + 1; counters.set(1, "magic", n)')
+    assert magic(m) == 1
+    assert [magic(m.fork()) for _ in range(3)] == [1, 1, 1]
+    assert all(m.fork().state_hash() == m.state_hash() for _ in range(2))
+
+
+def test_a_sample_after_a_change_deals_what_the_change_hid_again(sw):
+    """Samples of one position share how to deal hidden cards again (kept with the checkpoint);
+    a change made there was not seen by it: a card it put in player 2's hand kept its real
+    identity in every later sample of seat 1, which had never seen it."""
+    m = Match(sw, 3, [Seat("human"), Seat("human")], quiet=True).keep_checkpoints()
+    for _ in range(4):
+        m.answer(0)
+    m.sample(1, 11)   # (before the change, at the same position)
+    new = m.edit('return cards.create("ice_golem", 2, 2, "hand").id')[0][0]
+    dealt = {next(c["def"] for c in m.sample(1, seed).snapshot()["cards"] if c["id"] == new) for seed in range(20)}
+    assert len(dealt) > 1, dealt
+
+
+def test_a_failing_change_does_not_say_the_match_again(sw):
+    m = Match(sw, 3, [Seat("human"), Seat("bot")])
+    for _ in range(3):
+        m.answer(0)
+    m.messages()
+    with pytest.raises(ScriptError):
+        m.edit('counters.set(1, "magic", 2); error("boom")')
+    assert m.messages() == []
+
+
+def test_a_change_that_leaves_a_state_no_save_can_hold_is_taken_back(sw):
+    m = played(sw, 3)
+    before = m.state_hash()
+    with pytest.raises(ScriptError, match=r"cannot encode .* \(the change is taken back\)"):
+        m.edit('counters.set(1, "magic", 7); local t = {} for i = 1, 50 do t = {t, t} end state.vars.big = t')
+    assert m.state_hash() == before and m.edits == [] and m.fork().state_hash() == before
+
+
+def test_a_replay_given_in_parts_makes_each_change_once(sw):
+    m = played(sw, 5)
+    m.edit('counters.add(1, "magic", 1)')
+    m.answer(0)
+    whole = Match(sw, 3, [Seat("human"), Seat("bot")], quiet=True)
+    whole.replay(m.answers, edits=m.edits)
+    parts = Match(sw, 3, [Seat("human"), Seat("bot")], quiet=True)
+    parts.replay(m.answers[:5], edits=m.edits)
+    parts.replay(m.answers[5:], edits=m.edits)
+    assert whole.state_hash() == parts.state_hash() == m.state_hash() and parts.edits == m.edits
+
+
+def test_redo_makes_one_change_a_step_as_undo_takes_one_back(sw):
+    s = Session(Match(sw, 3, [Seat("human"), Seat("bot")], quiet=True), designer=True)
+    s.handle("1")
+    for n in (4, 5, 6):
+        s.handle(f'lua counters.set(1, "magic", {n})')
+    after = s.match.state_hash()
+    assert s.handle("undo 3").startswith("undone to decision 1 (3 console changes taken back)")
+    assert s.handle("redo").startswith("made again 1 console change\n") and magic(s.match) == 4
+    assert s.handle("redo 2").startswith("made again 2 console changes\n")
+    assert s.match.state_hash() == after and s.handle("redo") == "nothing to redo"

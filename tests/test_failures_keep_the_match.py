@@ -255,9 +255,6 @@ def test_a_save_over_an_old_one_that_runs_out_of_room_keeps_the_old_one(tmp_path
 # -- what the docs promise of the API's errors -----------------------------------------
 
 @pytest.mark.parametrize("code,message", [
-    # a rules modifier's result is checked as a card's is, and named where it is written
-    ('add_modifier("strength", function(c, v) return "x" end) return stat(cards.in_play()[1], "strength")',
-     "eval:1: the rules' modifier of strength returned string, not a number"),
     ("return cards.is_seen_by(cards.in_play()[1], 7)", "eval:1: cards.is_seen_by: no player 7 (players are 1 to 2)"),
     ("local c = cards.in_play()[1] cards.attach(c, c)", "cannot go under itself, nor under a card under it"),
     ("local a, b = cards.in_play()[1], cards.in_play()[2] cards.attach(a, b) cards.attach(b, a)",
@@ -270,6 +267,21 @@ def test_api_mistakes_are_errors_that_say_what(sw, code, message):
         m.eval(code)
     assert message in str(e.value)
     assert m.eval("return cards.is_seen_by(cards.in_play()[1], nil)") == [True]
+
+
+def test_a_rules_modifiers_result_is_checked_and_named_where_it_is_written(game_copy):
+    """A rules modifier's result is checked as a card's is, and named at its line."""
+    g = game_copy()
+    helpers = g.rules / "helpers.lua"
+    text = helpers.read_text() + '\nadd_modifier("strength", function(c, v)\n  if state.vars.x then return "x" end return v\nend)\n'
+    helpers.write_text(text)
+    line = text.splitlines().index('add_modifier("strength", function(c, v)') + 1
+    m = Match(load_game(str(g.rules)), 1, [Seat(), Seat()], quiet=True)
+    m.eval("state.vars.x = true")
+    with pytest.raises(ScriptError) as e:
+        m.eval('return stat(cards.in_play()[1], "strength")')
+    assert f"helpers.lua:{line}: the rules' modifier of strength returned string, not a number" in str(e.value), \
+        str(e.value)
 
 
 def test_summon_test_takes_a_games_folder_from_anywhere(tmp_path):

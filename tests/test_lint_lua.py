@@ -661,6 +661,24 @@ add_modifier("life", function(c, v) return cards.def(c).life + v end)
     assert lualint.definition_reads([rules], [card], lambda s: s is card) == []
 
 
+def test_a_modifier_given_as_a_tables_field_or_assigned_to_a_local_reads_no_definition():
+    """add_modifier("points", M.crowned) and a local given its function by assignment were
+    not known as modifiers: the printed value they read was noted, and reading stat() there
+    instead, as the note said, runs the modifier within itself without end."""
+    from engine.loader import LuaSource
+    rules = LuaSource("a.lua", """\
+M = {}
+function M.crowned(c, v) return v + cards.def(c).points end
+add_modifier("points", M.crowned)
+local bonus
+bonus = function(c, v) return v + cards.def(c).points end
+add_modifier("points", bonus)
+function use(c) return cards.def(c).points end
+""")
+    reads = lualint.definition_reads([rules], [rules], lambda s: False)
+    assert [(u.line, u.locals[1:]) for _, u in reads] == [(7, ("use",))]
+
+
 def test_a_card_compared_with_an_id_through_a_local_is_noted(tmp_path):
     """local c = ev.card ... c == "gem" is never true, as ev.card == "gem" is; so is a local
     given self in a card's script. A local given something else since, or another local of

@@ -205,10 +205,13 @@ def test_a_choice_asked_wrongly_says_what_is_wrong(tmp_path, ask, message):
 
 @pytest.mark.parametrize("call", ["win(1)", "end_game(nil)", 'choose { player = 1, options = { "a", "b" } }',
                                   'emit("after_move", {})', "defer(function() end)"])
-def test_a_modifier_that_would_change_the_match_is_stopped(sw, call):
+def test_a_modifier_that_would_change_the_match_is_stopped(game_copy, call):
     # a modifier is asked often and from views and bots: it may only compute
-    m = Match(sw, 1, [Seat("bot", "polar_dwarves"), Seat("bot", "fallen_kingdom")], quiet=True)
-    m.eval(f'add_modifier("strength", function(c, v) {call} return v end)')
+    g = game_copy()
+    with (g.rules / "helpers.lua").open("a") as f:
+        f.write(f'\nadd_modifier("strength", function(c, v) if state.vars.trip then {call} end return v end)\n')
+    m = Match(load_game(str(g.rules)), 1, [Seat("bot", "polar_dwarves"), Seat("bot", "fallen_kingdom")], quiet=True)
+    m.eval("state.vars.trip = true")
     with pytest.raises(ScriptError, match=r"inside the strength modifier: a modifier may only compute"):
         m.eval('stat(board.card_at("d3"), "strength")')
     assert not m.is_over
@@ -379,8 +382,25 @@ def test_stat_and_add_modifier_take_only_the_games_stats(tm):
         message = error_of(tm, code)
         assert re.search(r"no stat called '(name|sped)'.*\(the game's stats: speed\)", message), message
     assert "did you mean 'speed'" in error_of(tm, 'add_modifier("sped", function(c, v) return v end)')
-    assert run(tm, 'local c = cards.create("pawn", 1); add_modifier("speed", function(c, v) return v + 1 end); '
-                   'return stat(c, "speed")') == [2]
+    # (and a right one is refused once the rules have loaded: test_listeners_and_modifiers_are_added_as_the_rules_load)
+    assert "add_modifier: a modifier is added as the rules load" in error_of(
+        tm, 'add_modifier("speed", function(c, v) return v + 1 end)')
+
+
+@pytest.mark.parametrize("code", ['on("after_move", function(ev) end)',
+                                  'add_modifier("strength", function(c, v) return v + 1 end)'])
+def test_listeners_and_modifiers_are_added_as_the_rules_load(sw, code):
+    """A listener or rules modifier added while a match runs (a card's script, the console)
+    belonged to the runtime: it stayed for every later match built in it (a sim's next game)
+    and no replay or save knew of it. Refused, naming the line, and the match is unchanged."""
+    m = Match(sw, 1, [Seat("bot", "polar_dwarves"), Seat("bot", "fallen_kingdom")], quiet=True)
+    before = m.state_hash()
+    message = error_of(m, code)
+    assert message.startswith(f"eval:1: {code.split('(')[0]}: a ") and "is added as the rules load" in message
+    again = Match(sw, 2, [Seat("bot", "polar_dwarves"), Seat("bot", "fallen_kingdom")], quiet=True, beside=m)
+    assert m.state_hash() == before and again.eval('return stat(board.card_at("d3"), "strength")') == \
+        Match(sw, 2, [Seat("bot", "polar_dwarves"), Seat("bot", "fallen_kingdom")], quiet=True).eval(
+            'return stat(board.card_at("d3"), "strength")')
 
 
 def test_counters_stay_within_their_bounds(tm):

@@ -1041,3 +1041,22 @@ def test_a_kill_finished_by_an_after_damage_push_earns_the_attackers_magic(tmp_p
     assert at(m, "c6") is None and at(m, "c5") is None
     assert zone(m, "discard", 2) == ["test_ward"]
     assert counter(m, "magic", 1) == 4 and counter(m, "magic", 2) == 3
+
+
+def test_a_game_won_inside_an_after_damage_hook_leaves_no_damage_in_progress_in_the_state(tmp_path):
+    """The ram's push of a lethally hit summoner ends the game inside its damage's hooks: the
+    note of the damage being dealt (state.vars.damaged) went into the final state, whose
+    clean-up after the hooks never ran."""
+    from conftest import copy_game
+    from engine.loader import load_game
+    g = copy_game(tmp_path)
+    (g.cards / "knockback_test.yaml").write_text(KNOCKBACK_CARDS)
+    m = position(load_game(str(g.rules)), f"""
+        scenario.clear_board() scenario.empty(1, "hand") scenario.empty(2, "hand")
+        scenario.create("svara", 1, "a1") scenario.create("ret_talus", 2, "c6", {{damage = 11}})
+        scenario.create("test_ram", 1, "c7") scenario.create("test_ward", 2, "f8")
+        scenario.force({{{MR}}})
+        scenario.start(1, "attack")""")
+    answer(m, "Attack with Test Ram at c7")
+    assert m.is_over and m.winner == 1
+    assert "damaged" not in m.snapshot()["vars"], m.snapshot()["vars"]

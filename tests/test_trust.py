@@ -39,9 +39,9 @@ def test_end_game_takes_only_a_player_or_nothing(sw, winner):
 
 
 def test_a_caught_error_in_a_hook_does_not_leave_the_event_chain_deep(sw):
-    m = Match(sw, 1, [Seat(), Seat()], quiet=True)
-    m.eval('on("turn_end", function(ev) if ev.boom then error("boom") end '
-           'if ev.nest then emit("turn_end", {}) end end)')
+    from engine.loader import LuaSource
+    m = Match(sw, 1, [Seat(), Seat()], quiet=True, scenario=LuaSource("scenario", (
+        'on("turn_end", function(ev) if ev.boom then error("boom") end if ev.nest then emit("turn_end", {}) end end)')))
     # the game allows 30 levels; 29 caught errors must not leave 29 levels behind
     assert m.eval('for i = 1, 29 do pcall(emit, "turn_end", {boom = true}) end return "caught"') == ["caught"]
     assert m.eval('emit("turn_end", {nest = true}) return "fine"') == ["fine"]

@@ -33,6 +33,18 @@ end
 local listeners = {}   -- rules-level listeners: name -> list of functions
 E.listeners = listeners
 
+-- Whether the game's rules files have run (Runtime): listeners and rules modifiers
+-- belong to the runtime, so they are added then, never while a match runs.
+E.rules_loaded = false
+
+--- The error of on() or add_modifier() called once the rules have loaded.
+function E.only_as_rules_load(fn, what)
+  error(fn .. ": " .. what .. " is added as the rules load (at the top level of a rules file), not while a " ..
+        "match runs: one added from a card's script or the console would stay for every later match of the " ..
+        "runtime, and no replay or saved file would know of it (add it in the rules, acting only when the " ..
+        "state says so, and reload)", 3)
+end
+
 --- Registers a rules-level listener for an event (called before card hooks).
 function E.on(name, fn)
   if not E.game.hookset[name] then
@@ -41,6 +53,7 @@ function E.on(name, fn)
   if type(fn) ~= "function" then
     error("on: the listener of " .. name .. " must be a function(ev), not " .. E.show(fn), 2)
   end
+  if E.rules_loaded then E.only_as_rules_load("on", "a listener") end
   local l = listeners[name] or {}
   l[#l + 1] = fn
   listeners[name] = l
@@ -290,6 +303,7 @@ function E.add_modifier(stat_name, fn)
     error("add_modifier: the modifier of " .. tostring(stat_name) .. " must be a function(card, value), not " ..
           E.show(fn), 2)
   end
+  if E.rules_loaded then E.only_as_rules_load("add_modifier", "a modifier") end
   local l = rules_modifiers[stat_name] or {}
   l[#l + 1] = fn
   rules_modifiers[stat_name] = l

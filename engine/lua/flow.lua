@@ -16,7 +16,7 @@ E.answers = {}       -- keys of the answers given that the host has not taken ye
 E.askers = {}        -- the player who gave each
 E.picks = {}         -- the index of each answer among its options (forks replay them)
 E.edits = {}         -- a designer's changes from the console, in order: { at = the decisions made
-                     -- before it, fn = its code } (forks make them again: E.record_edit)
+                     -- before it, its compiled code } (forks make them again: E.record_edit)
 E.limits = { steps = 2500000, trigger_depth = 40, check_every = 10000, seconds = 10 }
 
 -- The error that ends the match. Compared with rawequal (a script's error value may
@@ -363,7 +363,12 @@ function E.run_flow(resume, req)
     E.pop_context()
     if E.scenario_fn then
       E.push_context("scenario setup")
+      -- (a scenario's match has a runtime of its own, shared with no other match: its setup
+      -- may add listeners and rules modifiers, as the rules do as they load)
+      local loaded = E.rules_loaded
+      E.rules_loaded = false
       E.scenario_fn()
+      E.rules_loaded = loaded
       E.pop_context()
     end
   end
@@ -812,7 +817,7 @@ end
 -- first value (an error naming the change that failed, or as given).
 local function edits_at(edits, k, status, a)
   while edits[k] and edits[k].at == E.decisions do
-    local ok, err = E.run_guarded(edits[k].fn)
+    local ok, err = E.run_guarded(E.edit_fn(edits[k]))
     if not ok then
       return k + 1, "error", "the console change made at decision " .. (edits[k].at + 1) ..
                              " failed when a copy of the match made it again: " .. tostring(err)
@@ -893,7 +898,7 @@ function E.fork(keep, quiet, seat, seed, src, honest)
     if same then   -- (the match's view, made once a position: samples of it share it)
       local views = cp.views
       if views == nil then views = {}; cp.views = views end
-      local vkey = seat .. ":" .. src.decisions
+      local vkey = seat .. ":" .. src.decisions .. ":" .. #src.edits
       local real = views[vkey]
       if real == nil or real.pending ~= src.pending then
         local mine = E.save_match({})
@@ -910,7 +915,7 @@ function E.fork(keep, quiet, seat, seed, src, honest)
     status, a = "error", "the copy went another way than the match (a script keeps match data outside state?)"
   end
   if seat ~= nil and status == "choice" then
-    local key = { seat }
+    local key = { seat, #src.edits }   -- (a console change at the same position is another one)
     for n = cp.decision + 1, src.decisions do key[#key + 1] = E.picks[n] end
     E.redeal_fork(cp, table.concat(key, ","), seat, seed)
   end

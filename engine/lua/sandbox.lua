@@ -548,11 +548,16 @@ end
 --- E.eval (no env) and that changed its state: forks of the match make it again where
 --- it was made, with the decision it was made at asked and before its answer (E.fork).
 function E.record_edit(bc, chunkname, line)
-  local fn, err = E.load_compiled(bc, chunkname, card_env())
-  if not fn then error(err, 0) end
-  if line then fn = placed(fn, chunkname .. ":" .. line .. ": ") end
   local edits = E.edits
-  edits[#edits + 1] = { at = E.decisions, fn = fn }
+  edits[#edits + 1] = { at = E.decisions, bc = bc, chunkname = chunkname, line = line }
+end
+
+--- A kept change's code (E.record_edit) as a function to run, with globals of its own
+--- each time, as the console gave it: a global it sets is not there when a fork runs it.
+function E.edit_fn(e)
+  local fn, err = E.load_compiled(e.bc, e.chunkname, card_env())
+  if not fn then error(err, 0) end
+  return e.line and placed(fn, e.chunkname .. ":" .. e.line .. ": ") or fn
 end
 
 -------------------------------------------------------------------------------

@@ -222,6 +222,7 @@ function check_winner()
   for _, p in ipairs(players.list()) do
     if summoner_of(p) then alive[#alive + 1] = p end
   end
+  if #alive < 2 then state.vars.damaged = nil end   -- (the game ends here: no damage is still being dealt)
   if #alive == 1 then
     win(alive[1], string.format("Player %d wins: the other summoner has fallen", alive[1]))
   elseif #alive == 0 then
