@@ -605,8 +605,8 @@ class _Walker:
             self.assigning += set_here
             holds = [self.held(v, scopes) for v in st.values or []]
             for t, v in zip(st.targets, st.values or []):
-                if isinstance(v, A.AnonymousFunction):   # (f = function ..., M.f = function ...: f by name)
-                    name = t.id if isinstance(t, A.Name) else _field_name(t) if isinstance(t, A.Index) else None
+                if isinstance(v, A.AnonymousFunction):   # (f = function ..., M.f = function ...: by name)
+                    name = t.id if isinstance(t, A.Name) else _qualified(t) if isinstance(t, A.Index) else None
                     if name:
                         self.next_name = (v, name)
             for v in st.values or []:
@@ -651,7 +651,7 @@ class _Walker:
             else:
                 if isinstance(st.name, A.Index):
                     self.define(_field_name(st.name))
-                    name = _field_name(st.name) or ""
+                    name = _qualified(st.name)
                 self.expr(st.name, scopes, target=True)
             self.function(st.args, st.body, scopes, name=name)
         elif isinstance(st, A.Method):
@@ -724,14 +724,16 @@ class _Walker:
         self.uses.append(Use("member", name, line, col, on))
 
     def called(self, fn, scopes: list[set]) -> None:
-        """A "calls" use, once a pair: the function called by name (f, x.f, x["f"], x:f) and
-        the function by name the call is in."""
+        """A "calls" use, once a pair: the function called by name (f, x.f, x["f"], x:f; a
+        field called once by its name and once as written, M.f) and the function by name the
+        call is in."""
         from luaparser import astnodes as A
-        name = fn.id if isinstance(fn, A.Name) else _field_name(fn) if isinstance(fn, A.Index) else None
+        names = [fn.id] if isinstance(fn, A.Name) else [_field_name(fn), _written(fn)] if isinstance(fn, A.Index) else []
         caller = self.labels[-1] if self.labels else ""
-        if name is not None and (caller, name) not in self.edges:
-            self.edges.add((caller, name))
-            self.uses.append(Use("calls", name, 0, 0, caller))
+        for name in names:
+            if name and (caller, name) not in self.edges:
+                self.edges.add((caller, name))
+                self.uses.append(Use("calls", name, 0, 0, caller))
 
     def expr(self, e, scopes: list[set], target: bool = False) -> None:
         """target: e is what an assignment sets (its last field is set, not read)."""
@@ -788,7 +790,7 @@ class _Walker:
                 elif isinstance(given, A.Name):
                     self.uses.append(Use("modfn", given.id, 0, 0))
                 elif isinstance(given, A.Index) and _field_name(given):   # M.bonus: by its field's name
-                    self.uses.append(Use("modfn", _field_name(given), 0, 0))
+                    self.uses.append(Use("modfn", _qualified(given), 0, 0))
             if isinstance(fn, A.Name) and fn.id in ("emit", "on") and not self.is_local(fn.id, scopes) and e.args:
                 self.event_call(fn.id, e)
             for a in e.args if self.hearing else ():   # (helper(ev), rawset(ev, k, v): it may set any field)
@@ -939,6 +941,12 @@ def _is_card(node) -> bool:
     return (isinstance(node, A.Name) and node.id in ("self", "c", "card")) or (
         isinstance(node, A.Index) and node.notation == A.IndexNotation.DOT and isinstance(node.idx, A.Name)
         and node.idx.id == "card")
+
+
+def _qualified(node) -> str:
+    """A function's name given as a table's field, as written (M.f, a.b.f), or the field's
+    name alone when it is not names joined by dots: what a modifier given so is known by."""
+    return _written(node) or _field_name(node) or ""
 
 
 def _written(node) -> str:

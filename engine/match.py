@@ -504,7 +504,7 @@ class Match:
             changed = self.state_hash() != before
         except EngineError as e:   # (a state no save could hold: taken back)
             self._rebuild()
-            raise ScriptError(f"{EDIT_CHUNK}:1: {e} (the change is taken back)") from None
+            raise ScriptError(res if not ok else f"{EDIT_CHUNK}: {e} (the change is taken back)") from None
         if not ok:
             if changed:
                 self._rebuild()

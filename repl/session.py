@@ -758,8 +758,7 @@ def _redo_once(s: Session) -> int | str:
     if isinstance(top, Edit):   # a console change undo took back: made again where it was made, one a step
         if top.at != s.match.decisions:
             return "nothing to redo here (the console change undo took back was made at another decision)"
-        s.match.edit(s.redo_stack.pop().code)
-        s.moved_edits += 1
+        _edit_again(s)
         return 0
     owner = s.redo_owner   # (a designer redoes anyone's answer: undo took back anyone's)
     if (s.match.pending is None or (not s.designer and s.match.pending.player != owner)
@@ -767,8 +766,9 @@ def _redo_once(s: Session) -> int | str:
         # (a reload changed what is asked there; the answer is named only to whoever gave it)
         if s.viewer() not in (None, owner):
             return f"nothing to redo here (what undo took back was player {owner}'s, and it is not asked now)"
+        offered = s.match.pending and (s.designer or s.match.pending.player == owner)
         return (f"nothing to redo here: the answer undo took back, {s.redo_stack[-1]!r}, is not "
-                f"{'offered now' if s.match.pending and s.match.pending.player == owner else 'asked of you now'} "
+                f"{'offered now' if offered else 'asked of you now'} "
                 f"(a reload changed what is asked); it is kept, and redo gives it again where it fits")
     redone = 0
     while s.redo_stack and s.match.pending is not None:
@@ -787,8 +787,14 @@ def _redo_once(s: Session) -> int | str:
 def _edits_again(s: Session) -> None:
     """Makes again the console changes at the redo stack's end that were made at this decision."""
     while s.redo_stack and isinstance(s.redo_stack[-1], Edit) and s.redo_stack[-1].at == s.match.decisions:
-        s.match.edit(s.redo_stack.pop().code)
-        s.moved_edits += 1
+        _edit_again(s)
+
+
+def _edit_again(s: Session) -> None:
+    """Makes again the console change at the redo stack's end; one that fails now stays there."""
+    s.match.edit(s.redo_stack[-1].code)
+    s.redo_stack.pop()
+    s.moved_edits += 1
 
 
 @command("redo", "[N]", help="give again an answer that undo took back, or the next N")

@@ -269,3 +269,47 @@ def test_redo_makes_one_change_a_step_as_undo_takes_one_back(sw):
     assert s.handle("redo").startswith("made again 1 console change\n") and magic(s.match) == 4
     assert s.handle("redo 2").startswith("made again 2 console changes\n")
     assert s.match.state_hash() == after and s.handle("redo") == "nothing to redo"
+
+
+def test_a_match_and_its_fork_changed_alike_at_one_position_sample_apart(sw):
+    """Samples of one position share how to deal hidden cards again; a match and its fork,
+    each changed once there (the same number of changes), shared it: every sample of the
+    fork dealt the match's new card, not the fork's."""
+    m = Match(sw, 3, [Seat("human"), Seat("human")], quiet=True).keep_checkpoints()
+    for _ in range(4):
+        m.answer(0)
+    f = m.fork()
+    m.edit('cards.create("ice_golem", 2, 2, "hand")')
+    f.edit('cards.create("frost_mage", 2, 2, "hand")')
+    m.sample(1, 5)
+
+    def hidden(x):
+        return sorted(c["def"] for c in x.snapshot()["cards"] if c["zone"] in ("hand:2", "draw:2"))
+    assert all(hidden(f.sample(1, seed)) == hidden(f) for seed in range(10))
+
+
+def test_a_change_redone_that_fails_now_stays_to_redo(game_copy):
+    """A console change undo took back, redone under rules in which it fails: it left the
+    redo stack before it was tried, and was gone once the rules were put back."""
+    g = game_copy()
+    s = Session(Match(load_game(str(g.rules)), 3, [Seat("human"), Seat("bot")], quiet=True), designer=True)
+    s.handle("1")
+    helpers = g.rules / "helpers.lua"
+    text = helpers.read_text()
+    helpers.write_text(text + "\nfunction bonus() return 4 end\n")
+    s.reload()
+    s.handle("lua state.vars.noted = bonus()")
+    s.handle("undo")
+    helpers.write_text(text)
+    s.reload()
+    assert s.handle("redo").startswith("script error: lua:1:")
+    assert len(s.redo_stack) == 1
+    helpers.write_text(text + "\nfunction bonus() return 4 end\n")
+    s.reload()
+    assert s.handle("redo").startswith("made again 1 console change") and s.match.snapshot()["vars"]["noted"] == 4
+
+
+def test_a_change_that_fails_and_leaves_a_state_no_save_can_hold_says_its_own_error(sw):
+    m = played(sw, 3)
+    with pytest.raises(ScriptError, match=r"^lua:1: my own mistake"):
+        m.edit('local t = {} for i = 1, 50 do t = {t, t} end state.vars.big = t error("my own mistake")')

@@ -674,9 +674,11 @@ local bonus
 bonus = function(c, v) return v + cards.def(c).points end
 add_modifier("points", bonus)
 function use(c) return cards.def(c).points end
+Shop = {}
+function Shop.crowned(c) return cards.def(c).points end
 """)
     reads = lualint.definition_reads([rules], [rules], lambda s: False)
-    assert [(u.line, u.locals[1:]) for _, u in reads] == [(7, ("use",))]
+    assert [(u.line, u.locals[1:]) for _, u in reads] == [(7, ("use",)), (9, ("Shop.crowned",))]
 
 
 def test_a_card_compared_with_an_id_through_a_local_is_noted(tmp_path):

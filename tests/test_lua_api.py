@@ -466,3 +466,35 @@ def test_board_coordinates_and_positions_in_a_zone_are_checked(swm):
     assert swm.eval('local a, b = zones.cards(1, "draw")[1], zones.cards(1, "draw")[2]; cards.to_zone(a, 1, "discard"); '
                     'cards.to_zone(b, 1, "discard", 1); local d = zones.cards(1, "discard"); '
                     'return d[1].id == b.id, d[#d].id == a.id') == [True, True]     # (1 is the bottom)
+
+
+def test_a_scenarios_listener_is_added_once_though_a_fork_runs_its_setup_again(sw):
+    """A fork from a match's start runs its setup again, scenario included: a listener the
+    scenario adds was added again to the runtime both share, and the match heard each
+    event twice from then on."""
+    from engine.loader import LuaSource
+    counting = LuaSource("scenario", 'on("turn_start", function(ev) tokens.add(cards.get(1), "heard", 1) end)')
+    forked = Match(sw, 1, [Seat(), Seat()], quiet=True, scenario=counting)
+    alone = Match(sw, 1, [Seat(), Seat()], quiet=True, scenario=counting)
+    f = forked.fork()
+    for m in (forked, alone, f):
+        while m.snapshot()["turn"] < 3:
+            m.answer(0)
+    heard = [m.eval('return tokens.get(cards.get(1), "heard")') for m in (forked, alone, f)]
+    assert heard == [[3], [3], [3]], heard
+
+
+def test_a_scenario_setup_waiting_on_a_question_lets_no_one_else_add_a_listener(sw):
+    """A scenario's setup may add listeners as the match runs it; while it waits on a question,
+    the console could add one too, and a fork made then turned the refusal off for the whole
+    runtime once its own setup ended."""
+    from engine.loader import LuaSource
+    m = Match(sw, 1, [Seat("human", "polar_dwarves"), Seat("human", "fallen_kingdom")], quiet=True,
+              scenario=LuaSource("scenario", 'local o = choose { player = 1, options = { "a", "b" } }'))
+    adding = 'add_modifier("strength", function(c, v) return v + 100 end)'
+    assert "a modifier is added as the rules load" in error_of(m, adding)
+    f = m.fork()
+    m.answer(0)
+    f.answer(0)
+    for x in (m, f):
+        assert "a modifier is added as the rules load" in error_of(x, adding)

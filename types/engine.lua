@@ -218,9 +218,9 @@ function emit(name, ev) end
 function defer(fn, label, card) end
 
 --- Registers a rules-level listener for an event; it runs before any card's hook.
---- Only as the rules load: a listener belongs to the runtime, not to one match.
---- Errors: an event the game does not declare; called once the rules have loaded (from
---- a card's script while a match runs, or the console).
+--- Only as the rules load (or in a scenario's setup): a listener belongs to the
+--- runtime, not to one match, so a card's script or the console cannot add one.
+--- Errors: an event the game does not declare; called once the rules have loaded.
 --- Example: on("turn_start", function(ev) say("turn of " .. ev.player) end)
 ---@param name string An event the game declares.
 ---@param fn fun(ev: Event)
@@ -242,8 +242,7 @@ function stat(c, name) end
 
 --- Registers a rules-level modifier of a stat: fn(card, value) returns the new value.
 --- Rules modifiers run before the cards' own modifiers. Only as the rules load, as on().
---- Errors: a stat the game does not declare; fn not a function; called once the rules
---- have loaded.
+--- Errors: a stat the game does not declare; fn not a function; called once loaded.
 --- Example: add_modifier("strength", function(card, v) return v + tokens.get(card, "rage") end)
 ---@param stat_name string A stat the game declares under `stats:`.
 ---@param fn fun(card: Card, value: number): number

@@ -36,6 +36,14 @@ E.listeners = listeners
 -- Whether the game's rules files have run (Runtime): listeners and rules modifiers
 -- belong to the runtime, so they are added then, never while a match runs.
 E.rules_loaded = false
+E.in_setup = false      -- the match runs its scenario's setup (E.run_flow)
+E.setup_again = false   -- ... in a fork, which runs it again
+
+-- Whether on() and add_modifier() may add to the runtime now: as the rules load, or in a
+-- scenario's setup as the match itself runs it (not the console while it waits there).
+local function may_add()
+  return not E.rules_loaded or (E.in_setup and E.match_co ~= nil and coroutine.running() == E.match_co)
+end
 
 --- The error of on() or add_modifier() called once the rules have loaded.
 function E.only_as_rules_load(fn, what)
@@ -53,7 +61,8 @@ function E.on(name, fn)
   if type(fn) ~= "function" then
     error("on: the listener of " .. name .. " must be a function(ev), not " .. E.show(fn), 2)
   end
-  if E.rules_loaded then E.only_as_rules_load("on", "a listener") end
+  if not may_add() then E.only_as_rules_load("on", "a listener") end
+  if E.setup_again then return end   -- (a fork runs a scenario's setup again: the first run added it)
   local l = listeners[name] or {}
   l[#l + 1] = fn
   listeners[name] = l
@@ -303,7 +312,8 @@ function E.add_modifier(stat_name, fn)
     error("add_modifier: the modifier of " .. tostring(stat_name) .. " must be a function(card, value), not " ..
           E.show(fn), 2)
   end
-  if E.rules_loaded then E.only_as_rules_load("add_modifier", "a modifier") end
+  if not may_add() then E.only_as_rules_load("add_modifier", "a modifier") end
+  if E.setup_again then return end
   local l = rules_modifiers[stat_name] or {}
   l[#l + 1] = fn
   rules_modifiers[stat_name] = l

@@ -357,18 +357,19 @@ function E.run_flow(resume, req)
   local st, flow = E.state, E.game.flow
   local phases = flow.phases
   if resume == nil or resume.at == nil then
+    local again = resume ~= nil   -- (a fork from the match's start: its setup runs again)
     resume = nil
     E.push_context("setup")
     rules_fn(flow.setup)()
     E.pop_context()
     if E.scenario_fn then
       E.push_context("scenario setup")
-      -- (a scenario's match has a runtime of its own, shared with no other match: its setup
-      -- may add listeners and rules modifiers, as the rules do as they load)
-      local loaded = E.rules_loaded
-      E.rules_loaded = false
+      -- (a scenario's setup may add listeners and rules modifiers, as the rules do as they
+      -- load: E.in_setup, the match's own, read only from its own run; a fork runs the setup
+      -- again, and the listeners its first run added are in place then: E.setup_again)
+      E.in_setup, E.setup_again = true, again
       E.scenario_fn()
-      E.rules_loaded = loaded
+      E.in_setup, E.setup_again = false, false
       E.pop_context()
     end
   end
@@ -740,10 +741,12 @@ end
 E.match_part(function(m)
   m.decisions, m.pending, m.answers, m.askers, m.picks = E.decisions, E.pending, E.answers, E.askers, E.picks
   m.co, m.match_co, m.start_phase, m.edits = co, E.match_co, E.start_phase, E.edits
+  m.in_setup, m.setup_again = E.in_setup, E.setup_again
   m.keep_checkpoints, m.checkpoint, m.forced_since = E.keep_checkpoints, E.checkpoint, E.forced_since
 end, function(m)
   E.decisions, E.pending, E.answers, E.askers, E.picks = m.decisions, m.pending, m.answers, m.askers, m.picks
   co, E.match_co, E.start_phase, E.edits = m.co, m.match_co, m.start_phase, m.edits
+  E.in_setup, E.setup_again = m.in_setup or false, m.setup_again or false
   E.keep_checkpoints, E.checkpoint, E.forced_since = m.keep_checkpoints, m.checkpoint, m.forced_since
 end)
 
@@ -898,7 +901,8 @@ function E.fork(keep, quiet, seat, seed, src, honest)
     if same then   -- (the match's view, made once a position: samples of it share it)
       local views = cp.views
       if views == nil then views = {}; cp.views = views end
-      local vkey = seat .. ":" .. src.decisions .. ":" .. #src.edits
+      local last = src.edits[#src.edits]
+      local vkey = seat .. ":" .. src.decisions .. ":" .. (last and last.serial or 0)
       local real = views[vkey]
       if real == nil or real.pending ~= src.pending then
         local mine = E.save_match({})
@@ -915,7 +919,8 @@ function E.fork(keep, quiet, seat, seed, src, honest)
     status, a = "error", "the copy went another way than the match (a script keeps match data outside state?)"
   end
   if seat ~= nil and status == "choice" then
-    local key = { seat, #src.edits }   -- (a console change at the same position is another one)
+    local last = src.edits[#src.edits]   -- (a console change at the same position is another one)
+    local key = { seat, last and last.serial or 0 }
     for n = cp.decision + 1, src.decisions do key[#key + 1] = E.picks[n] end
     E.redeal_fork(cp, table.concat(key, ","), seat, seed)
   end

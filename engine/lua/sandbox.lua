@@ -547,9 +547,11 @@ end
 --- Keeps a designer's change to the match, code the host has just run on it with
 --- E.eval (no env) and that changed its state: forks of the match make it again where
 --- it was made, with the decision it was made at asked and before its answer (E.fork).
+local edit_serial = 0   -- (tells apart changes made to a match and to its fork at one position)
 function E.record_edit(bc, chunkname, line)
   local edits = E.edits
-  edits[#edits + 1] = { at = E.decisions, bc = bc, chunkname = chunkname, line = line }
+  edit_serial = edit_serial + 1
+  edits[#edits + 1] = { at = E.decisions, bc = bc, chunkname = chunkname, line = line, serial = edit_serial }
 end
 
 --- A kept change's code (E.record_edit) as a function to run, with globals of its own
