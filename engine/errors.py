@@ -51,6 +51,16 @@ class ScriptError(EngineError):
         super().__init__(text, *args)
 
 
+class EditFailed(ScriptError):
+    """A designer's console change that fails when a replay makes it again (Match.edit). Its
+    message names the change's code, which may name hidden cards: `veiled` says the same
+    without it, for a seat's eyes."""
+
+    def __init__(self, message: str, veiled: str):
+        super().__init__(message)
+        self.veiled = veiled
+
+
 # Words of the message that stops a script at the processor-time limit (E.watch in
 # engine/lua/sandbox.lua). That limit guards against runaway scripts and depends on the
 # machine's speed, so nothing that must be the same everywhere (a scenario's expected

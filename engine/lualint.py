@@ -1096,12 +1096,17 @@ def definition_reads(rules, sources, is_modifier) -> list[tuple]:
         scans.append((src, sc))
     wraps = {u.name for src, sc in scans if id(src) in ruled for u in sc.uses if u.kind == "defwrap"}
     moded = {"<modifier>"} | {u.name for src, sc in scans if id(src) in ruled for u in sc.uses if u.kind == "modfn"}
+    # a function given as a table's field is named as written (M.f) where that is known, and
+    # by its field's name alone where it is called or given otherwise (M:f(), M["f"], an alias)
+    def names(label: str) -> set[str]:
+        return {label, label.rpartition(".")[2]}
     calls: dict[str, set[str]] = {}
     for src, sc in scans:
         whole = is_modifier(src)
         for u in sc.uses:
             if u.kind == "calls":
-                calls.setdefault("<modifier>" if whole else u.field, set()).add(u.name)
+                for caller in (["<modifier>"] if whole else names(u.field)):
+                    calls.setdefault(caller, set()).add(u.name)
     todo = sorted(moded)
     while todo:   # (what a modifier calls, and what that calls...)
         for name in sorted(calls.get(todo.pop(), ())):
@@ -1113,7 +1118,7 @@ def definition_reads(rules, sources, is_modifier) -> list[tuple]:
         if id(src) not in asked or is_modifier(src) or (src.field and src.field[-1] in moded):
             continue
         out += [(src, u) for u in sc.uses if u.kind == "defread" and (u.field == "cards.def" or u.field in wraps)
-                and not moded & set(u.locals[1:])]
+                and not any(moded & names(label) for label in u.locals[1:])]
     return out
 
 

@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, NamedTuple
 
-from .errors import DefinitionError, Divergence, EngineError, IllegalAnswer, Problem, SaveFileError, ScriptError
+from .errors import (DefinitionError, Divergence, EditFailed, EngineError, IllegalAnswer, Problem, SaveFileError,
+                     ScriptError)
 from .files import MB, FileRefused, read_bounded, write_whole
 from .loader import GameDef, LuaSource, display, installed_root, list_games, load_game
 from .names import did_you_mean
@@ -439,8 +440,10 @@ class Match:
             except ScriptError as err:
                 ok, res = False, str(err)
             if not ok:
-                raise ScriptError(f"the console change made at decision {e.at + 1} ({EDIT_CHUNK} {_one_line(e.code)}) "
-                                  f"fails now: {res}")
+                raise EditFailed(f"the console change made at decision {e.at + 1} ({EDIT_CHUNK} {_one_line(e.code)}) "
+                                 f"fails now: {res}",
+                                 f"a designer's console change made at decision {e.at + 1} fails now (what it is and "
+                                 f"why it fails are for a designer's eyes: it may name a card a seat cannot see)")
             self._rt.record_edit(bc, EDIT_CHUNK, line)
             self.edits.append(e)
 

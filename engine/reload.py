@@ -8,7 +8,7 @@ from pathlib import Path
 
 from . import yamlio
 from .check import old_calls, script_problems
-from .errors import DefinitionError, EngineError
+from .errors import DefinitionError, EditFailed, EngineError
 from .loader import display, load_game
 from .luac import first_line
 from .match import Edit, Match, Seat, edits_of, game_of_save, read_save, saved_match
@@ -25,6 +25,7 @@ class ReloadResult:
     veiled: str = ""             # the report without that decision's answer and options
     now: int | None = None       # whose decision it is there under the new rules (its options are listed)
     own: str = ""                # for the asker when `now` is another seat: their answer, not its options
+    designers: bool = False      # the report is for a designer's eyes only (`veiled` for a seat's)
 
     def shows(self, viewer: int | None) -> bool:
         """Whether a seat's eyes may read the report in full (None: a designer's, who sees
@@ -32,8 +33,8 @@ class ReloadResult:
         another seat's answer, or at an answer whose seat is not known, is not for them: the
         answer and what is offered now can name that seat's hidden cards (a hand, a card it
         played face down), and nor are the options now offered there to another seat."""
-        return viewer is None or self.diverged_at is None or (
-            self.asker is not None and self.asker == viewer and self.now in (None, viewer))
+        return viewer is None or (not self.designers and (self.diverged_at is None or (
+            self.asker is not None and self.asker == viewer and self.now in (None, viewer))))
 
     def for_seat(self, viewer: int | None) -> str:
         """The report for a seat's eyes: in full, or naming only whose decision stopped the replay
@@ -148,6 +149,8 @@ def reload_match(match: Match, answers: list[str] | None = None, viewer: int | N
         # a modifier that fails now would fail when the card is next used, and the screen
         # would show the printed value as if nothing were wrong
         broken = m.stat_failures(viewer)
+    except EditFailed as e:
+        return ReloadResult(None, f"{failed}:\n{e}", veiled=f"{failed}: {e.veiled}", designers=True)
     except (DefinitionError, EngineError) as e:
         return ReloadResult(None, f"{failed}:\n{e}")
     static = old_calls(game) or script_problems(game, shapes, _new_scripts(old_game, game))

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from engine.errors import EngineError, IllegalAnswer, SaveFileError, ScriptError
+from engine.errors import EditFailed, EngineError, IllegalAnswer, SaveFileError, ScriptError
 from engine.bots import bots_for
 from engine.match import Ask, Edit, Match, Seat, edits_of, read_save
 from engine.names import nearest
@@ -475,7 +475,7 @@ class Session:
         kept_entries = self.kept_entries if len(answers) > own else []
         result = reload_match(self.match, answers, self.viewer(), edits)
         if result.match is None:
-            return result.report
+            return result.for_seat(self.viewer())
         self.match = result.match
         if result.diverged_at or len(answers) > own:
             # what undo took back went on from answers that no longer all happened, or
@@ -836,6 +836,8 @@ def _load(s: Session, arg: str) -> str:
         data = read_save(Path(arg).expanduser())
         result = load_with_report(Path(arg).expanduser())
     except (SaveFileError, EngineError) as e:   # (the message names the file where it is about it)
+        if isinstance(e, EditFailed) and s.viewer() is not None:
+            return f"cannot load {arg}: {e.veiled}"
         return f"cannot load: {e}" if str(e).startswith(str(Path(arg).expanduser())) else f"cannot load {arg}: {e}"
     m = result.match
     s.kept_log = list(m.answers) + result.kept if result.diverged_at else []

@@ -313,3 +313,20 @@ def test_a_change_that_fails_and_leaves_a_state_no_save_can_hold_says_its_own_er
     m = played(sw, 3)
     with pytest.raises(ScriptError, match=r"^lua:1: my own mistake"):
         m.edit('local t = {} for i = 1, 50 do t = {t, t} end state.vars.big = t error("my own mistake")')
+
+
+def test_a_failing_change_at_a_reload_is_named_to_a_designer_only(game_copy):
+    """The code of a change may name a card a seat cannot see: in hot seat, a reload refused
+    because a change fails says only that one does, and when it was made."""
+    g = game_copy()
+    helpers = g.rules / "helpers.lua"
+    text = helpers.read_text()
+    helpers.write_text(text + "\nfunction bonus() return 4 end\n")
+    m = Match(load_game(str(g.rules)), 3, [Seat("human"), Seat("human")], quiet=True)
+    m.answer(0)
+    m.edit('state.vars.noted = bonus() -- the golem in hand')
+    helpers.write_text(text)
+    seat = Session(m)
+    said = seat.reload()
+    assert "a designer's console change made at decision 2 fails now" in said and "golem" not in said, said
+    assert "golem" in Session(m, designer=True).reload()

@@ -676,8 +676,15 @@ add_modifier("points", bonus)
 function use(c) return cards.def(c).points end
 Shop = {}
 function Shop.crowned(c) return cards.def(c).points end
+Deal = {}
+function Deal.price(c) return cards.def(c).points end
+add_modifier("points", function(c, v) return v + Deal:price(c) end)
+B = {}
+function B.bonus(c, v) return v + cards.def(c).points end
+add_modifier("points", B["bonus"])
 """)
     reads = lualint.definition_reads([rules], [rules], lambda s: False)
+    # (Deal.price, called by a modifier as Deal:price, and B.bonus, given as B["bonus"]: no note)
     assert [(u.line, u.locals[1:]) for _, u in reads] == [(7, ("use",)), (9, ("Shop.crowned",))]
 
 

@@ -498,3 +498,22 @@ def test_a_scenario_setup_waiting_on_a_question_lets_no_one_else_add_a_listener(
     f.answer(0)
     for x in (m, f):
         assert "a modifier is added as the rules load" in error_of(x, adding)
+
+
+def test_a_scenario_setup_adds_its_listeners_before_it_asks_anything(sw):
+    """A fork from the start runs the setup again and adds no listener then: one added after
+    the setup's first question was missing from a fork made at that question. So the setup
+    adds them first, and one added later is refused, saying so."""
+    from engine.loader import LuaSource
+    counting = 'on("turn_start", function(ev) tokens.add(cards.get(1), "heard", 1) end)'
+    late = Match(sw, 1, [Seat(), Seat()], quiet=True, scenario=LuaSource(
+        "scenario", 'local o = choose { player = 1, options = { "a", "b" } }\n' + counting))
+    with pytest.raises(ScriptError, match=r"^scenario:2: on: a scenario's setup adds a listener before it asks any"):
+        late.answer(0)
+    m = Match(sw, 1, [Seat(), Seat()], quiet=True, scenario=LuaSource(
+        "scenario", counting + '\nlocal o = choose { player = 1, options = { "a", "b" } }'))
+    f = m.fork()
+    for x in (f, m):
+        while x.snapshot()["turn"] < 3:
+            x.answer(0)
+    assert [x.eval('return tokens.get(cards.get(1), "heard")') for x in (m, f)] == [[3], [3]]

@@ -40,13 +40,20 @@ E.in_setup = false      -- the match runs its scenario's setup (E.run_flow)
 E.setup_again = false   -- ... in a fork, which runs it again
 
 -- Whether on() and add_modifier() may add to the runtime now: as the rules load, or in a
--- scenario's setup as the match itself runs it (not the console while it waits there).
+-- scenario's setup as the match itself runs it (not the console while it waits there),
+-- before it asks anything: a fork runs the setup again from its start, its answers given,
+-- and adds nothing then (E.setup_again), so the first run must have added it all by then.
 local function may_add()
-  return not E.rules_loaded or (E.in_setup and E.match_co ~= nil and coroutine.running() == E.match_co)
+  return not E.rules_loaded or (E.in_setup and E.decisions == 0 and E.match_co ~= nil
+                                and coroutine.running() == E.match_co)
 end
 
 --- The error of on() or add_modifier() called once the rules have loaded.
 function E.only_as_rules_load(fn, what)
+  if E.in_setup and E.decisions > 0 then
+    error(fn .. ": a scenario's setup adds " .. what .. " before it asks any question (a copy of the match " ..
+          "runs the setup again with the answers given, and adds none then)", 3)
+  end
   error(fn .. ": " .. what .. " is added as the rules load (at the top level of a rules file), not while a " ..
         "match runs: one added from a card's script or the console would stay for every later match of the " ..
         "runtime, and no replay or saved file would know of it (add it in the rules, acting only when the " ..
