@@ -375,7 +375,7 @@ class _Walker:
         self.labels: list[str] = []     # the functions being walked, by name ("" none, "<modifier>")
         self.modifier_fns: set[int] = set()   # ids of the function nodes given to add_modifier
         self.next_name: tuple | None = None   # (function node, the name a local assignment gives it)
-        self.edges: set[tuple[str, str]] = set()   # (caller, callee) recorded as "calls"
+        self.edges: set[tuple] = set()   # (caller, callee, root) recorded as "calls"
 
     # -- positions ---------------------------------------------------------
 
@@ -723,17 +723,27 @@ class _Walker:
         line, col = self.where(node, name, forward=True)
         self.uses.append(Use("member", name, line, col, on))
 
-    def called(self, fn, scopes: list[set]) -> None:
+    def called(self, fn, scopes: list[set], root: str | None = None) -> None:
         """A "calls" use, once a pair: the function called by name (f, x.f, x["f"], x:f; a
         field called once by its name and once as written, M.f) and the function by name the
-        call is in."""
+        call is in; locals: the global a field's table hangs from (tokens in tokens.get(..), M
+        in M:f()), else ()."""
         from luaparser import astnodes as A
         names = [fn.id] if isinstance(fn, A.Name) else [_field_name(fn), _written(fn)] if isinstance(fn, A.Index) else []
+        if isinstance(fn, A.Index):
+            root = self.root_global(fn.value, scopes)
         caller = self.labels[-1] if self.labels else ""
         for name in names:
-            if name and (caller, name) not in self.edges:
-                self.edges.add((caller, name))
-                self.uses.append(Use("calls", name, 0, 0, caller))
+            if name and (caller, name, root) not in self.edges:
+                self.edges.add((caller, name, root))
+                self.uses.append(Use("calls", name, 0, 0, caller, (root,) if root else ()))
+
+    def root_global(self, node, scopes: list[set]) -> str:
+        """The global a chain of fields starts from (M in M.a.b), or "" (a local, a call...)."""
+        from luaparser import astnodes as A
+        while isinstance(node, A.Index):
+            node = node.value
+        return node.id if isinstance(node, A.Name) and not self.is_local(node.id, scopes) else ""
 
     def expr(self, e, scopes: list[set], target: bool = False) -> None:
         """target: e is what an assignment sets (its last field is set, not read)."""
@@ -810,7 +820,7 @@ class _Walker:
             self.expr(src, scopes)
             if isinstance(e.func, A.Name):
                 self.member(e.func.id, e.func, on)
-                self.called(e.func, scopes)
+                self.called(e.func, scopes, self.root_global(src, scopes))
             for a in e.args:
                 self.expr(a, scopes)
         elif isinstance(e, A.AnonymousFunction):
@@ -1100,11 +1110,14 @@ def definition_reads(rules, sources, is_modifier) -> list[tuple]:
     # by its field's name alone where it is called or given otherwise (M:f(), M["f"], an alias)
     def names(label: str) -> set[str]:
         return {label, label.rpartition(".")[2]}
+    # (a field of a table the game's scripts do not make, the engine's tokens.get, names
+    # no function of the game's: its name alone would exempt the game's own `get`)
+    made = defined_globals(list(rules) + [s for s in sources if id(s) not in ruled])
     calls: dict[str, set[str]] = {}
     for src, sc in scans:
         whole = is_modifier(src)
         for u in sc.uses:
-            if u.kind == "calls":
+            if u.kind == "calls" and not (u.locals and u.locals[0] not in made):
                 for caller in (["<modifier>"] if whole else names(u.field)):
                     calls.setdefault(caller, set()).add(u.name)
     todo = sorted(moded)

@@ -682,10 +682,13 @@ add_modifier("points", function(c, v) return v + Deal:price(c) end)
 B = {}
 function B.bonus(c, v) return v + cards.def(c).points end
 add_modifier("points", B["bonus"])
+add_modifier("points", function(c, v) return v + tokens.get(c, "rage") end)
+function get(c) return cards.def(c).points end
 """)
     reads = lualint.definition_reads([rules], [rules], lambda s: False)
-    # (Deal.price, called by a modifier as Deal:price, and B.bonus, given as B["bonus"]: no note)
-    assert [(u.line, u.locals[1:]) for _, u in reads] == [(7, ("use",)), (9, ("Shop.crowned",))]
+    # (Deal.price, called by a modifier as Deal:price, and B.bonus, given as B["bonus"]: no note;
+    # the engine's tokens.get, called by a modifier, is not the rules' own get)
+    assert [(u.line, u.locals[1:]) for _, u in reads] == [(7, ("use",)), (9, ("Shop.crowned",)), (17, ("get",))]
 
 
 def test_a_card_compared_with_an_id_through_a_local_is_noted(tmp_path):
