@@ -434,18 +434,28 @@ class Match:
         match has not made yet (a replay given in parts reaches a decision twice)."""
         made = sum(1 for e in self.edits if e.at == self.decisions)
         for e in [e for e in edits if e.at == self.decisions][made:]:
-            try:
-                bc, line = self._compiled(e.code, EDIT_CHUNK)
-                ok, res = self._rt.eval(bc, EDIT_CHUNK, None, line)
-            except ScriptError as err:
-                ok, res = False, str(err)
+            ok, res, bc, line = self._run_edit(e.code)
             if not ok:
                 raise EditFailed(f"the console change made at decision {e.at + 1} ({EDIT_CHUNK} {_one_line(e.code)}) "
                                  f"fails now: {res}",
                                  f"a designer's console change made at decision {e.at + 1} fails now (what it is and "
                                  f"why it fails are for a designer's eyes: it may name a card a seat cannot see)")
-            self._rt.record_edit(bc, EDIT_CHUNK, line)
-            self.edits.append(e)
+            self._keep_edit(e, bc, line)
+
+    def _run_edit(self, code: str) -> tuple[bool, str, bytes | None, int | None]:
+        """Compiles and runs a change's code on the match: (ok, the results' JSON or the error,
+        the bytecode and the line errors are placed at, for _keep_edit)."""
+        try:
+            bc, line = self._compiled(code, EDIT_CHUNK)
+        except ScriptError as e:
+            return False, str(e), None, None
+        ok, res = self._rt.eval(bc, EDIT_CHUNK, None, line)
+        return ok, res, bc, line
+
+    def _keep_edit(self, e: Edit, bc: bytes, line: int | None) -> None:
+        """Keeps a change just made, here and where forks of the match make it again."""
+        self._rt.record_edit(bc, EDIT_CHUNK, line)
+        self.edits.append(e)
 
     def restarted(self, answers: list[str] | None = None, *, game: GameDef | None = None,
                   edits: list[Edit] | None = None) -> tuple["Match", Divergence | None]:
@@ -501,8 +511,7 @@ class Match:
             raise EngineError(f"a sample of a match (Match.sample) cannot be changed: it is one guess at what "
                               f"seat {self.sampled_for} cannot see")
         before = self.state_hash()
-        bc, line = self._compiled(code, EDIT_CHUNK)
-        ok, res = self._rt.eval(bc, EDIT_CHUNK, None, line)
+        ok, res, bc, line = self._run_edit(code)
         try:
             changed = self.state_hash() != before
         except EngineError as e:   # (a state no save could hold: taken back)
@@ -513,8 +522,7 @@ class Match:
                 self._rebuild()
             raise ScriptError(res)
         if changed:
-            self._rt.record_edit(bc, EDIT_CHUNK, line)
-            self.edits.append(Edit(self.decisions, code))
+            self._keep_edit(Edit(self.decisions, code), bc, line)
         return json.loads(res), changed
 
     @staticmethod
@@ -630,7 +638,7 @@ class Match:
             "answers": list(self.answers),
         }
         if self.edits:
-            out["edits"] = [{"at": e.at, "lua": e.code} for e in self.edits]
+            out["edits"] = _saved_edits(self.edits)
         if self.game_options:
             out["options"] = dict(self.game_options)
         if _played_from_its_own_folder(self.game):
@@ -660,7 +668,7 @@ class Match:
                 raise EngineError("the console changes to save do not go on from the match's own")
             data.pop("edits", None)
             if edits:
-                data["edits"] = [{"at": e.at, "lua": e.code} for e in edits]
+                data["edits"] = _saved_edits(edits)
         try:
             text = json.dumps(data, indent=1, allow_nan=False) + "\n"
         except (TypeError, ValueError) as e:
@@ -826,6 +834,11 @@ def _edits_problem(edits: Any, answers: Any) -> str | None:
             return (f"'edits': change {n} was made at decision {e['at'] + 1}, after the "
                     f"{len(answers)} answers the save holds")
     return None
+
+
+def _saved_edits(edits: list[Edit]) -> list[dict]:
+    """Console changes as a save holds them (edits_of reads them back)."""
+    return [{"at": e.at, "lua": e.code} for e in edits]
 
 
 def edits_of(data: dict) -> list[Edit]:

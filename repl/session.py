@@ -758,7 +758,7 @@ def _redo_once(s: Session) -> int | str:
     if isinstance(top, Edit):   # a console change undo took back: made again where it was made, one a step
         if top.at != s.match.decisions:
             return "nothing to redo here (the console change undo took back was made at another decision)"
-        _edit_again(s)
+        _redo_edit(s)
         return 0
     owner = s.redo_owner   # (a designer redoes anyone's answer: undo took back anyone's)
     if (s.match.pending is None or (not s.designer and s.match.pending.player != owner)
@@ -787,10 +787,10 @@ def _redo_once(s: Session) -> int | str:
 def _edits_again(s: Session) -> None:
     """Makes again the console changes at the redo stack's end that were made at this decision."""
     while s.redo_stack and isinstance(s.redo_stack[-1], Edit) and s.redo_stack[-1].at == s.match.decisions:
-        _edit_again(s)
+        _redo_edit(s)
 
 
-def _edit_again(s: Session) -> None:
+def _redo_edit(s: Session) -> None:
     """Makes again the console change at the redo stack's end; one that fails now stays there."""
     s.match.edit(s.redo_stack[-1].code)
     s.redo_stack.pop()

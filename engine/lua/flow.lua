@@ -830,6 +830,13 @@ local function edits_at(edits, k, status, a)
   return k, status, a
 end
 
+-- The serial of a match's last console change (0: none): samples of one position and
+-- changes are kept apart by it (E.record_edit).
+local function last_edit(src)
+  local e = src.edits[#src.edits]
+  return e and e.serial or 0
+end
+
 --- Makes a copy of the running match that shares no table with it, and leaves the
 --- copy running (the caller keeps the original's table from E.current_match to go
 --- back to it). The copy starts from the latest checkpoint (a copy of the state kept
@@ -901,8 +908,7 @@ function E.fork(keep, quiet, seat, seed, src, honest)
     if same then   -- (the match's view, made once a position: samples of it share it)
       local views = cp.views
       if views == nil then views = {}; cp.views = views end
-      local last = src.edits[#src.edits]
-      local vkey = seat .. ":" .. src.decisions .. ":" .. (last and last.serial or 0)
+      local vkey = seat .. ":" .. src.decisions .. ":" .. last_edit(src)
       local real = views[vkey]
       if real == nil or real.pending ~= src.pending then
         local mine = E.save_match({})
@@ -919,8 +925,7 @@ function E.fork(keep, quiet, seat, seed, src, honest)
     status, a = "error", "the copy went another way than the match (a script keeps match data outside state?)"
   end
   if seat ~= nil and status == "choice" then
-    local last = src.edits[#src.edits]   -- (a console change at the same position is another one)
-    local key = { seat, last and last.serial or 0 }
+    local key = { seat, last_edit(src) }   -- (a console change at the same position is another one)
     for n = cp.decision + 1, src.decisions do key[#key + 1] = E.picks[n] end
     E.redeal_fork(cp, table.concat(key, ","), seat, seed)
   end
