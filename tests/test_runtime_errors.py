@@ -141,15 +141,54 @@ def test_a_card_id_defined_twice_names_both_places(game_copy):
     assert f"fallen_kingdom.yaml:{second} (card ids are one namespace" in text
 
 
-def test_a_hooks_tail_call_into_the_engine_is_said_as_reached_through_the_hook(game_copy, tmp_path):
-    """`return board.within(x)` leaves no frame of the hook's: the next script frame up is the
-    rules that emitted the event, which must not be told to check what it gives (a review
-    found them blamed so); the hook is named by the context."""
-    _, message = _svara_moves_failing(game_copy(), tmp_path, 'do return board.within("a1") end')
-    assert re.search(r"phases\.lua:\d+: attempt to compare \w+ with nil \(inside the engine, at engine/lua/board\.lua:"
-                     r"\d+, reached from a function this line's call ran \(its `return f\(\.\.\.\)` left no line\)",
-                     message), message
-    assert "in hook after_move of Svara" in message and "check what this line gives it" not in message
+TAIL_HERE = r" \(from a `return f\(\.\.\.\)` in the function defined here{}: such a call leaves no line of its own"
+
+
+@pytest.mark.parametrize("lua_line, said, engine", [
+    ('do return board.within("a1") end', r"attempt to compare \w+ with nil", r"engine/lua/board\.lua:\d+"),
+    ("do return stat(self) end", r"stat: no stat called nil", None),
+    ("do return rng.pick({}) end", r"rng\.pick: needs a list of at least one value", None),
+    ("do return string.rep() end", r"bad argument #1 to 'string\.rep'", None),
+    ("do return cards.on_board(function(c) return board.within(c.space) end) end",
+     r"attempt to compare \w+ with nil", r"engine/lua/board\.lua:\d+"),
+])
+def test_a_hooks_tail_call_that_fails_is_said_where_the_hook_is_defined(game_copy, tmp_path, lua_line, said, engine):
+    """`return f(x)` in a hook leaves no frame of the hook's: the error is said at the line
+    where the hook's function is defined (not at the rules' line that emitted the event, nor
+    at the engine's line that ran the hook, nor at no line), with the engine's own place only
+    where the error is inside the engine's code (a bad argument is raised at its caller)."""
+    line, message = _svara_moves_failing(game_copy(), tmp_path, lua_line)
+    first = message.splitlines()[0]
+    where = ", inside the engine at " + engine if engine else ""
+    assert re.search(rf"polar_dwarves\.yaml:{line - 1}: {said}.*" + TAIL_HERE.format(where), first), message
+    assert "in hook after_move of Svara" in message
+    assert "events.lua" not in message and "phases.lua" not in message
+
+
+@pytest.mark.parametrize("lua_line, said, engine", [
+    ('do return board.within("a1") end', r"attempt to compare \w+ with nil", r"engine/lua/board\.lua:\d+"),
+    ("do return string.rep() end", r"bad argument #1 to 'string\.rep'", None),
+])
+def test_a_modifiers_tail_call_that_fails_is_said_where_the_modifier_is_defined(game_copy, lua_line, said, engine):
+    rules, cards = game_copy()
+    pd = cards / "polar_dwarves.yaml"
+    edit(pd, MAGE_STRENGTH, f"          {lua_line}\n" + MAGE_STRENGTH)
+    defined = pd.read_text().splitlines().index(f"          {lua_line}")   # (the line above it, counted from 1)
+    m = Match(load_game(str(rules)), 1, [Seat("bot", "polar_dwarves"), Seat("bot", "fallen_kingdom")], quiet=True)
+    with pytest.raises(EngineError) as e:
+        m.eval('for _, c in ipairs(cards.on_board()) do stat(c, "strength") end')
+    where = ", inside the engine at " + engine if engine else ""
+    assert re.search(rf"polar_dwarves\.yaml:{defined}: {said}.*" + TAIL_HERE.format(where), str(e.value)), str(e.value)
+    assert "in modifier strength of Frost Mage" in str(e.value) and "events.lua" not in str(e.value)
+
+
+def test_a_hooks_call_through_a_filters_tail_call_still_names_the_hooks_line(game_copy, tmp_path):
+    """The filter's `return board.within(x)` left no line, but the hook's own line that
+    ran it is there: that line is named, as before."""
+    line, message = _svara_moves_failing(game_copy(), tmp_path,
+                                         "do local x = cards.on_board(function(c) return board.within(c.space) end) end")
+    assert re.search(rf"polar_dwarves\.yaml:{line}: attempt to compare \w+ with nil \(inside the engine, at "
+                     r"engine/lua/board\.lua:\d+, reached from a function this line's call ran", message), message
 
 
 def test_a_filters_tail_call_into_the_engine_names_the_line_that_ran_the_filter(sw):

@@ -342,19 +342,25 @@ end })
 --- Fails when a modifier is running: a modifier may only compute (it is asked often, in
 --- any order, and from views and bots), so `what` (a choice, the end of the match, an
 --- event, an effect deferred) would happen at no moment of the game.
+-- The modifier function whose context is at depth i of the context stack, if it is one.
+local function modifier_at_depth(i)
+  local w, card = E.context[i * 2 - 1], E.context[i * 2]
+  if type(w) ~= "string" or w:sub(1, 9) ~= "modifier " then return nil end
+  if card then return (E.plain_defs or E.defs)[card.def].modifiers[w:sub(10)] end
+  return rules_modifier_of[i]
+end
+
 function E.not_in_modifier(what)
   local c = E.context
   for i = E.context_depth(), 1, -1 do
     local w = c[i * 2 - 1]
     if type(w) == "string" and w:sub(1, 9) == "modifier " then
       -- (at the script's line that asked, past the engine's own frames: rng.pick, dice.roll...;
-      -- a card's modifier that asked in a tail call left no line: then where it is defined)
+      -- a modifier that asked in a tail call left no line: then where it is defined)
       local at, through = E.called_from(1)
-      local card = c[i * 2]
       if through or at == "" then
-        local fn = card and (E.plain_defs or E.defs)[card.def].modifiers[w:sub(10)]
-        if fn then at = E.defined_at(fn)
-        elseif not card and rules_modifier_of[i] then at = (rules_modifier_at[rules_modifier_of[i]] or "?") .. ": " end
+        local fn = modifier_at_depth(i)
+        if fn then at = E.defined_at(fn) end
       end
       error(at .. what .. " inside the " .. w:sub(10) .. " modifier: a modifier may only compute " ..
             "the value (no choices, no changes to the match); do this in a hook or a phase instead", 0)
@@ -396,6 +402,23 @@ local function through_modifiers(c, name, v, p)
   if lo ~= nil and v < lo then v = lo end
   if hi ~= nil and v > hi then v = hi end
   return v
+end
+
+local getlocal = debug.getlocal   -- (kept: the host removes debug once the engine files have run)
+
+--- The function of a script that the engine frame at stack `level` (as seen by the caller
+--- of this function) was running when Lua dropped that function's frame for a tail call,
+--- if the frame is one that runs them: a hook, rules listener or deferred effect
+--- (call_hook's first parameter), or a modifier (the innermost context's); else nil.
+function E.script_fn_run_at(level)
+  local info = getinfo(level + 1, "f")
+  if not info then return nil end
+  if info.func == call_hook then
+    local _, fn = getlocal(level + 1, 1)
+    if type(fn) == "function" then return fn end
+  elseif info.func == through_modifiers then
+    return modifier_at_depth(E.context_depth())
+  end
 end
 
 --- Raises "stat: no stat called ..." for a name that is no stat of the game, blaming the

@@ -564,12 +564,19 @@ end
 --- function a bad argument, mostly), said at `at`, the script's "file:line: " that called
 --- it, with the engine's place after it; nil for any other message, or no `at`. With
 --- `through`, the line's call ran a function of the script's (a filter, a hook) that
---- reached the engine by a tail call, which leaves no line of its own.
-function E.blamed_on(err, at, through)
+--- reached the engine by a tail call, which leaves no line of its own. With `ran` too,
+--- that function is known (a hook, a rules listener, a deferred effect, a modifier)
+--- and `ran_at` is the engine's line that ran it: the message is said where the function
+--- is defined, and the engine's place is left out when it is only that line (an error
+--- raised at its caller's level, which the tail call took away).
+function E.blamed_on(err, at, through, ran, ran_at)
   local engine_at, rest = string.match(err, "^(engine/lua/[%w_]+%.lua:%d+): (.*)$")
   if engine_at and at ~= "" and (string.find(rest, "^stack overflow") or string.find(rest, "^C stack overflow")) then
     -- (no bad argument: the engine was only where the stack ran out; the context says what looped)
     return at .. "stack overflow: functions called within each other without end"
+  end
+  if engine_at and ran then
+    return E.defined_at(ran) .. rest .. E.tail_called_here((engine_at ~= ran_at and engine_at) or nil)
   end
   if engine_at and at ~= "" then
     return at .. rest .. " (inside the engine, at " .. engine_at .. (through and
@@ -578,26 +585,40 @@ function E.blamed_on(err, at, through)
   end
 end
 
+--- The words after an error said where a function of a script is defined, because the
+--- call that failed was its `return f(...)`, with the engine's place `engine_at` if any.
+function E.tail_called_here(engine_at)
+  return " (from a `return f(...)` in the function defined here" ..
+    (engine_at and ", inside the engine at " .. engine_at or "") ..
+    ": such a call leaves no line of its own; check what the function's `return` calls give)"
+end
+
 -- Where a script called into the engine, for an error the engine's own code raised: "file:line: "
 -- of the first script frame from stack level `from` up, past the engine's frames and C's
 -- (levels as seen by the caller of this function, which adds its own), and whether an
 -- engine frame on the way was reached by a tail call with more engine code above it: then
 -- Lua dropped the frame that made the call, a function of the script's that the engine ran
 -- (a hook's or a filter's `return board.within(x)`), and the line found is the one whose
--- call ran it (or the rules that emitted the event).
+-- call ran it (or the rules that emitted the event). When the engine frame above the one
+-- dropped is one that runs a script's function (E.script_fn_run_at: a hook, a modifier),
+-- also that function and "file:line" of the engine's line that ran it.
 function E.called_from(from)
-  local dropped, through = false, false
+  local dropped, through, ran, ran_at = false, false, nil, nil
   for level = from + 1, 60 do
     local info = getinfo(level, "Slt")
     if not info then break end
     local script = info.what ~= "C" and not find(info.source or "", "^@?engine/lua/")
     if script and (info.currentline or 0) > 0 then
-      return info.short_src .. ":" .. info.currentline .. ": ", through
+      return info.short_src .. ":" .. info.currentline .. ": ", through, ran, ran_at
+    end
+    if dropped and not ran then
+      ran = E.script_fn_run_at(level)
+      if ran then ran_at = info.short_src .. ":" .. info.currentline end
     end
     through = through or (dropped and not script)
     dropped = info.istailcall
   end
-  return "", through
+  return "", through, ran, ran_at
 end
 
 local IPAIRS_STEP = ipairs({})   -- the function ipairs gives a for loop

@@ -73,6 +73,10 @@ local function blame(msg)
     level = level + 1
     info = getinfo(level, "Slt")
   end
+  if tail and info then   -- (a hook's `return string.rep(x)`: said where the hook is defined)
+    local ran = E.script_fn_run_at(level)
+    if ran then return E.defined_at(ran) .. msg .. E.tail_called_here() end
+  end
   if info == nil or tail or info.currentline <= 0 then return msg end
   msg = info.short_src .. ":" .. info.currentline .. ": " .. msg
   if s_find(info.source, "^@engine/lua/") then   -- (the engine's own code, given a bad value by a script)
