@@ -269,6 +269,7 @@ def _check_game(target: str, game_id: str | None) -> list[Problem]:
         try:
             found += _data_outside_state(game)
             found += _offers_forks_cannot_copy(game)
+            found += _modifiers_that_write(game)
             found += [] if found else _each_set_played(game)   # (an error met already is said once)
         except EngineError as e:   # (the random games these play stopped: a script's error)
             where = loader.display(game.root / "game.yaml")
@@ -466,6 +467,57 @@ def _offers_forks_cannot_copy(game) -> list[Problem]:
     if not any(f"the offer of phase {p['id']} ({p['offer']}) must be plain data" in message for p in phases):
         return []   # (another failure in play: for play and `summon test` to report)
     return [problem_from_lua(message, loader.display(game.root / "game.yaml"))]
+
+
+MODIFIER_POSITIONS = 10   # positions of a random game at which every modifier in play is run alone
+
+
+def _first_difference(before, after, path: str = "state") -> str:
+    """Where two JSON values first differ, as a path (state.cards.12.vars.seen)."""
+    if isinstance(before, dict) and isinstance(after, dict):
+        for k in sorted(before.keys() | after.keys()):
+            if k not in after or k not in before:
+                return f"{path}.{k}"
+            if before[k] != after[k]:
+                return _first_difference(before[k], after[k], f"{path}.{k}")
+    elif isinstance(before, list) and isinstance(after, list) and len(before) == len(after):
+        for i, (a, b) in enumerate(zip(before, after)):
+            if a != b:
+                return _first_difference(a, b, f"{path}[{i + 1}]")
+    return path
+
+
+def _modifiers_that_write(game) -> list[Problem]:
+    """A modifier may only compute a value: it runs whenever a stat is read (by the rules,
+    the screens, each seat's view and the bots), so a change it made to the match would
+    happen at no moment of the game, and differ with who looked. At positions of a random
+    game each modifier in play is run alone on every card, and one that changes the state
+    is reported at its file and line with the first place it changed. Modifiers not in play
+    in these positions go unseen."""
+    from .match import Match, Seat
+
+    seats = [Seat("random") for _ in range(game.data["players"]["min"])]
+    try:
+        m = Match(game, 1, seats, quiet=True)
+        for k in range(MODIFIER_POSITIONS):
+            found = m.modifier_that_writes()
+            if found is not None or m.pending is None:
+                break
+            m.rollout(seed=k + 1, max_decisions=SHARE_DECISIONS // MODIFIER_POSITIONS)
+    except ScriptError as e:   # a script that fails in these games fails in play: said where it is
+        return [_stopped_game(game, e)]
+    except EngineError:
+        return []
+    if found is None:
+        return []
+    at, what, before, after, error = found
+    changed = (f"at {_first_difference(json.loads(before), json.loads(after))}" if after is not None
+               else f"the state can no longer be written: {error}")
+    return [problem_from_lua(
+        f"{at}{what} changes the match's state when it runs ({changed}): a modifier may only compute the "
+        f"value, as it runs whenever a stat is read (by the rules, the screens, each seat's view, the bots), "
+        f"so its change would happen at no moment of the game; make the change in a hook or a phase, and "
+        f"let the modifier read it", loader.display(game.root / "game.yaml"))]
 
 
 def _file_lines(game) -> dict[str, list[str]]:

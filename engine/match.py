@@ -574,6 +574,11 @@ class Match:
         """What happened since the last call (moves, rolls, damage...)."""
         return self._rt.drain_messages()
 
+    def modifier_that_writes(self) -> tuple[str, str, str, str | None, str | None] | None:
+        """For `summon check`: the first modifier in play that changes the state when run
+        (Runtime.modifier_that_writes). The match is not to be played on after one is found."""
+        return self._rt.modifier_that_writes()
+
     def script_shapes(self) -> dict[str, dict]:
         """What each kind of script can name (Runtime.script_shapes), for `summon check`."""
         return self._rt.script_shapes()

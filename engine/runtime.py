@@ -428,6 +428,18 @@ class Runtime:
             out.append((sid, at, message, (str(item[4]) if item[4] is not None else "") if keys is True else None))
         return out
 
+    def modifier_that_writes(self) -> tuple[str, str, str, str | None, str | None] | None:
+        """The first modifier in play that changes the state when run alone on every card
+        (E.modifier_that_writes): ("file:line: " where it is defined, what it is, the state's
+        JSON before and after, or None and the error that stopped writing it), or None."""
+        if self._E.modifier_that_writes is None:
+            self._load_engine_file("checking")
+        found = self._call(self._E.modifier_that_writes)[0]
+        if found is None:
+            return None
+        return (str(found[1]), str(found[2]), str(found[3]), None if found[4] is None else str(found[4]),
+                None if found[5] is None else str(found[5]))
+
     def state_json(self) -> str:
         """The whole state as canonical JSON (sorted keys)."""
         return self._call(self._E.snapshot_json)[0]

@@ -267,6 +267,48 @@ def test_match_data_kept_outside_state_is_a_problem(tmp_path):
                                             r"at -?\d+ after another match\)", problems[0]), problems
 
 
+MAGE_STRENGTH = "          if card ~= self or not self.space then return value end\n"
+
+
+@pytest.mark.parametrize("lua_line, changed", [
+    ("state.vars.peeks = (state.vars.peeks or 0) + 1", r"at state\.vars\.peeks"),
+    ("if card == self then self.looked = true end", r"at state\.cards\[\d+\]\.looked"),
+])
+def test_a_card_modifier_that_changes_the_state_is_a_problem_at_its_line(game_copy, lua_line, changed):
+    """A modifier runs whenever a stat is read, by the screens and each seat's view as well
+    as the rules: a change it makes to the match happens at no moment of the game."""
+    rules, cards = game_copy()
+    pd = cards / "polar_dwarves.yaml"
+    edit(pd, MAGE_STRENGTH, f"          {lua_line}\n" + MAGE_STRENGTH)
+    defined = pd.read_text().splitlines().index(f"          {lua_line}")   # (the line above it, counted from 1)
+    problems = [str(p) for p in check(str(rules))]
+    assert len(problems) == 1, problems
+    assert re.fullmatch(rf".*polar_dwarves\.yaml:{defined}:1: Lua: modifier strength of Frost Mage \(card \d+\) "
+                        rf"changes the match's state when it runs \({changed}\): a modifier may only compute the "
+                        r"value, .*; make the change in a hook or a phase, and let the modifier read it",
+                        problems[0]), problems
+
+
+def test_a_rules_modifier_that_changes_the_state_is_a_problem_at_its_line(game_copy):
+    rules, _ = game_copy()
+    old = 'add_modifier("strength", function(c, v)\n'
+    edit(rules / "abilities.lua", old, old + "  state.vars.asked = true\n")
+    defined = (rules / "abilities.lua").read_text().splitlines().index(old.rstrip("\n")) + 1
+    problems = [str(p) for p in check(str(rules))]
+    assert len(problems) == 1, problems
+    assert re.fullmatch(rf".*abilities\.lua:{defined}:1: Lua: the rules' modifier of strength changes the match's "
+                        r"state when it runs \(at state\.vars\.asked\): .*", problems[0]), problems
+
+
+def test_a_modifier_that_only_reads_is_no_problem(game_copy):
+    """Reading the state, other stats and locals of its own is what a modifier is for."""
+    rules, cards = game_copy()
+    edit(cards / "polar_dwarves.yaml", MAGE_STRENGTH,
+         "          local seen = {}\n          seen[#seen + 1] = stat(card, \"life\") + #cards.on_board()\n"
+         + MAGE_STRENGTH)
+    assert check(str(rules)) == []
+
+
 def test_a_script_error_met_in_the_checks_random_games_is_a_problem_at_its_line(tmp_path):
     # the rules fail the first time a pawn steps: check's random games meet it, and say where
     game = Path(shutil.copytree(ROOT / "tests" / "games" / "tiny_graph", tmp_path / "tiny"))

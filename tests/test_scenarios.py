@@ -696,3 +696,51 @@ def test_the_single_option_hint_names_only_the_step_before_and_this_one(tmp_path
     [r] = _run_text(tmp_path, text, name="rolls.yaml")
     assert r.failures[0].step == 5 and "since the last answer this was: 'Take a lot: Take Pearl'" in \
         r.failures[0].message, r.failures[0].message
+
+
+KEEPS_CARDS = """\
+game: {game}
+scenarios:
+  - name: keeps a pawn in a local
+    setup:
+      lua: |
+        local pawn = cards.on_board()[1]
+        on("after_step", function(ev)
+          state.vars.last = pawn.id
+        end)
+    steps:
+      - answer: Step to north_b
+  - name: keeps pawns in a list
+    setup:
+      lua: |
+        local mine = {{ cards.on_board()[1] }}
+        add_modifier("speed", function(c, v) if c == mine[1] then return v + 1 end return v end)
+    steps:
+      - answer: Step to north_b
+  - name: keeps an id
+    setup:
+      lua: |
+        local id = cards.on_board()[1].id
+        on("after_step", function(ev) state.vars.last = cards.get(id).id end)
+    steps:
+      - answer: Step to north_b
+"""
+
+
+def test_a_scenario_listener_that_keeps_a_card_of_the_setup_is_said_where_it_is_defined(tmp_path):
+    """A scenario's listener belongs to the runtime, and a bot's look-ahead plays a copy of
+    the match with cards of its own: one that keeps a card in a local of the setup would use
+    the first match's card there. Said at the function's line, naming the local; keeping the
+    card's id is the way, and passes."""
+    text = KEEPS_CARDS.format(game=ROOT / "tests" / "games" / "tiny_graph")
+    results = _run_text(tmp_path, text, "keep.yaml")
+    lines = text.splitlines()
+    listener = next(i for i, x in enumerate(lines) if 'on("after_step", function(ev)' in x) + 1
+    modifier = next(i for i, x in enumerate(lines) if 'add_modifier("speed"' in x) + 1
+    assert [r.passed for r in results] == [False, False, True], [f.message for r in results for f in r.failures]
+    said = [r.failures[0].message for r in results[:2]]
+    assert re.search(rf"setup failed: \S*keep\.yaml:{listener}: the listener for after_step that the scenario's setup "
+                     r"added keeps a card of the match, Pawn \(card \d+\), in its local `pawn`: a copy of the match "
+                     r"\(a bot's look-ahead\) has cards of its own.*with cards\.get\(id\)", said[0]), said[0]
+    assert re.search(rf"setup failed: \S*keep\.yaml:{modifier}: the modifier of speed that the scenario's setup added "
+                     r"keeps a card of the match, Pawn \(card \d+\), in its local `mine`", said[1]), said[1]

@@ -66,3 +66,58 @@ function E.check_sets()
   return out
 end
 
+
+-- A modifier run alone on every card of the state, as stat() would run it, under the step
+-- budget; an error stops it (errors are said by the checks that play).
+local function run_on_every_card(fn, m, name, ids)
+  local defs = E.plain_defs or E.defs
+  local what = "modifier " .. name
+  E.run_guarded(function()
+    for _, id in ipairs(ids) do
+      local c = E.state.cards[id]
+      if c ~= nil then
+        local v = c.base and c.base[name]
+        if v == nil then v = defs[c.def][name] end
+        if v == nil then v = E.game.stat_defaults[name] or 0 end
+        local depth, ctx = E.call_depth()
+        E.push_context(what, m)
+        local ok
+        if m then ok = pcall(fn, m, c, v) else ok = pcall(fn, c, v) end
+        E.restore_call_depth(depth, ctx)
+        if not ok then return end
+      end
+    end
+  end)
+end
+
+--- For `summon check`: the first modifier that changes the match's state when it runs. A
+--- modifier may only compute: it runs whenever a stat is read (the rules, screens, each
+--- seat's view, the bots), so a change it made would happen at no moment of the game and
+--- differ with who looked. Each modifier in play (stat by stat in the game's order, the
+--- rules' first, then the cards' in play order) is run alone on every card of the state,
+--- and the state compared before and after. Returns nil, or "file:line: " where the
+--- modifier is defined, what it is, and the state's JSON before and after it ran (after:
+--- nil when the state can no longer be written, and then the error).
+function E.modifier_that_writes()
+  local before = E.snapshot_json()
+  local ids = {}
+  for id in next, E.state.cards do ids[#ids + 1] = id end
+  table.sort(ids)
+  local defs = E.plain_defs or E.defs
+  for _, name in ipairs(E.game.stats) do
+    local runs = {}
+    for _, fn in ipairs(E.rules_modifiers_of(name)) do
+      runs[#runs + 1] = { fn, false, "the rules' modifier of " .. name }
+    end
+    for _, m in ipairs(E.in_play_with("modifiers", name)) do
+      runs[#runs + 1] = { defs[m.def].modifiers[name], m, "modifier " .. name .. " of " .. E.describe(m) }
+    end
+    for _, r in ipairs(runs) do
+      run_on_every_card(r[1], r[2], name, ids)
+      local ok, after = pcall(E.snapshot_json)
+      if not ok or after ~= before then
+        return { E.defined_at(r[1]), r[3], before, ok and after or nil, not ok and E.error_text(after) or nil }
+      end
+    end
+  end
+end

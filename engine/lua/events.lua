@@ -60,6 +60,49 @@ function E.only_as_rules_load(fn, what)
         "state says so, and reload)", 3)
 end
 
+local getupvalue = debug.getupvalue   -- (kept: the host removes debug once the engine files have run)
+
+-- Whether v is a card of the match's state (read raw: v may be a read-only view).
+local function is_state_card(v)
+  if type(v) ~= "table" then return false end
+  local id = rawget(v, "id")
+  return type(id) == "number" and rawequal(E.state.cards[id], v)
+end
+
+-- A card of the match's state that v is, or that a table v holds as one of its values.
+local function card_in(v)
+  if type(v) ~= "table" then return nil end
+  if is_state_card(v) then return v end
+  for _, x in next, v do
+    if is_state_card(x) then return x end
+  end
+end
+
+-- The listeners and rules modifiers the scenario's setup running now has added, each as
+-- {fn, what} (E.run_flow empties it before and after the setup; kept with each match).
+E.setup_added = {}
+
+--- After a scenario's setup has run: fails when a listener or rules modifier it added keeps
+--- a card of the match in a local of the setup (an upvalue: the card itself, or a table
+--- holding it). Listeners belong to the runtime and a copy of the match (a bot's look-ahead)
+--- has cards of its own, so such a function would read or change this match's card while
+--- the copy plays. Said where the function is defined.
+function E.check_setup_functions()
+  for _, f in ipairs(E.setup_added) do
+    for i = 1, 255 do
+      local up, v = getupvalue(f[1], i)
+      if up == nil then break end
+      local c = card_in(v)
+      if c then
+        error(E.defined_at(f[1]) .. "the " .. f[2] .. " that the scenario's setup added keeps a card of the " ..
+              "match, " .. E.describe(c) .. ", in its local `" .. up .. "`: a copy of the match (a bot's " ..
+              "look-ahead) has cards of its own, and the function would use this match's card there; keep the " ..
+              "card's id (`local id = c.id`) and find the card as the function runs, with cards.get(id)", 0)
+      end
+    end
+  end
+end
+
 --- Registers a rules-level listener for an event (called before card hooks).
 function E.on(name, fn)
   if not E.game.hookset[name] then
@@ -73,6 +116,7 @@ function E.on(name, fn)
   local l = listeners[name] or {}
   l[#l + 1] = fn
   listeners[name] = l
+  if E.in_setup then E.setup_added[#E.setup_added + 1] = { fn, "listener for " .. name } end
 end
 
 local depth = 0
@@ -324,8 +368,16 @@ function E.add_modifier(stat_name, fn)
   local l = rules_modifiers[stat_name] or {}
   l[#l + 1] = fn
   rules_modifiers[stat_name] = l
+  if E.in_setup then E.setup_added[#E.setup_added + 1] = { fn, "modifier of " .. stat_name } end
   local info = getinfo(fn, "S")
   rules_modifier_at[fn] = info.short_src .. ":" .. info.linedefined
+end
+
+local NONE = {}
+
+--- The rules' modifiers of a stat, in the order they run (summon check runs each alone).
+function E.rules_modifiers_of(stat_name)
+  return rules_modifiers[stat_name] or NONE
 end
 
 local modifier_what = setmetatable({}, { __index = function(t, name)

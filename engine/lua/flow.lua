@@ -367,9 +367,11 @@ function E.run_flow(resume, req)
       -- (a scenario's setup may add listeners and rules modifiers, as the rules do as they
       -- load: E.in_setup, the match's own, read only from its own run; a fork runs the setup
       -- again, and the listeners its first run added are in place then: E.setup_again)
-      E.in_setup, E.setup_again = true, again
+      E.in_setup, E.setup_again, E.setup_added = true, again, {}
       E.scenario_fn()
       E.in_setup, E.setup_again = false, false
+      if not again then E.check_setup_functions() end
+      E.setup_added = {}
       E.pop_context()
     end
   end
@@ -762,12 +764,12 @@ end
 E.match_part(function(m)
   m.decisions, m.pending, m.answers, m.askers, m.picks = E.decisions, E.pending, E.answers, E.askers, E.picks
   m.co, m.match_co, m.start_phase, m.edits = co, E.match_co, E.start_phase, E.edits
-  m.in_setup, m.setup_again = E.in_setup, E.setup_again
+  m.in_setup, m.setup_again, m.setup_added = E.in_setup, E.setup_again, E.setup_added
   m.keep_checkpoints, m.checkpoint, m.forced_since = E.keep_checkpoints, E.checkpoint, E.forced_since
 end, function(m)
   E.decisions, E.pending, E.answers, E.askers, E.picks = m.decisions, m.pending, m.answers, m.askers, m.picks
   co, E.match_co, E.start_phase, E.edits = m.co, m.match_co, m.start_phase, m.edits
-  E.in_setup, E.setup_again = m.in_setup or false, m.setup_again or false
+  E.in_setup, E.setup_again, E.setup_added = m.in_setup or false, m.setup_again or false, m.setup_added or {}
   E.keep_checkpoints, E.checkpoint, E.forced_since = m.keep_checkpoints, m.checkpoint, m.forced_since
 end)
 
