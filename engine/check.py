@@ -269,8 +269,8 @@ def _check_game(target: str, game_id: str | None) -> list[Problem]:
         try:
             found += _data_outside_state(game)
             found += _offers_forks_cannot_copy(game)
-            found += _modifiers_that_write(game)
             found += [] if found else _each_set_played(game)   # (an error met already is said once)
+            found += [] if found else _modifiers_that_write(game)
         except EngineError as e:   # (the random games these play stopped: a script's error)
             where = loader.display(game.root / "game.yaml")
             return sorted(set(found + [Problem(where, 1, 1, f"a random game stopped: {str(e).splitlines()[0]}")]))
@@ -392,7 +392,7 @@ def _placed_error(game, msg: str) -> Problem:
     there (error(msg, 0) names none), else where the step budget stopped the script, else
     game.yaml."""
     p = problem_from_lua(msg, "")
-    called = re.search(r"^  called from (.+):(\d+)$", msg, re.M)
+    called = re.search(r"^  called from (.+?):(\d+)(?: \(the function defined there, .*\))?$", msg, re.M)
     if not p.path and called:
         p = Problem(called.group(1), int(called.group(2)), 1, p.message)
     if not p.path:   # (the step budget's message says where the script was: " at FILE:LINE")
@@ -419,6 +419,14 @@ SET_GAMES_ALL = 60       # ... and all sets together at most (fewer each, at lea
 SET_DECISIONS = 1000     # decisions each of those plays
 
 
+def _set_game_stopped(game, e: ScriptError, set_id: str, seat: int, seed: int) -> Problem:
+    """The problem of a script error met in a random game with set_id in that seat."""
+    p = _stopped_game(game, e)
+    return Problem(p.path, p.line, p.col, p.message.replace(
+        "(in a random game summon check played)",
+        f"(in a random game summon check played: {set_id} in seat {seat}, seed {seed})"))
+
+
 def _each_set_played(game) -> list[Problem]:
     """Short random games in which each card set a seat may play takes a seat (the first
     in one game, the second in the next...), so that a script error of its cards is met
@@ -436,10 +444,7 @@ def _each_set_played(game) -> list[Problem]:
             try:
                 Match(game, g + 1, seats, quiet=True).rollout(seed=g + 1, max_decisions=SET_DECISIONS)
             except ScriptError as e:
-                p = _stopped_game(game, e)
-                return [Problem(p.path, p.line, p.col, p.message.replace(
-                    "(in a random game summon check played)",
-                    f"(in a random game summon check played: {set_id} in seat {g % n + 1}, seed {g + 1})"))]
+                return [_set_game_stopped(game, e, set_id, g % n + 1, g + 1)]
             except EngineError:
                 break   # (this set's matches cannot be built: its problems are said elsewhere)
     return []
@@ -470,6 +475,7 @@ def _offers_forks_cannot_copy(game) -> list[Problem]:
 
 
 MODIFIER_POSITIONS = 10   # positions of a random game at which every modifier in play is run alone
+MODIFIER_SETS = 20        # ... in a game for each card set a seat may play, up to this many sets
 
 
 def _first_difference(before, after, path: str = "state") -> str:
@@ -491,23 +497,31 @@ def _modifiers_that_write(game) -> list[Problem]:
     """A modifier may only compute a value: it runs whenever a stat is read (by the rules,
     the screens, each seat's view and the bots), so a change it made to the match would
     happen at no moment of the game, and differ with who looked. At positions of a random
-    game each modifier in play is run alone on every card, and one that changes the state
+    game (one for each card set a seat may play, in the first seat, up to MODIFIER_SETS of
+    them) each modifier in play is run alone on every card, and one that changes the state
     is reported at its file and line with the first place it changed. Modifiers not in play
     in these positions go unseen."""
     from .match import Match, Seat
 
-    seats = [Seat("random") for _ in range(game.data["players"]["min"])]
-    try:
-        m = Match(game, 1, seats, quiet=True)
-        for k in range(MODIFIER_POSITIONS):
-            found = m.modifier_that_writes()
-            if found is not None or m.pending is None:
-                break
-            m.rollout(seed=k + 1, max_decisions=SHARE_DECISIONS // MODIFIER_POSITIONS)
-    except ScriptError as e:   # a script that fails in these games fails in play: said where it is
-        return [_stopped_game(game, e)]
-    except EngineError:
-        return []
+    n = game.data["players"]["min"]
+    per_seat = (game.data.get("sets") or {}).get("per_seat")
+    firsts = sorted(game.sets)[:MODIFIER_SETS] if per_seat else [None]
+    found = None
+    for first in firsts:
+        seats = [Seat("random", first if i == 0 else None) for i in range(n)]
+        try:
+            m = Match(game, 1, seats, quiet=True)
+            for k in range(MODIFIER_POSITIONS):
+                found = m.modifier_that_writes()
+                if found is not None or m.pending is None:
+                    break
+                m.rollout(seed=k + 1, max_decisions=SHARE_DECISIONS // MODIFIER_POSITIONS)
+        except ScriptError as e:   # a script that fails in these games fails in play: said where it is
+            return [_set_game_stopped(game, e, first, 1, 1) if first else _stopped_game(game, e)]
+        except EngineError:
+            continue   # (this set's matches cannot be built: its problems are said elsewhere)
+        if found is not None:
+            break
     if found is None:
         return []
     at, what, before, after, error = found

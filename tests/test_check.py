@@ -273,6 +273,8 @@ MAGE_STRENGTH = "          if card ~= self or not self.space then return value e
 @pytest.mark.parametrize("lua_line, changed", [
     ("state.vars.peeks = (state.vars.peeks or 0) + 1", r"at state\.vars\.peeks"),
     ("if card == self then self.looked = true end", r"at state\.cards\[\d+\]\.looked"),
+    # (failing on the cards asked before its own, off the board, stops it on those alone)
+    ("local col = card.space:sub(1, 1) if card == self then state.vars.col = col end", r"at state\.vars\.col"),
 ])
 def test_a_card_modifier_that_changes_the_state_is_a_problem_at_its_line(game_copy, lua_line, changed):
     """A modifier runs whenever a stat is read, by the screens and each seat's view as well
@@ -298,6 +300,19 @@ def test_a_rules_modifier_that_changes_the_state_is_a_problem_at_its_line(game_c
     assert len(problems) == 1, problems
     assert re.fullmatch(rf".*abilities\.lua:{defined}:1: Lua: the rules' modifier of strength changes the match's "
                         r"state when it runs \(at state\.vars\.asked\): .*", problems[0]), problems
+
+
+def test_a_modifier_of_a_card_set_the_first_game_does_not_seat_is_run_too(game_copy):
+    """Every card set a seat may play is seated in a game of its own for the check."""
+    rules, cards = game_copy()
+    vc = cards / "veiled_court.yaml"
+    first = '          if card ~= self or tokens.get(self, "damage") == 0 then return value end\n'
+    edit(vc, first, "          state.vars.court = true\n" + first)
+    defined = vc.read_text().splitlines().index("          state.vars.court = true")
+    problems = [str(p) for p in check(str(rules))]
+    assert len(problems) == 1 and re.fullmatch(rf".*veiled_court\.yaml:{defined}:1: Lua: modifier strength of .* "
+                                               r"changes the match's state when it runs \(at state\.vars\.court\).*",
+                                               problems[0]), problems
 
 
 def test_a_modifier_that_only_reads_is_no_problem(game_copy):

@@ -150,7 +150,8 @@ TAIL_HERE = r" \(from a `return f\(\.\.\.\)` in the function defined here{}: suc
     ("do return rng.pick({}) end", r"rng\.pick: needs a list of at least one value", None),
     ("do return string.rep() end", r"bad argument #1 to 'string\.rep'", None),
     ("do return cards.on_board(function(c) return board.within(c.space) end) end",
-     r"attempt to compare \w+ with nil", r"engine/lua/board\.lua:\d+"),
+     r"attempt to compare \w+ with nil", r" or in a function it gave the engine \(a filter\), inside the engine at "
+                                          r"engine/lua/board\.lua:\d+"),
 ])
 def test_a_hooks_tail_call_that_fails_is_said_where_the_hook_is_defined(game_copy, tmp_path, lua_line, said, engine):
     """`return f(x)` in a hook leaves no frame of the hook's: the error is said at the line
@@ -159,7 +160,7 @@ def test_a_hooks_tail_call_that_fails_is_said_where_the_hook_is_defined(game_cop
     where the error is inside the engine's code (a bad argument is raised at its caller)."""
     line, message = _svara_moves_failing(game_copy(), tmp_path, lua_line)
     first = message.splitlines()[0]
-    where = ", inside the engine at " + engine if engine else ""
+    where = (engine if engine.startswith(" or") else ", inside the engine at " + engine) if engine else ""
     assert re.search(rf"polar_dwarves\.yaml:{line - 1}: {said}.*" + TAIL_HERE.format(where), first), message
     assert "in hook after_move of Svara" in message
     assert "events.lua" not in message and "phases.lua" not in message
@@ -180,6 +181,58 @@ def test_a_modifiers_tail_call_that_fails_is_said_where_the_modifier_is_defined(
     where = ", inside the engine at " + engine if engine else ""
     assert re.search(rf"polar_dwarves\.yaml:{defined}: {said}.*" + TAIL_HERE.format(where), str(e.value)), str(e.value)
     assert "in modifier strength of Frost Mage" in str(e.value) and "events.lua" not in str(e.value)
+
+
+def test_a_rules_function_a_hook_reached_by_its_tail_call_names_the_hooks_line_too(game_copy, tmp_path):
+    """An error in the rules a card's hook called is said at the rules' line, and the card's
+    line follows (`called from`); a hook's `return helper(x)` left no line of the hook's,
+    so where the hook is defined is named instead of nothing."""
+    line, message = _svara_moves_failing(game_copy(), tmp_path, 'do return layout_space(1, 0.5, "x") end')
+    assert re.search(r"helpers\.lua:\d+: attempt to (add|perform arithmetic)", message.splitlines()[0]), message
+    assert re.search(rf"\n  called from \S*polar_dwarves\.yaml:{line - 1} \(the function defined there, by its "
+                     r"`return f\(\.\.\.\)`\)\n", message), message
+
+
+def test_a_phases_tail_call_that_fails_is_said_where_the_phase_function_is_defined(tmp_path):
+    import shutil
+    from conftest import ROOT
+    game = tmp_path / "tiny"
+    shutil.copytree(ROOT / "tests" / "games" / "tiny_graph", game)
+    edit(game / "tiny.lua", "function act(round)\n", "function act(round)\n  do return board.within('a1') end\n")
+    defined = (game / "tiny.lua").read_text().splitlines().index("function act(round)") + 1
+    with pytest.raises(EngineError) as e:
+        Match(load_game(str(game)), 1, [Seat("bot"), Seat("bot")], quiet=True)
+    assert re.search(rf"tiny\.lua:{defined}: board\.within: no space called 'a1'" + TAIL_HERE.format(""), str(e.value)), \
+        str(e.value)
+
+
+def test_a_modifier_that_says_something_is_refused(game_copy):
+    """A modifier runs whenever a stat is read (a seat's screen, a bot's look-ahead): its
+    message would say who looked."""
+    rules, cards = game_copy()
+    pd = cards / "polar_dwarves.yaml"
+    edit(pd, MAGE_STRENGTH, "          if card == self then say('looked at') end\n" + MAGE_STRENGTH)
+    line = pd.read_text().splitlines().index("          if card == self then say('looked at') end") + 1
+    m = Match(load_game(str(rules)), 1, [Seat("bot", "polar_dwarves"), Seat("bot", "fallen_kingdom")], quiet=True)
+    with pytest.raises(EngineError, match=rf"polar_dwarves\.yaml:{line}: say inside the strength modifier: a modifier "
+                                          r"may only compute the value"):
+        m.eval('for _, c in ipairs(cards.on_board()) do stat(c, "strength") end')
+
+
+def test_a_modifiers_tail_call_without_end_is_said_as_a_stack_overflow_where_it_is_defined(tmp_path):
+    import shutil
+    from conftest import ROOT
+    game = tmp_path / "tiny"
+    shutil.copytree(ROOT / "tests" / "games" / "tiny_graph", game)
+    text = (game / "tiny.lua").read_text()
+    (game / "tiny.lua").write_text(text + '\nadd_modifier("speed", function(c, v)\n  local x = 1\n'
+                                   '  return stat(c, "speed")\nend)\n')
+    defined = (game / "tiny.lua").read_text().splitlines().index('add_modifier("speed", function(c, v)') + 1
+    m = Match(load_game(str(game)), 1, [Seat("bot"), Seat("bot")], quiet=True)
+    with pytest.raises(EngineError) as e:
+        m.eval('return stat(cards.on_board()[1], "speed")')
+    assert re.search(rf"tiny\.lua:{defined}: stack overflow: functions called within each other without end",
+                     str(e.value)), str(e.value)
 
 
 def test_a_hooks_call_through_a_filters_tail_call_still_names_the_hooks_line(game_copy, tmp_path):

@@ -724,6 +724,22 @@ scenarios:
         on("after_step", function(ev) state.vars.last = cards.get(id).id end)
     steps:
       - answer: Step to north_b
+  - name: keeps state.vars
+    setup:
+      lua: |
+        local vars = state.vars
+        on("after_step", function(ev) vars.seen = true end)
+    steps:
+      - answer: Step to north_b
+  - name: keeps a pawn through a helper, then asks
+    setup:
+      lua: |
+        local pawn = cards.on_board()[1]
+        local function get() return pawn end
+        on("after_step", function(ev) state.vars.last = get().id end)
+        choose {{ player = 1, prompt = "Go?", options = {{ "Yes", "No" }} }}
+    steps:
+      - answer: "Yes"
 """
 
 
@@ -737,10 +753,19 @@ def test_a_scenario_listener_that_keeps_a_card_of_the_setup_is_said_where_it_is_
     lines = text.splitlines()
     listener = next(i for i, x in enumerate(lines) if 'on("after_step", function(ev)' in x) + 1
     modifier = next(i for i, x in enumerate(lines) if 'add_modifier("speed"' in x) + 1
-    assert [r.passed for r in results] == [False, False, True], [f.message for r in results for f in r.failures]
-    said = [r.failures[0].message for r in results[:2]]
+    assert [r.passed for r in results] == [False, False, True, False, False], \
+        [f.message for r in results for f in r.failures]
+    said = [r.failures[0].message for r in results if not r.passed]
+    vars_at = next(i for i, x in enumerate(lines) if "vars.seen = true" in x) + 1
+    helped = next(i for i, x in enumerate(lines) if "get().id" in x) + 1
+    assert re.search(rf"setup failed: \S*keep\.yaml:{vars_at}: the listener for after_step that the scenario's setup "
+                     r"added keeps a table of the match's state, state\.vars, in its local `vars`", said[2]), said[2]
+    # (through a helper function of the setup's; found when the setup asks, before the answer)
+    assert results[4].failures[0].step == 0, results[4].failures[0]
+    assert re.search(rf"setup failed: \S*keep\.yaml:{helped}: the listener for after_step .* keeps a card of the "
+                     r"match, Pawn \(card \d+\), in its local `get` \(at get, whose local pawn\)", said[3]), said[3]
     assert re.search(rf"setup failed: \S*keep\.yaml:{listener}: the listener for after_step that the scenario's setup "
                      r"added keeps a card of the match, Pawn \(card \d+\), in its local `pawn`: a copy of the match "
-                     r"\(a bot's look-ahead\) has cards of its own.*with cards\.get\(id\)", said[0]), said[0]
+                     r"\(a bot's look-ahead\) has cards and state of its own.*with cards\.get\(id\)", said[0]), said[0]
     assert re.search(rf"setup failed: \S*keep\.yaml:{modifier}: the modifier of speed that the scenario's setup added "
-                     r"keeps a card of the match, Pawn \(card \d+\), in its local `mine`", said[1]), said[1]
+                     r"keeps a card of the match, Pawn \(card \d+\), in its local `mine` \(at mine\[1\]\)", said[1]), said[1]

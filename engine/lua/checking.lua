@@ -67,27 +67,24 @@ function E.check_sets()
 end
 
 
--- A modifier run alone on every card of the state, as stat() would run it, under the step
--- budget; an error stops it (errors are said by the checks that play).
+-- A modifier run alone on every card of the state, as stat() would run it, each card under
+-- the step budget of its own (an error on one card, or an endless loop, is said by the
+-- checks that play; the others are still asked).
 local function run_on_every_card(fn, m, name, ids)
   local defs = E.plain_defs or E.defs
-  local what = "modifier " .. name
-  E.run_guarded(function()
-    for _, id in ipairs(ids) do
-      local c = E.state.cards[id]
-      if c ~= nil then
-        local v = c.base and c.base[name]
-        if v == nil then v = defs[c.def][name] end
-        if v == nil then v = E.game.stat_defaults[name] or 0 end
-        local depth, ctx = E.call_depth()
+  local what = E.modifier_what[name]
+  for _, id in ipairs(ids) do
+    local c = E.state.cards[id]
+    if c ~= nil then
+      local v = c.base and c.base[name]
+      if v == nil then v = defs[c.def][name] end
+      if v == nil then v = E.game.stat_defaults[name] or 0 end
+      E.run_guarded(function()
         E.push_context(what, m)
-        local ok
-        if m then ok = pcall(fn, m, c, v) else ok = pcall(fn, c, v) end
-        E.restore_call_depth(depth, ctx)
-        if not ok then return end
-      end
+        if m then fn(m, c, v) else fn(c, v) end
+      end)
     end
-  end)
+  end
 end
 
 --- For `summon check`: the first modifier that changes the match's state when it runs. A
@@ -110,7 +107,7 @@ function E.modifier_that_writes()
       runs[#runs + 1] = { fn, false, "the rules' modifier of " .. name }
     end
     for _, m in ipairs(E.in_play_with("modifiers", name)) do
-      runs[#runs + 1] = { defs[m.def].modifiers[name], m, "modifier " .. name .. " of " .. E.describe(m) }
+      runs[#runs + 1] = { defs[m.def].modifiers[name], m, E.modifier_what[name] .. " of " .. E.describe(m) }
     end
     for _, r in ipairs(runs) do
       run_on_every_card(r[1], r[2], name, ids)

@@ -62,42 +62,99 @@ end
 
 local getupvalue = debug.getupvalue   -- (kept: the host removes debug once the engine files have run)
 
--- Whether v is a card of the match's state (read raw: v may be a read-only view).
-local function is_state_card(v)
-  if type(v) ~= "table" then return false end
-  local id = rawget(v, "id")
-  return type(id) == "number" and rawequal(E.state.cards[id], v)
-end
-
--- A card of the match's state that v is, or that a table v holds as one of its values.
-local function card_in(v)
-  if type(v) ~= "table" then return nil end
-  if is_state_card(v) then return v end
-  for _, x in next, v do
-    if is_state_card(x) then return x end
-  end
-end
-
 -- The listeners and rules modifiers the scenario's setup running now has added, each as
 -- {fn, what} (E.run_flow empties it before and after the setup; kept with each match).
 E.setup_added = {}
 
---- After a scenario's setup has run: fails when a listener or rules modifier it added keeps
---- a card of the match in a local of the setup (an upvalue: the card itself, or a table
---- holding it). Listeners belong to the runtime and a copy of the match (a bot's look-ahead)
---- has cards of its own, so such a function would read or change this match's card while
---- the copy plays. Said where the function is defined.
+local function sorted_keys(t)
+  local keys = {}
+  for k in next, t do keys[#keys + 1] = k end
+  table.sort(keys, function(a, b)   -- (numbers before texts; other keys by their kind's name)
+    local ta, tb = type(a), type(b)
+    if ta ~= tb then return ta < tb end
+    if ta == "number" or ta == "string" then return a < b end
+    return false
+  end)
+  return keys
+end
+
+-- Each table of the match's state -> where it is (state.vars.x, state.cards[3]), walked in
+-- key order so that a table reached two ways is named the same way in every run.
+local function state_tables()
+  local found = {}
+  local function walk(t, path, depth)
+    if found[t] or depth > 12 then return end
+    found[t] = path
+    for _, k in ipairs(sorted_keys(t)) do
+      local v = rawget(t, k)
+      if type(v) == "table" and getmetatable(v) == nil then
+        walk(v, type(k) == "string" and path .. "." .. k or path .. "[" .. tostring(k) .. "]", depth + 1)
+      end
+    end
+  end
+  walk(E.state, "state", 0)
+  return found
+end
+
+-- The first table of the state that v holds (v itself, a table inside it, as a value or a
+-- key, or what a function of the same script keeps in its own locals), with the way there
+-- from v ("" for v itself); nil if none. Functions of other files (the rules', the
+-- engine's) and a function's environment (_ENV: the setup's globals) are not gone into.
+local function state_in(v, src, tables, seen, depth)
+  if seen[v] or depth > 6 then return nil end
+  if type(v) == "table" then
+    if tables[v] then return tables[v], "" end
+    if getmetatable(v) ~= nil then return nil end   -- (a read-only view: the engine's, not the match's)
+    seen[v] = true
+    for _, k in ipairs(sorted_keys(v)) do
+      local at, way = state_in(k, src, tables, seen, depth + 1)
+      if at then return at, ", as a key" .. way end
+      at, way = state_in(rawget(v, k), src, tables, seen, depth + 1)
+      if at then
+        local tk = type(k)
+        return at, (tk == "string" and "." .. k or tk == "number" and "[" .. k .. "]" or "[a " .. tk .. "]") .. way
+      end
+    end
+  elseif type(v) == "function" then
+    if getinfo(v, "S").source ~= src then return nil end
+    seen[v] = true
+    for i = 1, 255 do
+      local up, x = getupvalue(v, i)
+      if up == nil then break end
+      if up ~= "_ENV" then
+        local at, way = state_in(x, src, tables, seen, depth + 1)
+        if at then return at, ", whose local " .. up .. way end
+      end
+    end
+  end
+  return nil
+end
+
+--- After a scenario's setup has run, and when it first asks a question: fails when a
+--- listener or rules modifier it added keeps a table of the match's state (a card, a
+--- player, state.vars) in a local of the setup, or in a table or function such a local
+--- holds. Listeners belong to the runtime and a copy of the match (a bot's look-ahead) has
+--- tables of its own, so such a function would read or change this match's card while the
+--- copy plays. Said where the function is defined.
 function E.check_setup_functions()
+  if E.setup_added[1] == nil then return end
+  local tables = state_tables()
   for _, f in ipairs(E.setup_added) do
+    local src = getinfo(f[1], "S").source
     for i = 1, 255 do
       local up, v = getupvalue(f[1], i)
       if up == nil then break end
-      local c = card_in(v)
-      if c then
-        error(E.defined_at(f[1]) .. "the " .. f[2] .. " that the scenario's setup added keeps a card of the " ..
-              "match, " .. E.describe(c) .. ", in its local `" .. up .. "`: a copy of the match (a bot's " ..
-              "look-ahead) has cards of its own, and the function would use this match's card there; keep the " ..
-              "card's id (`local id = c.id`) and find the card as the function runs, with cards.get(id)", 0)
+      local at, way = nil, nil
+      if up ~= "_ENV" then at, way = state_in(v, src, tables, {}, 0) end
+      if at then
+        local id = string.match(at, "^state%.cards%[(%d+)%]$")
+        local card = id and E.state.cards[tonumber(id)]
+        local what = card and "a card of the match, " .. E.describe(card) or "a table of the match's state, " .. at
+        error(E.defined_at(f[1]) .. "the " .. f[2] .. " that the scenario's setup added keeps " .. what ..
+              ", in its local `" .. up .. "`" .. (way ~= "" and " (at " .. up .. way .. ")" or "") ..
+              ": a copy of the match (a bot's look-ahead) has cards and state of its own, and the function " ..
+              "would use this match's tables there; keep a card's id (`local id = c.id`) and find the card as " ..
+              "the function runs, with cards.get(id), and read the state as it runs (`state.vars`)", 0)
       end
     end
   end
@@ -380,33 +437,33 @@ function E.rules_modifiers_of(stat_name)
   return rules_modifiers[stat_name] or NONE
 end
 
+-- "modifier NAME" for each stat name (a modifier's context), and back: that text -> NAME
+local modifier_of_what = {}
 local modifier_what = setmetatable({}, { __index = function(t, name)
   local s = "modifier " .. name
   t[name] = s
+  modifier_of_what[s] = name
   return s
 end })
+E.modifier_what = modifier_what
 
--- v, a card's value of stat `name`, through the rules' modifiers of that stat, then the
--- modifier of every card in play (with p, only those whose face p sees: a face-down
--- card's modifier would give it away), then kept within the stat's bounds (game.yaml
--- `stats: {name: {min:, max:}}`), once, after every modifier: so the result does not
--- depend on the order the modifiers run in. Errors name the caller of E.stat (level 3).
---- Fails when a modifier is running: a modifier may only compute (it is asked often, in
---- any order, and from views and bots), so `what` (a choice, the end of the match, an
---- event, an effect deferred) would happen at no moment of the game.
 -- The modifier function whose context is at depth i of the context stack, if it is one.
 local function modifier_at_depth(i)
-  local w, card = E.context[i * 2 - 1], E.context[i * 2]
-  if type(w) ~= "string" or w:sub(1, 9) ~= "modifier " then return nil end
-  if card then return (E.plain_defs or E.defs)[card.def].modifiers[w:sub(10)] end
+  local name = modifier_of_what[E.context[i * 2 - 1]]
+  if name == nil then return nil end
+  local card = E.context[i * 2]
+  if card then return (E.plain_defs or E.defs)[card.def].modifiers[name] end
   return rules_modifier_of[i]
 end
 
+--- Fails when a modifier is running: a modifier may only compute (it is asked often, in
+--- any order, and from views and bots), so `what` (a choice, the end of the match, an
+--- event, an effect deferred, a message) would happen at no moment of the game.
 function E.not_in_modifier(what)
   local c = E.context
   for i = E.context_depth(), 1, -1 do
-    local w = c[i * 2 - 1]
-    if type(w) == "string" and w:sub(1, 9) == "modifier " then
+    local name = modifier_of_what[c[i * 2 - 1]]
+    if name ~= nil then
       -- (at the script's line that asked, past the engine's own frames: rng.pick, dice.roll...;
       -- a modifier that asked in a tail call left no line: then where it is defined)
       local at, through = E.called_from(1)
@@ -414,12 +471,17 @@ function E.not_in_modifier(what)
         local fn = modifier_at_depth(i)
         if fn then at = E.defined_at(fn) end
       end
-      error(at .. what .. " inside the " .. w:sub(10) .. " modifier: a modifier may only compute " ..
+      error(at .. what .. " inside the " .. name .. " modifier: a modifier may only compute " ..
             "the value (no choices, no changes to the match); do this in a hook or a phase instead", 0)
     end
   end
 end
 
+-- v, a card's value of stat `name`, through the rules' modifiers of that stat, then the
+-- modifier of every card in play (with p, only those whose face p sees: a face-down
+-- card's modifier would give it away), then kept within the stat's bounds (game.yaml
+-- `stats: {name: {min:, max:}}`), once, after every modifier: so the result does not
+-- depend on the order the modifiers run in. Errors name the caller of E.stat (level 3).
 local function through_modifiers(c, name, v, p)
   local rm = rules_modifiers[name]
   if rm then
@@ -458,19 +520,29 @@ end
 
 local getlocal = debug.getlocal   -- (kept: the host removes debug once the engine files have run)
 
+-- The engine's functions that run a script's function, each with how to find the function
+-- it was running from its frame (at stack `level`, as seen by the caller of the finder):
+-- E.script_fn_run_at reads them; the flow adds its own (flow.lua).
+E.script_runners = {}
+
 --- The function of a script that the engine frame at stack `level` (as seen by the caller
 --- of this function) was running when Lua dropped that function's frame for a tail call,
---- if the frame is one that runs them: a hook, rules listener or deferred effect
---- (call_hook's first parameter), or a modifier (the innermost context's); else nil.
+--- if the frame is one of E.script_runners: a hook, rules listener or deferred effect
+--- (call_hook's first parameter), a modifier (the innermost context's), a phase; else nil.
 function E.script_fn_run_at(level)
   local info = getinfo(level + 1, "f")
-  if not info then return nil end
-  if info.func == call_hook then
-    local _, fn = getlocal(level + 1, 1)
-    if type(fn) == "function" then return fn end
-  elseif info.func == through_modifiers then
-    return modifier_at_depth(E.context_depth())
-  end
+  local find = info and E.script_runners[info.func]
+  if not find then return nil end
+  local fn = find(level + 1)   -- (the finder's level: its caller, this function, adds one)
+  if type(fn) == "function" then return fn end
+end
+
+E.script_runners[call_hook] = function(level)
+  local _, fn = getlocal(level + 1, 1)
+  return fn
+end
+E.script_runners[through_modifiers] = function()
+  return modifier_at_depth(E.context_depth())
 end
 
 --- Raises "stat: no stat called ..." for a name that is no stat of the game, blaming the

@@ -161,6 +161,8 @@ function E.choose(req)
     fail("choose: a question cannot be asked from inside a function that Lua's library calls back " ..
          "(a __tostring, a string.gsub replacement, a sort's order function): ask before or after that call")
   end
+  -- (a scenario's setup adds its listeners before its first question: checked then too)
+  if E.in_setup and E.decisions == 0 then E.check_setup_functions() end
   E.pending = { player = p, prompt = E.clean_text(E.text_at(req.prompt or "Choose", 2)), options = opts,
                 labels = labels, secret = req.secret == true }
   local i = co_yield("choice")
@@ -311,6 +313,18 @@ local function run_phase(ph, arg, at, player, resumed, req)
   end
   E.pop_context()
   E.emit("phase_end", { phase = ph.id, player = st.active })
+end
+
+-- (an error raised through a phase function's tail call is said where the function is:
+-- run_phase ran its `run`, offer_step its `offer`, whose frame Lua dropped)
+local getlocal = debug.getlocal
+E.script_runners[run_phase] = function(level)
+  local _, ph = getlocal(level + 1, 1)
+  return type(ph) == "table" and E.rules_env[ph.run] or nil
+end
+E.script_runners[offer_step] = function(level)
+  local _, offer = getlocal(level + 1, 2)
+  return offer
 end
 
 -- Checkpoints: when a match keeps them (E.keep_checkpoints), the state is copied at
@@ -570,15 +584,16 @@ end
 --- that function is known (a hook, a rules listener, a deferred effect, a modifier)
 --- and `ran_at` is the engine's line that ran it: the message is said where the function
 --- is defined, and the engine's place is left out when it is only that line (an error
---- raised at its caller's level, which the tail call took away).
-function E.blamed_on(err, at, through, ran, ran_at)
+--- raised at its caller's level, which the tail call took away); `passed`: the failing
+--- `return f(...)` may be in a function it gave the engine (E.called_from).
+function E.blamed_on(err, at, through, ran, ran_at, passed)
   local engine_at, rest = string.match(err, "^(engine/lua/[%w_]+%.lua:%d+): (.*)$")
-  if engine_at and at ~= "" and (string.find(rest, "^stack overflow") or string.find(rest, "^C stack overflow")) then
+  if engine_at and (at ~= "" or ran) and (string.find(rest, "^stack overflow") or string.find(rest, "^C stack overflow")) then
     -- (no bad argument: the engine was only where the stack ran out; the context says what looped)
-    return at .. "stack overflow: functions called within each other without end"
+    return (ran and E.defined_at(ran) or at) .. "stack overflow: functions called within each other without end"
   end
   if engine_at and ran then
-    return E.defined_at(ran) .. rest .. E.tail_called_here((engine_at ~= ran_at and engine_at) or nil)
+    return E.defined_at(ran) .. rest .. E.tail_called_here((engine_at ~= ran_at and engine_at) or nil, passed)
   end
   if engine_at and at ~= "" then
     return at .. rest .. " (inside the engine, at " .. engine_at .. (through and
@@ -588,9 +603,11 @@ function E.blamed_on(err, at, through, ran, ran_at)
 end
 
 --- The words after an error said where a function of a script is defined, because the
---- call that failed was its `return f(...)`, with the engine's place `engine_at` if any.
-function E.tail_called_here(engine_at)
+--- call that failed was its `return f(...)` (or, `passed`, one in a function it gave the
+--- engine, a filter, that the engine ran), with the engine's place `engine_at` if any.
+function E.tail_called_here(engine_at, passed)
   return " (from a `return f(...)` in the function defined here" ..
+    (passed and " or in a function it gave the engine (a filter)" or "") ..
     (engine_at and ", inside the engine at " .. engine_at or "") ..
     ": such a call leaves no line of its own; check what the function's `return` calls give)"
 end
@@ -603,24 +620,30 @@ end
 -- (a hook's or a filter's `return board.within(x)`), and the line found is the one whose
 -- call ran it (or the rules that emitted the event). When the engine frame above the one
 -- dropped is one that runs a script's function (E.script_fn_run_at: a hook, a modifier),
--- also that function and "file:line" of the engine's line that ran it.
+-- also that function, "file:line" of the engine's line that ran it, and whether a frame
+-- was dropped below that one too (the function gave the engine a filter that failed so).
 function E.called_from(from)
-  local dropped, through, ran, ran_at = false, false, nil, nil
+  local dropped, through, ran, ran_at, passed = false, false, nil, nil, false
   for level = from + 1, 60 do
     local info = getinfo(level, "Slt")
     if not info then break end
     local script = info.what ~= "C" and not find(info.source or "", "^@?engine/lua/")
     if script and (info.currentline or 0) > 0 then
-      return info.short_src .. ":" .. info.currentline .. ": ", through, ran, ran_at
+      return info.short_src .. ":" .. info.currentline .. ": ", through, ran, ran_at, passed
     end
     if dropped and not ran then
       ran = E.script_fn_run_at(level)
-      if ran then ran_at = info.short_src .. ":" .. info.currentline end
+      if ran then ran_at, passed = info.short_src .. ":" .. info.currentline, through end
     end
     through = through or (dropped and not script)
     dropped = info.istailcall
   end
-  return "", through, ran, ran_at
+  return "", through, ran, ran_at, passed
+end
+
+E.script_runners[E.run_flow] = function()   -- (the game's setup: its context says so)
+  local depth = E.context_depth()
+  if E.context[depth * 2 - 1] == "setup" then return E.rules_env[E.game.flow.setup] end
 end
 
 local IPAIRS_STEP = ipairs({})   -- the function ipairs gives a for loop
@@ -671,17 +694,26 @@ end
 -- looks at, which the rules' own line does not name (an action the rules run is no hook).
 local function yaml_caller(msg)
   if string.find(msg, "\n  called from ", 1, true) then return "" end   -- (said by an inner handler)
+  local dropped = false
   for level = 3, 200 do
-    local info = getinfo(level, "Sl")
+    local info = getinfo(level, "Slt")
     if not info then return "" end
-    local src = info.source or ""
-    if (info.currentline or 0) > 0 and string.find(src, "%.ya?ml$") then
+    local src, line, how = info.source or "", info.currentline or 0, ""
+    if dropped then   -- (a card's hook whose `return f(...)` led here left no line: where it is defined)
+      local ran = E.script_fn_run_at(level)
+      local at = ran and getinfo(ran, "S")
+      if at and string.find(at.source or "", "%.ya?ml$") then
+        src, line, how = at.source, at.linedefined, " (the function defined there, by its `return f(...)`)"
+      end
+    end
+    if line > 0 and string.find(src, "%.ya?ml$") then
       local file = string.gsub(src, "^[@=]", "")
       local placed_at = string.match(msg, "^(.-):%d+: ")   -- (Lua cuts a long name to "..." and its end)
       placed_at = placed_at and string.gsub(placed_at, "^%.%.%.", "")
       if placed_at and string.sub(file, -#placed_at) == placed_at then return "" end
-      return "\n  called from " .. file .. ":" .. info.currentline
+      return "\n  called from " .. file .. ":" .. line .. how
     end
+    dropped = info.istailcall
   end
   return ""
 end

@@ -337,6 +337,7 @@ local MATH = readonly(LIBS.math, "math")
 -- A table or function is named as tostring names it in scripts (no address).
 local MAX_MESSAGE = 4000
 local function say(text)
+  E.not_in_modifier("say")   -- (a modifier runs whenever a stat is read: its message would depend on who looked)
   text = E.text_at(text, 2)
   if #text > MAX_MESSAGE then text = string.sub(text, 1, MAX_MESSAGE) .. " [...]" end
   return E.say(text)
