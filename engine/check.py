@@ -575,10 +575,15 @@ def field_notes(game) -> list[str]:
     """Notes of fields read by a name that nothing sets and that is close to a known one
     (member_names): likely misspelt, as they always read nil (`ev.card.deff`). A guess, so
     a note: a name the rules build in a way the check cannot see is no mistake."""
+    from .runtime import rules_runtime
+
     try:
         shapes = plain_match(game).script_shapes()
     except (EngineError, MemoryError):
-        return []
+        try:   # (a match that cannot start: the rules' runtime alone says what scripts can see)
+            shapes = rules_runtime(game).script_shapes()
+        except (EngineError, MemoryError):
+            return []
     members = member_names(game, shapes)
     if members is None:
         return []

@@ -13,7 +13,7 @@ from .errors import (DefinitionError, Divergence, EditFailed, EngineError, Illeg
                      ScriptError)
 from .files import MB, FileRefused, read_bounded, write_whole
 from .loader import GameDef, LuaSource, display, installed_root, list_games, load_game
-from .names import did_you_mean
+from .names import did_you_mean, kind_of
 from .options import (
     check_options,
     parse_options,  # noqa: F401  (the command line and tests import it from here)
@@ -436,7 +436,7 @@ class Match:
         for e in [e for e in edits if e.at == self.decisions][made:]:
             ok, res, bc, line = self._run_edit(e.code)
             if not ok:
-                raise EditFailed(f"the console change made at decision {e.at + 1} ({EDIT_CHUNK} {_one_line(e.code)}) "
+                raise EditFailed(f"the console change made at decision {e.at + 1}, `{EDIT_CHUNK} {_one_line(e.code)}`, "
                                  f"fails now: {res}",
                                  f"a designer's console change made at decision {e.at + 1} fails now (what it is and "
                                  f"why it fails are for a designer's eyes: it may name a card a seat cannot see)")
@@ -830,14 +830,31 @@ def _edits_problem(edits: Any, answers: Any) -> str | None:
     if not isinstance(edits, list):
         return shape
     for n, e in enumerate(edits, 1):
-        if not (isinstance(e, dict) and set(e) == {"at", "lua"} and type(e["at"]) is int and e["at"] >= 0
-                and isinstance(e["lua"], str) and e["lua"].strip() and not lone_surrogate(e["lua"])):
-            return f"{shape}: change {n} is not"
+        wrong = _edit_shape_problem(e)
+        if wrong:
+            return f"{shape}: change {n} {wrong}"
         if n > 1 and e["at"] < edits[n - 2]["at"]:
             return f"'edits' must be in the order they were made: change {n} comes before change {n - 1}"
         if isinstance(answers, list) and e["at"] > len(answers):
             return (f"'edits': change {n} was made at decision {e['at'] + 1}, after the "
                     f"{len(answers)} answers the save holds")
+    return None
+
+
+def _edit_shape_problem(e: Any) -> str | None:
+    """What one of a save's console changes lacks, said after "change N", or None."""
+    if not isinstance(e, dict):
+        return f"is {kind_of(e)}, not a map"
+    missing = [k for k in ("at", "lua") if k not in e]
+    if missing:
+        return f"has no {' and no '.join(repr(k) for k in missing)}"
+    others = sorted(str(k) for k in e if k not in ("at", "lua"))
+    if others:
+        return f"has {', '.join(repr(k) for k in others)}, which is not 'at' or 'lua'"
+    if not (type(e["at"]) is int and e["at"] >= 0):
+        return f"has 'at': {json.dumps(e['at'])}, not a count of decisions (0 or more)"
+    if not (isinstance(e["lua"], str) and e["lua"].strip() and not lone_surrogate(e["lua"])):
+        return "has 'lua' that is no code (a text of Lua)"
     return None
 
 

@@ -125,8 +125,14 @@ def _slashed(text) -> str | None:
     return None
 
 
+_HASH_CUT = re.compile(r"[ \t]+(#\S[^\r\n]*)$")   # (a comment right after a plain text: ` #2`)
+
+
 def _pattern_problems(doc: yamlio.Document) -> list[Problem]:
-    """Every pattern of a scenario file that is not a valid regular expression, at its line."""
+    """Every pattern of a scenario file that is not a valid regular expression, at its line;
+    and an answer or option written without quotes and cut by a comment (`answer: Attack
+    #2` reads as "Attack": YAML starts a comment at ` #`, and labels the engine numbers are
+    `Attack #2`)."""
     out = []
 
     def check(keys: tuple, pattern: str) -> None:
@@ -135,14 +141,27 @@ def _pattern_problems(doc: yamlio.Document) -> list[Problem]:
         except regex.error as e:
             out.append(doc.problem(keys, f"not a valid pattern: {e} (in {pattern!r})"))
 
+    def cut(keys: tuple, text) -> None:
+        if not isinstance(text, str) or not text:
+            return
+        line, col = doc.where(keys)
+        raw = doc.lines[line - 1][col - 1:] if 0 < line <= len(doc.lines) else ""
+        if raw.startswith(text) and not raw.startswith(("'", '"')):
+            m = _HASH_CUT.match(raw[len(text):])
+            if m:
+                out.append(doc.problem(keys, f"this reads as {text!r}: YAML takes ' {m.group(1)}' for a comment; "
+                                             f"put the text in quotes (\"{text} {m.group(1)}\")"))
+
     for i, sc in enumerate(doc.data.get("scenarios") or []):
         for n, step in enumerate(sc.get("steps") or []):
             keys = ("scenarios", i, "steps", n)
+            cut(keys + ("answer",), step.get("answer"))
             if _slashed(step.get("answer")) is not None:
                 check(keys + ("answer",), _slashed(step["answer"]))
             expect = step.get("expect") or {}
             for name in _SLASHED + _PLAIN:
                 for j, pat in enumerate(expect.get(name) or []):
+                    cut(keys + ("expect", name, j), pat)
                     pattern = pat if name in _PLAIN else _slashed(pat)
                     if isinstance(pattern, str):
                         check(keys + ("expect", name, j), pattern)
@@ -620,8 +639,28 @@ def build_match(game, doc: yamlio.Document, index: int) -> Match:
         return Match(game, sc.get("seed", 1), seats, setup=setup, scenario=setup_lua(doc, index),
                      options=sc.get("options"))
     except (DefinitionError, EngineError) as e:
-        key = "options" if "option" in str(e).split(":")[0] and "options" in sc else "setup"
-        raise SetupProblem((key,), f"setup failed: {e}", e) from None
+        keys = ("options",) if "option" in str(e).split(":")[0] and "options" in sc else _setup_keys(setup, str(e))
+        raise SetupProblem(keys, f"setup failed: {e}", e) from None
+
+
+_SETUP_SAID = re.compile(r"^setup (board|zones?|counters|start)(?: (\S+?))?:")
+
+
+def _setup_keys(setup: dict, message: str) -> tuple:
+    """The keys of the setup entry an error of the engine's setup names ("setup board c4: ...",
+    "setup start: no phase called ..."), as far as the scenario has them; else ("setup",)."""
+    m = _SETUP_SAID.match(message)
+    if not m:
+        return ("setup",)
+    key = "zones" if m.group(1) == "zone" else m.group(1)
+    keys = ("setup", key)
+    entry = setup.get(key)
+    sub = m.group(2)
+    if key == "start" and isinstance(entry, dict):
+        sub = "phase" if "no phase" in message else "player" if "no player" in message else None
+    if sub is not None and isinstance(entry, dict) and sub in entry:
+        keys += (sub,)
+    return keys
 
 
 _TAKEN = re.compile(r"^(.*) \(the only option for player (\d+), taken without asking\)$")

@@ -272,8 +272,13 @@ def _syntax_problem(e: Exception, text: str, shown: str) -> Problem:
         return Problem(shown, runs_on[0], runs_on[1], f"YAML syntax: this quoted text runs on to line {line}, "
                                                       f"where YAML gives up ({what}): is its closing quote missing?")
     if context in _UNCLOSED and opened is not None and opened.line + 1 < line:
+        lines = text.splitlines()
+        rest = lines[opened.line][opened.column:] if opened.line < len(lines) else ""
+        hashed = context != "while scanning a quoted scalar" and re.search(r"\s#", rest)
         return Problem(shown, opened.line + 1, opened.column + 1,
-                       f"YAML syntax: this {_UNCLOSED[context]} is not closed ({what} on line {line})")
+                       f"YAML syntax: this {_UNCLOSED[context]} is not closed ({what} on line {line})"
+                       + (": a ' #' inside it starts a comment, which takes the rest of the line, its closing "
+                          "bracket too; put that text in quotes (\"Attack #2\")" if hashed else ""))
     if what == "mapping values are not allowed here":
         lines = text.splitlines()
         prev = line - 1

@@ -544,7 +544,8 @@ def _is_interactive(match: Match) -> bool:
 
 def _describe_final(match: Match) -> str:
     st = match.snapshot()
-    lines = [f"{match.game.name}: decision {match.decisions}, turn {st['turn']}"]
+    clock = f"round {st['round']}" if st.get("round") and not st.get("turn") else f"turn {st.get('turn')}"
+    lines = [f"{match.game.name}: decision {match.decisions}, {clock}"]   # (a game of rounds has no turns)
     if st.get("over"):
         lines.append(f"result: {st.get('result')}")
     return "\n".join(lines)
@@ -713,7 +714,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="one JSON object with every figure")
     p.set_defaults(fn=cmd_bench)
 
-    p = sub.add_parser("eval", help="run Lua in a game's sandbox after setup and print the result")
+    p = sub.add_parser("eval", help="run Lua in a game's sandbox at the first decision and print the result")
     p.add_argument("game")
     p.add_argument("code")
     p.add_argument("--option", action="append", metavar="KEY=VALUE",

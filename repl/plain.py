@@ -123,5 +123,5 @@ def _play(s: Session, say, out, next_line: Callable[[], str], after: Callable[[]
         if after is not None:
             after()
     st = s.match.view(s.viewer())
-    say(s.screen() if st.get("over") else "")
+    say(s.screen() if st.get("over") and s.needs_screen() else "")   # (the last answer's reply may have shown it)
     return 1 if failed else 0

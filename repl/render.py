@@ -660,7 +660,7 @@ def render_state(match: Match, player: int | None, colour: bool = False, status:
         lines.append(paint(f"{label}: " + ", ".join(parts), i, colour))
         for name, listed in listed_zones(match, view, i, looks):
             lines += [paint(t, i, colour) for t in _wrap(f"  {name}: " + (", ".join(listed) or "empty"), width)]
-        if player == i:
+        if player is None or player == i:   # (a seat's own; every seat's for a designer, who sees all)
             for name, names in private_zones(match, view, i):
                 lines += _wrap(f"  {name}: " + (", ".join(names) or "empty"), width)
     lines += [t for t in _wrap(shared_zones(match, view), width) if t]

@@ -400,14 +400,17 @@ class Session:
                 break
             if limit is not None and (n >= limit or self.is_other_human(p)):
                 break
+            stays = (f"(the match stays at decision {self.match.decisions}: fix the script and `reload`, "
+                     "or `save FILE`, `undo`, `bot` to let the bot try again)")
             try:
-                lines = self.answer(0, forced=True) if forced else self.answer(self.bots[p](Ask(self.match)))
-            except EngineError as e:   # a script (or a bot's evaluation) failed: the match stays
+                lines = self.answer(0, forced=True) if forced else self.answer(self._bot_pick(p))
+            except _LookAheadFailed as e:   # in a position the bot imagined, not in the match
+                self.stuck = str(e.error)
+                lines = [self._look_ahead_failed(p, e.error), stays]
+            except EngineError as e:   # a script failed in the match itself: the match stays
                 self.stuck = str(e)
                 who = f"P{p}'s only option" if forced else f"P{p}'s bot"
-                lines = [f"{'script ' if isinstance(e, ScriptError) else ''}error while {who} was played: {e}",
-                         f"(the match stays at decision {self.match.decisions}: fix the script and `reload`, "
-                         "or `save FILE`, `undo`, `bot` to let the bot try again)"]
+                lines = [f"{'script ' if isinstance(e, ScriptError) else ''}error while {who} was played: {e}", stays]
             if say is not None:
                 say(lines)
             else:
@@ -416,6 +419,26 @@ class Session:
                 break
             n += 1
         return out
+
+    def _bot_pick(self, p: int) -> int:
+        """Seat p's bot's answer; a script that fails as the bot looks ahead (in a fork or a
+        sample of the match, or its evaluation) as _LookAheadFailed."""
+        try:
+            return self.bots[p](Ask(self.match))
+        except EngineError as e:
+            raise _LookAheadFailed(e) from None
+
+    def _look_ahead_failed(self, p: int, e: EngineError) -> str:
+        """What a person is told of a script that failed in seat p's bot's look-ahead. Its
+        text may name a card of a world the bot imagined, its own hidden cards among them: in
+        full for a designer (or bots alone), and only that it failed for a seat at the keyboard."""
+        kind = "script error" if isinstance(e, ScriptError) else "error"
+        if self.viewer() is None:
+            return (f"{kind} in P{p}'s bot's look-ahead, in a position it imagined (the cards it cannot see are "
+                    f"dealt at random there: the card named may be elsewhere in the match): {e}")
+        return (f"P{p}'s bot stopped: a script failed in a position its look-ahead imagined; what failed may "
+                f"name cards you cannot see, so it is shown to a designer only (play the same seats and seed "
+                f"with --designer, or `summon sim`, to read it)")
 
     def handle(self, line: str) -> str:
         """What the player typed: a command, or an answer (number, label, start of a label)."""
@@ -551,13 +574,24 @@ def _board(s: Session, arg: str) -> str:
     return s.screen() + "\n" + "\n".join(render_links(s.match.board_neighbors(), s.COLUMNS))
 
 
+class _LookAheadFailed(Exception):
+    """A script failed as a bot looked ahead (Session._bot_pick)."""
+
+    def __init__(self, error: EngineError):
+        super().__init__(str(error))
+        self.error = error
+
+
 @command("hand", help="the cards in your hand and other private zones")
 def _hand(s: Session, arg: str) -> str:
-    p = s.viewer() or s.to_act()
-    if p is None:
-        return "nobody to show a hand for"
-    lines = [f"{name}: {', '.join(names) or 'empty'}" for name, names in private_zones(s.match, s.match.view(p), p)]
-    return f"P{p}:\n  " + ("\n  ".join(lines) or "(no private zones)")
+    def of(p: int, view: dict) -> str:
+        lines = [f"{name}: {', '.join(names) or 'empty'}" for name, names in private_zones(s.match, view, p)]
+        return f"P{p}:\n  " + ("\n  ".join(lines) or "(no private zones)")
+    if s.viewer() is None:   # a designer, or bots alone: every seat's
+        view = s.match.view(None)
+        return "\n".join(of(p, view) for p in range(1, len(s.match.seats) + 1))
+    p = s.viewer()
+    return of(p, s.match.view(p))
 
 
 @command("card", "SPACE|#N|NAME", help="a card as it is now (on a space, or #N as a list shows it: stats, life, "
@@ -872,7 +906,11 @@ def _bot(s: Session, arg: str) -> str:
         return "the match is over"
     if s.is_other_human(s.match.pending.player):
         return "this decision is another player's"
-    out = s.answer(s.bots[s.match.pending.player](Ask(s.match)))
+    p = s.match.pending.player
+    try:
+        out = s.answer(s._bot_pick(p))
+    except _LookAheadFailed as e:   # (said as play_bots says it: a seat reads no card of it)
+        return s._look_ahead_failed(p, e.error) + f"\n(the match stays at decision {s.match.decisions})"
     out += s.play_bots()
     return "\n".join(out)
 
@@ -882,11 +920,12 @@ def _auto(s: Session, arg: str) -> str:
     if not arg.isdecimal() or whole(arg) == 0:
         return "usage: auto N (a number of decisions, 1 or more)"
     out = s.play_bots(limit=whole(arg))
-    out += s.play_bots()   # a bot's turn is never left half played for a person to answer
+    if s.stuck is None:   # (an error stopped them: it is said once)
+        out += s.play_bots()   # a bot's turn is never left half played for a person to answer
     return "\n".join(out + [s.screen()])
 
 
-@command("lua", "CODE", help="evaluate Lua on your view of the match (`view`, `defs`, `board`, `stat`); --designer: on the match")
+@command("lua", "CODE", help="evaluate Lua on your view of the match (`view`, `defs`, `board`, `stat`); --designer: on the match itself (`state`, no `view`)")
 def _lua(s: Session, arg: str) -> str:
     if not arg:
         return "usage: lua CODE, e.g. lua board.distance('a1', 'c3')"

@@ -1080,3 +1080,16 @@ def test_a_games_own_file_given_as_a_deck_is_no_outside_file():
     own = ROOT / "cards" / "summoner_tcg" / "ember.yaml"
     game = loader.load_game("summoner_tcg", extra_cards=[own])
     assert game.extra_cards == [] and "ember" in game.sets
+
+
+def test_a_misspelt_field_is_noted_when_it_stops_the_match_from_starting(tmp_path):
+    """The misspelt-field notes follow the problems, as a field read as nil is often what
+    failed; a rules file failing as the match starts left them out (they need a match)."""
+    game = Path(shutil.copytree(ROOT / "tests" / "games" / "tiny_graph", tmp_path / "tiny"))
+    text = (game / "tiny.lua").read_text()
+    (game / "tiny.lua").write_text(text + '\non("round_start", function(ev)\n  if ev.rund > 1 then return end\nend)\n')
+    line = (game / "tiny.lua").read_text().splitlines().index("  if ev.rund > 1 then return end") + 1
+    r = summon("check", str(game))
+    assert r.returncode == 1
+    assert re.search(rf"tiny\.lua:{line}:1: a match cannot start: attempt to compare number with nil", r.stdout), r.stdout
+    assert re.search(rf"tiny\.lua:{line}:\d+: note: .*field 'rund' \(did you mean 'round'\?\)", r.stdout), r.stdout

@@ -101,6 +101,20 @@ def test_replay_json_gives_the_hash_of_the_saved_match(tmp_path):
     assert text[-1] == f"hash {j['hash']}"
 
 
+def test_replay_of_a_game_of_rounds_says_its_round(tmp_path):
+    """A game played in rounds has no turns: replay said `turn 0`."""
+    from engine.match import Match, Seat
+    from engine.loader import load_game
+    m = Match(load_game(str(ROOT / "tests" / "games" / "tiny_graph")), 3, [Seat("random"), Seat("random")], quiet=True)
+    m.rollout(seed=1, max_decisions=7)
+    save = tmp_path / "tiny.json"
+    m.save(save)
+    round_now = m.snapshot()["round"]
+    out = summon("replay", str(save))
+    assert out.returncode == 0, out.stderr
+    assert f"Tiny Graph: decision {m.decisions}, round {round_now}\n" in out.stdout, out.stdout
+
+
 def test_unknown_game_is_a_message_not_a_traceback():
     r = summon("play", "summoner_war", "--players", "random,random")
     assert r.returncode == 1
@@ -152,3 +166,11 @@ def test_eval_prints_results_and_fails_with_file_and_line():
     r = summon("eval", "summoner_wars", "local t = nil; return t.x")
     assert r.returncode == 1 and "eval:1: attempt to index a nil value" in r.stderr
     assert "Traceback" not in r.stderr
+
+
+def test_piped_play_shows_the_final_screen_once():
+    """The answer that ends the match shows the screen with its reply; the end of the run
+    showed it again."""
+    r = summon("play", "summoner_wars", "--players", "human,random", "--seed", "3", stdin="auto 400\n")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.count("The match is over: ") == 1, r.stdout[-3000:]

@@ -102,7 +102,7 @@ def test_a_reload_makes_the_change_again_and_refuses_rules_under_which_it_fails(
     edit(helpers, "function bonus() return 4 end", "")
     result = reload_match(m)
     assert result.match is None, result.report
-    assert "the console change made at decision 6 (lua state.vars.noted = bonus()) fails now: lua:1:" \
+    assert "the console change made at decision 6, `lua state.vars.noted = bonus()`, fails now: lua:1:" \
         in result.report, result.report
     m.answer(0)   # (the match goes on)
 
@@ -113,10 +113,12 @@ def test_a_saves_changes_are_checked_at_their_line(sw, tmp_path):
     good = json.loads(json.dumps(m.to_json()))
     cases = {
         "not a list": ({"at": 1, "lua": "x = 1"}, "'edits' must be a list"),
-        "no code": ([{"at": 1}], "change 1 is not"),
-        "empty code": ([{"at": 1, "lua": "  "}], "change 1 is not"),
-        "negative": ([{"at": -1, "lua": "x = 1"}], "change 1 is not"),
-        "a count as text": ([{"at": "1", "lua": "x = 1"}], "change 1 is not"),
+        "no code": ([{"at": 1}], "change 1 has no 'lua'"),
+        "empty code": ([{"at": 1, "lua": "  "}], "change 1 has 'lua' that is no code (a text of Lua)"),
+        "negative": ([{"at": -1, "lua": "x = 1"}], "change 1 has 'at': -1, not a count of decisions (0 or more)"),
+        "a count as text": ([{"at": "1", "lua": "x = 1"}], "change 1 has 'at': \"1\", not a count of decisions"),
+        "a list": ([[1, "x = 1"]], "change 1 is a list, not a map"),
+        "more keys": ([{"at": 1, "lua": "x = 1", "by": 2}], "change 1 has 'by', which is not 'at' or 'lua'"),
         "out of order": ([{"at": 2, "lua": "x = 1"}, {"at": 1, "lua": "x = 2"}], "change 2 comes before change 1"),
         "past the answers": ([{"at": 4, "lua": "x = 1"}], "made at decision 5, after the 3 answers"),
     }
@@ -131,7 +133,7 @@ def test_a_saves_changes_are_checked_at_their_line(sw, tmp_path):
         assert str(e.value).startswith(f"{path}:{line}:") and said in str(e.value), (name, str(e.value))
     path = tmp_path / "bad lua.json"
     path.write_text(json.dumps(dict(good, edits=[{"at": 3, "lua": "counters.set(1,"}])))
-    with pytest.raises(ScriptError, match=r"the console change made at decision 4 \(lua counters.set\(1,\) fails now"):
+    with pytest.raises(ScriptError, match=r"the console change made at decision 4, `lua counters.set\(1,`, fails now"):
         load_match(path)
 
 

@@ -132,6 +132,24 @@ def test_a_reveal_shows_one_card_to_one_player_until_it_is_shuffled_in(bid_game)
     assert hand[0] not in {c["id"] for c in m.view(2)["cards"]}
 
 
+def test_a_reveal_is_said_as_shown_by_whose_zone_the_card_is_in(bid_game):
+    """The engine's message named the card's owner as the one showing it: a card of player
+    1's in player 2's hand was "Player 1 shows player 1 a card"; one of a shared zone (owned
+    by whoever the rules chose) was shown by that player."""
+    m = Match(bid_game, 7, [Seat("human"), Seat("human")], quiet=False)
+    m.messages()
+    m.eval("local c = zones.cards(1, 'hand')[1]; cards.to_zone(c, 2, 'hand'); cards.reveal(c, 1); cards.reveal(c, 2); "
+           "cards.reveal(c)")
+    name = m.eval("return zones.cards(2, 'hand')[#zones.cards(2, 'hand')].name")[0]
+    assert m.messages()[-3:] == ["Player 2 shows player 1 a card", "Player 2 sees a card of their own",
+                                 f"Player 2 reveals {name}"]
+    tiny = Match(load_game(str(ROOT / "tests" / "games" / "tiny_graph")), 1, [Seat("human"), Seat("human")],
+                 quiet=False)
+    tiny.messages()
+    tiny.eval("local c = cards.create('pawn', 1); cards.to_zone(c, nil, 'supply'); cards.reveal(c, 2); cards.reveal(c)")
+    assert tiny.messages()[-2:] == ["Player 2 sees a card", "Pawn is revealed"]
+
+
 def test_is_seen_by_says_whether_a_player_sees_a_cards_face_where_it_lies(bid_game):
     """cards.is_seen_by counted only reveals: a card face up on a public table, or in its
     owner's own hand, was 'not seen' by every player."""

@@ -517,3 +517,13 @@ def test_a_scenario_setup_adds_its_listeners_before_it_asks_anything(sw):
         while x.snapshot()["turn"] < 3:
             x.answer(0)
     assert [x.eval('return tokens.get(cards.get(1), "heard")') for x in (m, f)] == [[3], [3]]
+
+
+def test_pairs_lists_the_card_sets_as_it_lists_the_definitions(sw):
+    """`pairs(sets)` listed nothing while `pairs(defs)` listed every definition: a rules file
+    building one pile from every set could not find them."""
+    from engine.match import Match, Seat
+    m = Match(sw, 1, [Seat("random"), Seat("random")], quiet=True)
+    got = m.eval("local ids = {} for id, s in pairs(sets) do ids[#ids + 1] = id .. ':' .. #s.cards end "
+                 "return table.concat(ids, ' ')")[0]
+    assert got.split() == [f"{sid}:{len(s.card_ids)}" for sid, s in sorted(sw.sets.items())]

@@ -424,3 +424,49 @@ def test_card_with_a_region_of_the_board_names_its_spaces():
     assert s.handle("card n_bay") == "n_bay is a region of the board: n_bay_1, n_bay_2 (card SPACE shows one)"
     assert s.handle("card N_Bay").startswith("n_bay is a region of the board")
     assert s.handle("card zzz").startswith("no card called 'zzz' and no such space")
+
+
+def test_designer_mode_shows_every_seats_hand_on_the_screen_and_by_hand(play_screen):
+    """--designer shows every hand (the README's word); it showed none, not even the seat's own,
+    as the designer is no seat. Fair play shows only the seat's own."""
+    fair = play_screen("summoner_tcg", "--players", "human,bot", "--seed", "7")
+    fair.wait(r"P1>")
+    assert len(re.findall(r"\n  hand: ", fair.text)) == 1
+    fair.type("hand")
+    fair.wait(r"P1:[\r\n]+\s+hand: [^\r\n]+[\r\n]+[\s\S]*P1>")
+    assert "P2:" not in fair.text
+    d = play_screen("summoner_tcg", "--players", "human,bot", "--seed", "7", "--designer")
+    d.wait(r"P1>")
+    hands = re.findall(r"\n  hand: ([^\r\n]+)", d.text)
+    assert len(hands) == 2 and all(h != "empty" for h in hands), d.text
+    d.type("hand")
+    d.wait(r"P1:[\r\n]+\s+hand: \S[^\r\n]*[\r\n]+P2:[\r\n]+\s+hand: \S")
+
+
+def _failing_bot(ask):
+    from engine.errors import ScriptError
+    raise ScriptError("cards/g/secret.yaml:12: attempt to index a nil value (field 'loser')\n"
+                      "  in hook after_trick of Hidden Dragon (card 9)")
+
+
+@pytest.mark.parametrize("designer", [False, True])
+def test_a_script_failing_in_a_bots_look_ahead_names_no_card_to_a_seat(sw, designer):
+    """A bot's look-ahead plays positions it imagines: its own hidden cards as they are, the
+    others' dealt at random. A script failing there named the card and line to the person at
+    the keyboard (a card the bot holds, so one they cannot see); a designer reads it in full,
+    said as a position the bot imagined. Said once, also after `auto`."""
+    s = Session(Match(sw, 4, [Seat("human", "polar_dwarves"), Seat("bot", "fallen_kingdom")], quiet=False),
+                designer=designer)
+    s.bots[2] = _failing_bot
+    out = s.handle("auto 3")
+    assert s.stuck is not None and s.match.pending.player == 2
+    assert out.count("look-ahead") == 1, out
+    if designer:
+        assert re.search(r"script error in P2's bot's look-ahead, in a position it imagined \(.*\): "
+                         r"cards/g/secret\.yaml:12: .*Hidden Dragon", out, re.S), out
+    else:
+        assert "P2's bot stopped: a script failed in a position its look-ahead imagined" in out, out
+        assert "secret.yaml" not in out and "Hidden Dragon" not in out and "loser" not in out, out
+    again = s.handle("bot")   # (`bot` asks it again: said the same way)
+    assert ("Hidden Dragon" in again) == designer and "look-ahead" in again, again
+    assert s.match.pending.player == 2

@@ -769,3 +769,68 @@ def test_a_scenario_listener_that_keeps_a_card_of_the_setup_is_said_where_it_is_
                      r"\(a bot's look-ahead\) has cards and state of its own.*with cards\.get\(id\)", said[0]), said[0]
     assert re.search(rf"setup failed: \S*keep\.yaml:{modifier}: the modifier of speed that the scenario's setup added "
                      r"keeps a card of the match, Pawn \(card \d+\), in its local `mine` \(at mine\[1\]\)", said[1]), said[1]
+
+
+HASHED = """\
+game: summoner_wars
+scenarios:
+  - name: a numbered label
+    steps:
+      - answer: Summon Frost Mage #2
+      - answer: End summon phase   # a note of the scenario's own
+      - expect:
+          offered:
+            - End move phase #2
+            - "Quoted #2"
+"""
+
+
+def test_an_answer_cut_by_a_comment_is_a_problem_at_its_line(tmp_path):
+    """Equal labels are numbered `Attack #2`; written without quotes, YAML reads `Attack` and
+    a comment, and the scenario answered the first `Attack`. A comment after a space, as a
+    note, is no problem."""
+    f = tmp_path / "hashed.yaml"
+    f.write_text(HASHED)
+    results, problems = scenarios.run_file(f)
+    assert [(p.line, p.message) for p in problems] == [
+        (5, "this reads as 'Summon Frost Mage': YAML takes ' #2' for a comment; put the text in quotes "
+            "(\"Summon Frost Mage #2\")"),
+        (9, "this reads as 'End move phase': YAML takes ' #2' for a comment; put the text in quotes "
+            "(\"End move phase #2\")")], problems
+    f.write_text(HASHED.replace("          offered:\n            - End move phase #2\n            - \"Quoted #2\"\n",
+                                "          offered: [End move phase #2, x]\n"))
+    _, problems = scenarios.run_file(f)
+    assert any(p.line == 8 and "this [ list is not closed" in p.message and "a ' #' inside it starts a comment"
+               in p.message for p in problems), problems
+
+
+def test_a_setup_entry_the_engine_refuses_is_named_at_its_own_line(tmp_path):
+    """"setup failed: setup start: no phase called 'trik'" was said at the setup's first
+    key; it is the line of the entry the message names."""
+    text = """\
+game: summoner_wars
+scenarios:
+  - name: bad phase
+    seats: [polar_dwarves, fallen_kingdom]
+    setup:
+      clear_board: true
+      board: {a1: {card: svara, owner: 1}}
+      start: {player: 1, phase: trik}
+    steps:
+      - expect: {over: false}
+  - name: bad card
+    seats: [polar_dwarves, fallen_kingdom]
+    setup:
+      clear_board: true
+      board:
+        a1: {card: svara, owner: 1}
+        c4: {card: frost_mag, owner: 1}
+    steps:
+      - expect: {over: false}
+"""
+    results = _run_text(tmp_path, text, "keys.yaml")
+    lines = text.splitlines()
+    phase = next(i for i, x in enumerate(lines, 1) if "phase: trik" in x)
+    card = next(i for i, x in enumerate(lines, 1) if "frost_mag," in x)
+    assert [(r.failures[0].where.rsplit(":", 1)[1], r.failures[0].message.split(": ", 2)[1]) for r in results] == [
+        (str(phase), "setup start"), (str(card), "setup board c4")], [f.where for r in results for f in r.failures]

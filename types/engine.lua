@@ -28,13 +28,15 @@
 ---@alias CardArg Card|CardId A card, or its id: every function taking a card takes either.
 
 --- A card in the match: plain data in state.cards. Read its fields freely; change
---- where it is only through the cards API, and its tokens through tokens.*.
+--- where it is only through the cards API, its tokens through tokens.*, its owner
+--- through cards.set_owner; set `controller`, `base` and fields of the game's own
+--- directly (`c.controller = p`, `c.base = {strength = 3}`).
 ---@class Card
 ---@field id CardId Its id.
 ---@field def string The id of its definition (defs[card.def]).
 ---@field name string Its definition's name.
 ---@field owner Player Who owns it (where it goes back to).
----@field controller Player Who controls it now (the rules may change it).
+---@field controller Player Who controls it now: its owner when made; the rules set it (`c.controller = p`), and cards.set_owner leaves it.
 ---@field tokens table<string, integer> Named counts on it (damage, wounds, ...); read it, change it through tokens.*.
 ---@field under CardId[] Ids of the cards attached under it, oldest first; read it, change it through cards.attach.
 ---@field zone string|nil Where it is: a zone key ("hand:1", "discard"), "board", "under", or nil.
@@ -44,7 +46,7 @@
 ---@field seen_by Player[]|nil Players it has been revealed to.
 ---@field down_ref integer|nil The stand-in number others know it by while face down.
 ---@field mark any What every player knows of it while face down (cards.mark), or nil.
----@field base table<string, number>|nil This card's own stat values, overriding its definition's.
+---@field base table<string, number>|nil This card's own stat values, overriding its definition's; the rules set it (`c.base = {strength = 3}`).
 
 --- A card definition: the card's YAML (its id, name, tags, copies, text, the
 --- game's own fields) with its Lua functions. Read-only.
@@ -602,9 +604,10 @@ function cards.mark(c, mark) end
 --- Makes player p the card's owner for good (a card taken from a shared pile becomes the
 --- taker's). The owner sees the card face down, and a bot's sample deals a hidden card
 --- again only among its owner's hidden cards. A face-down card's new owner now knows its
---- face (fair undo stops there); its old owner goes on knowing it.
+--- face (fair undo stops there); its old owner goes on knowing it. Its controller stays
+--- as it was: set that too when the taker now controls it (`c.controller = 2`).
 --- Errors: not a card; no such player.
---- Example: cards.set_owner(c, 2)
+--- Example: cards.set_owner(c, 2); c.controller = 2
 ---@param c CardArg
 ---@param p Player
 function cards.set_owner(c, p) end

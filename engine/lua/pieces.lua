@@ -709,10 +709,17 @@ function C.reveal(c, p)
   table.sort(seen)
   c.seen_by = seen
   E.note("reveal", { zone = c.zone })
+  -- (who shows it: the player whose zone it is in, or who controls it on the board; a card
+  -- of a shared zone, the deck everyone draws from say, is shown by nobody in particular)
+  local by
+  if c.zone == "board" then by = c.controller
+  elseif c.zone ~= "under" then by = select(2, E.zone_parts(c.zone)) end
   if p == nil then
-    E.say(string.format("Player %d reveals %s", c.owner, c.name))
+    E.say(by and string.format("Player %d reveals %s", by, c.name) or string.format("%s is revealed", c.name))
+  elseif by and by ~= p then
+    E.say(string.format("Player %d shows player %d a card", by, p))
   else
-    E.say(string.format("Player %d shows player %d a card", c.owner, p))
+    E.say(string.format("Player %d sees a card%s", p, by and " of their own" or ""))
   end
 end
 

@@ -106,6 +106,12 @@ function E.sets_view()
   return E.protect(setmetatable({}, {
     __index = function(_, k) return E.sets[k] end,
     __newindex = function() error("card sets cannot be changed by scripts", 2) end,
+    __pairs = function()   -- (listed as defs is: pairs(sets) listed nothing)
+      return function(_, k)
+        local id = next(E.sets, k)
+        if id ~= nil then return id, E.sets[id] end
+      end, nil, nil
+    end,
     __metatable = false,
   }))
 end
@@ -138,6 +144,12 @@ local zone_keys = setmetatable({}, { __index = function(t, key)
   t[key] = parsed
   return parsed
 end })
+
+--- A zone key's zone name and its player (nil for a shared zone): "hand:2" -> "hand", 2.
+function E.zone_parts(key)
+  local parsed = zone_keys[key]
+  return parsed[1], parsed[2]
+end
 
 local function zone_shown(z, owner, p)
   if p == nil then return true end
