@@ -134,7 +134,7 @@ def check_scenarios(target: str) -> list[Problem]:
             if failed.path and _same_place(failed, Problem(doc.path, failed.line, 1, "")):
                 out.append(Problem(failed.path, failed.line, failed.col, f"setup failed: {failed.message}"))
             else:
-                out.append(doc.problem(("scenarios", i, "setup"), f"setup failed: {str(e).splitlines()[0]}"))
+                out.append(doc.problem(("scenarios", i) + problem.keys, f"setup failed: {str(e).splitlines()[0]}"))
             continue
         for n, step in enumerate(doc.data["scenarios"][i]["steps"]):
             if "expect" in step:
@@ -377,14 +377,23 @@ def _data_outside_state(game) -> list[Problem]:
     # (values before tables: a table may be a cache of definitions, which may stay)
     changed = sorted((k for k in shared.keys() & own.keys() if shared[k] != own[k] and k != "state"),
                      key=lambda k: (own[k].startswith("a table of "), k))
-    which = (f" (the rules' global{'s' if len(changed) > 1 else ''} "
-             + ", ".join(f"{k} starts at {own[k]} alone, at {shared[k]} after another match" for k in changed[:3])
-             + ")" if changed else "")
-    return [Problem(loader.display(game.root / "game.yaml"), 1, 1,
+    which = (" (" + ", ".join(f"{_rules_name(k)} starts at {own[k]} alone, at {shared[k]} after another match"
+                              for k in changed[:3]) + ")" if changed else "")
+    # (said at the function keeping the first local that changed, else at game.yaml)
+    kept = next((re.search(r"\(kept by \S+, (.+):(\d+)\)$", k) for k in changed if k.startswith("local ")), None)
+    path, line = (kept.group(1), int(kept.group(2))) if kept else (loader.display(game.root / "game.yaml"), 1)
+    return [Problem(path, line, 1,
                     f"a match built after another one played differently from the same match built alone "
                     f"(from decision {n + 1}): a script keeps match data outside `state`, such as a file-level "
                     f"variable a function changes{which}; `summon sim` and the bots' forks need every match's "
                     f"data in `state` (caches of card definitions or the board may stay)")]
+
+
+def _rules_name(key: str) -> str:
+    """A key of Match.rules_globals in words: "the rules' global X", or "the local X of a rules
+    file that F (FILE:LINE) keeps"."""
+    m = re.fullmatch(r"local (\S+) \(kept by (\S+), (.+)\)", key)
+    return f"the local {m.group(1)} that {m.group(2)} ({m.group(3)}) keeps" if m else f"the rules' global {key}"
 
 
 def _placed_error(game, msg: str) -> Problem:

@@ -357,12 +357,20 @@ class Runtime:
         which of them a match changed (summon check)."""
         self._activate()
         out = {}
-        for k, v in self._E.rules_env.items():
+
+        def short(v) -> str | None:
             t = lua_type(v)
             if t == "table":
-                out[str(k)] = f"a table of {sum(1 for _ in v.items())} entries"
-            elif t not in ("function", "userdata", "thread"):
-                out[str(k)] = repr(v)
+                return f"a table of {sum(1 for _ in v.items())} entries"
+            return None if t in ("function", "userdata", "thread") else repr(v)
+        for k, v in self._E.rules_env.items():
+            if short(v) is not None:
+                out[str(k)] = short(v)
+        # the rules files' locals their functions keep: "NAME, a local of FILE:LINE's FUNCTION"
+        for item in _list(self._call(self._E.rules_locals)[0]):
+            name, value, at, fn = str(item[1]), item[2], str(item[3]), str(item[4])
+            if short(value) is not None:
+                out[f"local {name} (kept by {fn}, {at})"] = short(value)
         return out
 
     def force(self, values: list[int]) -> None:

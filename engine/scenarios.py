@@ -125,7 +125,12 @@ def _slashed(text) -> str | None:
     return None
 
 
-_HASH_CUT = re.compile(r"[ \t]+(#\S[^\r\n]*)$")   # (a comment right after a plain text: ` #2`)
+_HASH_CUT = re.compile(r"[ \t]+(#\d+)(?=[ \t]|$)")   # (a comment right after a plain text that is a label's number: ` #2`)
+
+
+def yaml_quoted(text: str) -> str:
+    """Text as a single-quoted YAML scalar (nothing is an escape there but '' for ')."""
+    return "'" + text.replace("'", "''") + "'"
 
 
 def _pattern_problems(doc: yamlio.Document) -> list[Problem]:
@@ -149,8 +154,8 @@ def _pattern_problems(doc: yamlio.Document) -> list[Problem]:
         if raw.startswith(text) and not raw.startswith(("'", '"')):
             m = _HASH_CUT.match(raw[len(text):])
             if m:
-                out.append(doc.problem(keys, f"this reads as {text!r}: YAML takes ' {m.group(1)}' for a comment; "
-                                             f"put the text in quotes (\"{text} {m.group(1)}\")"))
+                out.append(doc.problem(keys, f"this reads as {text!r}: YAML takes ' {m.group(1)}' and what follows for "
+                                             f"a comment; put the text in quotes ({yaml_quoted(text + ' ' + m.group(1))})"))
 
     for i, sc in enumerate(doc.data.get("scenarios") or []):
         for n, step in enumerate(sc.get("steps") or []):
@@ -643,7 +648,7 @@ def build_match(game, doc: yamlio.Document, index: int) -> Match:
         raise SetupProblem(keys, f"setup failed: {e}", e) from None
 
 
-_SETUP_SAID = re.compile(r"^setup (board|zones?|counters|start)(?: (\S+?))?:")
+_SETUP_SAID = re.compile(r"^setup (board|zones?|counters|start)(?: (\S+?))?(?::| is )")
 
 
 def _setup_keys(setup: dict, message: str) -> tuple:

@@ -258,6 +258,27 @@ _UNCLOSED = {"while parsing a flow sequence": "[ list", "while parsing a flow ma
              "while scanning a quoted scalar": "quoted text"}
 
 
+_QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\']|\'\')*\'')
+
+
+def _comment_ate_bracket(rest: str, context: str) -> str:
+    """What to add to "this [ list is not closed" when its line, from the bracket on, holds
+    a comment (` #`, outside quotes) with the closing bracket after it: the comment took it."""
+    if context == "while scanning a quoted scalar":
+        return ""
+    plain = _QUOTED.sub(lambda m: " " * len(m.group()), rest)
+    m = re.search(r"[ \t]#", plain)
+    close = "]" if context == "while parsing a flow sequence" else "}"
+    if not m or close not in plain[m.start():]:
+        return ""
+    start = max(plain.rfind(c, 0, m.start()) for c in ",[{") + 1
+    ends = [i for i in (plain.find(c, m.start()) for c in ",]}") if i >= 0]
+    item = rest[start:min(ends) if ends else len(rest)].strip()
+    shape = "bracket" if close == "]" else "brace"
+    return (f": the ' #' in {item!r} starts a comment, which takes the rest of the line, its closing {shape} "
+            f"too; put that text in quotes ('{item.replace(chr(39), chr(39) * 2)}')")
+
+
 def _syntax_problem(e: Exception, text: str, shown: str) -> Problem:
     """A YAML syntax error as a Problem on the line of the mistake, where that can be told:
     an unclosed bracket or quote is where it was opened, and "mapping values are not
@@ -273,12 +294,10 @@ def _syntax_problem(e: Exception, text: str, shown: str) -> Problem:
                                                       f"where YAML gives up ({what}): is its closing quote missing?")
     if context in _UNCLOSED and opened is not None and opened.line + 1 < line:
         lines = text.splitlines()
-        rest = lines[opened.line][opened.column:] if opened.line < len(lines) else ""
-        hashed = context != "while scanning a quoted scalar" and re.search(r"\s#", rest)
+        hashed = _comment_ate_bracket(lines[opened.line][opened.column:] if opened.line < len(lines) else "",
+                                      context)
         return Problem(shown, opened.line + 1, opened.column + 1,
-                       f"YAML syntax: this {_UNCLOSED[context]} is not closed ({what} on line {line})"
-                       + (": a ' #' inside it starts a comment, which takes the rest of the line, its closing "
-                          "bracket too; put that text in quotes (\"Attack #2\")" if hashed else ""))
+                       f"YAML syntax: this {_UNCLOSED[context]} is not closed ({what} on line {line})" + hashed)
     if what == "mapping values are not allowed here":
         lines = text.splitlines()
         prev = line - 1

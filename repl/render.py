@@ -453,7 +453,8 @@ def private_zones(match: Match, view: dict, player: int) -> list[tuple[str, list
     for name, z in zones.items():
         if z.get("scope", "player") == "player" and z.get("visibility") == "owner":
             ids = view["zones"].get(f"{name}:{player}", {}).get("cards", [])
-            out.append((name, [cards[i]["name"] for i in ids if i in cards]))
+            # (a face-down card whose face the zone's player does not know: as any list shows it)
+            out.append((name, [cards[i].get("name") or f"face-down card {i}" for i in ids if i in cards]))
     return out
 
 

@@ -410,7 +410,8 @@ class Session:
             except EngineError as e:   # a script failed in the match itself: the match stays
                 self.stuck = str(e)
                 who = f"P{p}'s only option" if forced else f"P{p}'s bot"
-                lines = [f"{'script ' if isinstance(e, ScriptError) else ''}error while {who} was played: {e}", stays]
+                lines = [f"{'script ' if isinstance(e, ScriptError) else ''}error while {who} was played: "
+                         f"{self.error_text(e)}", stays]
             if say is not None:
                 say(lines)
             else:
@@ -419,6 +420,32 @@ class Session:
                 break
             n += 1
         return out
+
+    def error_text(self, e: EngineError) -> str:
+        """A script's error as the person at the keyboard may read it: in full, unless it names
+        a card their seat cannot see (by its number, `(card 9)`, or by a line of its definition,
+        `cards/x.yaml:16`, when no card of that definition is in their sight); then only that a
+        script failed. A designer (or bots alone) reads every error in full."""
+        text = str(e)
+        viewer = self.viewer()
+        if viewer is None or not self._names_hidden_card(text, viewer):
+            return text
+        return ("a script failed, and what it says names a card you cannot see, so it is shown to a designer "
+                "only (play the same seats and seed with --designer, or `summon sim`, to read it)")
+
+    def _names_hidden_card(self, text: str, viewer: int) -> bool:
+        """Whether an error's text names a card whose face the viewer does not see."""
+        seen = [c for c in self.match.view(viewer)["cards"] if "name" in c and isinstance(c.get("id"), int)]
+        ids = {c["id"] for c in seen}
+        if any(int(n) not in ids for n in re.findall(r"\(card (\d+)\)", text)):
+            return True
+        defs_seen = {c.get("def") for c in seen}
+        for path, line in re.findall(r"(\S+\.ya?ml):(\d+)", text):
+            here = [d for d in self.match.game.cards.values()
+                    if (path.endswith(d.path) or d.path.endswith(path)) and d.line <= int(line)]
+            if here and max(here, key=lambda d: d.line).id not in defs_seen:
+                return True
+        return False
 
     def _bot_pick(self, p: int) -> int:
         """Seat p's bot's answer; a script that fails as the bot looks ahead (in a fork or a
@@ -431,9 +458,10 @@ class Session:
     def _look_ahead_failed(self, p: int, e: EngineError) -> str:
         """What a person is told of a script that failed in seat p's bot's look-ahead. Its
         text may name a card of a world the bot imagined, its own hidden cards among them: in
-        full for a designer (or bots alone), and only that it failed for a seat at the keyboard."""
+        full for a designer (or bots alone) or the seat whose bot it is, and only that it failed
+        for another seat at the keyboard."""
         kind = "script error" if isinstance(e, ScriptError) else "error"
-        if self.viewer() is None:
+        if self.viewer() in (None, p):   # (a seat's own bot imagines with what that seat sees)
             return (f"{kind} in P{p}'s bot's look-ahead, in a position it imagined (the cards it cannot see are "
                     f"dealt at random there: the card named may be elsewhere in the match): {e}")
         return (f"P{p}'s bot stopped: a script failed in a position its look-ahead imagined; what failed may "
@@ -453,7 +481,7 @@ class Session:
             except Quit:
                 raise
             except ScriptError as e:
-                return f"script error: {e}\n(the match stays at its last decision)"
+                return f"script error: {self.error_text(e)}\n(the match stays at its last decision)"
             except EngineError as e:
                 return f"error: {e}"
         if self.match.pending is None:
@@ -473,7 +501,7 @@ class Session:
         try:
             out = self.answer(idx)
         except ScriptError as e:
-            return f"script error: {e}\n(the match stays at its last decision)"
+            return f"script error: {self.error_text(e)}\n(the match stays at its last decision)"
         out += self.play_bots()
         return "\n".join(out)
 
@@ -910,6 +938,7 @@ def _bot(s: Session, arg: str) -> str:
     try:
         out = s.answer(s._bot_pick(p))
     except _LookAheadFailed as e:   # (said as play_bots says it: a seat reads no card of it)
+        s.stuck = str(e.error)
         return s._look_ahead_failed(p, e.error) + f"\n(the match stays at decision {s.match.decisions})"
     out += s.play_bots()
     return "\n".join(out)

@@ -256,9 +256,13 @@ def test_match_data_kept_outside_state_is_a_problem(tmp_path):
     edit(game / "tiny.lua", "      cards.place(pawn, pick.to)\n", "      cards.place(pawn, pick.to)\n"
                             "      steps_left = steps_left - 1\n")
     problems = [str(p) for p in check(str(game))]
-    assert len(problems) == 1 and re.match(r".*game\.yaml:1:1: a match built after another one played differently "
+    act = (game / "tiny.lua").read_text().splitlines().index("function act(round)") + 1
+    assert len(problems) == 1 and re.match(rf".*tiny\.lua:{act}:1: a match built after another one played differently "
                                            r"from the same match built alone \(from decision \d+\): a script keeps "
                                            r"match data outside `state`", problems[0]), problems
+    # the local is named, with the function keeping it (where the problem is said)
+    assert re.search(rf"\(the local steps_left that act \(\S*tiny\.lua:{act}\) keeps starts at 2 alone, at -?\d+ "
+                     r"after another match\)", problems[0]), problems
     # a global of the rules is named, with what it holds alone and after another match
     edit(game / "tiny.lua", "local steps_left = 2\n", "STEPS_LEFT = 2\n")
     (game / "tiny.lua").write_text((game / "tiny.lua").read_text().replace("steps_left", "STEPS_LEFT"))

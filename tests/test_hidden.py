@@ -141,8 +141,10 @@ def test_a_reveal_is_said_as_shown_by_whose_zone_the_card_is_in(bid_game):
     m.eval("local c = zones.cards(1, 'hand')[1]; cards.to_zone(c, 2, 'hand'); cards.reveal(c, 1); cards.reveal(c, 2); "
            "cards.reveal(c)")
     name = m.eval("return zones.cards(2, 'hand')[#zones.cards(2, 'hand')].name")[0]
-    assert m.messages()[-3:] == ["Player 2 shows player 1 a card", "Player 2 sees a card of their own",
+    assert m.messages()[-3:] == ["Player 2 shows player 1 a card", "Player 2 sees a card",   # (player 1's card)
                                  f"Player 2 reveals {name}"]
+    m.eval("cards.reveal(zones.cards(2, 'hand')[1], 2)")
+    assert m.messages()[-1] == "Player 2 sees a card of their own"
     tiny = Match(load_game(str(ROOT / "tests" / "games" / "tiny_graph")), 1, [Seat("human"), Seat("human")],
                  quiet=False)
     tiny.messages()
@@ -613,3 +615,50 @@ def test_a_rules_modifiers_draw_is_placed_at_it_after_a_nested_error_caught_by_p
     failures = [x for x in m.stat_failures(None) if x.startswith("the value of")]
     assert failures and all(re.search(rf"bid\.lua:{line}: a random draw inside the value modifier", x)
                             for x in failures), failures
+
+
+def _leaky_bid(tmp_path):
+    """sealed_bid where the High card's hook fails as it is played face down (so its error
+    would name a card the other seat cannot see)."""
+    import shutil
+    game = tmp_path / "leaky"
+    shutil.copytree(ROOT / "tests" / "games" / "sealed_bid", game)
+    edit(game / "bid.lua", "    cards.turn_face_down(c)\n", "    cards.turn_face_down(c)\n    emit(\"placed\", { card = c })\n")
+    edit(game / "game.yaml", "scripts: [bid.lua]", "hooks: [placed]\nscripts: [bid.lua]")
+    edit(game / "cards" / "cards.yaml", "  - {id: high, name: High, value: 3, copies: 0, text: Worth 3.}",
+         "  - id: high\n    name: High\n    value: 3\n    copies: 0\n    text: Worth 3.\n    hooks:\n      placed: |\n"
+         "        function(self, ev)\n          if ev.card ~= self then return end\n          local t = nil\n"
+         "          return t.x + 1\n        end")
+    return load_game(str(game))
+
+
+@pytest.mark.parametrize("designer", [False, True])
+def test_a_script_error_naming_a_card_the_seat_cannot_see_is_not_shown_to_it(tmp_path, designer):
+    """P2 (a bot) plays High face down and its hook fails: the error named High, its card
+    number and its line, to P1 at the keyboard. A designer reads it in full."""
+    from repl.session import Session
+    game = _leaky_bid(tmp_path)
+    s = Session(Match(game, 1, [Seat("human"), Seat("random")], quiet=False), designer=designer)
+    out = "\n".join(s.play_bots())
+    for _ in range(6):
+        if s.stuck or s.match.pending is None:
+            break
+        if s.match.pending.player == 1:
+            out += "\n" + s.handle(s.match.options()[0])
+    assert s.stuck and "while P2's bot was played" in out, out
+    if designer:
+        assert "in hook placed of High (card " in out and "cards.yaml:" in out, out
+    else:
+        assert "names a card you cannot see, so it is shown to a designer only" in out, out
+        assert "High" not in out.split("while P2's bot was played")[1] and "cards.yaml" not in out, out
+
+
+def test_a_face_down_card_in_a_seats_own_hand_whose_face_it_does_not_know_is_listed_as_such(bid_game):
+    """A card of P2's put face down in P1's hand: P1's hand listed every card by name, and
+    this one has none in P1's view (the screen and `hand` stopped with an internal error)."""
+    from repl.render import private_zones
+    m = new_bid_match(bid_game)
+    m.eval("local c = zones.cards(2, 'hand')[1]; cards.to_zone(c, 1, 'hand'); cards.turn_face_down(c)")
+    [(name, listed)] = private_zones(m, m.view(1), 1)
+    assert name == "hand" and listed[-1].startswith("face-down card ?") and len(listed) == 4, listed
+    assert all(x in ("Low", "Middle", "High") for x in listed[:-1]), listed

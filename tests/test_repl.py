@@ -470,3 +470,15 @@ def test_a_script_failing_in_a_bots_look_ahead_names_no_card_to_a_seat(sw, desig
     again = s.handle("bot")   # (`bot` asks it again: said the same way)
     assert ("Hidden Dragon" in again) == designer and "look-ahead" in again, again
     assert s.match.pending.player == 2
+
+
+def test_a_seats_own_bot_failing_in_its_look_ahead_is_said_in_full_and_stops_piped_play(sw):
+    """`bot` for a person's own decision imagines with what that seat sees: its error is
+    theirs to read; and it stops the bots as play_bots does (piped play then exits 1)."""
+    s = Session(Match(sw, 4, [Seat("human", "polar_dwarves"), Seat("bot", "fallen_kingdom")], quiet=False))
+    s.play_bots()
+    assert s.match.pending.player == 1
+    s.bots[1] = _failing_bot
+    out = s.handle("bot")
+    assert "script error in P1's bot's look-ahead" in out and "Hidden Dragon" in out, out
+    assert s.stuck is not None and s.match.pending.player == 1

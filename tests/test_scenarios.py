@@ -778,6 +778,7 @@ scenarios:
     steps:
       - answer: Summon Frost Mage #2
       - answer: End summon phase   # a note of the scenario's own
+      - answer: End move phase #TODO a note too
       - expect:
           offered:
             - End move phase #2
@@ -793,15 +794,19 @@ def test_an_answer_cut_by_a_comment_is_a_problem_at_its_line(tmp_path):
     f.write_text(HASHED)
     results, problems = scenarios.run_file(f)
     assert [(p.line, p.message) for p in problems] == [
-        (5, "this reads as 'Summon Frost Mage': YAML takes ' #2' for a comment; put the text in quotes "
-            "(\"Summon Frost Mage #2\")"),
-        (9, "this reads as 'End move phase': YAML takes ' #2' for a comment; put the text in quotes "
-            "(\"End move phase #2\")")], problems
-    f.write_text(HASHED.replace("          offered:\n            - End move phase #2\n            - \"Quoted #2\"\n",
-                                "          offered: [End move phase #2, x]\n"))
+        (5, "this reads as 'Summon Frost Mage': YAML takes ' #2' and what follows for a comment; put the text in "
+            "quotes ('Summon Frost Mage #2')"),
+        (10, "this reads as 'End move phase': YAML takes ' #2' and what follows for a comment; put the text in "
+             "quotes ('End move phase #2')")], problems
+    listed = "          offered:\n            - End move phase #2\n            - \"Quoted #2\"\n"
+    f.write_text(HASHED.replace(listed, "          offered: [End move phase #2, x]\n"))
     _, problems = scenarios.run_file(f)
-    assert any(p.line == 8 and "this [ list is not closed" in p.message and "a ' #' inside it starts a comment"
-               in p.message for p in problems), problems
+    assert [p.message.split("): ", 1)[1] for p in problems if p.line == 9 and "[ list is not closed" in p.message] == [
+        "the ' #' in 'End move phase #2' starts a comment, which takes the rest of the line, its closing bracket "
+        "too; put that text in quotes ('End move phase #2')"], problems
+    f.write_text(HASHED.replace(listed, "          offered: [\"End move phase #2\", x\n"))   # (a bracket missing)
+    _, problems = scenarios.run_file(f)
+    assert any("[ list is not closed" in p.message and "comment" not in p.message for p in problems), problems
 
 
 def test_a_setup_entry_the_engine_refuses_is_named_at_its_own_line(tmp_path):
@@ -827,10 +832,31 @@ scenarios:
         c4: {card: frost_mag, owner: 1}
     steps:
       - expect: {over: false}
+  - name: a zone of each player given one list
+    seats: [polar_dwarves, fallen_kingdom]
+    setup:
+      clear_board: true
+      zones:
+        hand: [frost_mage]
+    steps:
+      - expect: {over: false}
+  - name: no such space
+    seats: [polar_dwarves, fallen_kingdom]
+    setup:
+      clear_board: true
+      board:
+        z9: {card: frost_mage}
+    steps:
+      - expect: {over: false}
 """
     results = _run_text(tmp_path, text, "keys.yaml")
     lines = text.splitlines()
-    phase = next(i for i, x in enumerate(lines, 1) if "phase: trik" in x)
-    card = next(i for i, x in enumerate(lines, 1) if "frost_mag," in x)
-    assert [(r.failures[0].where.rsplit(":", 1)[1], r.failures[0].message.split(": ", 2)[1]) for r in results] == [
-        (str(phase), "setup start"), (str(card), "setup board c4")], [f.where for r in results for f in r.failures]
+    at = [next(i for i, x in enumerate(lines, 1) if mark in x)
+          for mark in ("phase: trik", "frost_mag,", "hand: [frost_mage]", "z9:")]
+    said = ["setup start", "setup board c4", "setup zone hand is a zone of each player", "setup board z9"]
+    assert [(int(r.failures[0].where.rsplit(":", 1)[1]), r.failures[0].message.split(": ", 2)[1]) for r in results] \
+        == list(zip(at, said)), [(f.where, f.message) for r in results for f in r.failures]
+    assert "no space called 'z9'" in results[3].failures[0].message and "engine/lua" not in results[3].failures[0].message
+    # summon check says them at the same lines
+    from engine.check import check_scenarios
+    assert sorted(p.line for p in check_scenarios(str(tmp_path / "keys.yaml"))) == at

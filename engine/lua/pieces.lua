@@ -719,7 +719,7 @@ function C.reveal(c, p)
   elseif by and by ~= p then
     E.say(string.format("Player %d shows player %d a card", by, p))
   else
-    E.say(string.format("Player %d sees a card%s", p, by and " of their own" or ""))
+    E.say(string.format("Player %d sees a card%s", p, c.owner == p and " of their own" or ""))
   end
 end
 

@@ -135,6 +135,9 @@ function S.apply(setup)
   table.sort(spaces)
   for _, s in ipairs(spaces) do
     local spec = setup.board[s]
+    if not E.board.exists(s) then
+      error("setup board " .. tostring(s) .. ": no space called " .. E.show(s) .. E.suggest(s, E.board_order), 0)
+    end
     if spec == false then
       local c = E.board.card_at(s)
       if c then S.remove(c) end
