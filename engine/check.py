@@ -166,7 +166,10 @@ def cannot_start(game, error: str) -> Problem:
     the error names (with the API function meant, for a misspelt one), else at game.yaml."""
     first = error.splitlines()[0] if error else ""
     placed = problem_from_lua(first, "")
-    if not placed.path:
+    if not placed.path:   # (the step budget's message says where the script was: " at FILE:LINE")
+        at = re.search(r" at (\S+):(\d+)\b", first)
+        if at:
+            return Problem(at.group(1), int(at.group(2)), 1, f"a match cannot start: {first}")
         return Problem(loader.display(game.root / "game.yaml"), 1, 1, f"a match cannot start: {first}")
     said = placed.message.removeprefix("Lua: ")
     field = re.search(r"attempt to call a nil value \(field '(\w+)'\)", said)
@@ -488,7 +491,8 @@ MODIFIER_SETS = 20        # ... in a game for each card set a seat may play, up 
 
 
 def _first_difference(before, after, path: str = "state") -> str:
-    """Where two JSON values first differ, as a path (state.cards.12.vars.seen)."""
+    """Where two JSON values first differ, as a path (state.cards[12].vars.seen: a list by its
+    position from 1, as Lua counts)."""
     if isinstance(before, dict) and isinstance(after, dict):
         for k in sorted(before.keys() | after.keys()):
             if k not in after or k not in before:

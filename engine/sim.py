@@ -63,6 +63,9 @@ def run_one(game: GameDef, seats: list[Seat], seed: int, max_decisions: int, opt
             start = time.perf_counter()
             try:
                 return bot(ask)
+            except EngineError as e:   # (in a fork or sample the bot made, not in the game itself)
+                raise EngineError(f"{e}\n  in P{seat}'s bot's look-ahead, in a position it imagined (the cards "
+                                  f"it cannot see are dealt at random there)") from None
             finally:
                 thinking[seat - 1] += time.perf_counter() - start
                 answered[seat - 1] += 1

@@ -367,9 +367,14 @@ class Session:
         """Answers the pending decision; returns the messages of what happened. forced: the
         person's only option taken for them (only_option); redoing: an answer `redo` gives
         again (the others undone stay to redo)."""
-        label = self.match.options()[index]
+        options = self.match.options()
+        label = options[index]
         who, secret = self.match.pending.player, self.match.pending.secret
         prompt = self.match.pending.prompt
+        # equal labels are numbered by the engine (`Play Ambush #2`): the number would tell the
+        # others how many the seat had to choose from (copies in a hand), so they read it without
+        numbered = re.fullmatch(r"(.*) #\d+", label)
+        plain = numbered.group(1) if numbered and numbered.group(1) in options else label
         self.match.answer(index)
         if not redoing:
             self.redo_stack.clear()
@@ -379,8 +384,10 @@ class Session:
         # a person sees the question they answer; the others (and a designer, for a bot) are told it
         told = "" if secret or forced or (self.is_human(who) and len(self.humans()) == 1) else prompt
         # the others read an answer taken for the person as one the person gave
-        veiled = f"{tag} made a secret choice" if secret else f"{tag}: {label}"
-        entry = Entry(self.match.decisions, said, who if secret or forced else None, veiled, who, told)
+        veiled = (f"{tag} made a secret choice" if secret else
+                  f"{tag}: {plain}" + (f' (to "{told}")' if told and plain != label else ""))
+        entry = Entry(self.match.decisions, said, who if secret or forced or plain != label else None, veiled, who,
+                      told)
         self.log.append(entry)
         return [entry.for_seat(self.viewer())] + [f"  {m}" for m in self._take_messages()]
 

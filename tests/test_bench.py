@@ -3,6 +3,7 @@ No assertion here is about speed: the figures depend on the machine."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -543,3 +544,21 @@ def test_a_burst_of_load_spoils_one_game_of_one_round_not_the_comparison(monkeyp
     assert len(calls) == 12
     assert out["budget_cost"] == pytest.approx(0, abs=1e-9)
     assert out["budget_on_decisions_per_s"] == pytest.approx(out["budget_off_decisions_per_s"])
+
+
+def test_a_sims_error_in_a_bots_look_ahead_is_said_as_such(sw, monkeypatch):
+    """A script failing in a position a bot imagined (its sample deals the cards it cannot
+    see at random) was blamed on the game itself, at its decision."""
+    from engine import sim
+    from engine.errors import EngineError, ScriptError
+    from engine.match import Seat
+
+    def failing(match, **kw):
+        def bot(ask):
+            raise ScriptError("rules/x.lua:3: attempt to call a nil value (field 'achieved')")
+        return {1: bot, 2: bot}
+    monkeypatch.setattr(sim, "bots_for", failing)
+    with pytest.raises(EngineError) as e:
+        sim.run_one(sw, [Seat("greedy"), Seat("greedy")], 6, 100)
+    assert re.search(r"field 'achieved'\)\n  in P\d's bot's look-ahead, in a position it imagined \(.*\)\n"
+                     r"  in the game of seed 6, at decision \d+", str(e.value)), str(e.value)

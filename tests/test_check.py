@@ -1097,3 +1097,15 @@ def test_a_misspelt_field_is_noted_when_it_stops_the_match_from_starting(tmp_pat
     assert r.returncode == 1
     assert re.search(rf"tiny\.lua:{line}:1: a match cannot start: attempt to compare number with nil", r.stdout), r.stdout
     assert re.search(rf"tiny\.lua:{line}:\d+: note: .*field 'rund' \(did you mean 'round'\?\)", r.stdout), r.stdout
+
+
+def test_an_endless_loop_before_the_first_decision_is_said_at_its_line(tmp_path):
+    """The step budget's message names where the script was; a match that could not start
+    for it was said at game.yaml:1:1."""
+    game = Path(shutil.copytree(ROOT / "tests" / "games" / "tiny_graph", tmp_path / "tiny"))
+    edit(game / "game.yaml", "scripts:", "limits: {steps: 20000}\nscripts:")
+    edit(game / "tiny.lua", "function setup()\n", "function setup()\n  while true do end\n")
+    line = (game / "tiny.lua").read_text().splitlines().index("  while true do end") + 1
+    problems = [str(p) for p in check(str(game))]
+    assert len(problems) == 1 and re.match(rf".*tiny\.lua:{line}:1: a match cannot start: script ran too long",
+                                           problems[0]), problems

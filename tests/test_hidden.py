@@ -662,3 +662,48 @@ def test_a_face_down_card_in_a_seats_own_hand_whose_face_it_does_not_know_is_lis
     [(name, listed)] = private_zones(m, m.view(1), 1)
     assert name == "hand" and listed[-1].startswith("face-down card ?") and len(listed) == 4, listed
     assert all(x in ("Low", "Middle", "High") for x in listed[:-1]), listed
+
+
+def test_an_answer_with_a_number_the_engine_gave_is_read_by_the_others_without_it(tmp_path):
+    """Equal labels are numbered by the engine (`Play a card #3`): the number told the other
+    seats how many such options the seat had (copies in a hidden hand). They read the answer
+    without it; the seat itself and a designer read it whole."""
+    import shutil
+    from repl.session import Session
+    game = tmp_path / "bids"
+    shutil.copytree(ROOT / "tests" / "games" / "sealed_bid", game)
+    edit(game / "bid.lua", 'opts[#opts + 1] = { label = "Play " .. c.name, card = c }',
+         'opts[#opts + 1] = { label = "Play a card", card = c }')
+    edit(game / "bid.lua", 'prompt = "Play a card face down", options = opts, secret = true,',
+         'prompt = "Play a card face down", options = opts,')
+    g = load_game(str(game))
+    for designer in (False, True):
+        s = Session(Match(g, 1, [Seat("human"), Seat("random")], quiet=False), designer=designer)
+        s.play_bots()
+        s.handle("Bid 0")   # (the sealed bid, then the card)
+        s.handle("3")   # P1: "Play a card #3"; P2, a bot, answers next
+        played = [e for e in s.log if s.match.answers[e.decision - 1].startswith("Play a card")]
+        mine = next(e for e in played if e.asker == 1)
+        theirs = next(e for e in played if e.asker == 2)
+        label = s.match.answers[theirs.decision - 1]
+        assert mine.for_seat(1) == "P1: Play a card #3", mine
+        assert mine.for_seat(2) == "P1: Play a card", mine
+        assert re.fullmatch(r"Play a card( #\d)?", label)
+        assert theirs.for_seat(1).startswith("P2 (bot): Play a card") and "#" not in theirs.for_seat(1), theirs
+        assert theirs.for_seat(None).startswith(f"P2 (bot): {label}"), theirs
+
+
+def test_a_stat_a_card_does_not_print_is_shown_once_a_modifier_changes_it(tmp_path):
+    """The screens and views showed only the stats a card prints: a modifier raising one it
+    does not print (the game's default applies) was left out, though the rules' stat() gave
+    the raised value."""
+    import shutil
+    game = tmp_path / "tiny"
+    shutil.copytree(ROOT / "tests" / "games" / "tiny_graph", game)
+    m = Match(load_game(str(game)), 1, [Seat("random"), Seat("random")], quiet=True)
+    pawn = m.eval("return cards.on_board()[1].id")[0]
+    assert "speed" not in m.stats_seen(1, pawn)   # (the default, unchanged: not shown)
+    (game / "tiny.lua").write_text((game / "tiny.lua").read_text() +
+                                   '\nadd_modifier("speed", function(c, v) return v + 2 end)\n')
+    m = Match(load_game(str(game)), 1, [Seat("random"), Seat("random")], quiet=True)
+    assert m.stats_seen(1, pawn)["speed"] == m.eval(f"return stat({pawn}, 'speed')")[0] == 3

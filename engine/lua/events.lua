@@ -615,12 +615,16 @@ function E.stats_seen(p, id)
 end
 
 --- One stat of card c as seat p may know it (see E.stats_seen), unguarded; nil for a stat
---- the card does not have. The caller knows p may see c's face.
+--- the card does not print (nor has of its own) while the modifiers p knows of leave it at
+--- the game's default: a modifier that changes it shows it. The caller knows p may see c's face.
 function E.stat_seen(p, c, name)
   local v = c.base and c.base[name]
   if v == nil then v = (E.plain_defs or E.defs)[c.def][name] end
-  if v == nil then return nil end
-  return through_modifiers(c, name, v, p)
+  if v ~= nil then return through_modifiers(c, name, v, p) end
+  local default = E.game.stat_defaults[name] or 0
+  v = through_modifiers(c, name, default, p)
+  if v == default then return nil end
+  return v
 end
 
 -------------------------------------------------------------------------------

@@ -133,9 +133,14 @@ end
 --- A reaction in the other player's turn: the defending player may play a card with a
 --- `react` ability from their hand; it may change the event (ev.hits).
 function react(p, ev)
-  local opts = { { label = "No reaction" } }
+  local opts, named = { { label = "No reaction" } }, {}
   for _, c in ipairs(zones.cards(p, "hand")) do
-    if cards.def(c).abilities.react then opts[#opts + 1] = { label = "Play " .. c.name, card = c } end
+    -- one option a name: two alike would be numbered ("Play Parry #2"), telling the
+    -- attacker that the hand holds two
+    if cards.def(c).abilities.react and not named[c.name] then
+      named[c.name] = true
+      opts[#opts + 1] = { label = "Play " .. c.name, card = c }
+    end
   end
   -- asked even with nothing to play (confirm): asked only when the hand holds a
   -- reaction, the question would tell the attacker so
