@@ -704,7 +704,10 @@ def read_save(path: Path) -> dict:
     try:
         data = json.loads(text, parse_constant=_not_a_number)
     except json.JSONDecodeError as e:
-        raise SaveFileError(f"{path}:{e.lineno}:{e.colno}: not a saved match (JSON: {e.msg})") from None
+        # (Python's words end "... starting at", the place being given apart: here, the line's)
+        said = e.msg[:-3] + " here" if e.msg.endswith(" at") else e.msg
+        cut = "; is the file cut short?" if e.pos >= len(text.rstrip()) - 1 or "Unterminated" in e.msg else ""
+        raise SaveFileError(f"{path}:{e.lineno}:{e.colno}: not a saved match (JSON: {said}{cut})") from None
     except RecursionError:
         line, col = _too_deep(text)
         raise SaveFileError(f"{path}:{line}:{col}: not a saved match (its JSON is nested too deeply)") from None

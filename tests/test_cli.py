@@ -127,6 +127,11 @@ def test_bad_save_file_is_a_message(tmp_path):
     bad.write_text("[]")
     r = summon("replay", str(bad))
     assert r.returncode == 1 and "not a saved match" in r.stderr and "Traceback" not in r.stderr
+    # a file cut short inside a text: said so (Python's words ended "starting at")
+    bad.write_text('{"format": "summon-match/1",\n "game": "summ')
+    r = summon("replay", str(bad))
+    assert f"{bad}:2:10: not a saved match (JSON: Unterminated string starting here; is the file cut short?)" \
+        in r.stderr, r.stderr
 
 
 def test_check_passes_on_the_shipped_games():

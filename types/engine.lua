@@ -584,7 +584,8 @@ function cards.turn_face_down(c, in_sight) end
 
 --- Turns a card face up: it shows as itself to whoever sees where it lies (everyone,
 --- on the board or in a public zone; its owner, in a hand). cards.reveal shows a card
---- to players who do not see its zone. A reveal: fair undo stops here.
+--- to players who do not see its zone. A reveal: fair undo stops here. It says nothing
+--- itself (cards.reveal says who shows what): the rules say what the players see.
 --- Errors: not a card.
 --- Example: cards.turn_face_up(c)
 ---@param c CardArg
