@@ -367,6 +367,8 @@ class Runtime:
             if short(v) is not None:
                 out[str(k)] = short(v)
         # the rules files' locals their functions keep: "NAME, a local of FILE:LINE's FUNCTION"
+        if self._E.rules_locals is None:
+            self._load_engine_file("checking")
         for item in _list(self._call(self._E.rules_locals)[0]):
             name, value, at, fn = str(item[1]), item[2], str(item[3]), str(item[4])
             if short(value) is not None:

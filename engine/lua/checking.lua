@@ -118,3 +118,34 @@ function E.modifier_that_writes()
     end
   end
 end
+
+-- (debug's functions, as events.lua kept them)
+local getupvalue, upvalueid, getinfo = E.debug.getupvalue, E.debug.upvalueid, E.debug.getinfo
+
+--- For `summon check`: the locals of the rules files that the rules' global functions keep
+--- (their upvalues but _ENV), each once, as a list of {name, value, "file:line" of the first
+--- function using it, that function's name}, functions taken by name in order.
+function E.rules_locals()
+  local names = {}
+  for k, v in next, E.rules_env do
+    if type(k) == "string" and type(v) == "function" then names[#names + 1] = k end
+  end
+  table.sort(names)
+  local out, seen = {}, {}
+  for _, k in ipairs(names) do
+    local fn = E.rules_env[k]
+    local info = getinfo(fn, "S")
+    if info.what == "Lua" and not string.find(info.source, "^@?engine/") then
+      for i = 1, 255 do
+        local up, v = getupvalue(fn, i)
+        if up == nil then break end
+        local id = upvalueid(fn, i)
+        if up ~= "_ENV" and not seen[id] then
+          seen[id] = true
+          out[#out + 1] = { up, v, info.short_src .. ":" .. info.linedefined, k }
+        end
+      end
+    end
+  end
+  return out
+end

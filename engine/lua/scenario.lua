@@ -251,3 +251,102 @@ function S.apply(setup)
   end
   if setup.rolls then S.force(setup.rolls) end
 end
+
+-------------------------------------------------------------------------------
+-- A scenario's listeners and rules modifiers that keep tables of the match
+-------------------------------------------------------------------------------
+local getupvalue, getinfo = E.debug.getupvalue, E.debug.getinfo
+
+local function sorted_keys(t)
+  local keys = {}
+  for k in next, t do keys[#keys + 1] = k end
+  table.sort(keys, function(a, b)   -- (numbers before texts; other keys by their kind's name)
+    local ta, tb = type(a), type(b)
+    if ta ~= tb then return ta < tb end
+    if ta == "number" or ta == "string" then return a < b end
+    return false
+  end)
+  return keys
+end
+
+-- Each table of the match's state -> where it is (state.vars.x, state.cards[3]), walked in
+-- key order so that a table reached two ways is named the same way in every run.
+local function state_tables()
+  local found = {}
+  local function walk(t, path, depth)
+    if found[t] or depth > 12 then return end
+    found[t] = path
+    for _, k in ipairs(sorted_keys(t)) do
+      local v = rawget(t, k)
+      if type(v) == "table" and getmetatable(v) == nil then
+        walk(v, type(k) == "string" and path .. "." .. k or path .. "[" .. tostring(k) .. "]", depth + 1)
+      end
+    end
+  end
+  walk(E.state, "state", 0)
+  return found
+end
+
+-- The first table of the state that v holds (v itself, a table inside it, as a value or a
+-- key, or what a function of the same script keeps in its own locals), with the way there
+-- from v ("" for v itself); nil if none. Functions of other files (the rules', the
+-- engine's) and a function's environment (_ENV: the setup's globals) are not gone into.
+local function state_in(v, src, tables, seen, depth)
+  if seen[v] or depth > 6 then return nil end
+  if type(v) == "table" then
+    if tables[v] then return tables[v], "" end
+    if getmetatable(v) ~= nil then return nil end   -- (a read-only view: the engine's, not the match's)
+    seen[v] = true
+    for _, k in ipairs(sorted_keys(v)) do
+      local at, way = state_in(k, src, tables, seen, depth + 1)
+      if at then return at, ", as a key" .. way end
+      at, way = state_in(rawget(v, k), src, tables, seen, depth + 1)
+      if at then
+        local tk = type(k)
+        return at, (tk == "string" and "." .. k or tk == "number" and "[" .. k .. "]" or "[a " .. tk .. "]") .. way
+      end
+    end
+  elseif type(v) == "function" then
+    if getinfo(v, "S").source ~= src then return nil end
+    seen[v] = true
+    for i = 1, 255 do
+      local up, x = getupvalue(v, i)
+      if up == nil then break end
+      if up ~= "_ENV" then
+        local at, way = state_in(x, src, tables, seen, depth + 1)
+        if at then return at, ", whose local " .. up .. way end
+      end
+    end
+  end
+  return nil
+end
+
+--- After a scenario's setup has run, and when it first asks a question: fails when a
+--- listener or rules modifier it added keeps a table of the match's state (a card, a
+--- player, state.vars) in a local of the setup, or in a table or function such a local
+--- holds. Listeners belong to the runtime and a copy of the match (a bot's look-ahead) has
+--- tables of its own, so such a function would read or change this match's card while the
+--- copy plays. Said where the function is defined.
+function E.check_setup_functions()
+  if E.setup_added[1] == nil then return end
+  local tables = state_tables()
+  for _, f in ipairs(E.setup_added) do
+    local src = getinfo(f[1], "S").source
+    for i = 1, 255 do
+      local up, v = getupvalue(f[1], i)
+      if up == nil then break end
+      local at, way = nil, nil
+      if up ~= "_ENV" then at, way = state_in(v, src, tables, {}, 0) end
+      if at then
+        local id = string.match(at, "^state%.cards%[(%d+)%]$")
+        local card = id and E.state.cards[tonumber(id)]
+        local what = card and "a card of the match, " .. E.describe(card) or "a table of the match's state, " .. at
+        error(E.defined_at(f[1]) .. "the " .. f[2] .. " that the scenario's setup added keeps " .. what ..
+              ", in its local `" .. up .. "`" .. (way ~= "" and " (at " .. up .. way .. ")" or "") ..
+              ": a copy of the match (a bot's look-ahead) has cards and state of its own, and the function " ..
+              "would use this match's tables there; keep a card's id (`local id = c.id`) and find the card as " ..
+              "the function runs, with cards.get(id), and read the state as it runs (`state.vars`)", 0)
+      end
+    end
+  end
+end
