@@ -441,8 +441,13 @@ class Session:
                 "only (play the same seats and seed with --designer, or `summon sim`, to read it)")
 
     def _names_hidden_card(self, text: str, viewer: int) -> bool:
-        """Whether an error's text names a card whose face the viewer does not see."""
-        seen = [c for c in self.match.view(viewer)["cards"] if "name" in c and isinstance(c.get("id"), int)]
+        """Whether an error's text names a card whose face the viewer does not see (true
+        when the seat's view cannot be made: nothing can then be told safe)."""
+        try:
+            view = self.match.view(viewer)
+        except EngineError:
+            return True
+        seen = [c for c in view["cards"] if "name" in c and isinstance(c.get("id"), int)]
         ids = {c["id"] for c in seen}
         if any(int(n) not in ids for n in re.findall(r"\(card (\d+)\)", text)):
             return True
