@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import re
 from pathlib import Path
 
@@ -692,10 +693,44 @@ def notes(target: str, game_id: str | None = None, *, fields_only: bool = False)
     out += [f"{src.chunkname}:{u.line}:{u.col}: note: this sets a global '{u.name}' that no script reads (did you "
             f"mean the local '{near}'? a name no local has makes a global)"
             for src, u, near in lualint.unread_global_writes(game.scripts, sources, set(_yaml_words(game.data)))]
+    out += _missing_schema_notes(game)
     schema = game.root / "cards.schema.json"
     if schema.is_file() and schema.read_text(encoding="utf-8") != card_schema_text(str(game.root)):
         out.append(f"{loader.display(schema)}: note: out of date with game.yaml (card_fields, stats, hooks...), "
                    f"so editors check card files against old fields: run `summon schema {game.id} --write`")
+    return out
+
+
+SCHEMA_LINE = re.compile(r"#\s*yaml-language-server:\s*\$schema=(\S+)")
+
+
+def _missing_schema_notes(game) -> list[str]:
+    """A note at a card or deck file's `$schema` line (among its first lines) that names a
+    card schema (cards.schema.json) no file is at: an editor then checks the file against
+    nothing, and says nothing about it."""
+    cards_dir = loader.cards_beside(game.root)
+    out = []
+    for f in loader.yaml_files(cards_dir, deep=True) if cards_dir else []:
+        try:
+            head = f.read_text(encoding="utf-8", errors="replace")[:2000].splitlines()[:5]
+        except OSError:
+            continue
+        for n, line in enumerate(head, 1):
+            m = SCHEMA_LINE.match(line.strip())
+            if m is None or "://" in m.group(1) or Path(m.group(1)).name != "cards.schema.json":
+                continue
+            if not (f.parent / m.group(1)).is_file():
+                col = line.index(m.group(1)) + 1
+                own = game.root / "cards.schema.json"
+                if (f.parent / m.group(1)).resolve() == own.resolve():
+                    fix = f"run `summon schema {game.id} --write` to write it"
+                else:
+                    fix = f"the game's card schema is $schema={Path(os.path.relpath(own, f.parent)).as_posix()}"
+                    if not own.is_file():
+                        fix += f" (`summon schema {game.id} --write` writes it)"
+                out.append(f"{loader.display(f)}:{n}:{col}: note: no file is at {m.group(1)}, the schema this "
+                           f"line gives an editor, so the editor checks the file against nothing: {fix}")
+            break
     return out
 
 
@@ -792,13 +827,17 @@ def _comparison_notes(game, sources) -> list[str]:
     out = []
     for src, u in lualint.compared_names(sources):
         start, code = first_line(src.source)
-        line, col = use_place(src, start, code, lines.get(src.chunkname), u.line, u.col, '"' + u.name)
+        text = u.name if u.field == "id" else '"' + u.name
+        line, col = use_place(src, start, code, lines.get(src.chunkname), u.line, u.col, text)
         where = f"{src.chunkname}:{line}:{col}"
         zone = u.name.split(":")[0]
         if u.field == "" and u.name in game.cards and (u.locals[:1] == ("ev.card",) or src.field[:1] == ("cards",)):
             held = u.locals[1] if len(u.locals) > 1 else "c"   # (local target = ev.card ... target == "pawn")
             out.append(f"{where}: note: a card is a table, never its id: this comparison is never true (compare "
                        f"its def: {held}.def == \"{u.name}\")")
+        elif u.field == "id" and (u.locals[:1] == ("ev.card",) or src.field[:1] == ("cards",)):   # (self: a card's)
+            out.append(f"{where}: note: a card is a table, never its id: this comparison is never true (compare "
+                       f"ids: {u.locals[-1]}.id == {u.name or '...'})")
         elif u.field == "phase" and u.name not in phases and _close(u.name, phases):
             out.append(f"{where}: note: no phase called '{u.name}' (did you mean '{_close(u.name, phases)}'?): "
                        f"this comparison is never true")

@@ -11,7 +11,7 @@ from typing import Any
 import jsonschema
 
 from .errors import EngineError
-from .loader import GameDef, card_schema
+from .loader import GameDef, card_schema, stat_spec
 from .names import did_you_mean, kind_of
 from .options import _option_value, check_options, plain_value_problem, schema_validator, shown
 from .stats import Rate
@@ -286,19 +286,43 @@ def cards_out_of_play(game: GameDef, seats: list, vary: list[tuple[str, list]]) 
 
 
 def card_key(game: GameDef, key: str) -> tuple[str, str]:
-    """card.ID.STAT -> (ID, STAT), when the game has that card and the card has that stat."""
+    """card.ID.STAT -> (ID, STAT), when the game has that card and STAT is a number of it: a
+    stat the game declares (printed on the card or not: unprinted, it starts at the game's
+    default), or another number the card prints (its copies, say)."""
     parts = key.split(".")
     if len(parts) != 3 or not all(parts):
         raise EngineError(f"--vary {key}: a card stat is card.CARD_ID.STAT{_example(game)}")
     _, card_id, stat = parts
     if card_id not in game.cards:
         raise EngineError(f"--vary {key}: {game.id} has no card '{card_id}'{did_you_mean(card_id, game.cards)}")
-    data = game.cards[card_id].data
-    fields = [k for k, v in data.items() if _is_stat_value(v) and k not in ("id", "name", "text")]
-    if stat not in data or stat not in fields:
-        raise EngineError(f"--vary {key}: card '{card_id}' has no stat '{stat}'{did_you_mean(stat, fields)}; "
-                          f"its stats: {', '.join(fields) or 'none'}")
+    stats, others = card_numbers(game, card_id)
+    if stat not in stats and stat not in others:
+        listed = f"its stats: {', '.join(stats) or 'none'}"
+        if others:
+            listed += f"; other numbers it prints: {', '.join(others)}"
+        raise EngineError(f"--vary {key}: card '{card_id}' has no stat '{stat}'"
+                          f"{did_you_mean(stat, stats + others)}; {listed}")
     return card_id, stat
+
+
+def card_numbers(game: GameDef, card_id: str) -> tuple[list[str], list[str]]:
+    """The numbers --vary can change on a card: the stats the game declares (in their order;
+    one the card prints as something other than a number is left out), and the other
+    numbers the card prints (copies, a number of the game's card_fields)."""
+    data = game.cards[card_id].data
+    declared = list(game.data.get("stats") or {})
+    stats = [s for s in declared if s not in data or _is_stat_value(data[s])]
+    others = [k for k, v in data.items()
+              if _is_stat_value(v) and k not in declared and k not in ("id", "name", "text")]
+    return stats, others
+
+
+def card_value(game: GameDef, card_id: str, stat: str) -> Any:
+    """A card's number as the match starts: printed, or the game's default for the stat."""
+    data = game.cards[card_id].data
+    if stat in data:
+        return data[stat]
+    return stat_spec((game.data.get("stats") or {})[stat])["default"]
 
 
 def _example(game: GameDef) -> str:
@@ -317,7 +341,7 @@ def _is_stat_value(value: Any) -> bool:
 def check_card_value(game: GameDef, card_id: str, stat: str, value: Any) -> None:
     """A new value for a card's stat must be of the kind it has, and fit the card schema
     `summon check` holds the card files to (the game's card_fields and the core keys, copies)."""
-    old = game.cards[card_id].data[stat]
+    old = card_value(game, card_id, stat)
     if type(value) is not type(old) and not (isinstance(old, float) and type(value) is int):
         raise EngineError(f"--vary card.{card_id}.{stat} takes {kind_of(old)} like {shown(old)}, not {shown(value)}")
     whole = card_schema(game.data)

@@ -56,7 +56,9 @@ class Use:
     #                  (`field` "" for a card compared with a text, locals ("self",) or
     #                  ("ev.card",): self == "pawn", ev.card == "pawn" in a function hearing an event;
     #                  for a local given the card so, local c = ev.card ... c == "pawn", the
-    #                  local's name after it: ("ev.card", "c")),
+    #                  local's name after it: ("ev.card", "c"); `field` "id" for such a card
+    #                  compared with a number or an id, ev.card == self.id: the other side as
+    #                  written, locals as for a text),
     #                  "member" (a field read on any table: x.name, x:name()) or "define"
     #                  (a field name the text sets or spells out: {name = ..}, x.name = .., "name"),
     #                  "defread" (a field read from a card's definition: cards.def(c).name,
@@ -861,6 +863,18 @@ class _Walker:
                         line, col = self.where(text_side, getattr(getattr(text_side, "first_token", None), "text", ""))
                         side = self.holding(field_side.id, scopes)[1]
                         self.uses.append(Use("compare", text, line, col, "", (side, field_side.id)))
+                for card, other in ((e.left, e.right), (e.right, e.left)):   # ev.card == self.id, c == 3
+                    is_id = (isinstance(other, A.Number) or (
+                        isinstance(other, A.Index) and other.notation == A.IndexNotation.DOT
+                        and isinstance(other.idx, A.Name) and other.idx.id == "id"))
+                    held = self.held(card, scopes) if is_id else ()
+                    if held[:1] == ("card",):
+                        line, col = self.where(other, getattr(getattr(other, "first_token", None), "text", ""))
+                        written = ((held[1],) if self.card_side(card, scopes)
+                                   else (held[1], card.id) if isinstance(card, A.Name) else (held[1],))
+                        shown = _written(other) or getattr(getattr(other, "first_token", None), "text", "")
+                        self.uses.append(Use("compare", shown, line, col, "id", written))
+                        break
             if isinstance(e, A.Concat):   # "slot" .. i, kind .. "_bonus": a piece of a name built
                 for side in (e.left, e.right):
                     piece = _string(side)
@@ -1082,7 +1096,8 @@ def redefined_functions(rules) -> list[tuple]:
 
 
 def compared_names(sources) -> list[tuple]:
-    """(source, use) for each comparison of a `.phase` or `.zone` field with a text."""
+    """(source, use) for each comparison of a `.phase` or `.zone` field with a text, and of
+    a card with a text, a number or an id."""
     out = []
     for src in sources:
         sc = scan(first_line(src.source)[1])

@@ -91,6 +91,16 @@ def check_seats(seats: list[Seat]) -> list[Seat]:
     return seats
 
 
+def seated(game: GameDef, seats: list[Seat]) -> list[Seat]:
+    """The seats of a match of the game, checked (as many as it takes, each a human or a bot)
+    and each with its card set filled in; raises EngineError."""
+    pl = game.data["players"]
+    if not pl["min"] <= len(seats) <= pl["max"]:
+        span = f"{pl['min']}" if pl["min"] == pl["max"] else f"{pl['min']} to {pl['max']}"
+        raise EngineError(f"{game.id} is for {span} players, not {len(seats)}")
+    return assign_sets(game, check_seats(list(seats)))
+
+
 def assign_sets(game: GameDef, seats: list[Seat]) -> list[Seat]:
     """Fills in each seat's card set: the one it names, or the game's sets in turn (its own,
     from cards/: a deck file one seat names, human:my_deck.yaml, is that seat's alone).
@@ -103,7 +113,7 @@ def assign_sets(game: GameDef, seats: list[Seat]) -> list[Seat]:
         for s in seats:
             if s.set is not None:
                 raise EngineError(f"{game.id} gives no seat a card set of its own, so '{s}' cannot name one; "
-                                  f"write just '{s.controller}'")
+                                  f"write just '{s.controller}'{_budget_hint(s)}")
         return seats
     out = []
     for i, s in enumerate(seats):
@@ -116,9 +126,18 @@ def assign_sets(game: GameDef, seats: list[Seat]) -> list[Seat]:
                               f"not a set to play; sets: {', '.join(ids) or 'none'}")
         elif s.set not in game.sets:
             raise EngineError(f"{game.id} has no card set '{s.set}'{did_you_mean(s.set, ids)}; "
-                              f"sets: {', '.join(ids) or 'none'}")
+                              f"sets: {', '.join(ids) or 'none'}{_budget_hint(s)}")
         out.append(s)
     return out
+
+
+def _budget_hint(seat: Seat) -> str:
+    """For a bot that takes a budget named with a card set and no budget (mcts:abc): how a
+    budget is written, in case one was meant."""
+    if seat.controller != "mcts" or seat.set is None:
+        return ""
+    return (f" ('{seat}' is mcts playing the set '{seat.set}'; a budget is a number: "
+            f"mcts:200 for iterations, mcts:2s for seconds)")
 
 
 def region_owners(got: Any, regions, players: int) -> tuple[dict[str, int], str | None]:
@@ -156,13 +175,9 @@ class Match:
     def __init__(self, game: GameDef, seed: int, seats: list[Seat], *, quiet: bool = False,
                  scenario: LuaSource | None = None, setup: dict | None = None,
                  options: dict | None = None, beside: "Match | None" = None):
-        pl = game.data["players"]
-        if not pl["min"] <= len(seats) <= pl["max"]:
-            span = f"{pl['min']}" if pl["min"] == pl["max"] else f"{pl['min']} to {pl['max']}"
-            raise EngineError(f"{game.id} is for {span} players, not {len(seats)}")
         self.game = game
         self.seed = check_seed(seed)
-        self.seats = assign_sets(game, check_seats(list(seats)))
+        self.seats = seated(game, seats)
         self.quiet = quiet
         self.scenario = scenario
         self.setup = setup
@@ -964,8 +979,13 @@ def saved_match(path: Path, data: dict, game: GameDef, *, quiet: bool = False) -
     except EngineError as e:
         line, col = _key_at(_save_text(path), "options")
         raise SaveFileError(f"{path}:{line}:{col}: {e}") from None
-    return Match(game, data["seed"], [Seat.parse(s) for s in data["seats"]], quiet=quiet,
-                 options=data.get("options"))
+    seats = [Seat.parse(s) for s in data["seats"]]
+    try:
+        seated(game, seats)
+    except EngineError as e:   # (as many seats as the game takes, each with a set it has)
+        line, col = _key_at(_save_text(path), "seats")
+        raise SaveFileError(f"{path}:{line}:{col}: {e}") from None
+    return Match(game, data["seed"], seats, quiet=quiet, options=data.get("options"))
 
 
 def load_match(path: Path, game: GameDef | None = None, *, upto: int | None = None,

@@ -18,7 +18,9 @@ def edit_distance(a: str, b: str) -> int:
 def nearest(name: object, candidates: Iterable[object]) -> str | None:
     """The candidate closest to name, if it is close enough to be a likely typo (else None).
 
-    Close enough: at most max(2, len(name) // 3) edits; the first of equally close ones wins.
+    Close enough: at most max(2, len(name) // 3) edits, and fewer than the longer of the two
+    has letters (two letters of two others, `a1` for `g9`, are no typo); the first of equally
+    close ones wins.
     """
     if not isinstance(name, str):
         return None
@@ -27,7 +29,7 @@ def nearest(name: object, candidates: Iterable[object]) -> str | None:
         d = edit_distance(name, str(c))
         if best_d is None or d < best_d:
             best, best_d = str(c), d
-    if best is not None and best_d <= max(2, len(name) // 3):
+    if best is not None and best_d <= max(2, len(name) // 3) and best_d < max(len(name), len(best)):
         return best
     return None
 

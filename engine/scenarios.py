@@ -125,7 +125,7 @@ def _slashed(text) -> str | None:
     return None
 
 
-_HASH_CUT = re.compile(r"[ \t]+(#\d+)(?=[ \t]|$)")   # (a comment right after a plain text that is a label's number: ` #2`)
+_HASH_CUT = re.compile(r"[ \t]+(#\d+)(?=\s|$)")   # (a comment right after a plain text that is a label's number: ` #2`)
 
 
 def yaml_quoted(text: str) -> str:
@@ -150,9 +150,13 @@ def _pattern_problems(doc: yamlio.Document) -> list[Problem]:
         if not isinstance(text, str) or not text:
             return
         line, col = doc.where(keys)
-        raw = doc.lines[line - 1][col - 1:] if 0 < line <= len(doc.lines) else ""
-        if raw.startswith(text) and not raw.startswith(("'", '"')):
-            m = _HASH_CUT.match(raw[len(text):])
+        # the value as written, from its first line on: after an anchor or tag (&a, !t), its
+        # words, which a plain value folded over lines parts with a line break and indent
+        raw = "\n".join(doc.lines[line - 1:line + 20])[col - 1:] if 0 < line <= len(doc.lines) else ""
+        words = r"(?:[&!]\S*[ \t]+)*" + r"\s+".join(map(re.escape, text.split()))
+        written = re.match(words, raw) if text.split() else None
+        if written:
+            m = _HASH_CUT.match(raw[written.end():])
             if m:
                 out.append(doc.problem(keys, f"this reads as {text!r}: YAML takes ' {m.group(1)}' and what follows for "
                                              f"a comment; put the text in quotes ({yaml_quoted(text + ' ' + m.group(1))})"))

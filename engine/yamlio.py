@@ -1,6 +1,7 @@
 """YAML with positions: plain Python data plus a map from each key path to its line and column."""
 from __future__ import annotations
 
+import datetime
 import hashlib
 import re
 from dataclasses import dataclass, field
@@ -157,10 +158,23 @@ def _plain(node: Any, keys: Path_, positions: dict, problems: list, path: str, i
             problems.append(Problem(path, line, col, f"the text holds {bad}, which is not a character"))
             return node.encode("utf-8", "replace").decode("utf-8")
         return str(node)
-    # dates, binary and other YAML types have no place in a game definition
+    # tags, dates, binary and other YAML types have no place in a game definition
     line, col = positions.get(keys, (1, 1))
-    problems.append(Problem(path, line, col, f"unsupported YAML value of type {type(node).__name__}"))
+    problems.append(Problem(path, line, col, _unsupported(node)))
     return str(node)
+
+
+def _unsupported(node: Any) -> str:
+    """What is wrong with a YAML value of a kind no game file holds, and what to write."""
+    tag = getattr(getattr(node, "tag", None), "value", None)
+    if isinstance(tag, str):
+        shown = tag.replace("tag:yaml.org,2002:", "!!")
+        return f"the YAML tag {shown} is not read here: write the value without it"
+    if isinstance(node, (datetime.date, datetime.datetime)):
+        return f"YAML reads {node.isoformat()} as a date, which no game file holds: put it in quotes to keep it text"
+    if isinstance(node, (bytes, bytearray)):
+        return "YAML reads this as binary data (!!binary), which no game file holds"
+    return f"unsupported YAML value of type {type(node).__name__}"
 
 
 def lone_surrogate(text: str) -> str:

@@ -238,6 +238,9 @@ CASES = [
     ("magc", ["magic"]),
     ("ab", ["abc", "xy"]),
     ("", ["a"]),
+    ("g9", ["a1", "b2"]),
+    ("g8", ["a1", "g9"]),
+    ("x", ["y"]),
 ]
 
 
@@ -264,6 +267,9 @@ def test_suggestions_pick_a_close_name_or_none():
     assert nearest("xyz", ["strength", "life"]) is None
     assert did_you_mean("magc", ["magic"]) == " (did you mean 'magic'?)"
     assert did_you_mean("q", []) == ""
+    # every letter another is no typo, however short the name
+    assert nearest("g9", ["a1", "f6"]) is None and nearest("x", ["y"]) is None
+    assert nearest("g8", ["a1", "g9"]) == "g9" and nearest("ab", ["b"]) == "b"
 
 
 def test_the_readme_python_example_runs():

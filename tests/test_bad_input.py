@@ -109,6 +109,19 @@ def test_a_few_aliases_still_work(tmp_path):
     assert problems == [] and doc.data["c7"] == {"strength": 1, "life": 2, "id": "c7"}
 
 
+@pytest.mark.parametrize("value, said", [
+    ("!!str Echo", "the YAML tag !!str is not read here: write the value without it"),
+    ("!mine Echo", "the YAML tag !mine is not read here: write the value without it"),
+    ("2024-01-02", "YAML reads 2024-01-02 as a date, which no game file holds: put it in quotes to keep it text"),
+    ("!!binary aGk=", "YAML reads this as binary data (!!binary), which no game file holds"),
+])
+def test_a_yaml_value_of_a_kind_no_game_holds_says_what_to_write(tmp_path, value, said):
+    f = tmp_path / "a.yaml"
+    f.write_text(f"id: x\nname: {value}\n")
+    _, problems = yamlio.load(f)
+    assert [(p.line, p.col, p.message) for p in problems] == [(2, 7, said)], problems
+
+
 @pytest.mark.parametrize("shape", ["flow", "block"])
 def test_deeply_nested_yaml_is_refused_at_its_line(tiny, shape):
     cards = tiny / "cards" / "pieces.yaml"
@@ -637,6 +650,18 @@ def test_a_saved_option_the_game_does_not_take_is_refused_at_the_line_of_the_opt
     line = next(n for n, text in enumerate(path.read_text().splitlines(), 1) if text.startswith(' "options":'))
     for command in ("replay", "play --load"):
         refused(run(*command.split(), str(path)), f"bad.json:{line}:2: option initial_turn_order: 'sets'")
+
+
+@pytest.mark.parametrize("seats, said", [
+    (["bot"] * 5, "summoners_isle is for 2 to 4 players, not 5"),
+    (["mcts:abc", "bot"], "'mcts:abc' is mcts playing the set 'abc'; a budget is a number"),
+])
+def test_seats_the_game_cannot_seat_are_refused_at_the_line_of_the_seats(tmp_path, good_save, seats, said):
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps({**good_save, "seats": seats}, indent=1))
+    line = next(n for n, text in enumerate(path.read_text().splitlines(), 1) if text.startswith(' "seats":'))
+    for command in ("replay", "play --load"):
+        refused(run(*command.split(), str(path)), f"bad.json:{line}:2: ", said)
 
 
 def test_the_repl_keeps_its_match_when_a_load_fails(tmp_path, good_save):

@@ -10,6 +10,7 @@ import sys
 import pytest
 
 from conftest import ROOT, copy_game, summon
+from engine.errors import EngineError
 from engine.lab import card_rates, parse_vary, summarise, variations, widest, with_card_stats
 from engine.loader import load_game
 from engine.match import Match, RandomBot, Seat, play
@@ -273,6 +274,17 @@ def test_a_card_stat_change_reaches_the_match_and_leaves_the_game_as_it_was(sw):
     assert sw.cards["frost_mage"].data["cost"] == 1
 
 
+def test_a_stat_the_game_declares_can_be_varied_on_a_card_that_does_not_print_it(sw):
+    assert "move" in sw.data["stats"] and "move" not in sw.cards["frost_mage"].data
+    plans = variations(sw, {}, parse_vary(["card.frost_mage.move=0,3"]))
+    assert [p.cards for p in plans] == [{"frost_mage": {"move": 0}}, {"frost_mage": {"move": 3}}]
+    changed = with_card_stats(sw, plans[1].cards)
+    assert Match(changed, 1, [Seat("random"), Seat("random")], quiet=True).eval("defs.frost_mage.move") == [3]
+    # its kind is the game's default's
+    with pytest.raises(EngineError, match=r"card.frost_mage.move takes a whole number like 2, not 'far'"):
+        variations(sw, {}, parse_vary(["card.frost_mage.move=far"]))
+
+
 def test_a_sweep_of_two_values_gives_two_result_sets_with_the_same_seeds(tmp_path):
     r = summon("sim", "summoner_wars", "--games", "4", "--seed", "9", "--jobs", "2", "--json",
                "--vary", "card.frost_mage.cost=1,4", "--report", str(tmp_path))   # changes reach the workers
@@ -434,7 +446,9 @@ def test_results_that_do_not_say_what_they_dealt_name_no_card():
     (["--vary", "movers=2,99"], ["option movers must be from 0 to 30, not 99"]),
     (["--vary", "movers=2", "--vary", "movers=3"], ["given twice"]),
     (["--vary", "card.frost_mag.cost=1,2"], ["no card 'frost_mag'", "did you mean 'frost_mage'"]),
-    (["--vary", "card.frost_mage.cots=1,2"], ["card 'frost_mage' has no stat 'cots'", "did you mean 'cost'"]),
+    (["--vary", "card.frost_mage.cots=1,2"], ["card 'frost_mage' has no stat 'cots'", "did you mean 'cost'",
+                                              "its stats: strength, life, cost, move, kill_magic; "
+                                              "other numbers it prints: copies"]),
     (["--vary", "card.frost_mage.cost=cheap"], ["takes a whole number like 1, not 'cheap'"]),
     (["--vary", "card.frost_mage.cost=-1"], ["card.frost_mage.cost=-1", "minimum"]),
     (["--vary", "card.frost_mage.copies=2,-1"], ["card.frost_mage.copies=-1", "less than the minimum of 0"]),
@@ -549,7 +563,6 @@ def test_a_varied_card_value_is_checked_by_its_field_as_the_card_files_are(tmp_p
     # summon check and the card files took it; a field's own $defs are its own
     import shutil
 
-    from engine.errors import EngineError
     from engine.lab import check_card_value
     game = tmp_path / "tiny"
     shutil.copytree(ROOT / "tests" / "games" / "tiny_graph", game)

@@ -699,6 +699,29 @@ function get(c) return cards.def(c).points end
     assert [(u.line, u.locals[1:]) for _, u in reads] == [(7, ("use",)), (9, ("Shop.crowned",)), (17, ("get",))]
 
 
+def test_a_card_compared_with_a_number_or_an_id_is_noted(tmp_path):
+    """ev.card == self.id compares a card (a table) with a number: never true. So is a card
+    held in a local compared with a number; an id with an id, or self in the rules (no card
+    there), is no problem."""
+    from repl import scaffold
+    scaffold.new_game("mygame", tmp_path)
+    rules, starter = tmp_path / "rules" / "mygame", tmp_path / "cards" / "mygame" / "starter.yaml"
+    edit(starter, "if ev.card ~= self and ev.player == self.owner then",
+         "local c = ev.card\n          if ev.card ~= self.id and c ~= 7 and ev.card.id ~= self.id then end\n"
+         "          if ev.card ~= self and ev.player == self.owner then")
+    with (rules / "rules.lua").open("a") as f:
+        f.write('\nlocal M = {}\nfunction M:same(n) return self == n.id end\n'
+                'on("after_play", function(ev)\n  if 3 == ev.card then say("never") end\nend)\n')
+    by_id = place(starter, "ev.card ~= self.id", "self.id")
+    by_number = place(starter, "c ~= 7", "7")
+    heard = place(rules / "rules.lua", "3 == ev.card", "3")
+    said = "note: a card is a table, never its id: this comparison is never true (compare ids:"
+    assert sorted(n.replace(f"{tmp_path}/", "") for n in notes(str(rules)) if "never its id" in n) == sorted([
+        f"cards/mygame/starter.yaml:{by_id[0]}:{by_id[1]}: {said} ev.card.id == self.id)",
+        f"cards/mygame/starter.yaml:{by_number[0]}:{by_number[1]}: {said} c.id == 7)",
+        f"rules/mygame/rules.lua:{heard[0]}:{heard[1]}: {said} ev.card.id == 3)"])
+
+
 def test_a_card_compared_with_an_id_through_a_local_is_noted(tmp_path):
     """local c = ev.card ... c == "gem" is never true, as ev.card == "gem" is; so is a local
     given self in a card's script. A local given something else since, or another local of

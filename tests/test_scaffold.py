@@ -122,6 +122,26 @@ def test_check_notes_a_card_schema_left_behind_by_a_change_to_game_yaml(tmp_path
     assert "cards.schema.json" not in summon("check", GAME, cwd=tmp_path).stdout
 
 
+def test_check_notes_a_card_files_schema_line_that_leads_to_no_file(tmp_path):
+    assert summon("new", "game", GAME, "--dir", str(tmp_path)).returncode == 0
+    (tmp_path / f"rules/{GAME}/cards.schema.json").unlink()
+    card_file = next((tmp_path / f"cards/{GAME}").glob("*.yaml"))
+    name = f"cards/{GAME}/{card_file.name}"
+    first = card_file.read_text().splitlines()[0]
+    col = first.index("../") + 1
+    r = summon("check", GAME, cwd=tmp_path)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert (f"{name}:1:{col}: note: no file is at ../../rules/{GAME}/cards.schema.json" in r.stdout
+            and f"run `summon schema {GAME} --write` to write it" in r.stdout), r.stdout
+    assert summon("schema", GAME, "--write", cwd=tmp_path).returncode == 0
+    assert "no file is at" not in summon("check", GAME, cwd=tmp_path).stdout
+    # a path that leads elsewhere is told the game's own
+    card_file.write_text(card_file.read_text().replace(f"rules/{GAME}/", "rules/elsewhere/", 1))
+    r = summon("check", GAME, cwd=tmp_path)
+    assert (f"no file is at ../../rules/elsewhere/cards.schema.json" in r.stdout
+            and f"the game's card schema is $schema=../../rules/{GAME}/cards.schema.json" in r.stdout), r.stdout
+
+
 def test_a_file_where_a_folder_is_needed_stops_new_game_before_it_writes(tmp_path):
     blocker = tmp_path / "afile"
     blocker.write_text("not a folder\n")

@@ -809,6 +809,21 @@ def test_an_answer_cut_by_a_comment_is_a_problem_at_its_line(tmp_path):
     assert any("[ list is not closed" in p.message and "comment" not in p.message for p in problems), problems
 
 
+@pytest.mark.parametrize("written, text", [
+    ("&first Summon Frost Mage #2", "Summon Frost Mage"),           # after an anchor
+    ("Summon\n          Frost Mage #2", "Summon Frost Mage"),       # a plain value folded over two lines
+    ("\n          Summon   Frost Mage #2", "Summon   Frost Mage"),   # on the next line, with its spaces
+])
+def test_an_answer_cut_by_a_comment_is_found_after_an_anchor_or_over_lines(tmp_path, written, text):
+    f = tmp_path / "hashed.yaml"
+    f.write_text(HASHED.replace("Summon Frost Mage #2", written))
+    _, problems = scenarios.run_file(f)
+    line = 5 + written.startswith("\n")
+    assert [(p.line, p.message) for p in problems if p.line == line] == [
+        (line, f"this reads as '{text}': YAML takes ' #2' and what follows for a comment; put the text in "
+            f"quotes ('{text} #2')")], problems
+
+
 def test_a_setup_entry_the_engine_refuses_is_named_at_its_own_line(tmp_path):
     """"setup failed: setup start: no phase called 'trik'" was said at the setup's first
     key; it is the line of the entry the message names."""

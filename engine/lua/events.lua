@@ -531,6 +531,6 @@ function E.suggest(name, candidates)
     local d = distance(name, c)
     if d < bd then best, bd = c, d end
   end
-  if best and bd <= math.max(2, #name // 3) then return " (did you mean '" .. best .. "'?)" end
+  if best and bd <= math.max(2, #name // 3) and bd < math.max(#name, #best) then return " (did you mean '" .. best .. "'?)" end
   return ""
 end
