@@ -110,7 +110,12 @@ def _moved(ok: bool, res: bytes | str, by: int, padded) -> tuple[bool, bytes | s
     compiles the text again padded with `by` newlines, for bytecode this cannot read."""
     if not ok:
         m = _ERROR_LINE.match(res)
-        return False, (f"{m.group(1)}:{int(m.group(2)) + by}:{res[m.end():]}" if m else res)
+        if m is None:
+            return False, res
+        # (and the lines the message names: "to close '(' at line 3", "label 'x' already defined on line 2")
+        rest = re.sub(r"\b(at|on) line (\d{1,9})\b", lambda n: f"{n.group(1)} line {int(n.group(2)) + by}",
+                      res[m.end():])
+        return False, f"{m.group(1)}:{int(m.group(2)) + by}:{rest}"
     moved = shift_lines(res, by)
     if moved is None:   # a bytecode format this does not read: pad the text instead (slow, but right)
         return padded()

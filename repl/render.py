@@ -594,10 +594,22 @@ def legend(match: Match, view: dict, width: int = 120) -> list[str]:
                      + "[...] after it = what everyone knows of it", width)
     if board["type"] in ("grid", "graph"):
         out.append("  `card SPACE` or `card NAME` shows a card in full; `legend` hides this")
+    elif not display.get("zones"):   # (no list numbers its cards: by name alone)
+        out.append("  `card NAME` shows a card in full; `legend` hides this")
     else:
         out.append("  `card #N` (a card as listed: #3, or ?3 face down) or `card NAME` shows a card in full; "
                    "`legend` hides this")
     return [part for line in out for part in _wrap(line, width)]   # (a long sign line too)
+
+
+def known_text(view: dict, key: str) -> str:
+    """The cards the view shows in a zone whose cards it does not list (one of a hidden
+    deck that the seat was shown, say), as " (you know: Calm Seas)"; "" when none."""
+    z = view["zones"].get(key)
+    if z is None or "cards" in z:
+        return ""
+    names = sorted(c["name"] for c in view["cards"] if c.get("zone") == key and c.get("name"))
+    return f" (you know: {', '.join(names)})" if names else ""
 
 
 def shared_zones(match: Match, view: dict) -> str:
@@ -610,7 +622,7 @@ def shared_zones(match: Match, view: dict) -> str:
     for key, z in sorted(view["zones"].items()):
         if ":" in key:
             continue
-        text = f"{key} {z['count']}"
+        text = f"{key} {z['count']}{known_text(view, key)}"
         public = (specs.get(key) or {}).get("visibility") == "public"
         seen = [by_id[i]["name"] for i in (z.get("cards") or () if public else ())
                 if i in by_id and by_id[i].get("name")]
@@ -656,7 +668,7 @@ def render_state(match: Match, player: int | None, colour: bool = False, status:
         for key, z in sorted(view["zones"].items()):
             name, _, owner = key.partition(":")
             if owner == str(i):
-                parts.append(f"{name} {z['count']}")
+                parts.append(f"{name} {z['count']}{known_text(view, key)}")
         label = f"P{i} {pl['name']}" + (f" ({pl['set']})" if pl.get("set") else "")
         lines.append(paint(f"{label}: " + ", ".join(parts), i, colour))
         for name, listed in listed_zones(match, view, i, looks):

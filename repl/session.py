@@ -929,7 +929,7 @@ def _load(s: Session, arg: str) -> str:
         return f"loaded {arg}: {data['game']}, {m.decisions} decision{'s' if m.decisions != 1 else ''}{note}"
     s.loaded = said
     if len(s.humans()) > 1 and not s.designer:   # hot seat: no seat's screen before the handover
-        return f"loaded {arg}: {data['game']}, {m.decisions} decision{'s' if m.decisions != 1 else ''}"
+        return said(0)   # (what nobody's seat may read: whose decision a replay stopped at, not its answer)
     return said(s.viewer()) + "\n" + s.screen()
 
 

@@ -170,3 +170,26 @@ def test_loading_a_hot_seat_match_into_a_game_against_a_bot_passes_the_keyboard(
     t.type("")
     # what the load said was wiped with the screen: player 2 is told it
     t.wait(r"loaded \S*hot\.json: summoner_tcg, 1 decision\s[\s\S]*P2 \(you\)[\s\S]*P2>")
+
+
+def test_a_hot_seat_load_that_stops_says_so_before_the_handover(play_screen, tmp_path):
+    """A save whose answer is no longer offered, loaded into hot seat: the replay's stop was
+    said only to the next seat, after the handover (quit there, and it was never said); it
+    is said at once, naming whose decision, not what was answered."""
+    import json
+    s = tcg_hot_at_the_first_handover(play_screen)
+    s.type("")
+    s.wait(r"P2>")
+    save = tmp_path / "hot.json"
+    s.type(f"save {save}")
+    s.wait("keep it from the other players")
+    data = json.loads(save.read_text())
+    data["answers"][0] = "Prime Nothing Such"
+    save.write_text(json.dumps(data))
+    t = play_screen("summoner_tcg", "--players", "human,bot", "--seed", "3")
+    t.wait(r"P1>")
+    t.type(f"load {save}")
+    typed = t.wait(r"Pass to player \d, then press Enter")
+    said = typed[typed.index("loaded"):]
+    assert "the replay stopped at decision 1" in said and "Nothing Such" not in said, said
+    assert "hand:" not in said

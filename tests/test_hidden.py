@@ -135,7 +135,8 @@ def test_a_reveal_shows_one_card_to_one_player_until_it_is_shuffled_in(bid_game)
 def test_a_reveal_is_said_as_shown_by_whose_zone_the_card_is_in(bid_game):
     """The engine's message named the card's owner as the one showing it: a card of player
     1's in player 2's hand was "Player 1 shows player 1 a card"; one of a shared zone (owned
-    by whoever the rules chose) was shown by that player."""
+    by whoever the rules chose) was shown by that player, then was "of their own" to the
+    player who owned the zone's cards."""
     m = Match(bid_game, 7, [Seat("human"), Seat("human")], quiet=False)
     m.messages()
     m.eval("local c = zones.cards(1, 'hand')[1]; cards.to_zone(c, 2, 'hand'); cards.reveal(c, 1); cards.reveal(c, 2); "
@@ -149,7 +150,22 @@ def test_a_reveal_is_said_as_shown_by_whose_zone_the_card_is_in(bid_game):
                  quiet=False)
     tiny.messages()
     tiny.eval("local c = cards.create('pawn', 1); cards.to_zone(c, nil, 'supply'); cards.reveal(c, 2); cards.reveal(c)")
-    assert tiny.messages()[-2:] == ["Player 2 sees a card", "Pawn is revealed"]
+    assert tiny.messages()[-2:] == ["Player 2 sees a card of supply", "Pawn is revealed"]
+
+
+def test_a_card_shown_to_a_seat_in_a_zone_it_does_not_see_is_on_its_screen(bid_game):
+    """A card of a hidden deck shown to one player (a peek at the top) was in that seat's
+    view and on no screen: the zone's line now names it, to that seat only."""
+    from repl.render import render_state
+    m = Match(bid_game, 7, [Seat("human"), Seat("human")], quiet=True)
+    name = m.edit("local c = zones.top(1, 'deck'); cards.reveal(c, 2); return c.name")[0][0]
+    assert f"deck 2 (you know: {name})" in render_state(m, 2)
+    assert "you know" not in render_state(m, 1) and "you know" not in render_state(m, None)
+    # a shared deck's (Summonaria's resource deck)
+    shared = Match(load_game("summonaria"), 1, [Seat("human"), Seat("human")], quiet=True)
+    name = shared.edit("local c = zones.top('deck'); cards.reveal(c, 1); return c.name")[0][0]
+    assert re.search(rf"shared: .*deck \d+ \(you know: {name}\)", render_state(shared, 1))
+    assert "you know" not in render_state(shared, 2)
 
 
 def test_is_seen_by_says_whether_a_player_sees_a_cards_face_where_it_lies(bid_game):
@@ -197,14 +213,14 @@ def test_a_card_given_to_another_owner_is_seen_face_down_by_its_new_owner(bid_ga
     # a card of player 1's played face down to player 2's table: player 1 sees it, player 2
     # does not, until player 2 owns it; player 1 goes on knowing it
     m = new_bid_match(bid_game)
-    cid = m.eval("local c = zones.cards(1, 'hand')[1]; cards.to_zone(c, 2, 'table'); "
-                 "cards.turn_face_down(c); return c.id")[0]
+    cid = m.edit("local c = zones.cards(1, 'hand')[1]; cards.to_zone(c, 2, 'table'); "
+                 "cards.turn_face_down(c); return c.id")[0][0]
 
     def faces(p):
         return {c["id"] for c in m.view(p)["cards"] if c.get("def")}
     assert cid in faces(1) and cid not in faces(2)
     before = m.last_chance(1)
-    m.eval(f"cards.set_owner(cards.get({cid}), 2)")
+    m.edit(f"cards.set_owner(cards.get({cid}), 2)")
     assert cid in faces(2) and cid in faces(1)
     assert m.eval(f"return cards.get({cid}).owner")[0] == 2
     assert m.last_chance(2) == (m.decisions, "reveal (table:2)") and m.last_chance(1) == before
@@ -213,6 +229,40 @@ def test_a_card_given_to_another_owner_is_seen_face_down_by_its_new_owner(bid_ga
                for s in (m.sample(1, k) for k in range(6)))
     with pytest.raises(ScriptError, match=r"cards.set_owner: no player 3 \(players are 1 to 2\)"):
         m.eval(f"cards.set_owner(cards.get({cid}), 3)")
+
+
+def test_a_face_down_card_in_its_owners_hidden_deck_is_hidden_from_its_owner_too(bid_game):
+    """A face-down card's owner knows its face where they see its place (their hand, the
+    table), not in a deck nobody sees: a bot's sample deals it again for its owner too (the
+    owner's bot knew the order of a face-down deck of its own)."""
+    m = new_bid_match(bid_game)
+    cid = m.edit("local c = zones.cards(1, 'deck')[1]; cards.turn_face_down(c); return c.id")[0][0]
+    assert m.eval(f"return cards.is_seen_by(cards.get({cid}), 1)") == [False]
+    dealt = {s.snapshot()["cards"][cid - 1]["def"] for s in (m.sample(1, k) for k in range(12))}
+    assert len(dealt) > 1, dealt
+    # in its owner's hand (or on the public table) the owner sees it, the other does not
+    m.edit(f"cards.to_zone(cards.get({cid}), 1, 'hand')")
+    assert m.eval(f"local c = cards.get({cid}); return cards.is_seen_by(c, 1), cards.is_seen_by(c, 2)") == [True, False]
+    assert {s.snapshot()["cards"][cid - 1]["def"] for s in (m.sample(1, k) for k in range(6))} == {
+        m.snapshot()["cards"][cid - 1]["def"]}
+
+
+def test_a_card_given_a_new_owner_is_dealt_in_a_sample_from_its_first_owners_cards(bid_game):
+    """A card taken from player 1's hidden cards into player 2's hand: player 1 never saw
+    which, so player 1's samples deal it from all of player 1's hidden cards. Dealt among
+    player 2's cards only, every sample held player 2's real hand."""
+    m = new_bid_match(bid_game)
+    cid = m.edit("local c = zones.cards(1, 'deck')[1]; cards.to_zone(c, 2, 'hand'); cards.set_owner(c, 2); "
+                 "return c.id")[0][0]
+    assert m.eval(f"local c = cards.get({cid}); return c.owner, c.first_owner") == [2, 1]
+
+    def hand_2(match):
+        snap = match.snapshot()
+        return tuple(sorted(snap["cards"][i - 1]["def"] for i in snap["zones"]["hand:2"]))
+    hands = {hand_2(m.sample(1, k)) for k in range(16)}
+    assert len(hands) > 1 and hand_2(m) in hands, hands
+    # player 2 sees its own hand: its samples keep it
+    assert {hand_2(m.sample(2, k)) for k in range(6)} == {hand_2(m)}
 
 
 def test_revealing_a_card_out_of_the_game_is_an_error_naming_the_line(bid_game):

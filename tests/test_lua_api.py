@@ -109,6 +109,17 @@ def test_old_calls_name_the_new_call_at_run_time(tm, code, message):
     assert error_of(tm, code) == "eval:1: " + message
 
 
+@pytest.mark.parametrize("code, message", [
+    ('zones.cards("pool")', "zones.cards: 'pool' is a per-player zone: zones.cards(p, 'pool')"),
+    ('counters.get("score")', "counters.get: 'score' is a per-player counter: counters.get(p, 'score')"),
+    ('zones.draw("supply", "pool")', "zones.draw: 'pool' is a per-player zone: zones.draw(p, from, to, n)"),
+    ('zones.draw("supply", "pool", 1)', "zones.draw: 'pool' is a per-player zone: zones.draw(p, from, to, n)" + OLD),
+])
+def test_a_player_left_out_is_not_blamed_on_the_old_argument_order(tm, code, message):
+    """Only a call with a player where the order before 0.2.0 had it is told of that order."""
+    assert error_of(tm, code) == "eval:1: " + message
+
+
 def test_scenario_place_is_now_scenario_create(sw):
     with pytest.raises(ScriptError, match=r"scenario\.place creates no card since 0\.2\.0: now "
                                           r"scenario\.create\(def, p, space, tokens\) \(see CHANGELOG\.md\)"):

@@ -821,3 +821,16 @@ def test_an_empty_phase_is_asked_and_a_lone_persons_is_taken_for_them(sw):
     assert entry.for_seat(1) == "P1: End build phase (your only option, taken for you: Build structures)"
     assert entry.for_seat(2) == "P1: End build phase"
     assert s.match.snapshot()["phase"] != "build"
+
+
+def test_the_legend_offers_card_numbers_only_where_a_list_shows_them():
+    """A game with no board whose screen lists no zone with numbers (`display: zones`) was
+    told `card #N (a card as listed: #3 ...)`, and no list showed a #3."""
+    from conftest import ROOT
+    from engine.loader import load_game
+    from repl.render import legend
+    plain = Match(load_game(str(ROOT / "tests" / "games" / "sealed_bid")), 1, [Seat("human")] * 2, quiet=True)
+    said = "\n".join(legend(plain, plain.view(1)))
+    assert "`card NAME` shows a card in full" in said and "#N" not in said, said
+    tcg = Match(load_game("summoner_tcg"), 1, [Seat("human")] * 2, quiet=True)
+    assert "`card #N` (a card as listed: #3" in "\n".join(legend(tcg, tcg.view(1)))

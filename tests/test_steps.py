@@ -109,6 +109,11 @@ def test_errors_name_the_lines_as_written():
     # syntax errors are those of the text as written, not of the text with steps in
     ok, msg = compile_lua("local x = 1\nif x then\n  x = 2\n", "test.lua")
     assert not ok and msg == "test.lua:4: 'end' expected (to close 'if' at line 2) near <eof>"
+    # inline in YAML, the lines the message names are the file's too (it said "at line 2")
+    ok, msg = compile_lua(at_line("local x = 1\nif x then\n  x = 2\n", 40), "cards.yaml")
+    assert not ok and msg == "cards.yaml:43: 'end' expected (to close 'if' at line 41) near <eof>"
+    ok, msg = compile_lua(at_line("::a::\n::a::", 10), "cards.yaml")
+    assert not ok and msg == "cards.yaml:11: label 'a' already defined on line 11", msg   # (Lua 5.4 names the second)
 
 
 def test_no_text_may_name_the_counter():

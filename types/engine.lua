@@ -36,6 +36,7 @@
 ---@field def string The id of its definition (defs[card.def]).
 ---@field name string Its definition's name.
 ---@field owner Player Who owns it (where it goes back to).
+---@field first_owner Player|nil Its owner before cards.set_owner first changed it (a shared pile's), or nil: a bot's sample deals hidden cards of one first owner from one pool.
 ---@field controller Player Who controls it now: its owner when made; the rules set it (`c.controller = p`), and cards.set_owner leaves it.
 ---@field tokens table<string, integer> Named counts on it (damage, wounds, ...); read it, change it through tokens.*.
 ---@field under CardId[] Ids of the cards attached under it, oldest first; read it, change it through cards.attach.

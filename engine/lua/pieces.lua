@@ -110,8 +110,11 @@ local function subject(sp, a, b, c, d, up)
   if decl.scope == "player" then
     if p == nil then
       if type(a) == "string" then
+        -- (the order before 0.2.0 put the player after the name, or left it out for the
+        -- owner's zone (cards.create, cards.to_zone): else the player was just left out)
+        local old = math.type(b) == "integer" or sp.owners
         error(sp.fn .. ": '" .. name .. "' is a per-player " .. sp.what .. ": " .. call_text(sp, name, true) ..
-              OLD_ORDER, L)
+              (old and OLD_ORDER or ""), L)
       end
       no_player(sp.fn, p, L)
     end
@@ -221,13 +224,14 @@ function Z.shuffle(a, b)
 end
 
 --- The key of a zone for zones.draw: p applies to a per-player zone, a shared one ignores it.
-local function draw_key(name, p, shared_form)
+local function draw_key(name, p, shared_form, old_shape)
   local zd = E.game.zones[name]
   if zd == nil then E.no_such("zones.draw", "zone", name, names_of("zones"), 3) end
   if zd.scope ~= "player" then return name end
   if p == nil then
     if shared_form then
-      error("zones.draw: '" .. name .. "' is a per-player zone: zones.draw(p, from, to, n)" .. OLD_ORDER, 3)
+      error("zones.draw: '" .. name .. "' is a per-player zone: zones.draw(p, from, to, n)" ..
+            (old_shape and OLD_ORDER or ""), 3)
     end
     no_player("zones.draw", p, 3)
   end
@@ -252,8 +256,10 @@ function Z.draw(a, b, c, d, e)
   else
     p, from, to, n, to_p = a, b, c, d, e
   end
-  local fk = draw_key(from, p, shared_form)
-  local tk = draw_key(to, to_p or p, shared_form)
+  -- (before 0.2.0: zones.draw(from, to, p, n), a player third)
+  local old_shape = shared_form and math.type(c) == "integer" and E.state.players[c] ~= nil
+  local fk = draw_key(from, p, shared_form, old_shape)
+  local tk = draw_key(to, to_p or p, shared_form, old_shape)
   if p ~= nil and fk == from and tk == to then
     error("zones.draw: '" .. from .. "' and '" .. to .. "' are shared zones, so it takes no player: " ..
           "zones.draw('" .. from .. "', '" .. to .. "', n)", 2)
@@ -351,6 +357,7 @@ function C.has_tag(c, tag)
 end
 
 local S_CREATE = spec("cards.create", "zone", "def, owner, ", "", 0)
+S_CREATE.owners = true   -- (before 0.2.0, the zone alone was the owner's)
 
 --- Creates a new card from a definition, owned and controlled by a player, in no
 --- zone, or on top of a zone: cards.create(def, owner, p, zone) for a player's
@@ -401,6 +408,7 @@ local function lift(c)
 end
 
 local S_TO_ZONE = spec("cards.to_zone", "zone", "c, ", "", 1)
+S_TO_ZONE.owners = true
 
 --- Moves a card to a zone: cards.to_zone(c, p, zone, where) for a player's own
 --- zone, cards.to_zone(c, zone, where) for a shared one. where: "top" (default),
@@ -672,10 +680,11 @@ function C.turn_face_up(c)
 end
 
 --- Makes player p the card's owner, for good: a card taken from a shared pile becomes
---- the taker's. The owner is who sees the card face down, and a bot's sample deals a
---- hidden card again only among the hidden cards of its owner, so the cards of a shared
---- pile should change owner as they reach a player. A face-down card's new owner now
---- knows its face (fair undo stops there), and its old owner goes on knowing it.
+--- the taker's. The owner is who sees the card face down. A bot's sample deals a hidden
+--- card again among the hidden cards that had the same first owner, so a card taken
+--- from a shared pile may be dealt as one still in the pile: the others do not know
+--- which was taken. A face-down card's new owner now knows its face (fair undo stops
+--- there), and its old owner goes on knowing it if they knew it.
 function C.set_owner(c, p)
   c = card_arg(c, "cards.set_owner")
   if math.type(p) ~= "integer" or E.state.players[p] == nil then no_player("cards.set_owner", p, 2) end
@@ -685,11 +694,12 @@ function C.set_owner(c, p)
     local seen = c.seen_by or {}
     local known = false
     for _, q in ipairs(seen) do known = known or q == old end
-    if not known and E.state.players[old] then seen[#seen + 1] = old end
+    if not known and E.state.players[old] and E.seen_by(c, old) then seen[#seen + 1] = old end
     table.sort(seen)
-    c.seen_by = seen
+    c.seen_by = seen[1] and seen or nil
     if not E.seen_by(c, p) then E.note("reveal", { zone = c.zone }, { p }) end
   end
+  if c.first_owner == nil then c.first_owner = old end
   c.owner = p
 end
 
@@ -718,8 +728,10 @@ function C.reveal(c, p)
     E.say(by and string.format("Player %d reveals %s", by, c.name) or string.format("%s is revealed", c.name))
   elseif by and by ~= p then
     E.say(string.format("Player %d shows player %d a card", by, p))
+  elseif by == nil and c.zone ~= "under" then   -- (a shared zone's: the deck everyone draws from, say)
+    E.say(string.format("Player %d sees a card of %s", p, c.zone))
   else
-    E.say(string.format("Player %d sees a card%s", p, c.owner == p and " of their own" or ""))
+    E.say(string.format("Player %d sees a card%s", p, by == p and c.owner == p and " of their own" or ""))
   end
 end
 

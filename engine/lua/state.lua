@@ -127,16 +127,6 @@ function E.defined_at(fn)
   return info.short_src .. ":" .. info.linedefined .. ": "
 end
 
---- Whether player p knows a card's face from a reveal (or as the owner of a face-down card).
-function E.seen_by(c, p)
-  if p == nil or (c.face_down and c.owner == p) then return true end
-  local seen = c.seen_by
-  if seen then
-    for _, q in ipairs(seen) do if q == p then return true end end
-  end
-  return false
-end
-
 -- (zone key -> its zone's name and owner number, parsed once per key)
 local zone_keys = setmetatable({}, { __index = function(t, key)
   local name, owner = key:match("^([^:]+):?(%d*)$")
@@ -155,6 +145,24 @@ local function zone_shown(z, owner, p)
   if p == nil then return true end
   if z == nil then return false end                       -- out of the game (scenario setups)
   return z.visibility == "public" or (z.visibility == "owner" and owner == p)
+end
+
+--- Whether player p knows a card's face from a reveal, or as the owner of a face-down
+--- card where the owner sees the place it lies (in play, in a zone they see: not one
+--- of a face-down deck, which hides its cards from their owner too).
+function E.seen_by(c, p)
+  if p == nil then return true end
+  if c.face_down and c.owner == p then
+    local key = c.zone
+    if key == nil or key == "board" or key == "under" then return true end
+    local parsed = zone_keys[key]
+    if zone_shown(E.game.zones[parsed[1]], parsed[2], p) then return true end
+  end
+  local seen = c.seen_by
+  if seen then
+    for _, q in ipairs(seen) do if q == p then return true end end
+  end
+  return false
 end
 
 --- Whether player p sees card c's face where it is now: on the board, in a zone the
@@ -493,7 +501,8 @@ function E.evaluate(p, throwaway)
 end
 
 local PLACE = { id = true, owner = true, controller = true, zone = true, space = true, host = true,
-                under = true, face_down = true, seen_by = true, down_ref = true, mark = true }
+                under = true, face_down = true, seen_by = true, down_ref = true, mark = true,
+                first_owner = true }
 
 -- Which identities each marked hidden card of a group may take: for the nth card of
 -- g.ids with a mark, the indices into g.identities that the game's fits(mark, def)
@@ -526,7 +535,7 @@ local function fitting(groups_plan)
 end
 
 -- Which cards p cannot see and what identities they take: a plan E.redeal deals from.
--- For each owner (in order) the hidden cards' ids, in an order p can tell from its
+-- For each first owner (in order) the hidden cards' ids, in an order p can tell from its
 -- view, and their identities sorted; a plain identity is {def, name}, any other the
 -- card's fields outside its place.
 local function redeal_plan(p)
@@ -538,11 +547,12 @@ local function redeal_plan(p)
     if c.face_down then hidden = not E.seen_by(c, p)
     else hidden = not shown and not E.seen_by(c, p) end
     if hidden then
-      local g = groups[c.owner]
+      local first = c.first_owner or c.owner   -- (a card taken from a shared pile: the pile's)
+      local g = groups[first]
       if not g then
         g = {}
-        groups[c.owner] = g
-        owners[#owners + 1] = c.owner
+        groups[first] = g
+        owners[#owners + 1] = first
       end
       g[#g + 1] = c
     end
@@ -692,7 +702,7 @@ end
 --- reseeds the match's generator from `seed`: the result is one world p's view allows.
 --- A hidden card keeps its place (zone, space, host, face-down state, who has seen
 --- it, its mark) and takes the identity (definition, name, other fields) of a hidden
---- card of the same owner; a marked card (cards.mark) only one that the game's
+--- card of the same first owner (its owner, unless cards.set_owner changed it); a marked card (cards.mark) only one that the game's
 --- fits(mark, def) accepts, when the evaluation file defines it. The places are taken in an order p can tell from its view and the
 --- identities are sorted before the shuffle, so the world depends on p's view and the
 --- seed only: what p cannot see (which hidden card is where) makes no difference.
