@@ -127,8 +127,9 @@ class MctsBot(Bot):
 
     def __init__(self, seed: int, seat: int, iterations: int | None = MCTS_ITERATIONS,
                  seconds: float | None = None, rollout: int = 0, exploration: float = EXPLORATION,
-                 minimax: float = 0.0, settle: bool = True):
+                 minimax: float = 0.0, settle: bool = True, team: bool = False):
         super().__init__(seed, seat)
+        self.team = team          # a cooperative game: every seat seeks the bot's own seat's result
         self.iterations, self.seconds = iterations, seconds
         self.settle = settle      # stop a counted search once its answer cannot change
         self.rollout, self.c, self.minimax = rollout, exploration, minimax
@@ -207,13 +208,14 @@ class MctsBot(Bot):
             # otherwise leave the search exploring almost uniformly.
             lo, hi = self.bounds
             spread = hi - lo if hi - lo > 1e-9 else 1.0
-            base = lo if player == seat else 1.0 - hi
+            ours = player == seat or self.team
+            base = lo if ours else 1.0 - hi
             best_i, best_u = 0, -math.inf
             for i, lab in enumerate(labels):
                 child = node.children[lab]
                 q = child.reward / child.visits
                 if a:
-                    q = (1.0 - a) * q + a * (child.best if player == seat else 1.0 - child.best)
+                    q = (1.0 - a) * q + a * (child.best if ours else 1.0 - child.best)
                 q = (q - base) / spread
                 u = q + self.c * math.sqrt(math.log(child.available) / child.visits)
                 if u > best_u:
@@ -229,7 +231,7 @@ class MctsBot(Bot):
         self.bounds = (min(lo, value), max(hi, value))
         for node, player in path:
             node.visits += 1
-            node.reward += value if player == seat else 1.0 - value
+            node.reward += value if player == seat or self.team else 1.0 - value
         root.visits += 1
         if a:
             # implicit minimax backups (Lanctot et al. 2014): a node added now holds its
@@ -245,23 +247,24 @@ class MctsBot(Bot):
                     vals = [c.best for c in n.children.values() if c.visits]
                     if len(vals) < n.options:
                         vals.append(n.value)
-                    n.best = max(vals) if n.player == seat else min(vals)
+                    n.best = max(vals) if n.player == seat or self.team else min(vals)
 
 
 def make_bot(kind: str, seed: int, seat: int, rollout: int = 0, iterations: int = MCTS_ITERATIONS,
-             minimax: float = 0.0):
+             minimax: float = 0.0, team: bool = False):
     """The controller for a seat kind (random, greedy, mcts[:N|:Ns], bot); `iterations`
     is what mcts without a budget and bot run (the game's `bots: iterations`), `minimax`
-    the weight of implicit minimax backups in its choices (`bots: minimax`)."""
+    the weight of implicit minimax backups in its choices (`bots: minimax`), `team` whether
+    the seats play as one (game.yaml `players: cooperative`)."""
     name, budget, seconds = parse_kind(kind)
     if name == "random":
         return RandomBot(seed, seat)
     if name == "greedy":
         return GreedyBot(seed, seat)
     if name == "bot" or (budget is None and seconds is None):
-        return MctsBot(seed, seat, iterations, rollout=rollout, minimax=minimax)
+        return MctsBot(seed, seat, iterations, rollout=rollout, minimax=minimax, team=team)
     return MctsBot(seed, seat, budget if seconds is None else None, seconds, rollout=rollout,
-                   minimax=minimax)
+                   minimax=minimax, team=team)
 
 
 def searches(seats: list[Seat]) -> bool:
@@ -275,12 +278,13 @@ def bots_for(match: Match, *, humans_too: bool = False) -> dict:
     spec = match.game.data.get("bots") or {}
     rollout, iterations = int(spec.get("rollout", 0)), int(spec.get("iterations", MCTS_ITERATIONS))
     minimax = float(spec.get("minimax", 0.0))
+    team = bool(match.game.data["players"].get("cooperative"))
     out = {}
     for i, s in enumerate(match.seats, 1):
         if s.controller != "human":
-            out[i] = make_bot(s.controller, match.seed, i, rollout, iterations, minimax)
+            out[i] = make_bot(s.controller, match.seed, i, rollout, iterations, minimax, team)
         elif humans_too:
-            out[i] = make_bot("bot", match.seed, i, rollout, iterations, minimax)
+            out[i] = make_bot("bot", match.seed, i, rollout, iterations, minimax, team)
     if searches(match.seats):
         match.keep_checkpoints()
     return out

@@ -275,6 +275,7 @@ def _check_game(target: str, game_id: str | None) -> list[Problem]:
             found += _offers_forks_cannot_copy(game)
             found += [] if found else _each_set_played(game)   # (an error met already is said once)
             found += [] if found else _modifiers_that_write(game)
+            found += [] if found else _samples_that_fail(game)
         except EngineError as e:   # (the random games these play stopped: a script's error)
             where = loader.display(game.root / "game.yaml")
             return sorted(set(found + [Problem(where, 1, 1, f"a random game stopped: {str(e).splitlines()[0]}")]))
@@ -546,6 +547,53 @@ def _modifiers_that_write(game) -> list[Problem]:
         f"value, as it runs whenever a stat is read (by the rules, the screens, each seat's view, the bots), "
         f"so its change would happen at no moment of the game; make the change in a hook or a phase, and "
         f"let the modifier read it", loader.display(game.root / "game.yaml"))]
+
+
+SAMPLE_POSITIONS = 6     # positions of a random game at which each seat's bot imagines worlds
+SAMPLES = 2              # ... worlds each (Match.sample), each played on a while
+SAMPLE_DECISIONS = 60    # ... for this many random decisions
+
+
+def _samples_that_fail(game) -> list[Problem]:
+    """A search bot plays on in worlds dealt from its seat's view (Match.sample): the cards
+    it cannot see are dealt again among the hidden cards of one first owner. A game whose
+    rules expect one kind of card in a place (events in the event deck) fails there when a
+    world puts another kind in it, in every bot game and never in a random one. At positions
+    of a random game, each seat's worlds are played on a while; a script error met there is
+    said at its line, with what to do about it."""
+    from .match import Match, Seat
+
+    n = game.data["players"]["min"]
+    first = sorted(game.sets)[0] if (game.data.get("sets") or {}).get("per_seat") and game.sets else None
+    try:
+        m = Match(game, 1, [Seat("random", first if i == 0 else None) for i in range(n)], quiet=True)
+        m.keep_checkpoints()
+    except EngineError:
+        return []   # (said elsewhere)
+    for k in range(SAMPLE_POSITIONS):
+        for seat in range(1, n + 1):
+            for j in range(SAMPLES):
+                seed = 1000 * k + 10 * seat + j
+                try:
+                    world = m.sample(seat, seed)
+                    world.rollout(seed=seed, max_decisions=SAMPLE_DECISIONS)
+                except ScriptError as e:
+                    p = _stopped_game(game, e, f"in a world a bot of seat {seat} imagined, at decision {m.decisions + 1} "
+                                               f"of a random game")
+                    return [Problem(p.path, p.line, p.col, p.message + (
+                        ": a search bot plays on in worlds where the cards its seat cannot see are dealt again "
+                        "among the hidden cards of one first owner, so a card of another kind may lie where the "
+                        "rules expect one kind; mark the face-down cards the rules tell apart (cards.mark) and "
+                        "define fits(mark, def) in the evaluation file, or let the rules read any card there"))]
+                except EngineError:
+                    return []   # (a world this game cannot deal: not this check's to say)
+        if m.pending is None:
+            break
+        try:
+            m.rollout(seed=k + 1, max_decisions=SHARE_DECISIONS // SAMPLE_POSITIONS)
+        except ScriptError:
+            return []   # (the game itself fails: said by the checks before)
+    return []
 
 
 def _file_lines(game) -> dict[str, list[str]]:
@@ -835,6 +883,9 @@ def _comparison_notes(game, sources) -> list[str]:
             held = u.locals[1] if len(u.locals) > 1 else "c"   # (local target = ev.card ... target == "pawn")
             out.append(f"{where}: note: a card is a table, never its id: this comparison is never true (compare "
                        f"its def: {held}.def == \"{u.name}\")")
+        elif u.field == "choice":
+            out.append(f"{where}: note: choose returns the option picked, a table, never its label: this "
+                       f"comparison is never true (compare its label: {u.locals[0]}.label == \"{u.name}\")")
         elif u.field == "id" and (u.locals[:1] == ("ev.card",) or src.field[:1] == ("cards",)):   # (self: a card's)
             out.append(f"{where}: note: a card is a table, never its id: this comparison is never true (compare "
                        f"ids: {u.locals[-1]}.id == {u.name or '...'})")

@@ -24,9 +24,20 @@ def fair_share(seats: int) -> float:
     return 1 / seats
 
 
+def winners_of(r: dict) -> list[int] | None:
+    """Who won a game: its `winners` (one seat, a team, or none: a game nobody won), or, in
+    a result that has none, its one `winner`; None for a draw or a game cut off."""
+    if not r["finished"]:
+        return None
+    if "winners" in r:
+        return r["winners"]
+    return None if r["winner"] is None else [r["winner"]]
+
+
 def decided(results: list[dict]) -> list[dict]:
-    """The games someone won: draws and games cut off by the decision limit are apart."""
-    return [r for r in results if r["finished"] and r["winner"] is not None]
+    """The games decided, won by a seat or a team or by nobody: draws and games cut off by
+    the decision limit are apart."""
+    return [r for r in results if winners_of(r) is not None]
 
 
 def entrant_rates(results: list[dict], names: list[str]) -> dict[str, Rate]:
@@ -34,7 +45,8 @@ def entrant_rates(results: list[dict], names: list[str]) -> dict[str, Rate]:
     won = decided(results)
     wins = {n: 0 for n in names}
     for r in won:
-        wins[names[r["seating"][r["winner"] - 1]]] += 1
+        for w in winners_of(r):
+            wins[names[r["seating"][w - 1]]] += 1
     return {n: Rate(wins[n], len(won)) for n in names}
 
 
@@ -42,14 +54,14 @@ def seat_rates(results: list[dict], seats: int) -> list[Rate]:
     """Each seat's wins out of the games someone won, whoever sat there. A seat is not the
     turn order: a game may draw its first player (all four shipped games do)."""
     won = decided(results)
-    return [Rate(sum(r["winner"] == s for r in won), len(won)) for s in range(1, seats + 1)]
+    return [Rate(sum(s in winners_of(r) for r in won), len(won)) for s in range(1, seats + 1)]
 
 
 def first_player_rate(results: list[dict]) -> Rate:
     """How often the player who moved first (each result's `opener`: whose turn the first
     decision was in) won, out of the decided games whose opener is known."""
     won = [r for r in decided(results) if r.get("opener") is not None]
-    return Rate(sum(r["winner"] == r["opener"] for r in won), len(won))
+    return Rate(sum(r["opener"] in winners_of(r) for r in won), len(won))
 
 
 def set_rates(results: list[dict]) -> dict[str, Rate]:
@@ -62,7 +74,7 @@ def set_rates(results: list[dict]) -> dict[str, Rate]:
             if set_id is None:
                 continue
             games[set_id] = games.get(set_id, 0) + 1
-            wins[set_id] = wins.get(set_id, 0) + (r["winner"] == seat)
+            wins[set_id] = wins.get(set_id, 0) + (seat in winners_of(r))
     return {s: Rate(wins[s], games[s]) for s in sorted(games)}
 
 
@@ -82,12 +94,13 @@ def card_rates(results: list[dict], card_sets: dict[str, str] | None = None) -> 
             seat_sets = r.get("sets") or []
             played_by.setdefault(card, set()).update(
                 seat_sets[i] for i, n in enumerate(per_seat) if n and i < len(seat_sets) and seat_sets[i])
-            if not (r["finished"] and r["winner"] is not None):
+            won = winners_of(r)
+            if won is None:
                 continue
             for seat, n in enumerate(per_seat, 1):
                 if n:
                     sides[card] = sides.get(card, 0) + 1
-                    wins[card] = wins.get(card, 0) + (r["winner"] == seat)
+                    wins[card] = wins.get(card, 0) + (seat in won)
     out = []
     for card in sorted(played, key=lambda c: (-played[c], c)):
         rate = Rate(wins.get(card, 0), sides.get(card, 0))
@@ -111,17 +124,24 @@ def spread(values: list[int], bins: int = 20, span: tuple[int, int] | None = Non
             "max": max(values), "edges": edges, "counts": counts}
 
 
-def summarise(results: list[dict], names: list[str], seats: int, card_sets: dict[str, str] | None = None) -> dict:
+TEAM_VERDICT = "one team: no side to favour"
+
+
+def summarise(results: list[dict], names: list[str], seats: int, card_sets: dict[str, str] | None = None,
+              cooperative: bool = False) -> dict:
     """What a tournament's results say, as report.json holds it: win rates per entrant, per
     card set and per seat with 95% Wilson intervals and a verdict against a fair share,
-    the first player's (whoever moved first, in whichever seat), draws and games cut off, game length, and per-card figures."""
+    the first player's (whoever moved first, in whichever seat), draws and games cut off, game length, and per-card figures.
+    A cooperative game's (game.yaml `players: cooperative`) has how often the team won
+    (`team`), and no side's verdict: its seats win or lose together."""
     fair = fair_share(seats)
     won = decided(results)
     by_seat = seat_rates(results, seats)
-    return {
+    out = {
         "fair_share": round(fair, 6),
         "decided": len(won),
-        "draws": sum(r["finished"] and r["winner"] is None for r in results),
+        "draws": sum(r["finished"] and winners_of(r) is None for r in results),
+        "won_by_nobody": sum(winners_of(r) == [] for r in results),
         "cut_off": sum(not r["finished"] for r in results),
         "entrants": {n: rate.to_json(fair) for n, rate in entrant_rates(results, names).items()},
         "sets": {s: rate.to_json(fair) for s, rate in set_rates(results).items()},
@@ -134,6 +154,13 @@ def summarise(results: list[dict], names: list[str], seats: int, card_sets: dict
                    "rounds": spread([r["rounds"] for r in results if "rounds" in r])},
         "cards": card_rates(results, card_sets),
     }
+    if cooperative:   # (the seats win or lose together: how often they won, and no side's verdict)
+        won = decided(results)
+        out["team"] = Rate(sum(bool(winners_of(r)) for r in won), len(won)).to_json()
+        for rate in [*out["entrants"].values(), *out["sets"].values(), *out["seats"], out["first_player"]]:
+            if "verdict" in rate:
+                rate["verdict"] = TEAM_VERDICT
+    return out
 
 
 def widest(results: list[dict], names: list[str], seats: int) -> float:

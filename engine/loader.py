@@ -493,6 +493,8 @@ def load_game(game: str, extra_cards: list[Path] | None = None) -> GameDef:
     options = _option_specs(gdoc, g, ld)
     g["options"] = {name: spec.default for name, spec in options.items()}
     scripts, script_texts = _read_scripts(rules_dir, gdoc, g, ld)
+    # (said with other problems only: alone, the runtime says it as the game is built)
+    missing = _flow_function_problems(gdoc, g, scripts)
     evaluator = _read_evaluator(rules_dir, gdoc, g, ld)
     rules_read = not ld.problems      # game.yaml and its scripts: a partial game can run them
     set_files = yaml_files(cards_dir) if cards_dir else []
@@ -515,9 +517,33 @@ def load_game(game: str, extra_cards: list[Path] | None = None) -> GameDef:
                    [Path(p).resolve() for p in outside],
                    tuple(sorted(sid for sid, sd in sets.items() if sd.path not in own_files)), evaluator, ld.pools)
     if ld.problems:
-        raise DefinitionError(_unsaid_of_unread([gdoc, *set_docs], ld.problems),
-                              partial=game if rules_read else None)
+        raise DefinitionError(_unsaid_of_unread([gdoc, *set_docs], ld.problems + missing),
+                              partial=game if rules_read and not missing else None)
     return game
+
+
+def _flow_function_problems(gdoc: yamlio.Document, g: dict, scripts: list[LuaSource]) -> list[Problem]:
+    """A function game.yaml's flow names (setup, a phase's run or offer, next_player,
+    after_round) that no rules script defines, read from the scripts' text, to be said
+    beside the game's other problems (the runtime, which says it too, runs only once they
+    are gone). Scripts that may make globals by a name given as they run (_ENV[k], rawset),
+    or that the checker cannot read, are left to the runtime."""
+    from . import lualint
+
+    if len(scripts) < len(g.get("scripts") or []):
+        return []   # (a script that could not be read: said already, and it may define them)
+    texts = [first_line(s.source)[1] for s in scripts]
+    if any("_ENV" in t or "rawset" in t or lualint.scan(t).error is not None for t in texts):
+        return []
+    defined = lualint.defined_globals(scripts)
+    flow = g.get("flow") or {}
+    needed = [(("flow", "setup"), flow.get("setup"))]
+    needed += [(("flow", "phases", i, k), p[k]) for i, p in enumerate(flow.get("phases") or [])
+               if isinstance(p, dict) for k in ("run", "offer") if k in p]
+    needed += [(("flow", k), flow[k]) for k in ("next_player", "after_round") if k in flow]
+    return [gdoc.problem(keys, f"no Lua function called '{name}' in the rules' scripts"
+                               f"{did_you_mean(name, sorted(defined))}")
+            for keys, name in needed if isinstance(name, str) and name not in defined]
 
 
 def _unsaid_of_unread(docs: list[yamlio.Document], problems: list[Problem]) -> list[Problem]:
@@ -1183,14 +1209,11 @@ def _read_card_sets(set_files: list[Path], g: dict, ld: _Loading
     return sets, cards, set_docs
 
 
-def _reference_problems(g: dict, cards: dict[str, CardDef], set_docs: list[yamlio.Document],
-                        scripts: list[LuaSource], script_texts: dict[str, str],
-                        gdoc: yamlio.Document | None = None) -> list[Problem]:
-    """Names that YAML values (x-ref) and scripts' string arguments refer to, in card files
-    and in the defaults of options with a schema; deck rules."""
+def known_names(g: dict, cards: dict[str, CardDef]) -> dict[str, list[str]]:
+    """The names of each kind `x-ref` takes, as the game declares them (XREF_KINDS)."""
     hooks, stats, abilities = _declared(g)
     board = g["board"]
-    known = {
+    return {
         "hook": hooks, "stat": stats, "ability": abilities,
         "zone": list(g.get("zones") or {}), "counter": list(g.get("counters") or {}),
         "die": list(g.get("dice") or {}), "card": list(cards),
@@ -1200,6 +1223,14 @@ def _reference_problems(g: dict, cards: dict[str, CardDef], set_docs: list[yamli
         "tag": sorted({t for c in cards.values() for t in (c.data.get("tags") if isinstance(c.data.get("tags"), list)
                                                            else ()) if isinstance(t, str)}),
     }
+
+
+def _reference_problems(g: dict, cards: dict[str, CardDef], set_docs: list[yamlio.Document],
+                        scripts: list[LuaSource], script_texts: dict[str, str],
+                        gdoc: yamlio.Document | None = None) -> list[Problem]:
+    """Names that YAML values (x-ref) and scripts' string arguments refer to, in card files
+    and in the defaults of options with a schema; deck rules."""
+    known = known_names(g, cards)
     problems = []
     schema = card_schema(g)
     deck_rules = (g.get("sets") or {}).get("deck")

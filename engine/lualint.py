@@ -58,7 +58,8 @@ class Use:
     #                  for a local given the card so, local c = ev.card ... c == "pawn", the
     #                  local's name after it: ("ev.card", "c"); `field` "id" for such a card
     #                  compared with a number or an id, ev.card == self.id: the other side as
-    #                  written, locals as for a text),
+    #                  written, locals as for a text; `field` "choice" for a local given what
+    #                  choose returns (a table) compared with a text: the local's name in locals),
     #                  "member" (a field read on any table: x.name, x:name()) or "define"
     #                  (a field name the text sets or spells out: {name = ..}, x.name = .., "name"),
     #                  "defread" (a field read from a card's definition: cards.def(c).name,
@@ -458,6 +459,9 @@ class _Walker:
             return ("card", side)
         if isinstance(node, A.Name) and self.is_local(node.id, scopes):
             return self.holding(node.id, scopes)
+        if (isinstance(node, A.Call) and isinstance(node.func, A.Name) and node.func.id == "choose"
+                and not self.is_local("choose", scopes)):
+            return ("choice",)   # (the option picked: a table)
         return self.definition(node, scopes)
 
     def definition(self, node, scopes: list[set]) -> tuple:
@@ -863,6 +867,11 @@ class _Walker:
                         line, col = self.where(text_side, getattr(getattr(text_side, "first_token", None), "text", ""))
                         side = self.holding(field_side.id, scopes)[1]
                         self.uses.append(Use("compare", text, line, col, "", (side, field_side.id)))
+                    elif (text is not None and isinstance(field_side, A.Name)   # local pick = choose{..} ... pick == "Push"
+                          and self.is_local(field_side.id, scopes)
+                          and self.holding(field_side.id, scopes) == ("choice",)):
+                        line, col = self.where(text_side, getattr(getattr(text_side, "first_token", None), "text", ""))
+                        self.uses.append(Use("compare", text, line, col, "choice", (field_side.id,)))
                 for card, other in ((e.left, e.right), (e.right, e.left)):   # ev.card == self.id, c == 3
                     is_id = (isinstance(other, A.Number) or (
                         isinstance(other, A.Index) and other.notation == A.IndexNotation.DOT

@@ -233,8 +233,14 @@ class Match:
 
     @property
     def winner(self) -> int | None:
-        """The winning seat, or None (no winner yet, or a draw)."""
+        """The winning seat, or None (no winner yet, a draw, or a team of several or none)."""
         return self._rt.winner()
+
+    @property
+    def winners(self) -> list[int] | None:
+        """The winning seats once the match is over: the one winner, or the team the rules
+        named (end_game({1, 3}); an empty list: nobody won); None for a draw or while it goes on."""
+        return self._rt.winners() if self.pending is None else None
 
     @property
     def decisions(self) -> int:
@@ -366,12 +372,12 @@ class Match:
     def evaluate(self, seat: int, *, last_use: bool = False) -> float:
         """How good the position is for `seat`, judged from its view by the game's
         evaluate(view, seat) (or the generic one): -1 lost, 0 even, 1 won.
-        A finished match is 1 for its winner, -1 for the others and 0 for a draw.
+        A finished match is 1 for its winners, -1 for the others and 0 for a draw.
         last_use: a sample that is dropped right after (a bot's) skips copying the view."""
         self._check_seat(seat)
         if self.pending is None:
-            w = self.winner
-            return 0.0 if w is None else (1.0 if w == seat else -1.0)
+            won = self.winners
+            return 0.0 if won is None else (1.0 if seat in won else -1.0)
         return self._rt.evaluate(seat, last_use and self.sampled_for is not None)
 
     def keep_checkpoints(self) -> "Match":
@@ -537,6 +543,10 @@ class Match:
                 self._rebuild()
             raise ScriptError(res)
         if changed:
+            broken = state_problem(json.loads(self.state_json()), self.game, len(self.seats))
+            if broken:   # (the engine would fail on it later, at a line of its own)
+                self._rebuild()
+                raise ScriptError(f"{EDIT_CHUNK}: {broken}; the engine relies on that (the change is taken back)")
             self._keep_edit(Edit(self.decisions, code), bc, line)
         return json.loads(res), changed
 
@@ -711,6 +721,62 @@ def typed_state(st: dict) -> dict:
         if c.get("tokens") == []:
             c["tokens"] = {}
     return st
+
+
+def state_problem(st: Any, game: GameDef, seats: int) -> str | None:
+    """The first way a match's state (as JSON) breaks what the engine keeps true of it (a
+    designer's change may: state.zones = nil, a card given another id), or None."""
+    def is_map(v: Any) -> bool:   # (an empty Lua table is written as a list)
+        return isinstance(v, dict) or v == []
+
+    def lua(v: Any) -> str:
+        return "nil" if v is None else shown(v)
+
+    def held(where: str, id_: Any, place: str, field: str) -> str | None:
+        if not (isinstance(id_, int) and not isinstance(id_, bool) and 1 <= id_ <= len(cards)):
+            return f"{where} holds {lua(id_)}, but state.cards has no card {lua(id_)}"
+        if cards[id_ - 1].get(field) != place:
+            return f"{where} holds card {id_}, whose {field} is {lua(cards[id_ - 1].get(field))}"
+        return None
+
+    if not isinstance(st, dict):
+        return "the state must be a table"
+    for key, ok, what in (("players", lambda v: isinstance(v, list), "a list of the players"),
+                          ("cards", lambda v: isinstance(v, list), "a list of the cards"),
+                          ("zones", is_map, "a table of zone -> card ids"),
+                          ("spaces", is_map, "a table of space -> card id"),
+                          ("counters", is_map, "a table of counters"), ("vars", is_map, "a table")):
+        if not ok(st.get(key)):
+            return f"state.{key} must be {what}, not {lua(st.get(key))}"
+    if len(st["players"]) != seats:
+        return f"state.players must list the match's {seats} players, not {len(st['players'])}"
+    cards = st["cards"]
+    for i, c in enumerate(cards, 1):
+        if not isinstance(c, dict) or c.get("id") != i:
+            return (f"state.cards[{i}] must be the card whose id is {i}" if isinstance(c, dict)
+                    else f"state.cards[{i}] must be a card, not {lua(c)}")
+        if c.get("def") not in game.cards:
+            return f"state.cards[{i}].def is {lua(c.get('def'))}, which is no card of {game.id}"
+        for who in ("owner", "controller"):
+            if who in c and not (isinstance(c[who], int) and 1 <= c[who] <= seats):
+                return f"state.cards[{i}].{who} must be a player from 1 to {seats}, not {lua(c[who])}"
+    zones = st["zones"] or {}
+    for key, ids in zones.items():
+        if not isinstance(ids, list):
+            return f"state.zones[{shown(key)}] must be a list of card ids, not {lua(ids)}"
+        for id_ in ids:
+            wrong = held(f"state.zones[{shown(key)}]", id_, key, "zone")
+            if wrong:
+                return wrong
+    for space, id_ in (st["spaces"] or {}).items():
+        wrong = held(f"state.spaces[{shown(space)}]", id_, space, "space")
+        if wrong:
+            return wrong
+    for c in cards:
+        zone = c.get("zone")
+        if isinstance(zone, str) and zone not in ("board", "under") and c["id"] not in (zones.get(zone) or ()):
+            return f"state.cards[{c['id']}].zone is {shown(zone)}, but state.zones[{shown(zone)}] does not hold it"
+    return None
 
 
 def read_save(path: Path) -> dict:

@@ -187,7 +187,34 @@ def check_options(game: GameDef, options: dict) -> dict:
         problem = schema_problem(spec.schema, value) if spec.schema else None
         if problem:
             raise EngineError(f"option {key}{problem}")
+        problem = _name_problem(game, spec.schema, value) if spec.schema else None
+        if problem:
+            raise EngineError(f"option {key}{problem}")
     return dict(options)
+
+
+class _Places:
+    """Where ref_problems places a problem, for a value given with no file: its keys."""
+
+    @staticmethod
+    def problem(keys: tuple, message: str) -> tuple[tuple, str]:
+        return keys, message
+
+
+def _name_problem(game: GameDef, schema: dict, value: Any) -> str | None:
+    """A name in the value that its schema marks `x-ref: KIND` and the game lacks (a card
+    id, a zone...), as schema_problem says a misfit; checked in game.yaml for the default,
+    here for a value given (--option, a saved match)."""
+    from .lint import _marks, ref_problems
+    from .loader import known_names
+
+    if not _marks(schema):
+        return None
+    found = ref_problems(_Places(), value, schema, known_names(game.data, game.cards))
+    if not found:
+        return None
+    keys, message = found[0]
+    return "".join(f"[{p + 1}]" if isinstance(p, int) else f".{p}" for p in keys) + f": {message}"
 
 
 def schema_problem(schema: dict, value: Any) -> str | None:

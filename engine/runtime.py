@@ -506,6 +506,19 @@ class Runtime:
         w = self._E.state.winner
         return _whole(w, "winner") if w is not None else None
 
+    def winners(self) -> list[int] | None:
+        """Who won once the match is over: the winner alone, or the team end_game named
+        (an empty list: nobody); None for a draw, or a match not over."""
+        self._activate()
+        st = self._E.state
+        if not st.over:
+            return None
+        team = st.winners
+        if team is not None and lua_type(team) == "table":
+            return [_whole(p, "winners") for p in _list(team)]
+        w = st.winner
+        return [_whole(w, "winner")] if w is not None else None
+
     def plays(self) -> list[tuple[str, int, int]]:
         """(card definition, seat, times) of the plays tallied so far (game.yaml `balance: played`)."""
         self._activate()

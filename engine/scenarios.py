@@ -445,6 +445,8 @@ def unknown_names(game, spaces: list[str], expect: dict, keys: tuple,
         out.append((keys + ("phase",), f"no phase called '{phase}'{did_you_mean(phase, phases)}"))
     for f in ("active", "to_act", "winner"):
         player(expect.get(f), keys + (f,))
+    for i, p in enumerate(expect.get("winners") or []):
+        player(p, keys + ("winners", i))
     declared = game.data.get("counters") or {}
     for name, want in (expect.get("counters") or {}).items():
         if name not in declared:
@@ -559,6 +561,11 @@ def _check(match: Match, expect: dict, keys: tuple, said: list[str],
     for f, got in simple.items():
         if f in expect and expect[f] != got:
             out.append((keys + (f,), f"{f}: expected {expect[f]!r}, got {got!r}"))
+    if "winners" in expect:
+        got = match.winners
+        want = expect["winners"]
+        if (sorted(want) if isinstance(want, list) else want) != got:
+            out.append((keys + ("winners",), f"winners: expected {want!r}, got {got!r}"))
     options = match.options()
     for i, pat in enumerate(expect.get("offered") or []):
         if not any(_matches(pat, o, keys + ("offered", i)) for o in options):

@@ -8,7 +8,7 @@ from typing import Callable
 from .backends import Batch, open_backend
 from .bots import bots_for
 from .errors import EngineError
-from .lab import summarise, widest
+from .lab import summarise, widest, winners_of
 from .loader import GameDef
 from .match import MAX_SEED, Match, Seat, check_seed, play, state_hash_of
 
@@ -80,7 +80,8 @@ def run_one(game: GameDef, seats: list[Seat], seed: int, max_decisions: int, opt
     turns, rounds = m.clock()
     state = m.state_json()   # (read once: its hash, and the cards the game made)
     dealt = sorted({c["def"] for c in json.loads(state)["cards"]})
-    return {"seed": seed, "winner": m.winner if m.is_over else None, "opener": opener, "finished": m.is_over,
+    return {"seed": seed, "winner": m.winner if m.is_over else None, "winners": m.winners, "opener": opener,
+            "finished": m.is_over,
             "decisions": m.decisions, "hash": state_hash_of(state),
             "answered": answered, "thinking": [round(t, 6) for t in thinking],
             "turns": turns, "rounds": rounds, "sets": [s.set for s in m.seats],
@@ -224,9 +225,11 @@ def report(game: GameDef, entrants: list[Seat], names: list[str], results: list[
     answered = [0] * len(entrants)
     for r in results:
         order = r["seating"]
-        if r["finished"] and r["winner"] is not None:
-            wins[names[order[r["winner"] - 1]]] += 1
-            first_player_wins += r["winner"] == r["opener"]
+        won = winners_of(r)
+        if won is not None:
+            for w in won:
+                wins[names[order[w - 1]]] += 1
+            first_player_wins += r["opener"] in won
         elif r["finished"]:
             draws += 1
         for seat, e in enumerate(order):
@@ -253,7 +256,8 @@ def report(game: GameDef, entrants: list[Seat], names: list[str], results: list[
         "seconds": round(seconds, 3),
         "bots": bots,
         "results": results,
-        "summary": {**summarise(results, names, len(entrants), {c: d.set_id for c, d in game.cards.items()}),
+        "summary": {**summarise(results, names, len(entrants), {c: d.set_id for c, d in game.cards.items()},
+                                bool(game.data["players"].get("cooperative"))),
                     "never_dealt": never_dealt(game, results)},
     }
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import textwrap
 import threading
 from pathlib import Path
 
@@ -196,9 +197,14 @@ def play_interactive(match: Match, *, designer: bool = False, watch: bool = Fals
             passing[0] = True
             leave = False
             try:
+                # (on a narrow screen, broken between words: the terminal breaks a prompt anywhere)
+                *head, last = textwrap.wrap(f"Pass to player {p}, then press Enter (or type quit).",
+                                            max(20, s.COLUMNS - 1), break_long_words=False)
                 while True:
+                    if head:
+                        show("\n".join(head))
                     try:
-                        typed = bare.prompt(f"Pass to player {p}, then press Enter (or type quit). ").strip()
+                        typed = bare.prompt(last + " ").strip()
                     except KeyboardInterrupt:
                         continue
                     except EOFError:

@@ -466,6 +466,9 @@ def cmd_play(args) -> int:
             game = game_of_save(data) if args.game is None else loader.load_game(args.game)
         except EngineError as e:   # (the save's game: the save is named; --game's: it names itself)
             raise _naming_save(args.load, e) if args.game is None else e from None
+        if game.id != data["game"]:   # (a folder of the same game, a copy being changed, is fine)
+            raise EngineError(f"{args.load} is a match of {data['game']}, not {game.id}: leave the game out "
+                              f"(summon play --load {args.load}) to play it with its own game")
         try:
             result = load_with_report(Path(args.load), game)
         except EngineError as e:

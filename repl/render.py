@@ -28,10 +28,15 @@ def _abbrev(name: str, letters: int = 3) -> str:
     return (words[0][:letters - 1] + words[1][:1]).title()[:letters]
 
 
+def ctl(c: dict) -> int:
+    """Who controls a card: its player, or 0 for a card nobody controls (nobody owns it)."""
+    return c.get("controller") or 0
+
+
 def _short(c: dict, letters: int = 3) -> str:
-    """A card's abbreviated name (its first `letters` letters) and controller (Frm2); ?? for a
-    face-down card the seat cannot see (its view holds only where it is)."""
-    return f"{_abbrev(c['name'], letters) if 'name' in c else '??'}{c['controller']}"
+    """A card's abbreviated name (its first `letters` letters) and controller (Frm2; 0 for
+    nobody); ?? for a face-down card the seat cannot see (its view holds only where it is)."""
+    return f"{_abbrev(c['name'], letters) if 'name' in c else '??'}{ctl(c)}"
 
 
 def _name(c: dict) -> str:
@@ -162,9 +167,9 @@ def _num(v):
 
 def _whose(c: dict, viewer: int | None) -> str:
     """Whose a card is, as the viewer says it: yours, or Player N's."""
-    if viewer is not None and c["controller"] == viewer:
+    if viewer is not None and ctl(c) == viewer:
         return "yours"
-    return f"P{c['controller']}'s"
+    return f"P{ctl(c)}'s" if ctl(c) else "nobody's"
 
 
 def space_marks(match: Match, view: dict) -> dict:
@@ -344,7 +349,7 @@ def render_board(view: dict, width: int, height: int, colour: bool = False, badg
                     text = _short(c, letters) + (f"*{n}" if n else "")
                 if columns(text) >= cell:   # (a wide (CJK) letter takes two columns)
                     text = _narrowed(c, text, letters, cell - 1)
-                row.append(paint(_centred(text, cell), c["controller"], colour))
+                row.append(paint(_centred(text, cell), ctl(c), colour))
         lines.append(f"{y:>3}  " + "".join(row) + f"  {y}")
     lines.append(lines[0])
     return lines
@@ -354,10 +359,10 @@ def _narrowed(c: dict, text: str, letters: int, room: int) -> str:
     """A square's text in `room` columns: the name's letters go first (down to one), as
     the controller, the life and the signs after them are what a square is read for."""
     rest = text[len(_short(c, letters)):]
-    keep = room - columns(rest) - len(str(c["controller"]))   # columns of the name that fit beside them
+    keep = room - columns(rest) - len(str(ctl(c)))   # columns of the name that fit beside them
     name = _cut(_abbrev(c["name"], letters), keep) if keep >= 1 and "name" in c else ""
     if name:
-        return name + str(c["controller"]) + rest
+        return name + str(ctl(c)) + rest
     return _cut(text, room)
 
 
@@ -403,7 +408,7 @@ def render_graph(view: dict, board: dict, colour: bool = False, width: int = 120
             short = s[len(region) + 1:] if s.startswith(region + "_") else s
             c = at.get(s)
             what = _short(c) if c else "."
-            text += f" {short} " + (paint(what, c["controller"], colour) if c else what)
+            text += f" {short} " + (paint(what, ctl(c), colour) if c else what)
             plain += f" {short} {what}"
         entries.append((text, len(plain)))
     return _columns(entries, width)
@@ -443,6 +448,14 @@ def _columns(entries: list[tuple[str, int]], width: int, gap: int = 3) -> list[s
             row += text + ("" if last else " " * (widths[k] + gap - w))
         lines.append(row)
     return lines
+
+
+def private_ids(match: Match, view: dict, player: int) -> list[tuple[str, list]]:
+    """The player's own zones that only they may see: (zone name, the ids its view lists)."""
+    zones = match.game.data.get("zones") or {}
+    return [(name, view["zones"].get(f"{name}:{player}", {}).get("cards", []))
+            for name, z in zones.items()
+            if z.get("scope", "player") == "player" and z.get("visibility") == "owner"]
 
 
 def private_zones(match: Match, view: dict, player: int) -> list[tuple[str, list[str]]]:
@@ -565,9 +578,9 @@ def legend(match: Match, view: dict, width: int = 120) -> list[str]:
                 if life.get("stat") else f"then *N, its {display['badge']} tokens" if display.get("badge") else "")
         # the example is a card on this board (the shortest name), else a made-up one
         shown = sorted((c for c in view["cards"] if c.get("space") and "name" in c),
-                       key=lambda c: (len(c["name"]), c["controller"], c["space"]))
+                       key=lambda c: (len(c["name"]), ctl(c), c["space"]))
         letters = grid_fit(board["width"], board["height"], width)[1] if board["type"] == "grid" else 3
-        ab, name, p = ((_abbrev(shown[0]["name"], letters), shown[0]["name"], shown[0]["controller"]) if shown
+        ab, name, p = ((_abbrev(shown[0]["name"], letters), shown[0]["name"], ctl(shown[0])) if shown
                        else ("Abc"[:letters], "A Big Card", 2))
         out += _wrap(f"Legend: {ab}{p} = {name} (first letters, listed below) of player {p}"
                      + (f", {sign}" if sign else ""), width)
@@ -652,14 +665,14 @@ def render_state(match: Match, player: int | None, colour: bool = False, status:
     elif board["type"] == "graph":
         lines += render_graph(view, board, colour, width, match.board_spaces())
     lines += regions.line(colour, width)
-    on_board = sorted((c for c in view["cards"] if c.get("space")), key=lambda c: (c["controller"], c["space"]))
+    on_board = sorted((c for c in view["cards"] if c.get("space")), key=lambda c: (ctl(c), c["space"]))
     entries = []
     for c in on_board:
         text = f"{c['space']:>3} {_short(c, letters)} "
         text += looks.brief(c, marks.get(c["space"]), room=ENTRY - len(text))
         if len(text) > ENTRY:    # three to a line on a 120-column terminal; `card SPACE` has the rest
             text = text[:ENTRY - 3] + "..."
-        entries.append((paint(text, c["controller"], colour), len(text)))
+        entries.append((paint(text, ctl(c), colour), len(text)))
     lines += _columns(entries, width)
     if show_legend:
         lines += legend(match, view, width)

@@ -101,6 +101,14 @@ def table_lines(runs: list[dict]) -> list[str]:
     lines.append("draws: " + ", ".join(str(x["draws"]) for x in s)
                  + "; cut off by the decision limit: " + ", ".join(str(x["cut_off"]) for x in s)
                  + f" (of {', '.join(str(r['games']) for r in runs)} games; neither counts as a win)")
+    if any(x.get("won_by_nobody") for x in s):
+        lines.append("won by nobody (end_game({})): " + ", ".join(str(x.get("won_by_nobody", 0)) for x in s)
+                     + " (a loss for every seat)")
+    for r in runs:
+        team = r["summary"].get("team")
+        if team:   # a cooperative game: how often its seats won together
+            head = f"{label(r)}: " if len(runs) > 1 else ""
+            lines.append(f"{head}the team won {team['wins']} of {team['games']} decided games: {cell(team)}")
     for r in runs:
         ln = r["summary"]["length"]
         head = f"{label(r)}: " if len(runs) > 1 else ""

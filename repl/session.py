@@ -15,10 +15,10 @@ from typing import Any, Callable
 from engine.errors import EditFailed, EngineError, IllegalAnswer, SaveFileError, ScriptError
 from engine.bots import bots_for
 from engine.match import Ask, Edit, Match, Seat, edits_of, read_save
-from engine.names import nearest
+from engine.names import did_you_mean, nearest
 
-from .render import (Looks, _columns, _mark_text, _num, _wrap, legend, printed_card, render_links,
-                     space_marks, private_zones, render_state)
+from .render import (Looks, _columns, _mark_text, _num, _whose, _wrap, ctl, legend, printed_card, render_links,
+                     space_marks, private_ids, private_zones, render_state)
 
 
 @dataclass
@@ -161,15 +161,37 @@ class Session:
         return not self.designer and player is not None and self.is_human(player) and player != self.keyboard
 
     def pass_to(self, player: int) -> str:
-        """Hands the keyboard to a human seat; returns what happened since that seat last answered."""
+        """Hands the keyboard to a human seat; returns what happened since that seat last answered,
+        and the cards that came into its own private zones since it last had the keyboard (a
+        card another player handed it, which the log cannot name to everyone)."""
         self.keyboard = player
         mine = [i + 1 for i, a in enumerate(self.match.askers) if a == player]
         since = mine[-1] if mine else 0
         lines = [e.for_seat(player) for e in self.log if e.decision >= since and e.decision > 0]
+        lines += self._new_in_hand(player)
         if not lines:
             return ""
         head = "Since your last turn:" if mine else "So far:"
         return head + "\n" + "\n".join(f"  {line}" for line in lines[-40:])
+
+    def _new_in_hand(self, player: int) -> list[str]:
+        """"new in your hand: X" for the cards in the seat's own private zones (a hand) that
+        were not there when it last had the keyboard; the first time, nothing."""
+        view = self.match.view(player)
+        names = {c["id"]: c.get("name") for c in view["cards"]}
+        now = {(zone, i) for zone, listed in private_ids(self.match, view, player) for i in listed}
+        held = getattr(self, "_held", {})
+        before = held.get((player, id(self.match)))
+        held[(player, id(self.match))] = now
+        self._held = held
+        if before is None:
+            return []
+        out = []
+        for zone in sorted({z for z, _ in now}):
+            new = sorted(names.get(i) or "a face-down card" for z, i in now - before if z == zone)
+            if new:
+                out.append(f"new in your {zone}: {', '.join(new)}")
+        return out
 
     def log_lines(self, n: int | None = None) -> list[str]:
         """The last n log lines as the viewer reads them."""
@@ -332,7 +354,7 @@ class Session:
             c = self._card_named_in(label, view, cards)
             if c is not None:
                 life = looks.life_left(c)
-                whose = "yours" if c["controller"] == self.viewer() else f"P{c['controller']}'s"
+                whose = _whose(c, self.viewer())
                 text += f"  ({whose}" + (f", life {life[0]} of {life[1]}" if life else "") + ")"
             if i < len(warns) and warns[i]:
                 text += f"  !! {warns[i]}"
@@ -588,13 +610,17 @@ class Session:
 
 # -- commands -------------------------------------------------------------------
 
-@command("help", help="list the commands")
+@command("help", "[COMMAND]", help="list the commands, or say what one does")
 def _help(s: Session, arg: str) -> str:
     import textwrap
 
-    width = max(len(f"{c.name} {c.args}".strip()) for c in COMMANDS.values())
-    lines = ["Answer with an option's number or label (Tab completes). Commands:"]
-    for c in COMMANDS.values():   # a long help goes on under its own column, within the screen's width
+    name = arg.strip().lower()
+    if name and name not in COMMANDS:
+        return f"no command '{arg.strip()}'{did_you_mean(name, COMMANDS)}; `help` lists them"
+    chosen = [COMMANDS[name]] if name else list(COMMANDS.values())
+    width = max(len(f"{c.name} {c.args}".strip()) for c in chosen)
+    lines = [] if name else ["Answer with an option's number or label (Tab completes). Commands:"]
+    for c in chosen:   # a long help goes on under its own column, within the screen's width
         lines += textwrap.wrap(c.help, s.COLUMNS, initial_indent=f"  {f'{c.name} {c.args}'.strip():<{width}}  ",
                                subsequent_indent=" " * (width + 4), break_long_words=False)
     return "\n".join(lines)
@@ -717,8 +743,8 @@ def _card_now(s: Session, looks: Looks, c: dict, viewer: int | None) -> str:
     """A card on a space or in a zone as it is now, then its printed card."""
     place = _place(c)
     if "name" not in c:
-        return f"{place}: a face-down card of P{c['controller']}" + _mark_text(c)
-    owner = "" if c.get("owner") in (None, c["controller"]) else f", owned by P{c['owner']}"
+        return f"{place}: a face-down card of {f'P{ctl(c)}' if ctl(c) else 'nobody'}" + _mark_text(c)
+    owner = "" if c.get("owner") in (None, c.get("controller")) else f", owned by P{c['owner']}"
     mark = space_marks(s.match, looks.view).get(c["space"]) if c.get("space") else None
     lines = [f"{place}: " + looks.describe(c, viewer, mark) + owner
              + (", face down (the others see a face-down card" + _mark_text(c) + ")" if c.get("face_down") else "")]

@@ -664,6 +664,17 @@ def test_seats_the_game_cannot_seat_are_refused_at_the_line_of_the_seats(tmp_pat
         refused(run(*command.split(), str(path)), f"bad.json:{line}:2: ", said)
 
 
+def test_play_of_one_game_with_a_save_of_another_says_whose_the_save_is(tmp_path, good_save):
+    """`summon play summoner_wars --load F` of a Summoner's Isle save said that Summoner
+    Wars has no option 'rounds'; a save naming a game that does not exist played on."""
+    path = tmp_path / "isle.json"
+    path.write_text(json.dumps(good_save, indent=1))
+    refused(run("play", "summoner_wars", "--load", str(path)),
+            f"{path} is a match of summoners_isle, not summoner_wars: leave the game out")
+    path.write_text(json.dumps({**good_save, "game": "nosuch"}, indent=1))
+    refused(run("play", "summoners_isle", "--load", str(path)), "is a match of nosuch, not summoners_isle")
+
+
 def test_the_repl_keeps_its_match_when_a_load_fails(tmp_path, good_save):
     cases = bad_saves(tmp_path, good_save)
     lines = ["1"] + [f"load {path}" for path, _ in cases.values()] + [f"save {tmp_path / 'kept.json'}", "quit"]
@@ -870,8 +881,8 @@ def test_a_script_error_of_millions_of_characters_is_cut(sw):
 def test_end_game_names_a_table_without_its_address(sw):
     m = Match(sw, 1, [Seat("random"), Seat("random")], quiet=True)
     with pytest.raises(EngineError) as e:
-        m.eval("end_game({}, 'x')")
-    assert str(e.value).endswith("(or nil for a draw), not table") and "0x" not in str(e.value), str(e.value)
+        m.eval("end_game(setmetatable({}, {}), 'x')")   # (a plain table is a team: end_game({}) is nobody's win)
+    assert str(e.value).endswith("or nil for a draw, not table") and "0x" not in str(e.value), str(e.value)
 
 
 def test_a_match_a_script_ended_without_a_result_says_so(sw):

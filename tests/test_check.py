@@ -1109,3 +1109,46 @@ def test_an_endless_loop_before_the_first_decision_is_said_at_its_line(tmp_path)
     problems = [str(p) for p in check(str(game))]
     assert len(problems) == 1 and re.match(rf".*tiny\.lua:{line}:1: a match cannot start: script ran too long",
                                            problems[0]), problems
+
+
+def test_check_plays_on_in_the_worlds_a_bot_imagines(tmp_path):
+    """A bot's look-ahead deals the cards its seat cannot see among one owner's hidden cards:
+    rules that expect one kind of card in a place (a vault of Middles) failed in every bot
+    game and in no random one, and `summon check` said ok."""
+    import shutil
+    game = tmp_path / "sealed_bid"
+    shutil.copytree(ROOT / "tests" / "games" / "sealed_bid", game)
+    bid = game / "bid.lua"
+    bid.write_text(bid.read_text().replace(
+        "function play_phase(round)\n",
+        "function play_phase(round)\n"
+        "  for _, p in ipairs(players.list()) do\n"
+        "    if zones.top(p, 'vault').def ~= 'middle' then error('the vault holds a Middle') end\n"
+        "  end\n"))
+    line = next(n for n, text in enumerate(bid.read_text().splitlines(), 1) if "the vault holds" in text)
+    r = summon("check", str(game))
+    assert r.returncode == 1, r.stdout
+    assert re.search(rf"bid\.lua:{line}:\d+: Lua: the vault holds a Middle \(in a world a bot of seat \d imagined, "
+                     r"at decision \d+ of a random game\): a search bot plays on in worlds .* \(cards\.mark\)", r.stdout), \
+        r.stdout
+    # the random games themselves never fail: only a world does
+    assert summon("sim", str(game), "--games", "5").returncode == 0
+
+
+def test_a_problem_of_game_yaml_does_not_hide_a_phase_function_the_rules_lack(tmp_path):
+    """A counter starting past its max was said alone; its fix then showed the misspelt
+    phase function: one run of `summon check` says both."""
+    import shutil
+    game = Path(shutil.copytree(ROOT / "tests" / "games" / "tiny_graph", tmp_path / "tiny"))
+    yaml = game / "game.yaml"
+    yaml.write_text(yaml.read_text().replace("score: {scope: player, min: 0, max: 10, start: 0}",
+                                             "score: {scope: player, min: 0, max: 10, start: 20}")
+                    .replace("run: act}", "run: actt}"))
+    lines = yaml.read_text().splitlines()
+    score = next(n for n, text in enumerate(lines, 1) if "start: 20" in text)
+    phase = next(n for n, text in enumerate(lines, 1) if "actt" in text)
+    r = summon("check", str(game))
+    assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+    assert f"game.yaml:{score}:" in r.stdout and "counter score: it starts at 20, outside its max 10" in r.stdout
+    assert (f"game.yaml:{phase}:" in r.stdout
+            and "no Lua function called 'actt' in the rules' scripts (did you mean 'act'?)" in r.stdout), r.stdout

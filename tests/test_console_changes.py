@@ -2,6 +2,7 @@
 history: kept with the answers where they were made, and made again by every replay (undo,
 redo, reload, a saved file loaded) and every fork (what a search bot plays on)."""
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -332,3 +333,24 @@ def test_a_failing_change_at_a_reload_is_named_to_a_designer_only(game_copy):
     said = seat.reload()
     assert "a designer's console change made at decision 2 fails now" in said and "golem" not in said, said
     assert "golem" in Session(m, designer=True).reload()
+
+
+@pytest.mark.parametrize("code, said", [
+    ("state.zones = nil", "state.zones must be a table of zone -> card ids, not nil"),
+    ("state.cards[1].id = 99", "state.cards[1] must be the card whose id is 1"),
+    ("state.cards = {}", "but state.cards has no card "),
+    ("state.cards[1].def = 'nothing'", "state.cards[1].def is 'nothing', which is no card of summoner_wars"),
+    ("state.cards[1].owner = 3", "state.cards[1].owner must be a player from 1 to 2, not 3"),
+    ("state.counters = 5", "state.counters must be a table of counters, not 5"),
+    ("state.players[2] = nil", "state.players must list the match's 2 players, not 1"),
+])
+def test_a_change_that_breaks_what_the_engine_relies_on_is_taken_back(sw, code, said):
+    """`lua state.zones = nil` was kept, and the screen, `hand` and the bots then failed at
+    a line of the engine's own."""
+    m = played(sw, 3)
+    before, answers = m.state_hash(), list(m.answers)
+    with pytest.raises(ScriptError, match=re.escape(said) + r"\S*; the engine relies on that \(the change is taken back\)"):
+        m.edit(code)
+    assert m.state_hash() == before and m.answers == answers and m.edits == []
+    m.view(1)
+    m.answer(0)   # (the match goes on)

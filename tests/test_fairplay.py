@@ -3,6 +3,7 @@ player 1's hand (undo, redo, auto, lua, seed, log, hand, the scrollback) and non
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from conftest import ANSI, Screen
 from engine.match import load_match
@@ -153,15 +154,21 @@ def test_quit_at_the_handover_leaves_without_showing_the_next_seat(play_screen, 
     assert load_match(save).pending.player == 2
 
 
-def test_loading_a_hot_seat_match_into_a_game_against_a_bot_passes_the_keyboard(play_screen, tmp_path):
-    """A save of two people's match, loaded where one person played a bot: player 2's turn
-    waits behind "Pass to player 2" (it was answered blind by player 1, with 1's hand shown)."""
+def hot_seat_saved(play_screen, tmp_path) -> Path:
+    """A hot-seat Summoner TCG saved at player 2's first prompt (after player 1's turn)."""
     s = tcg_hot_at_the_first_handover(play_screen)
     s.type("")
     s.wait(r"P2>")
     save = tmp_path / "hot.json"
     s.type(f"save {save}")
     s.wait("keep it from the other players")
+    return save
+
+
+def test_loading_a_hot_seat_match_into_a_game_against_a_bot_passes_the_keyboard(play_screen, tmp_path):
+    """A save of two people's match, loaded where one person played a bot: player 2's turn
+    waits behind "Pass to player 2" (it was answered blind by player 1, with 1's hand shown)."""
+    save = hot_seat_saved(play_screen, tmp_path)
     t = play_screen("summoner_tcg", "--players", "human,bot", "--seed", "3")
     t.wait(r"P1>")
     t.type(f"load {save}")
@@ -177,12 +184,7 @@ def test_a_hot_seat_load_that_stops_says_so_before_the_handover(play_screen, tmp
     said only to the next seat, after the handover (quit there, and it was never said); it
     is said at once, naming whose decision, not what was answered."""
     import json
-    s = tcg_hot_at_the_first_handover(play_screen)
-    s.type("")
-    s.wait(r"P2>")
-    save = tmp_path / "hot.json"
-    s.type(f"save {save}")
-    s.wait("keep it from the other players")
+    save = hot_seat_saved(play_screen, tmp_path)
     data = json.loads(save.read_text())
     data["answers"][0] = "Prime Nothing Such"
     save.write_text(json.dumps(data))
@@ -193,3 +195,14 @@ def test_a_hot_seat_load_that_stops_says_so_before_the_handover(play_screen, tmp
     said = typed[typed.index("loaded"):]
     assert "the replay stopped at decision 1" in said and "Nothing Such" not in said, said
     assert "hand:" not in said
+
+
+def test_the_handover_on_a_narrow_screen_breaks_between_words(play_screen):
+    """At 40 columns the terminal broke the handover's prompt where the edge fell ("(or t" /
+    "ype quit)")."""
+    s = play_screen(*TCG_HOT, size=(20, 40))
+    s.wait(r"Pass to player 1[\s\S]*type quit\)\.")
+    rows = [r for r in s.rows() if r]
+    said = rows[rows.index(next(r for r in rows if r.startswith("Pass to player 1"))):]
+    assert " ".join(said).split() == "Pass to player 1, then press Enter (or type quit).".split(), said
+    assert all(len(r) <= 40 for r in said) and not any(r.startswith("ype") for r in said), said

@@ -265,6 +265,35 @@ def test_a_card_given_a_new_owner_is_dealt_in_a_sample_from_its_first_owners_car
     assert {hand_2(m.sample(2, k)) for k in range(6)} == {hand_2(m)}
 
 
+def test_a_card_nobody_owns_is_dealt_only_among_cards_nobody_owned(bid_game):
+    """A shared pile's cards had to have an owner (player 1 for the auction's lots), and a
+    sample dealt them among that player's own hidden cards: a market card in player 1's
+    hand, a Penny in the market deck. A card made with no owner is nobody's, and a sample
+    deals it among the hidden cards that nobody owned at first."""
+    from repl.render import render_state
+    from repl.session import Session
+    m = new_bid_match(bid_game)
+    made = m.edit("local ids = {}\nfor i = 1, 3 do ids[i] = cards.create('high', nil, 1, 'deck').id end\n"
+                  "zones.shuffle(1, 'deck')\nreturn ids")[0][0]
+    assert m.eval(f"local c = cards.get({made[0]}); return c.owner == nil, c.controller == nil") == [True, True]
+
+    def defs(world, ids):
+        snap = world.snapshot()
+        return sorted(snap["cards"][i - 1]["def"] for i in ids)
+    owned = [c["id"] for c in m.snapshot()["cards"]   # (what player 2 cannot see of player 1's)
+             if c.get("owner") == 1 and c["zone"] in ("hand:1", "deck:1", "vault:1")]
+    for k in range(8):
+        world = m.sample(2, k)
+        assert defs(world, made) == ["high"] * 3 and defs(world, owned) == defs(m, owned)
+    # one given to player 2 stays among them in samples: its first owner is nobody (0)
+    m.edit(f"local c = cards.get({made[0]}); cards.to_zone(c, 2, 'hand'); cards.set_owner(c, 2)")
+    assert m.eval(f"return cards.get({made[0]}).first_owner") == [0]
+    # on the table, for all to see: the screen and `card` say it is nobody's
+    m.edit(f"cards.to_zone(cards.get({made[1]}), 1, 'table')")
+    assert "High" in render_state(m, 2)
+    assert Session(m).handle(f"card #{made[1]}").startswith("P1's table: High (nobody's)")
+
+
 def test_revealing_a_card_out_of_the_game_is_an_error_naming_the_line(bid_game):
     m = new_bid_match(bid_game)
     with pytest.raises(ScriptError, match=r"reveal:1: cards.reveal: .* is in no zone"):

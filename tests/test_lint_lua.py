@@ -745,3 +745,17 @@ def test_a_card_compared_with_an_id_through_a_local_is_noted(tmp_path):
         f"cards/mygame/starter.yaml:{hook[0]}:{hook[1]}: {said} c.def == \"gem\")",
         f"cards/mygame/starter.yaml:{mine[0]}:{mine[1]}: {said} me.def == \"coin\")",
         f"rules/mygame/rules.lua:{heard[0]}:{heard[1]}: {said} target.def == \"coin\")"])
+
+
+def test_what_choose_returns_compared_with_a_label_is_noted(tmp_path):
+    """choose returns the option picked (a table): `pick ~= "Push"` was always true, and a
+    cooperative game's team never moved on; `pick.label` is what was meant."""
+    import shutil
+    game = Path(shutil.copytree(ROOT / "tests" / "games" / "team_up", tmp_path / "team_up"))
+    team = game / "team.lua"
+    team.write_text(team.read_text().replace('if pick.label ~= "Push"', 'if pick ~= "Push"'))
+    at = place(team, 'if pick ~= "Push"', '"Push"')
+    said = [n for n in notes(str(game)) if "choose returns" in n]
+    assert [n.replace(f"{tmp_path}/", "") for n in said] == [
+        f"team_up/team.lua:{at[0]}:{at[1]}: note: choose returns the option picked, a table, never its label: "
+        f"this comparison is never true (compare its label: pick.label == \"Push\")"], said

@@ -247,6 +247,13 @@ def test_help_is_built_from_the_registry(session):
     assert text.splitlines()[card + 1].startswith(" " * 10)    # and go on under their column
 
 
+def test_help_of_one_command_says_that_one(session):
+    text = session.handle("help undo")
+    assert text.lstrip().startswith("undo [N]") and "take back your last decision" in text
+    assert "save FILE" not in text and "Commands:" not in text
+    assert session.handle("help undi") == "no command 'undi' (did you mean 'undo'?); `help` lists them"
+
+
 def test_completion_offers_labels_commands_and_card_names(session):
     session.play_bots()
     assert "End summon phase" in completions(session, "End s")
@@ -482,3 +489,18 @@ def test_a_seats_own_bot_failing_in_its_look_ahead_is_said_in_full_and_stops_pip
     out = s.handle("bot")
     assert "script error in P1's bot's look-ahead" in out and "Hidden Dragon" in out, out
     assert s.stuck is not None and s.match.pending.player == 1
+
+
+def test_a_seat_handed_the_keyboard_is_told_what_came_into_its_hand():
+    """A card another player handed over was said to everyone as "Player 1 hands a card to
+    player 2": the one who got it was not told which card was new in their hand."""
+    from conftest import ROOT
+    from engine.loader import load_game
+    m = Match(load_game(str(ROOT / "tests" / "games" / "sealed_bid")), 7, [Seat("human"), Seat("human")], quiet=True)
+    s = Session(m, designer=False)
+    assert "new in your" not in s.pass_to(1) + s.pass_to(2)     # (the first time: nothing to compare)
+    given = m.edit("local c = zones.cards(1, 'hand')[1]; cards.to_zone(c, 2, 'hand'); return c.name")[0][0]
+    assert "new in your" not in s.pass_to(1)                    # (player 1 gave it: nothing new)
+    said = s.pass_to(2)
+    assert f"new in your hand: {given}" in said, said
+    assert "new in your" not in s.pass_to(1) + s.pass_to(2)     # (said once)

@@ -689,7 +689,8 @@ def test_the_first_of_the_turn_order_is_the_active_player_and_the_sims_opener():
 @pytest.mark.parametrize("option, said", [
     ("turn_order_track=heart", r"setup\.lua:\d+: options\.turn_order_track: region heart holds summoning "
                                r"locations \(heart_\w+\), where creatures would meet the counters"),
-    ("attack_die=d8", r"setup\.lua:\d+: options\.attack_die names no die of the game: d8 \(the dice: d6\)"),
+    # (the option's schema marks the die, x-ref: refused before any script runs)
+    ("attack_die=d8", r"option attack_die: no die called 'd8'"),
     ("winning_energy=5", r"setup\.lua:\d+: options\.winning_energy is 5, which every player has already at "
                          r"the start \(5\)"),
 ])
@@ -698,7 +699,7 @@ def test_options_that_cannot_make_a_game_are_refused_before_it_starts(option, sa
     # first attack stopped on the unknown die; a game already won went on)
     r = summon("play", GAME_ID, "--players", "bot,bot", "--seed", "1", "--option", option)
     assert r.returncode == 1, r.stdout[-500:]
-    assert re.search(r"^error: rules/summoners_isle/" + said, r.stdout + r.stderr, re.M), r.stdout + r.stderr
+    assert re.search(r"^error: (rules/summoners_isle/)?" + said, r.stdout + r.stderr, re.M), r.stdout + r.stderr
     assert "Traceback" not in r.stdout + r.stderr
     assert "Round 1" not in r.stdout
 

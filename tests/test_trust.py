@@ -33,7 +33,8 @@ def test_an_xpcall_handler_never_sees_the_game_over_marker(sw):
 @pytest.mark.parametrize("winner", ["0", "99", "'text'", "2.5", "'\\xff'"])
 def test_end_game_takes_only_a_player_or_nothing(sw, winner):
     m = Match(sw, 1, [Seat(), Seat()], quiet=True)
-    with pytest.raises(ScriptError, match=r"end_game: the winner must be a player from 1 to 2 \(or nil for a draw\)"):
+    with pytest.raises(ScriptError, match=r"end_game: the winner must be a player from 1 to 2, a list of players, "
+                                          r"or nil for a draw"):
         m.eval(f"end_game({winner})")
     assert not m.is_over
 

@@ -35,9 +35,9 @@
 ---@field id CardId Its id.
 ---@field def string The id of its definition (defs[card.def]).
 ---@field name string Its definition's name.
----@field owner Player Who owns it (where it goes back to).
----@field first_owner Player|nil Its owner before cards.set_owner first changed it (a shared pile's), or nil: a bot's sample deals hidden cards of one first owner from one pool.
----@field controller Player Who controls it now: its owner when made; the rules set it (`c.controller = p`), and cards.set_owner leaves it.
+---@field owner Player|nil Who owns it (where it goes back to); nil for a card nobody owns (cards.create with owner nil).
+---@field first_owner Player|0|nil Its owner before cards.set_owner first changed it (0: it had none, as a shared pile's card), or nil: a bot's sample deals hidden cards of one first owner from one pool.
+---@field controller Player|nil Who controls it now: its owner when made (nil for a card nobody owns); the rules set it (`c.controller = p`), and cards.set_owner leaves it.
 ---@field tokens table<string, integer> Named counts on it (damage, wounds, ...); read it, change it through tokens.*.
 ---@field under CardId[] Ids of the cards attached under it, oldest first; read it, change it through cards.attach.
 ---@field zone string|nil Where it is: a zone key ("hand:1", "discard"), "board", "under", or nil.
@@ -123,7 +123,8 @@
 ---@field active Player Whose turn it is (turns games: the engine sets it from next_player). In a rounds game the rules set it.
 ---@field phase string|nil The id of the phase running now (nil between turns and between rounds).
 ---@field over boolean True once the game has ended.
----@field winner Player|nil The winner once over (nil: a draw).
+---@field winner Player|nil The winner once over (nil: a draw, or a team of several or none).
+---@field winners Player[]|nil The team end_game named (end_game({1, 3}); {}: nobody won), in order; nil when a single winner or a draw ended it.
 ---@field result string|nil Why the game ended.
 ---@field vars table The rules' own public data (state.vars[KEY]); display.marks reads a map from here.
 ---@field turned_down integer|nil How many cards have been turned face down so far.
@@ -144,6 +145,7 @@
 ---@field phase string|nil
 ---@field over boolean
 ---@field winner Player|nil
+---@field winners Player[]|nil
 ---@field result string|nil
 ---@field vars table The rules' public data, as in the state.
 ---@field turned_down integer|nil
@@ -258,10 +260,12 @@ function add_modifier(stat_name, fn) end
 ---@param reason string|nil Why (default "player p wins").
 function win(p, reason) end
 
---- Ends the game; winner nil is a draw. Nothing after it runs.
---- Errors: a winner that is not a player; a reason that is not text.
+--- Ends the game; winner nil is a draw. Nothing after it runs. A list of players is a
+--- team's win: each of them wins and the others lose (a cooperative game's players
+--- win together, end_game(players.list()); an empty list, {}, is a game nobody won).
+--- Errors: a winner that is not a player, or a list with one that is not or one twice; a reason that is not text.
 --- Example: end_game(nil, "a tie")
----@param winner Player|nil
+---@param winner Player|Player[]|nil
 ---@param reason string|nil
 function end_game(winner, reason) end
 
@@ -464,11 +468,13 @@ cards = {}
 
 --- Creates a new card from a definition, owned and controlled by `owner`: in no zone,
 --- or on top of a zone: cards.create(def, owner, p, zone) for a player's own zone,
---- cards.create(def, owner, zone) for a shared one.
+--- cards.create(def, owner, zone) for a shared one. Owner nil makes a card nobody owns
+--- or controls (a shared pile's: a market's, an event deck's), which a bot's sample deals
+--- only among the hidden cards that had no owner at first.
 --- Errors: no such card definition, player or zone.
 --- Example: local c = cards.create("scout", 1, 1, "hand")
 ---@param def string A card definition's id.
----@param owner Player
+---@param owner Player|nil
 ---@param p Player|string|nil The zone's player, or a shared zone's name.
 ---@param zone string|nil The zone, when p is a player.
 ---@return Card
@@ -604,10 +610,12 @@ function cards.turn_face_up(c) end
 function cards.mark(c, mark) end
 
 --- Makes player p the card's owner for good (a card taken from a shared pile becomes the
---- taker's). The owner sees the card face down, and a bot's sample deals a hidden card
---- again only among its owner's hidden cards. A face-down card's new owner now knows its
---- face (fair undo stops there); its old owner goes on knowing it. Its controller stays
---- as it was: set that too when the taker now controls it (`c.controller = 2`).
+--- taker's). The owner sees the card face down where they see its place. A bot's sample
+--- deals a hidden card again among the hidden cards of its first owner (`first_owner`,
+--- which this keeps): the others did not see which card was taken from the pile. A
+--- face-down card's new owner now knows its face (fair undo stops there); its old owner
+--- goes on knowing it if they did. Its controller stays as it was: set that too when the
+--- taker now controls it (`c.controller = 2`).
 --- Errors: not a card; no such player.
 --- Example: cards.set_owner(c, 2); c.controller = 2
 ---@param c CardArg

@@ -175,21 +175,65 @@ function E.choose(req)
   return opts[i]
 end
 
---- Ends the match; winner may be nil for a draw, else a player of the match.
+-- A list of winners, checked: players of the match, each once, in order ("players 1 and
+-- 3 win" names them so, and a result does not depend on the order they were listed in).
+-- Returns nil and what is wrong instead.
+local function team(list)
+  local st, out, seen = E.state, {}, {}
+  local n = 0
+  for k in next, list do
+    n = n + 1
+    if math.type(k) ~= "integer" or k < 1 then n = -1 break end
+  end
+  if n ~= #list then return nil, "end_game: the winners must be a list of players, {1, 3} say" end
+  for _, p in ipairs(list) do
+    if math.type(p) ~= "integer" or st.players[p] == nil then
+      return nil, "end_game: each winner must be a player from 1 to " .. #st.players .. ", not " ..
+                  E.clean_text(E.show(p))
+    end
+    if seen[p] then return nil, "end_game: player " .. p .. " is named twice among the winners" end
+    seen[p], out[#out + 1] = true, p
+  end
+  table.sort(out)
+  return out
+end
+
+local function team_result(list)
+  if #list == 0 then return "nobody wins" end
+  if #list == #E.state.players and #list > 1 then return "everyone wins" end
+  if #list == 1 then return "player " .. list[1] .. " wins" end
+  local names = {}
+  for i, p in ipairs(list) do names[i] = tostring(p) end
+  return "players " .. table.concat(names, ", ", 1, #names - 1) .. " and " .. names[#names] .. " win"
+end
+
+--- Ends the match; winner may be nil for a draw, a player of the match, or a list of
+--- them (a team's win; {}: nobody's).
 function E.end_game(winner, reason)
   E.not_in_modifier("end_game")
   local st = E.state
   if st.over then error(GAME_OVER, 0) end
-  if winner ~= nil and (math.type(winner) ~= "integer" or st.players[winner] == nil) then
-    fail("end_game: the winner must be a player from 1 to " .. #st.players .. " (or nil for a draw), not " ..
-         E.clean_text(E.text_at(winner, 2)))
+  local winners
+  if type(winner) == "table" and getmetatable(winner) == nil then
+    local wrong
+    winners, wrong = team(winner)
+    if wrong then fail(wrong) end
+  elseif winner ~= nil and (math.type(winner) ~= "integer" or st.players[winner] == nil) then
+    fail("end_game: the winner must be a player from 1 to " .. #st.players .. ", a list of players, or nil " ..
+         "for a draw, not " .. E.clean_text(E.text_at(winner, 2)))
   end
   if reason ~= nil and type(reason) ~= "string" then
     fail("end_game: the reason must be text, not a " .. type(reason))
   end
   st.over = true
-  st.winner = winner
-  st.result = reason or (winner and ("player " .. winner .. " wins") or "draw")
+  if winners then
+    -- (a team: `winners` lists it; `winner` is its one player, when it has one)
+    st.winners, st.winner = winners, #winners == 1 and winners[1] or nil
+    st.result = reason or team_result(winners)
+  else
+    st.winner = winner
+    st.result = reason or (winner and ("player " .. winner .. " wins") or "draw")
+  end
   E.say("Game over: " .. st.result)
   error(GAME_OVER, 0)
 end

@@ -365,7 +365,7 @@ S_CREATE.owners = true   -- (before 0.2.0, the zone alone was the owner's)
 function C.create(def_id, owner, a, b, c)
   local d = E.defs[def_id]
   if not d then E.no_such("cards.create", "card", def_id, card_names()) end
-  if E.state.players[owner] == nil then no_player("cards.create", owner, 2) end
+  if owner ~= nil and E.state.players[owner] == nil then no_player("cards.create", owner, 2) end
   local key
   if a ~= nil or b ~= nil then
     local p, name = subject(S_CREATE, a, b, c)
@@ -699,7 +699,7 @@ function C.set_owner(c, p)
     c.seen_by = seen[1] and seen or nil
     if not E.seen_by(c, p) then E.note("reveal", { zone = c.zone }, { p }) end
   end
-  if c.first_owner == nil then c.first_owner = old end
+  if c.first_owner == nil then c.first_owner = old or 0 end   -- (0: it had no owner)
   c.owner = p
 end
 
@@ -721,15 +721,18 @@ function C.reveal(c, p)
   E.note("reveal", { zone = c.zone })
   -- (who shows it: the player whose zone it is in, or who controls it on the board; a card
   -- of a shared zone, the deck everyone draws from say, is shown by nobody in particular)
-  local by
-  if c.zone == "board" then by = c.controller
-  elseif c.zone ~= "under" then by = select(2, E.zone_parts(c.zone)) end
+  local by, shared
+  if c.zone == "board" then by = c.controller   -- (nil for a card nobody controls)
+  elseif c.zone ~= "under" then
+    by = select(2, E.zone_parts(c.zone))
+    shared = by == nil and c.zone or nil
+  end
   if p == nil then
     E.say(by and string.format("Player %d reveals %s", by, c.name) or string.format("%s is revealed", c.name))
   elseif by and by ~= p then
     E.say(string.format("Player %d shows player %d a card", by, p))
-  elseif by == nil and c.zone ~= "under" then   -- (a shared zone's: the deck everyone draws from, say)
-    E.say(string.format("Player %d sees a card of %s", p, c.zone))
+  elseif shared then
+    E.say(string.format("Player %d sees a card of %s", p, shared))
   else
     E.say(string.format("Player %d sees a card%s", p, by == p and c.owner == p and " of their own" or ""))
   end

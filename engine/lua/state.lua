@@ -547,7 +547,8 @@ local function redeal_plan(p)
     if c.face_down then hidden = not E.seen_by(c, p)
     else hidden = not shown and not E.seen_by(c, p) end
     if hidden then
-      local first = c.first_owner or c.owner   -- (a card taken from a shared pile: the pile's)
+      -- (a card taken from a shared pile: the pile's; 0 for a card nobody owned)
+      local first = c.first_owner or c.owner or 0
       local g = groups[first]
       if not g then
         g = {}

@@ -4,10 +4,10 @@
 -- holding initiative (state.vars.initiative) acts first, and the rules keep
 -- state.active pointing at them.
 
---- The lots (six of each kind) shuffled face down; player 1 holds initiative.
+--- The lots (six of each kind, nobody's) shuffled face down; player 1 holds initiative.
 function setup()
   for _, id in ipairs({ "shell", "pearl", "gem" }) do
-    for _ = 1, 6 do cards.create(id, 1, "lots") end
+    for _ = 1, 6 do cards.create(id, nil, "lots") end
   end
   zones.shuffle("lots")
   set_initiative(1)
