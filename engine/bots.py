@@ -127,9 +127,9 @@ class MctsBot(Bot):
 
     def __init__(self, seed: int, seat: int, iterations: int | None = MCTS_ITERATIONS,
                  seconds: float | None = None, rollout: int = 0, exploration: float = EXPLORATION,
-                 minimax: float = 0.0, settle: bool = True, team: bool = False):
+                 minimax: float = 0.0, settle: bool = True, allies: frozenset = frozenset()):
         super().__init__(seed, seat)
-        self.team = team          # a cooperative game: every seat seeks the bot's own seat's result
+        self.allies = allies      # the seats that seek the same result (its team; every seat in a cooperative game)
         self.iterations, self.seconds = iterations, seconds
         self.settle = settle      # stop a counted search once its answer cannot change
         self.rollout, self.c, self.minimax = rollout, exploration, minimax
@@ -208,7 +208,7 @@ class MctsBot(Bot):
             # otherwise leave the search exploring almost uniformly.
             lo, hi = self.bounds
             spread = hi - lo if hi - lo > 1e-9 else 1.0
-            ours = player == seat or self.team
+            ours = player == seat or player in self.allies
             base = lo if ours else 1.0 - hi
             best_i, best_u = 0, -math.inf
             for i, lab in enumerate(labels):
@@ -231,7 +231,7 @@ class MctsBot(Bot):
         self.bounds = (min(lo, value), max(hi, value))
         for node, player in path:
             node.visits += 1
-            node.reward += value if player == seat or self.team else 1.0 - value
+            node.reward += value if player == seat or player in self.allies else 1.0 - value
         root.visits += 1
         if a:
             # implicit minimax backups (Lanctot et al. 2014): a node added now holds its
@@ -247,29 +247,40 @@ class MctsBot(Bot):
                     vals = [c.best for c in n.children.values() if c.visits]
                     if len(vals) < n.options:
                         vals.append(n.value)
-                    n.best = max(vals) if n.player == seat or self.team else min(vals)
+                    n.best = max(vals) if n.player == seat or n.player in self.allies else min(vals)
 
 
 def make_bot(kind: str, seed: int, seat: int, rollout: int = 0, iterations: int = MCTS_ITERATIONS,
-             minimax: float = 0.0, team: bool = False):
+             minimax: float = 0.0, allies: frozenset = frozenset()):
     """The controller for a seat kind (random, greedy, mcts[:N|:Ns], bot); `iterations`
     is what mcts without a budget and bot run (the game's `bots: iterations`), `minimax`
-    the weight of implicit minimax backups in its choices (`bots: minimax`), `team` whether
-    the seats play as one (game.yaml `players: cooperative`)."""
+    the weight of implicit minimax backups in its choices (`bots: minimax`), `allies` the
+    seats of its team (game.yaml `players: teams`, or every seat when `cooperative`)."""
     name, budget, seconds = parse_kind(kind)
     if name == "random":
         return RandomBot(seed, seat)
     if name == "greedy":
         return GreedyBot(seed, seat)
     if name == "bot" or (budget is None and seconds is None):
-        return MctsBot(seed, seat, iterations, rollout=rollout, minimax=minimax, team=team)
+        return MctsBot(seed, seat, iterations, rollout=rollout, minimax=minimax, allies=allies)
     return MctsBot(seed, seat, budget if seconds is None else None, seconds, rollout=rollout,
-                   minimax=minimax, team=team)
+                   minimax=minimax, allies=allies)
 
 
 def searches(seats: list[Seat]) -> bool:
     """Whether any seat is played by a bot that searches (and so forks the match)."""
     return any(s.controller != "human" and parse_kind(s.controller)[0] != "random" for s in seats)
+
+
+def team_of(players: dict, seats: int, seat: int) -> frozenset:
+    """The other seats on a seat's team: every seat in a cooperative game; in a game that
+    declares `teams` covering this many seats (each seat in one), its team's; else none."""
+    if players.get("cooperative"):
+        return frozenset(range(1, seats + 1)) - {seat}
+    teams = players.get("teams") or []
+    if sorted(p for t in teams for p in t) != list(range(1, seats + 1)):
+        return frozenset()
+    return next((frozenset(t) - {seat} for t in teams if seat in t), frozenset())
 
 
 def bots_for(match: Match, *, humans_too: bool = False) -> dict:
@@ -278,13 +289,13 @@ def bots_for(match: Match, *, humans_too: bool = False) -> dict:
     spec = match.game.data.get("bots") or {}
     rollout, iterations = int(spec.get("rollout", 0)), int(spec.get("iterations", MCTS_ITERATIONS))
     minimax = float(spec.get("minimax", 0.0))
-    team = bool(match.game.data["players"].get("cooperative"))
     out = {}
     for i, s in enumerate(match.seats, 1):
+        allies = team_of(match.game.data["players"], len(match.seats), i)
         if s.controller != "human":
-            out[i] = make_bot(s.controller, match.seed, i, rollout, iterations, minimax, team)
+            out[i] = make_bot(s.controller, match.seed, i, rollout, iterations, minimax, allies)
         elif humans_too:
-            out[i] = make_bot("bot", match.seed, i, rollout, iterations, minimax, team)
+            out[i] = make_bot("bot", match.seed, i, rollout, iterations, minimax, allies)
     if searches(match.seats):
         match.keep_checkpoints()
     return out

@@ -36,6 +36,9 @@ def _target_game(target: str) -> str:
                           f"game: and scenarios:")
     if p.is_file() and p.name == "game.yaml":
         return str(p.resolve().parent)
+    if p.is_file() and not loader.list_games().get(target):   # (a file by a game's name is that game)
+        raise EngineError(f"{target}: not a game, card, deck or scenario file: summon check takes a game's id "
+                          f"or folder, its game.yaml, a YAML file of cards, a deck or scenarios, or a rules .lua file")
     return target
 
 

@@ -134,11 +134,15 @@ def summarise(results: list[dict], names: list[str], seats: int, card_sets: dict
     the first player's (whoever moved first, in whichever seat), draws and games cut off, game length, and per-card figures.
     A cooperative game's (game.yaml `players: cooperative`) has how often the team won
     (`team`), and no side's verdict: its seats win or lose together."""
-    fair = fair_share(seats)
     won = decided(results)
+    # (a seat's fair share is the wins a decided game hands out, spread evenly: one in a game
+    # of one winner, two in a game of teams of two, none in a game nobody won)
+    per_game = sum(len(winners_of(r)) for r in won) / len(won) if won else 1.0
+    fair = fair_share(seats) * per_game
     by_seat = seat_rates(results, seats)
     out = {
         "fair_share": round(fair, 6),
+        "winners_per_game": round(per_game, 6),
         "decided": len(won),
         "draws": sum(r["finished"] and winners_of(r) is None for r in results),
         "won_by_nobody": sum(winners_of(r) == [] for r in results),

@@ -1015,6 +1015,16 @@ def _game_references(gdoc: yamlio.Document, g: dict) -> list[Problem]:
             problems.append(gdoc.problem(("limits", name), f"limits: {name} must be a number, not NaN"))
     if pl["min"] > pl["max"]:
         problems.append(gdoc.problem(("players",), "players: min is more than max"))
+    named: dict[int, tuple] = {}
+    for i, team in enumerate(pl.get("teams") or []):
+        for j, seat in enumerate(team):
+            keys = ("players", "teams", i, j)
+            if seat > pl["max"]:
+                problems.append(gdoc.problem(keys, f"players: teams name seat {seat}, but players are at most "
+                                                   f"{pl['max']}"))
+            elif seat in named:
+                problems.append(gdoc.problem(keys, f"players: teams name seat {seat} twice (a seat is on one team)"))
+            named.setdefault(seat, keys)
     for name, value in (g.get("stats") or {}).items():
         spec = stat_spec(value)
         if "min" in spec and "max" in spec and spec["min"] > spec["max"]:

@@ -745,7 +745,8 @@ def state_problem(st: Any, game: GameDef, seats: int) -> str | None:
                           ("cards", lambda v: isinstance(v, list), "a list of the cards"),
                           ("zones", is_map, "a table of zone -> card ids"),
                           ("spaces", is_map, "a table of space -> card id"),
-                          ("counters", is_map, "a table of counters"), ("vars", is_map, "a table")):
+                          ("counters", is_map, "a table of counters"),
+                          ("vars", lambda v: isinstance(v, (dict, list)), "a table")):   # (a list, state.vars[p])
         if not ok(st.get(key)):
             return f"state.{key} must be {what}, not {lua(st.get(key))}"
     if len(st["players"]) != seats:

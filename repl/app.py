@@ -244,7 +244,8 @@ def play_interactive(match: Match, *, designer: bool = False, watch: bool = Fals
             show(s.screen())
         running[0] = prompt_for(p)
         try:
-            line = running[0].prompt(f"P{p}> " if p else "> ", bottom_toolbar=lambda: safe(s.toolbar(_columns())),
+            seat = s.prompt_seat()
+            line = running[0].prompt(f"P{seat}> " if seat else "> ", bottom_toolbar=lambda: safe(s.toolbar(_columns())),
                                      default=kept_text[0], pre_run=look_again)
             if line is RELOAD:   # (the line being typed comes back: kept_text)
                 continue
@@ -257,7 +258,8 @@ def play_interactive(match: Match, *, designer: bool = False, watch: bool = Fals
                 return _done(stop)
             continue
         try:
-            show(s.handle(line), as_is=line.split(maxsplit=1)[:1] == ["lua"])
+            said = s.handle(line)   # (a lua value is shown as printed; an error is prose, broken between words)
+            show(said, as_is=line.split(maxsplit=1)[:1] == ["lua"] and not said.startswith(("script error:", "error:")))
         except Quit:          # quit: the same offer as Ctrl-D
             if offer_save():
                 return _done(stop)

@@ -75,7 +75,7 @@ class _Watching:
             except Exception as e:         # nothing may end the session and lose the match
                 self.say(internal_error(e, self.s.match.decisions))
             if self.s.match.pending is not None:
-                print(f"P{self.s.to_act()}> ", end="", file=self.out, flush=True)
+                print(f"P{self.s.prompt_seat()}> ", end="", file=self.out, flush=True)
 
     def follow(self) -> None:
         """After `load` of another game's match: watch that game's folders instead."""
@@ -106,7 +106,7 @@ def _play(s: Session, say, out, next_line: Callable[[], str], after: Callable[[]
             say(s.pass_to(s.to_act()))
         if s.needs_screen():
             say(s.screen())
-        print(f"P{s.to_act()}> ", end="", file=out, flush=True)
+        print(f"P{s.prompt_seat()}> ", end="", file=out, flush=True)
         line = next_line()
         if not line:
             say("\nend of input: leaving the match")

@@ -121,21 +121,23 @@ class Looks:
     def brief(self, c: dict, mark: str | None = None, room: int | None = None) -> str:
         """A short entry for the list under the board: name, life left, changed stats, attachments,
         tokens. Longer than room, the name is cut first ("Barbarian War... 3/3 on tower"): the
-        board's abbreviation already names the card, and what follows is what changes in play."""
+        board's abbreviation already names the card, and what follows is what changes in play;
+        then a changed stat's printed value goes (`attack 9`, not `attack 9 (3)`), then the end
+        of what follows the life left."""
         name = _name(c)
         life = self.life_left(c)
         first = f" {life[0]}/{life[1]}" if life is not None else ""
-        parts = []
-        for k, now, printed in self.changed(c):
-            if k != self.life.get("stat"):
-                parts.append(f"{k} {now} ({printed})")
-        parts += [f"{k} {v}" for k, v in sorted(_tokens(c).items()) if k != self.life.get("less")]
-        parts += ["+" + n for n in self.attached(c)]
-        middle = "".join(" " + p for p in parts)
+        changed = [(k, now, printed) for k, now, printed in self.changed(c) if k != self.life.get("stat")]
+        rest = [f"{k} {v}" for k, v in sorted(_tokens(c).items()) if k != self.life.get("less")]
+        rest += ["+" + n for n in self.attached(c)]
+        middle = "".join(f" {k} {now} ({printed})" for k, now, printed in changed) + "".join(" " + p for p in rest)
         last = f" on {mark}" if mark else ""
         over = len(name) + len(first) + len(middle) + len(last) - (room if room is not None else 10 ** 9)
         if over > 0 and len(name) > MIN_NAME:   # the letters of the name that fit, at least MIN_NAME
             name = name[:max(MIN_NAME, len(name) - over - 3)].rstrip() + "..."
+            over = len(name) + len(first) + len(middle) + len(last) - room
+        if over > 0 and changed:   # then the printed values go (`card SPACE` says them): the values now stay
+            middle = "".join(f" {k} {now}" for k, now, _ in changed) + "".join(" " + p for p in rest)
             over = len(name) + len(first) + len(middle) + len(last) - room
         if over > 0 and middle:   # then what lies between the life left and the mark
             middle = middle[:max(1, len(middle) - over - 3)].rstrip() + "..."
@@ -582,7 +584,8 @@ def legend(match: Match, view: dict, width: int = 120) -> list[str]:
         letters = grid_fit(board["width"], board["height"], width)[1] if board["type"] == "grid" else 3
         ab, name, p = ((_abbrev(shown[0]["name"], letters), shown[0]["name"], ctl(shown[0])) if shown
                        else ("Abc"[:letters], "A Big Card", 2))
-        out += _wrap(f"Legend: {ab}{p} = {name} (first letters, listed below) of player {p}"
+        out += _wrap(f"Legend: {ab}{p} = {name} (first letters, listed below) of "
+                     + (f"player {p}" if p else "nobody (0: a card nobody controls)")
                      + (f", {sign}" if sign else ""), width)
         out.append("  + = cards attached to it (+Name below); * = a stat not as printed (now, printed); . = empty")
         flags = sorted((display.get("flags") or {}).items())

@@ -55,8 +55,11 @@ def length_unit(summary: dict) -> str:
 
 
 def fair_of(summary: dict) -> float:
-    """The fair share, exact (report.json rounds it: 1/3 is 0.333333 there)."""
-    return 1 / len(summary["seats"]) if summary.get("seats") else summary["fair_share"]
+    """The fair share, exact (report.json rounds it: 1/3 is 0.333333 there) when a decided
+    game has one winner; else as the summary says (teams: more wins a game to share)."""
+    if summary.get("winners_per_game", 1) != 1 or not summary.get("seats"):
+        return summary["fair_share"]
+    return 1 / len(summary["seats"])
 
 
 def interval(r: dict, fair: float | None = None) -> str:

@@ -156,6 +156,14 @@ class Session:
         """Whose eyes the screen is for: the seat at the keyboard (designers and bot-only games see everything)."""
         return None if self.designer else self.keyboard
 
+    def prompt_seat(self) -> int | None:
+        """The seat a prompt is labelled with: the one to act, unless the keyboard is another
+        seat's (a bot's question waiting on `bot` after a loaded match stopped at it)."""
+        p = self.to_act()
+        if p is None or self.viewer() is None:
+            return p
+        return self.keyboard
+
     def is_other_human(self, player: int | None) -> bool:
         """Whether a decision of this seat belongs to a person other than the one at the keyboard (fair play)."""
         return not self.designer and player is not None and self.is_human(player) and player != self.keyboard
@@ -164,6 +172,8 @@ class Session:
         """Hands the keyboard to a human seat; returns what happened since that seat last answered,
         and the cards that came into its own private zones since it last had the keyboard (a
         card another player handed it, which the log cannot name to everyone)."""
+        if self.keyboard is not None and self.keyboard != player:   # (what the leaving seat holds now)
+            self._new_in_hand(self.keyboard)
         self.keyboard = player
         mine = [i + 1 for i, a in enumerate(self.match.askers) if a == player]
         since = mine[-1] if mine else 0
@@ -176,7 +186,8 @@ class Session:
 
     def _new_in_hand(self, player: int) -> list[str]:
         """"new in your hand: X" for the cards in the seat's own private zones (a hand) that
-        were not there when it last had the keyboard; the first time, nothing."""
+        were not there when it last gave up the keyboard (so not those it took itself); the
+        first time, nothing. Remembers what is there now."""
         view = self.match.view(player)
         names = {c["id"]: c.get("name") for c in view["cards"]}
         now = {(zone, i) for zone, listed in private_ids(self.match, view, player) for i in listed}
@@ -401,7 +412,10 @@ class Session:
         if not redoing:
             self.redo_stack.clear()
         tag = f"P{who}" if self.is_human(who) else f"P{who} (bot)"
+        # (a secret answer's line is its seat's alone: with its question, which may have held
+        # what only that seat was shown, such as a card it peeked at)
         said = f"{tag}: {label}" + (f" (your only option, taken for you: {prompt})" if forced else
+                                    f' (secret) (to "{prompt}")' if secret and prompt else
                                     " (secret)" if secret else "")
         # a person sees the question they answer; the others (and a designer, for a bot) are told it
         told = "" if secret or forced or (self.is_human(who) and len(self.humans()) == 1) else prompt
@@ -1002,14 +1016,17 @@ def _lua(s: Session, arg: str) -> str:
         return _show_results(results)
     results, changed = s.match.edit(arg)
     text = _show_results(results)
+    notes = []   # (prose after the value, broken between words: the value itself is shown as printed)
+    if re.search(r"(?<![\w.])view(?!\w)", arg) and all(r is None for r in results):
+        notes.append("(a designer's lua has no `view`, as nothing is hidden from a designer: `state` holds it all)")
     if changed:
         if s.kept_answers():   # (the later history a reload kept goes on from it, with this change)
             s.kept_edits = list(s.match.edits) + [e for e in s.kept_edits if e.at > s.match.decisions]
         s.redo_stack = []   # (what undo took back went on from the match as it was)
-        text += (f"\n(a change to the match outside its answers, kept with them at decision "
-                 f"{s.match.decisions + 1}: replays (undo, reload, a saved file) and the bots' look-ahead make it "
-                 f"again there; undo takes it back)")
-    return text
+        notes.append(f"(a change to the match outside its answers, kept with them at decision "
+                     f"{s.match.decisions + 1}: replays (undo, reload, a saved file) and the bots' look-ahead make "
+                     f"it again there; undo takes it back)")
+    return "\n".join([text] + [part for note in notes for part in _wrap(note, s.COLUMNS)])
 
 
 def _show_results(results: list) -> str:

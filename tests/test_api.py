@@ -143,13 +143,13 @@ def test_fair_undo_names_what_stops_it(sw):
         s.answer(0)
         s.play_bots()
 
-    def ready() -> bool:   # a person answered before the last chance and after it
-        floor, askers = s.match.last_chance()[0], s.match.askers
+    def ready() -> bool:   # a person answered before their last chance and after it
+        floor, askers = s.match.last_chance(1)[0], s.match.askers   # (player 1's: what they learned)
         return 1 in askers[:floor - 1] and 1 in askers[floor:]
 
     while not ready():
         step()
-    floor, why = s.match.last_chance()
+    floor, why = s.match.last_chance(1)
     outs = []
     while not outs or outs[-1].startswith("undone"):
         outs.append(s.handle("undo"))

@@ -944,3 +944,10 @@ def test_doubling_through_what_a_value_holds_is_counted_place_by_place():
                                            {"type": "object", "additionalProperties": {"$ref": "#/$defs/v"}}]}},
                  "$ref": "#/$defs/v"}
     assert _overbranched(wide) is None and _overbranched(json_like) is None
+
+
+def test_check_of_a_file_that_is_no_game_file_says_what_it_takes(tmp_path):
+    """`summon check /etc/hostname` said there is no game called '/etc/hostname'."""
+    f = tmp_path / "notes.txt"
+    f.write_text("hello\n")
+    refused(run("check", str(f)), f"{f}: not a game, card, deck or scenario file: summon check takes")

@@ -354,3 +354,12 @@ def test_a_change_that_breaks_what_the_engine_relies_on_is_taken_back(sw, code, 
     assert m.state_hash() == before and m.answers == answers and m.edits == []
     m.view(1)
     m.answer(0)   # (the match goes on)
+
+
+def test_rules_data_kept_as_a_list_in_state_vars_is_no_broken_state():
+    """state.vars[p] = {...} makes state.vars a list: every later console change was refused
+    as if state.vars were not a table."""
+    from conftest import ROOT
+    m = Match(load_game(str(ROOT / "tests" / "games" / "sealed_bid")), 7, [Seat("human"), Seat("human")], quiet=True)
+    assert m.edit("state.vars[1] = {bids = 0}; state.vars[2] = {bids = 0}")[1] is True
+    assert m.edit('counters.add(1, "points", 1)')[1] is True

@@ -122,3 +122,4 @@ def test_a_save_with_a_deck_in_a_subfolder_of_the_games_cards_loads(tmp_path):
     m.save(tmp_path / "m.json")
     back = load_match(tmp_path / "m.json")
     assert back.state_hash() == m.state_hash() and back.seats[0].set == "mine"
+

@@ -265,33 +265,105 @@ def test_a_card_given_a_new_owner_is_dealt_in_a_sample_from_its_first_owners_car
     assert {hand_2(m.sample(2, k)) for k in range(6)} == {hand_2(m)}
 
 
-def test_a_card_nobody_owns_is_dealt_only_among_cards_nobody_owned(bid_game):
+def market_game(tmp_path):
+    """Sealed Bid with a shared hidden market of cards nobody owns (three Highs)."""
+    import shutil
+    game = tmp_path / "sealed_market"
+    shutil.copytree(ROOT / "tests" / "games" / "sealed_bid", game)
+    yaml = game / "game.yaml"
+    yaml.write_text(yaml.read_text().replace("zones:\n", "zones:\n  market: {scope: shared, visibility: hidden}\n"))
+    m = Match(load_game(str(game)), 7, [Seat("human"), Seat("human")], quiet=True)
+    made = m.edit("local ids = {}\nfor i = 1, 3 do ids[i] = cards.create('high', nil, 'market').id end\n"
+                  "return ids")[0][0]
+    return m, made
+
+
+def defs_of(world, ids) -> list[str]:
+    snap = world.snapshot()
+    return sorted(snap["cards"][i - 1]["def"] for i in ids)
+
+
+def test_a_shared_piles_cards_nobody_owns_are_dealt_apart_from_a_players_own(tmp_path):
     """A shared pile's cards had to have an owner (player 1 for the auction's lots), and a
     sample dealt them among that player's own hidden cards: a market card in player 1's
-    hand, a Penny in the market deck. A card made with no owner is nobody's, and a sample
-    deals it among the hidden cards that nobody owned at first."""
+    hand, a Penny in the market deck. Cards nobody owns, in a shared zone, are dealt among
+    themselves."""
     from repl.render import render_state
     from repl.session import Session
-    m = new_bid_match(bid_game)
-    made = m.edit("local ids = {}\nfor i = 1, 3 do ids[i] = cards.create('high', nil, 1, 'deck').id end\n"
-                  "zones.shuffle(1, 'deck')\nreturn ids")[0][0]
+    m, made = market_game(tmp_path)
     assert m.eval(f"local c = cards.get({made[0]}); return c.owner == nil, c.controller == nil") == [True, True]
-
-    def defs(world, ids):
-        snap = world.snapshot()
-        return sorted(snap["cards"][i - 1]["def"] for i in ids)
     owned = [c["id"] for c in m.snapshot()["cards"]   # (what player 2 cannot see of player 1's)
              if c.get("owner") == 1 and c["zone"] in ("hand:1", "deck:1", "vault:1")]
     for k in range(8):
         world = m.sample(2, k)
-        assert defs(world, made) == ["high"] * 3 and defs(world, owned) == defs(m, owned)
-    # one given to player 2 stays among them in samples: its first owner is nobody (0)
-    m.edit(f"local c = cards.get({made[0]}); cards.to_zone(c, 2, 'hand'); cards.set_owner(c, 2)")
-    assert m.eval(f"return cards.get({made[0]}).first_owner") == [0]
-    # on the table, for all to see: the screen and `card` say it is nobody's
-    m.edit(f"cards.to_zone(cards.get({made[1]}), 1, 'table')")
-    assert "High" in render_state(m, 2)
-    assert Session(m).handle(f"card #{made[1]}").startswith("P1's table: High (nobody's)")
+        assert defs_of(world, made) == ["high"] * 3 and defs_of(world, owned) == defs_of(m, owned)
+    # one given to player 1 is theirs, and they control it; its first owner is nobody (0)
+    m.edit(f"local c = cards.get({made[0]}); cards.to_zone(c, 1, 'table'); cards.set_owner(c, 1)")
+    assert m.eval(f"local c = cards.get({made[0]}); return c.first_owner, c.controller") == [0, 1]
+    # on the table, for all to see: the screen and `card` say whose it is
+    m.edit(f"cards.to_zone(cards.get({made[1]}), 2, 'table')")
+    assert "High" in render_state(m, 1)
+    assert Session(m).handle(f"card #{made[1]}").startswith("P2's table: High (nobody's)")
+
+
+def test_a_card_taken_unseen_from_a_shared_pile_is_dealt_with_the_pile_and_the_takers_cards(tmp_path):
+    """Pools were the cards of one first owner: a card taken unseen from the market into
+    player 1's deck and shuffled there was dealt, in every sample, back to its real place
+    in that deck (the place's pool was told by a field nobody else could see). A place and
+    the origins of the cards in it join their pools."""
+    m, made = market_game(tmp_path)
+    m.edit(f"local c = cards.get({made[0]}); cards.to_zone(c, 1, 'deck'); cards.set_owner(c, 1); "
+           f"zones.shuffle(1, 'deck')")
+    deck = m.snapshot()["zones"]["deck:1"]
+    spots = set()
+    for k in range(30):
+        snap = m.sample(2, k).snapshot()
+        spots.add(tuple(snap["cards"][i - 1]["def"] == "high" for i in deck))
+    assert len(spots) > 1, spots
+    # and the market may hold what player 1 held: one pool
+    markets = {tuple(defs_of(m.sample(2, k), made[1:])) for k in range(30)}
+    assert len(markets) > 1, markets
+
+
+def test_a_card_nobody_controls_hears_its_hooks(tmp_path):
+    """Hooks went to each player's cards in turn: a card with no controller heard none."""
+    import shutil
+    game = tmp_path / "bells"
+    shutil.copytree(ROOT / "tests" / "games" / "sealed_bid", game)
+    yaml = game / "game.yaml"
+    yaml.write_text(yaml.read_text().replace("zones:\n", "in_play: [table]\nzones:\n"))
+    cards = game / "cards" / "cards.yaml"
+    cards.write_text(cards.read_text() + (
+        "  - id: bell\n    name: Bell\n    copies: 0\n    text: Rings at each phase.\n    hooks:\n"
+        "      phase_start: |\n        function(self, ev) counters.add(1, 'points', 1) end\n"))
+    m = Match(load_game(str(game)), 7, [Seat("human"), Seat("human")], quiet=True)
+    m.edit("cards.create('bell', nil, 1, 'table')")
+    before = m.eval("return counters.get(1, 'points')")[0]
+    m.answer_key("Bid 0")
+    m.answer_key("Bid 0")   # (the play phase starts)
+    assert m.eval("return counters.get(1, 'points')")[0] == before + 1
+
+
+def test_a_card_under_a_card_in_a_hidden_place_is_hidden(bid_game):
+    """Views took a card under another for one in play, seen by all: attached under a card in
+    a hand, it was in every seat's view (older than cards with no owner)."""
+    m = new_bid_match(bid_game)
+    cid = m.edit("local h = zones.cards(2, 'hand'); cards.attach(h[1], h[2]); return h[1].id")[0][0]
+    assert cid not in {c["id"] for c in m.view(1)["cards"]}
+    assert cid in {c["id"] for c in m.view(2)["cards"]}
+    assert m.eval(f"local c = cards.get({cid}); return cards.is_seen_by(c, 1), cards.is_seen_by(c, 2)") == [False, True]
+    # its host played to the public table: both see it
+    m.edit(f"cards.to_zone(cards.get(cards.get({cid}).host), 2, 'table')")
+    assert cid in {c["id"] for c in m.view(1)["cards"]}
+
+
+def test_a_card_placed_from_a_hidden_deck_stops_fair_undo_for_who_now_sees_it(sw):
+    """cards.place and cards.attach put a card from a deck in sight of all without the note
+    cards.to_zone makes: undo could take a player back past seeing it."""
+    m = Match(sw, 1, [Seat("human"), Seat("human")], quiet=True)
+    before = m.last_chance(2)
+    m.edit("cards.place(zones.top(1, 'draw'), 'c5')")
+    assert m.last_chance(2) == (m.decisions, "reveal (board)") != before
 
 
 def test_revealing_a_card_out_of_the_game_is_an_error_naming_the_line(bid_game):

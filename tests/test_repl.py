@@ -396,7 +396,8 @@ def test_a_bots_public_answer_is_said_with_the_question_it_answers():
     while s.match.pending is not None and len(lines) < 40:
         prompt = s.match.pending.prompt
         out = s.handle(str(len(s.match.options()))).splitlines()   # the bots answer after it
-        assert out[0].startswith("P1: ") and prompt not in out[0]
+        # (a secret answer's line, the seat's alone, keeps its question: what the seat was shown)
+        assert out[0].startswith("P1: ") and (prompt not in out[0]) != out[0].endswith(f'(secret) (to "{prompt}")')
         lines += out
     said = [line for line in lines if line.startswith("P2 (bot): ")]
     assert said and all(re.fullmatch(r'P2 \(bot\): .+ \(to ".+"\)', line) for line in said)
@@ -499,8 +500,65 @@ def test_a_seat_handed_the_keyboard_is_told_what_came_into_its_hand():
     m = Match(load_game(str(ROOT / "tests" / "games" / "sealed_bid")), 7, [Seat("human"), Seat("human")], quiet=True)
     s = Session(m, designer=False)
     assert "new in your" not in s.pass_to(1) + s.pass_to(2)     # (the first time: nothing to compare)
+    assert "new in your" not in s.pass_to(1)
+    # in player 1's turn, player 1 hands player 2 a card
     given = m.edit("local c = zones.cards(1, 'hand')[1]; cards.to_zone(c, 2, 'hand'); return c.name")[0][0]
-    assert "new in your" not in s.pass_to(1)                    # (player 1 gave it: nothing new)
     said = s.pass_to(2)
     assert f"new in your hand: {given}" in said, said
     assert "new in your" not in s.pass_to(1) + s.pass_to(2)     # (said once)
+    # a card a seat takes in its own turn is not new to it the next time
+    m.edit("local c = zones.cards(1, 'hand')[1]; cards.to_zone(c, 2, 'hand')")
+    assert "new in your" not in s.pass_to(1) + s.pass_to(2)
+
+
+def test_a_bots_question_left_waiting_by_a_load_is_asked_at_the_keyboards_prompt(tmp_path):
+    """A loaded match that stopped at a bot's decision waits for `bot`: the prompt read P2>,
+    the bot's seat, while the screen, `hand` and `lua` were still player 1's."""
+    import json
+    import subprocess
+    import sys
+    game = str(ROOT / "tests" / "games" / "sealed_bid")
+    m = Match(load_game(game), 3, [Seat("human"), Seat("bot")], quiet=True)
+    m.answer_key("Bid 1")
+    m.answer_key("Bid 0")
+    save = tmp_path / "s.json"
+    m.save(save)
+    data = json.loads(save.read_text())
+    data["answers"][1] = "Bid 99"      # (player 2's, a bot's: no longer offered)
+    save.write_text(json.dumps(data))
+    r = subprocess.run([sys.executable, "-m", "repl", "play", game, "--players", "human,bot", "--seed", "3"],
+                       input=f"load {save}\nhand\n", capture_output=True, text=True, cwd=ROOT, timeout=120)
+    out = r.stdout
+    assert "the replay stopped at decision 2" in out and "P2 (a bot) is to answer" in out, out[-2000:]
+    after = out[out.index("loaded"):]
+    assert "P2>" not in after and "P1> P1:" in after, after
+
+
+def test_a_secret_answer_keeps_its_question_for_its_own_seat_only():
+    """A seat's own secret answer was logged as "P1: Noted (secret)": the question, which
+    may have held what only that seat was shown (a card it peeked at), was gone from its
+    log once answered. The others read only that a secret choice was made."""
+    m = Match(load_game(str(ROOT / "tests" / "games" / "sealed_bid")), 7, [Seat("human"), Seat("human")], quiet=True)
+    s = Session(m)
+    s.pass_to(1)
+    s.handle("Bid 2")
+    assert s.log[-1].for_seat(1) == 'P1: Bid 2 (secret) (to "Your sealed bid")'
+    assert s.log[-1].for_seat(2) == "P1 made a secret choice"
+
+
+def test_a_designers_lua_that_reads_view_is_told_there_is_none(sw):
+    """`lua return view` printed null, as if the view were empty."""
+    s = Session(Match(sw, 1, [Seat("human"), Seat("bot")], quiet=True), designer=True)
+    assert s.handle("lua return view").endswith("(a designer's lua has no `view`, as nothing is hidden from a "
+                                                 "designer: `state` holds it all)")
+    assert "no `view`" not in s.handle("lua state.turn") + s.handle("lua state.vars.preview")
+
+
+def test_what_a_designers_lua_adds_to_its_value_is_broken_between_words(sw):
+    """The note after a console change ran past the screen's edge and the terminal broke it
+    inside a word ("ta|ken back"); the value itself stays as printed."""
+    s = Session(Match(sw, 1, [Seat("human"), Seat("bot")], quiet=True), designer=True)
+    s.COLUMNS = 60
+    out = s.handle('lua counters.set(1, "magic", 7); return "x"').splitlines()
+    assert out[0] == "x" and len(out) > 2 and all(len(line) <= 60 for line in out[1:]), out
+    assert " ".join(line.strip() for line in out[1:]).endswith("undo takes it back)")

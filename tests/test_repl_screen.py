@@ -772,6 +772,24 @@ def test_an_entry_too_long_even_with_its_name_cut_cuts_its_tokens_and_keeps_life
     assert looks.brief(short, "temple") == f"Mummy {left}/{most} blessing 1 on temple"   # room enough: all of it
 
 
+def test_an_entry_too_long_with_its_name_cut_drops_a_changed_stats_printed_value_first():
+    """A 120-column list cut a changed stat (`defens...`); the printed value, which `card
+    SPACE` says, goes before any of what the card is now."""
+    from engine.loader import load_game
+    from repl.render import Looks
+    m = Match(load_game("summonaria"), 3, [Seat("human"), Seat("bot")], quiet=True)
+    looks = Looks(m, m.view(1), 1)
+    uid = next(c for c in m.view(1)["cards"] if c.get("space") and looks.life_left(c))["id"]
+    m.edit(f"cards.get({uid}).base = {{attack = 9}}")
+    view = m.view(1)
+    looks = Looks(m, view, 1)
+    unit = next(c for c in view["cards"] if c["id"] == uid)
+    printed = looks.changed(unit)[0][2]
+    assert looks.brief(unit, "temple", room=50).endswith(f" attack 9 ({printed}) on temple")
+    entry = looks.brief(unit, "temple", room=36)
+    assert len(entry) <= 36 and entry.endswith(" attack 9 on temple"), entry
+
+
 def test_a_long_entry_under_the_board_cuts_the_name_and_keeps_what_the_card_stands_on():
     """The list under the board fits three entries to a 120-column line: a long one loses letters
     of the card's name (the board's abbreviation names it already), never its life or its mark."""

@@ -74,7 +74,7 @@ def test_a_cooperative_games_search_bots_play_as_one_team(team_up):
 
     def root(team: bool) -> dict:
         m = Match(team_up, 1, [Seat("mcts:60"), Seat("mcts:60")], quiet=True).keep_checkpoints()
-        bot = MctsBot(1, 1, 60, team=team, minimax=1.0)    # (each option judged by its chooser's best line)
+        bot = MctsBot(1, 1, 60, allies=frozenset({2}) if team else frozenset(), minimax=1.0)   # (by each chooser's best)
         bot.decide(Ask(m))
         return {label: (child.visits, child.best) for label, child in bot.last_root.children.items()}
     alone, together = root(False), root(True)
@@ -84,7 +84,7 @@ def test_a_cooperative_games_search_bots_play_as_one_team(team_up):
     for seed in range(1, 4):
         m = Match(team_up, seed, [Seat("mcts:60"), Seat("mcts:60")], quiet=True)
         bots = bots_for(m)
-        assert all(b.team for b in bots.values())
+        assert [b.allies for b in bots.values()] == [frozenset({2}), frozenset({1})]
         play(m, bots)
         won.append(m.winners)
     assert won == [[1, 2]] * 3
@@ -114,3 +114,57 @@ def test_a_team_result_in_a_game_of_sides_counts_a_win_for_each_of_its_seats():
     s = summarise(results, ["a", "b", "c", "d"], 4)
     assert [x["wins"] for x in s["seats"]] == [1, 0, 1, 1] and s["decided"] == 2 and s["draws"] == 1
     assert s["first_player"]["wins"] == 1 and "team" not in s
+
+
+def test_a_fair_game_of_two_teams_is_fair_for_every_seat():
+    """Each winner counted against a fair share of one win a game in four put every seat of a
+    fair two-against-two game at "favoured": a game of teams of two hands out two wins."""
+    results = [{"finished": True, "winner": None, "winners": [1, 3] if k % 2 else [2, 4], "opener": 1 + k % 4,
+                "seating": [0, 1, 2, 3], "decisions": 9} for k in range(40)]
+    s = summarise(results, ["a", "b", "c", "d"], 4)
+    assert s["fair_share"] == 0.5 and s["winners_per_game"] == 2
+    assert [x["rate"] for x in s["seats"]] == [0.5] * 4
+    assert {x["verdict"] for x in s["seats"]} == {"no evidence of imbalance at this sample size"}
+
+
+@pytest.mark.parametrize("call, said", [
+    ("win({1, 3}, 'x')", "win: the winner must be a player from 1 to 3, not table (a team wins with "
+                         "end_game({1, 3}))"),
+    ("win(1, 5)", "win: the reason must be text, not a number"),
+    ("win(9)", "win: the winner must be a player from 1 to 3, not 9"),
+])
+def test_win_says_its_own_mistakes_at_the_line_that_made_them(team_up, tmp_path, call, said):
+    """win({1, 3}) named a table by its address, and win(1, 5) was said as end_game's error
+    inside the engine's own file."""
+    import shutil
+    game = tmp_path / "team_up"
+    shutil.copytree(TEAM_UP, game)
+    team = game / "team.lua"
+    team.write_text(team.read_text().replace('if options.ending == "draw" then end_game(nil) end',
+                                             f'if options.ending == "draw" then {call} end'))
+    at = next(n for n, line in enumerate(team.read_text().splitlines(), 1) if call in line)
+    m = Match(load_game(str(game)), 1, [Seat("human")] * 3, quiet=True, options={"ending": "draw"})
+    with pytest.raises(ScriptError) as e:
+        m.answer_key("Push")
+    assert f"team.lua:{at}: {said}" in str(e.value), str(e.value)
+    assert "0x" not in str(e.value) and "engine/lua" not in str(e.value)
+
+
+def test_teams_declared_for_a_count_of_seats_make_teammates_allies(tmp_path):
+    """A game of two against two: each search bot took its teammate for an opponent. Teams
+    in game.yaml, [[1, 3], [2, 4]], apply to a match of four seats; other counts have none."""
+    import shutil
+    game = tmp_path / "team_up"
+    shutil.copytree(TEAM_UP, game)
+    yaml = game / "game.yaml"
+    yaml.write_text(yaml.read_text().replace("cooperative: true}", "teams: [[1, 3], [2, 4]]}"))
+    g = load_game(str(game))
+    four = bots_for(Match(g, 1, [Seat("mcts")] * 4, quiet=True))
+    assert [b.allies for b in four.values()] == [frozenset({3}), frozenset({4}), frozenset({1}), frozenset({2})]
+    three = bots_for(Match(g, 1, [Seat("mcts")] * 3, quiet=True))
+    assert [b.allies for b in three.values()] == [frozenset()] * 3
+    yaml.write_text(yaml.read_text().replace("teams: [[1, 3], [2, 4]]", "teams: [[1, 3], [3, 5]]"))
+    r = summon("check", str(game))
+    assert r.returncode == 1
+    assert "players: teams name seat 3 twice (a seat is on one team)" in r.stdout
+    assert "players: teams name seat 5, but players are at most 4" in r.stdout, r.stdout

@@ -36,8 +36,8 @@
 ---@field def string The id of its definition (defs[card.def]).
 ---@field name string Its definition's name.
 ---@field owner Player|nil Who owns it (where it goes back to); nil for a card nobody owns (cards.create with owner nil).
----@field first_owner Player|0|nil Its owner before cards.set_owner first changed it (0: it had none, as a shared pile's card), or nil: a bot's sample deals hidden cards of one first owner from one pool.
----@field controller Player|nil Who controls it now: its owner when made (nil for a card nobody owns); the rules set it (`c.controller = p`), and cards.set_owner leaves it.
+---@field first_owner Player|0|nil Its owner before cards.set_owner first changed it (0: it had none, as a shared pile's card), or nil: a bot's sample deals the hidden cards of a first owner, and of the places they lie in, from one pool.
+---@field controller Player|nil Who controls it now: its owner when made (nil for a card nobody owns); the rules set it (`c.controller = p`), and cards.set_owner leaves it (but for a card nobody controlled). A card nobody controls hears its hooks after every player's cards.
 ---@field tokens table<string, integer> Named counts on it (damage, wounds, ...); read it, change it through tokens.*.
 ---@field under CardId[] Ids of the cards attached under it, oldest first; read it, change it through cards.attach.
 ---@field zone string|nil Where it is: a zone key ("hand:1", "discard"), "board", "under", or nil.
@@ -611,11 +611,12 @@ function cards.mark(c, mark) end
 
 --- Makes player p the card's owner for good (a card taken from a shared pile becomes the
 --- taker's). The owner sees the card face down where they see its place. A bot's sample
---- deals a hidden card again among the hidden cards of its first owner (`first_owner`,
+--- deals a hidden card again among a pool joined through its first owner (`first_owner`,
 --- which this keeps): the others did not see which card was taken from the pile. A
 --- face-down card's new owner now knows its face (fair undo stops there); its old owner
---- goes on knowing it if they did. Its controller stays as it was: set that too when the
---- taker now controls it (`c.controller = 2`).
+--- goes on knowing it if they did. Its controller stays as it was (a card nobody
+--- controlled is the new owner's): set that too when the taker now controls it
+--- (`c.controller = 2`).
 --- Errors: not a card; no such player.
 --- Example: cards.set_owner(c, 2); c.controller = 2
 ---@param c CardArg

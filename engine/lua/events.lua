@@ -288,6 +288,13 @@ function E.emit(name, ev)
         end
       end
     end
+    for i = 1, #in_play do   -- then the cards nobody controls (cards.create with no owner)
+      local c = in_play[i]
+      if c.controller == nil then
+        hooked[#hooked + 1] = c
+        seen[c] = true
+      end
+    end
     if subject_hook and not seen[subject] then
       hooked[#hooked + 1] = subject
     end

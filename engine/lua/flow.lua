@@ -240,7 +240,13 @@ end
 
 function E.win(p, reason)
   E.not_in_modifier("win")
-  if E.state.players[p] == nil then fail("win: no player " .. tostring(p)) end
+  if math.type(p) ~= "integer" or E.state.players[p] == nil then
+    fail("win: the winner must be a player from 1 to " .. #E.state.players .. ", not " ..
+         E.clean_text(E.text_at(p, 2)) .. (type(p) == "table" and " (a team wins with end_game({1, 3}))" or ""))
+  end
+  if reason ~= nil and type(reason) ~= "string" then
+    fail("win: the reason must be text, not a " .. type(reason))
+  end
   E.end_game(p, reason)
 end
 

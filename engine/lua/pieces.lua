@@ -461,11 +461,13 @@ function C.place(c, s)
   if occupant and occupant ~= c.id then
     fail("cards.place: " .. s .. " is taken by " .. E.state.cards[occupant].name)
   end
+  local unseeing = E.unseeing(c)
   lift(c)
   c.zone = "board"
   c.space = s
   E.state.spaces[s] = c.id
   E.version = E.version + 1
+  E.note_learned(c, unseeing)   -- (from a hand or a deck into everyone's sight)
   return c
 end
 
@@ -487,12 +489,14 @@ function C.attach(c, host)
     if h == c then fail("cards.attach: " .. E.describe(c) .. " cannot go under itself, nor under a card under it") end
     h = h.host and E.state.cards[h.host]
   end
+  local unseeing = E.unseeing(c)
   lift(c)
   c.zone = "under"
   c.host = host.id
   local under = host.under
   if under == E.EMPTY then under = {}; host.under = under end
   under[#under + 1] = c.id
+  E.note_learned(c, unseeing)
 end
 
 function C.attached(host)
@@ -681,7 +685,7 @@ end
 
 --- Makes player p the card's owner, for good: a card taken from a shared pile becomes
 --- the taker's. The owner is who sees the card face down. A bot's sample deals a hidden
---- card again among the hidden cards that had the same first owner, so a card taken
+--- card again among a pool joined through its first owner (state.lua), so a card taken
 --- from a shared pile may be dealt as one still in the pile: the others do not know
 --- which was taken. A face-down card's new owner now knows its face (fair undo stops
 --- there), and its old owner goes on knowing it if they knew it.
@@ -701,6 +705,7 @@ function C.set_owner(c, p)
   end
   if c.first_owner == nil then c.first_owner = old or 0 end   -- (0: it had no owner)
   c.owner = p
+  if c.controller == nil then c.controller = p end   -- (a card nobody controlled: its new owner does)
 end
 
 --- Shows a card's face to player p, or to everyone when p is nil.

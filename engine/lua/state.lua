@@ -147,17 +147,29 @@ local function zone_shown(z, owner, p)
   return z.visibility == "public" or (z.visibility == "owner" and owner == p)
 end
 
+--- Whether player p sees the place a card lies in: the board, a zone p sees, or, for a
+--- card under another, its host's place (a card attached under one in a hand is as
+--- hidden as that card). A card in no zone: false.
+local function place_shown(c, p)
+  local cards, n = E.state.cards, 0
+  while c.zone == "under" and n < 1000 do   -- (hosts never make a loop: cards.attach refuses one)
+    local host = cards[c.host]
+    if host == nil then return false end
+    c, n = host, n + 1
+  end
+  local key = c.zone
+  if key == "board" then return true end
+  if key == nil or key == "under" then return false end
+  local parsed = zone_keys[key]
+  return zone_shown(E.game.zones[parsed[1]], parsed[2], p)
+end
+
 --- Whether player p knows a card's face from a reveal, or as the owner of a face-down
 --- card where the owner sees the place it lies (in play, in a zone they see: not one
 --- of a face-down deck, which hides its cards from their owner too).
 function E.seen_by(c, p)
   if p == nil then return true end
-  if c.face_down and c.owner == p then
-    local key = c.zone
-    if key == nil or key == "board" or key == "under" then return true end
-    local parsed = zone_keys[key]
-    if zone_shown(E.game.zones[parsed[1]], parsed[2], p) then return true end
-  end
+  if c.face_down and c.owner == p and (c.zone == nil or place_shown(c, p)) then return true end
   local seen = c.seen_by
   if seen then
     for _, q in ipairs(seen) do if q == p then return true end end
@@ -169,19 +181,14 @@ end
 --- player sees, or shown to them (a face-down card: its owner and whoever it was shown to).
 function E.sees_face(c, p)
   if c.face_down then return E.seen_by(c, p) end
-  local key = c.zone
-  if key == "board" or key == "under" then return true end
-  if key ~= nil then
-    local parsed = zone_keys[key]
-    if zone_shown(E.game.zones[parsed[1]], parsed[2], p) then return true end
-  end
+  if p == nil or c.zone == "board" or place_shown(c, p) then return true end
   return E.seen_by(c, p)
 end
 
 --- Before a card moves: the players who do not see its face, or nil when everyone does
 --- (nobody can learn it from the move: most moves, so no table is made then).
 function E.unseeing(c)
-  if not c.face_down and (c.zone == "board" or c.zone == "under") then return nil end
+  if not c.face_down and c.zone == "board" then return nil end
   local out
   for p = 1, #E.state.players do
     if not E.sees_face(c, p) then
@@ -241,7 +248,7 @@ local function view_table(p)
   local alias = {}   -- real id -> stand-in, for face-down cards p cannot see
   local stand_ins, last, in_order = {}, 0, true
   for id, c in next, st.cards do
-    local where = c.zone == "board" or c.zone == "under" or visible[id]
+    local where = c.zone == "board" or visible[id] or (c.zone == "under" and place_shown(c, p))
     if (where or (c.seen_by and E.seen_by(c, p))) then
       if c.face_down and not E.seen_by(c, p) then
         local back = face_down_back(c)
@@ -535,34 +542,29 @@ local function fitting(groups_plan)
 end
 
 -- Which cards p cannot see and what identities they take: a plan E.redeal deals from.
--- For each first owner (in order) the hidden cards' ids, in an order p can tell from its
--- view, and their identities sorted; a plain identity is {def, name}, any other the
--- card's fields outside its place.
+-- The hidden cards fall into pools: a card's first owner (its owner before cards.set_owner
+-- changed it; 0 for a card nobody owned) and the place it lies in (a player's zone, by the
+-- player; a shared zone, by its name; under a card, its host's) are joined, and cards
+-- joined through either are one pool. A pool takes its hidden cards' ids in an order p
+-- can tell from its view, and their identities sorted (a plain identity is {def, name},
+-- any other the card's fields outside its place). Where each card lies never depends on
+-- what p cannot see: a card a player took unseen from a shared pile joins the pile's pool
+-- with the player's own, as do the cards it lies among.
 local function redeal_plan(p)
   local st = E.state
   local cards = st.cards
-  local groups, owners = {}, {}   -- owner -> hidden cards in the view's order
-  local function consider(c, shown)
-    local hidden
-    if c.face_down then hidden = not E.seen_by(c, p)
-    else hidden = not shown and not E.seen_by(c, p) end
-    if hidden then
-      -- (a card taken from a shared pile: the pile's; 0 for a card nobody owned)
-      local first = c.first_owner or c.owner or 0
-      local g = groups[first]
-      if not g then
-        g = {}
-        groups[first] = g
-        owners[#owners + 1] = first
-      end
-      g[#g + 1] = c
-    end
+  local hidden = {}                -- {card, its origin, its place or nil} in the view's order
+  local function consider(c, shown, place)
+    local seen
+    if c.face_down then seen = E.seen_by(c, p)
+    else seen = shown or E.seen_by(c, p) end
+    if not seen then hidden[#hidden + 1] = { c, c.first_owner or c.owner or 0, place } end
   end
-  local function with_under(c, shown)
-    consider(c, shown)
+  local function with_under(c, shown, place)
+    consider(c, shown, place)
     local under = c.under
-    if under then
-      for _, id in ipairs(under) do with_under(cards[id], true) end
+    if under then   -- (under a card, what its host's place shows: a card's, on the board)
+      for _, id in ipairs(under) do with_under(cards[id], shown, place) end
     end
   end
   local keys = {}
@@ -572,13 +574,41 @@ local function redeal_plan(p)
   for _, key in ipairs(keys) do
     local parsed = zone_keys[key]
     local shown = zone_shown(zones[parsed[1]], parsed[2], p)
-    for _, id in ipairs(st.zones[key]) do with_under(cards[id], shown) end
+    local place = parsed[2] or ("zone " .. parsed[1])   -- (a player's zones are theirs)
+    for _, id in ipairs(st.zones[key]) do with_under(cards[id], shown, place) end
   end
   for _, s in ipairs(E.board_order) do
     local id = st.spaces[s]
-    if id then with_under(cards[id], true) end
+    if id then with_under(cards[id], true, nil) end
   end
-  table.sort(owners)
+  -- the pools: origins and places joined (each root a node of the first card that named it)
+  local up = {}
+  local function root(x)
+    while up[x] ~= x do x = up[x] end
+    return x
+  end
+  for _, h in ipairs(hidden) do
+    local o, place = h[2], h[3]
+    if up[o] == nil then up[o] = o end
+    if place ~= nil then
+      if up[place] == nil then up[place] = place end
+      local a, b = root(o), root(place)
+      if a ~= b then up[b] = a end
+    end
+  end
+  local groups, owners, key_of = {}, {}, {}   -- root -> cards; the roots; root -> its least origin
+  for _, h in ipairs(hidden) do
+    local r = root(h[2])
+    local g = groups[r]
+    if not g then
+      g = {}
+      groups[r] = g
+      owners[#owners + 1] = r
+    end
+    g[#g + 1] = h[1]
+    if key_of[r] == nil or h[2] < key_of[r] then key_of[r] = h[2] end
+  end
+  table.sort(owners, function(a, b) return key_of[a] < key_of[b] end)
   local plan = {}
   for n, owner in ipairs(owners) do
     local g = groups[owner]
@@ -703,7 +733,7 @@ end
 --- reseeds the match's generator from `seed`: the result is one world p's view allows.
 --- A hidden card keeps its place (zone, space, host, face-down state, who has seen
 --- it, its mark) and takes the identity (definition, name, other fields) of a hidden
---- card of the same first owner (its owner, unless cards.set_owner changed it); a marked card (cards.mark) only one that the game's
+--- card of its pool (redeal_plan: its first owner's, joined with the places they lie in); a marked card (cards.mark) only one that the game's
 --- fits(mark, def) accepts, when the evaluation file defines it. The places are taken in an order p can tell from its view and the
 --- identities are sorted before the shuffle, so the world depends on p's view and the
 --- seed only: what p cannot see (which hidden card is where) makes no difference.
