@@ -278,21 +278,16 @@ function E.emit(name, ev)
     local hooked, seen = {}, {}
     local n = #E.state.players
     local active = E.state.active or 1
-    for k = 0, n - 1 do
-      local p = (active - 1 + k) % n + 1   -- the active player's cards first, then in seat order
+    for k = 0, n do
+      -- the active player's cards first, then in seat order, then those nobody controls
+      -- (cards.create with no owner)
+      local p = k < n and (active - 1 + k) % n + 1 or nil
       for i = 1, #in_play do
         local c = in_play[i]
         if c.controller == p then
           hooked[#hooked + 1] = c
           seen[c] = true
         end
-      end
-    end
-    for i = 1, #in_play do   -- then the cards nobody controls (cards.create with no owner)
-      local c = in_play[i]
-      if c.controller == nil then
-        hooked[#hooked + 1] = c
-        seen[c] = true
       end
     end
     if subject_hook and not seen[subject] then
