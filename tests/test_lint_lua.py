@@ -699,24 +699,37 @@ function get(c) return cards.def(c).points end
     assert [(u.line, u.locals[1:]) for _, u in reads] == [(7, ("use",)), (9, ("Shop.crowned",)), (17, ("get",))]
 
 
-def test_a_card_compared_with_a_number_or_an_id_is_noted(tmp_path):
-    """ev.card == self.id compares a card (a table) with a number: never true. So is a card
-    held in a local compared with a number; an id with an id, or self in the rules (no card
-    there), is no problem."""
+def comparing_game(tmp_path, hook: str, listener: str) -> tuple[Path, Path]:
+    """A new game whose starter card's hook runs `hook` first (lines indented as the hook's)
+    and whose rules.lua ends with `listener`: (its rules folder, its starter card file)."""
     from repl import scaffold
     scaffold.new_game("mygame", tmp_path)
     rules, starter = tmp_path / "rules" / "mygame", tmp_path / "cards" / "mygame" / "starter.yaml"
     edit(starter, "if ev.card ~= self and ev.player == self.owner then",
-         "local c = ev.card\n          if ev.card ~= self.id and c ~= 7 and ev.card.id ~= self.id then end\n"
-         "          if ev.card ~= self and ev.player == self.owner then")
+         hook + "\n          if ev.card ~= self and ev.player == self.owner then")
     with (rules / "rules.lua").open("a") as f:
-        f.write('\nlocal M = {}\nfunction M:same(n) return self == n.id end\n'
-                'on("after_play", function(ev)\n  if 3 == ev.card then say("never") end\nend)\n')
+        f.write(listener)
+    return rules, starter
+
+
+def never_its_id(tmp_path, rules: Path) -> list[str]:
+    """The notes of a card compared with what it never is, with paths from tmp_path."""
+    return sorted(n.replace(f"{tmp_path}/", "") for n in notes(str(rules)) if "never its id" in n)
+
+
+def test_a_card_compared_with_a_number_or_an_id_is_noted(tmp_path):
+    """ev.card == self.id compares a card (a table) with a number: never true. So is a card
+    held in a local compared with a number; an id with an id, or self in the rules (no card
+    there), is no problem."""
+    rules, starter = comparing_game(
+        tmp_path, "local c = ev.card\n          if ev.card ~= self.id and c ~= 7 and ev.card.id ~= self.id then end",
+        '\nlocal M = {}\nfunction M:same(n) return self == n.id end\n'
+        'on("after_play", function(ev)\n  if 3 == ev.card then say("never") end\nend)\n')
     by_id = place(starter, "ev.card ~= self.id", "self.id")
     by_number = place(starter, "c ~= 7", "7")
     heard = place(rules / "rules.lua", "3 == ev.card", "3")
     said = "note: a card is a table, never its id: this comparison is never true (compare ids:"
-    assert sorted(n.replace(f"{tmp_path}/", "") for n in notes(str(rules)) if "never its id" in n) == sorted([
+    assert never_its_id(tmp_path, rules) == sorted([
         f"cards/mygame/starter.yaml:{by_id[0]}:{by_id[1]}: {said} ev.card.id == self.id)",
         f"cards/mygame/starter.yaml:{by_number[0]}:{by_number[1]}: {said} c.id == 7)",
         f"rules/mygame/rules.lua:{heard[0]}:{heard[1]}: {said} ev.card.id == 3)"])
@@ -726,22 +739,17 @@ def test_a_card_compared_with_an_id_through_a_local_is_noted(tmp_path):
     """local c = ev.card ... c == "gem" is never true, as ev.card == "gem" is; so is a local
     given self in a card's script. A local given something else since, or another local of
     the same name, is no card."""
-    from repl import scaffold
-    scaffold.new_game("mygame", tmp_path)
-    rules, starter = tmp_path / "rules" / "mygame", tmp_path / "cards" / "mygame" / "starter.yaml"
-    edit(starter, "if ev.card ~= self and ev.player == self.owner then",
-         'local c, me = ev.card, self\n          local kind = ev.card\n          kind = kind.def\n'
-         '          if c ~= "gem" and me ~= "coin" and kind ~= "gem" then\n'
-         '            local c = {}\n            if c == "gem" then return end\n          end\n'
-         '          if ev.card ~= self and ev.player == self.owner then')
-    with (rules / "rules.lua").open("a") as f:
-        f.write('\non("after_play", function(ev)\n  local target = ev.card\n'
-                '  if target == "coin" then say("never") end\nend)\n')
+    rules, starter = comparing_game(
+        tmp_path, 'local c, me = ev.card, self\n          local kind = ev.card\n          kind = kind.def\n'
+                  '          if c ~= "gem" and me ~= "coin" and kind ~= "gem" then\n'
+                  '            local c = {}\n            if c == "gem" then return end\n          end',
+        '\non("after_play", function(ev)\n  local target = ev.card\n'
+        '  if target == "coin" then say("never") end\nend)\n')
     hook = place(starter, 'if c ~= "gem"', '"gem"')
     mine = place(starter, 'if c ~= "gem"', '"coin"')
     heard = place(rules / "rules.lua", 'target == "coin"', '"coin"')
     said = "note: a card is a table, never its id: this comparison is never true (compare its def:"
-    assert sorted(n.replace(f"{tmp_path}/", "") for n in notes(str(rules)) if "never its id" in n) == sorted([
+    assert never_its_id(tmp_path, rules) == sorted([
         f"cards/mygame/starter.yaml:{hook[0]}:{hook[1]}: {said} c.def == \"gem\")",
         f"cards/mygame/starter.yaml:{mine[0]}:{mine[1]}: {said} me.def == \"coin\")",
         f"rules/mygame/rules.lua:{heard[0]}:{heard[1]}: {said} target.def == \"coin\")"])
