@@ -695,13 +695,23 @@ def notes(target: str, game_id: str | None = None, *, fields_only: bool = False)
         return [] if fields_only else _scenario_notes(target)
     if game_id is not None and Path(target).suffix == ".lua":
         game_id = None
+    wanted = deck_cards(Path(target)) if game_id is None and Path(target).is_file() else None
     try:
-        game = loader.load_game(game_id or _target_game(target))
+        try:
+            game_id = game_id or _target_game(target)
+        except EngineError:
+            if not wanted:
+                raise
+            game_id = deck_game(wanted)[0]   # (a deck kept outside any game: check's game for it)
+        game = loader.load_game(game_id)
     except (DefinitionError, EngineError):
         return []
     if fields_only:
         return field_notes(game)
     out = []
+    unplayable = _deck_no_seat_plays(Path(target), game)
+    if unplayable is not None:
+        out.append(f"{unplayable.path}:{unplayable.line}:{unplayable.col}: note: {unplayable.message}")
     if game.evaluator is None:
         where = loader.display(game.root / "game.yaml")
         out.append(f"{where}: note: no `bots: evaluate:` file, so the greedy and mcts bots judge "
@@ -1229,6 +1239,21 @@ def _cards_held(cards: set[str]) -> dict[str, int]:
     return held
 
 
+def _deck_no_seat_plays(path: Path, game: "loader.GameDef") -> Problem | None:
+    """A deck file kept outside a game whose seats take no card set of their own (game.yaml
+    `sets: {per_seat: false}`): its cards may be sound, but no seat can play it."""
+    if (game.data.get("sets") or {}).get("per_seat", True) or not path.is_file() or not deck_cards(path):
+        return None
+    if path.resolve() in {f.resolve() for f in game.files}:   # (one of the game's own sets: its rules may read it)
+        return None
+    doc, _ = yamlio.load(path, loader.display(path))
+    if doc is None:
+        return None
+    return doc.problem(("deck",), f"{game.id} gives no seat a card set of its own (its game.yaml has "
+                                  f"sets: {{per_seat: false}}), so no seat can play this deck: "
+                                  f"--players human:{path} is refused")
+
+
 def deck_summary(target: str, game_id: str | None = None) -> tuple[str, list[str], list[Problem]]:
     """`summon deck check FILE`: the game a deck file is for, a summary of the deck in the
     game's own deck-rule terms (its leader, its cards per counted tag, its size) and every
@@ -1272,4 +1297,5 @@ def deck_summary(target: str, game_id: str | None = None) -> tuple[str, list[str
         lines.append(f"  {leader}: {', '.join(leaders) or 'none'}")
     if counted:
         lines.append("  " + ", ".join(f"{per_tag[t]} {t}" for t in counted))
-    return game.id, lines, check(target, game_id)   # (game_id: an id, or the game's folder as given)
+    unplayable = _deck_no_seat_plays(path, game)
+    return game.id, lines, check(target, game_id) + ([unplayable] if unplayable else [])

@@ -15,9 +15,10 @@ from .lint import problem_from_lua
 from .luac import compile_lua, first_line, whole_places
 
 ENGINE_FILES = ("core", "portable", "board", "pieces", "events", "flow", "libs", "sandbox", "state")
-# Loaded when a match of the runtime first needs it (Runtime._scenario_api, check_sets):
-# most never do, and each runtime holds its own compiled copy of every engine file it loads.
-ON_DEMAND = ("scenario", "checking")
+# Loaded when a match of the runtime first needs it (Runtime._scenario_api, check_sets,
+# _sampling): most never do, and each runtime holds its own compiled copy of every engine
+# file it loads.
+ON_DEMAND = ("scenario", "checking", "sampling")
 _SOURCES = {name: (ENGINE_DIR / "lua" / f"{name}.lua").read_text() for name in ENGINE_FILES + ON_DEMAND}
 
 LOAD_HEADROOM_MB = 256   # room above a match's memory cap while its runtime loads (see Runtime)
@@ -264,6 +265,8 @@ class Runtime:
         redeal: (seat, seed) to deal the copy again as redeal() does, sharing the work of
         finding the hidden cards with other forks of the same position."""
         seat, seed = redeal if redeal is not None else (None, None)
+        if seat is not None:
+            self._sampling()
         new, res = self._beside(self._E.fork, keep, quiet, seat, seed)
         new._keeps = keep
         out = tuple(res)
@@ -387,7 +390,13 @@ class Runtime:
 
     def redeal(self, player: int, seed: int) -> None:
         """Deals again what `player` cannot see and reseeds the generator (see E.redeal)."""
+        self._sampling()
         self._call(self._E.redeal, player, seed)
+
+    def _sampling(self) -> None:
+        """Loads engine/lua/sampling.lua (E.redeal, E.redeal_fork) when the runtime first samples."""
+        if self._E.redeal is None:
+            self._load_engine_file("sampling")
 
     def start_profile(self) -> None:
         """Samples where Lua runs (every 1,000 instructions, by source line) from now on, in

@@ -123,3 +123,29 @@ def test_a_save_with_a_deck_in_a_subfolder_of_the_games_cards_loads(tmp_path):
     back = load_match(tmp_path / "m.json")
     assert back.state_hash() == m.state_hash() and back.seats[0].set == "mine"
 
+
+
+def test_a_deck_no_seat_of_its_game_can_play_is_said_so(tmp_path, capsys):
+    """summon check and summon deck check said ok to a deck kept outside a game whose seats
+    take no card set of their own (sets: {per_seat: false}), which --players then refused;
+    a deck list among the game's own sets (its rules may read it) is no mistake."""
+    from repl.cli import main
+
+    game = tmp_path / "sealed_bid"
+    shutil.copytree(ROOT / "tests" / "games" / "sealed_bid", game)
+    deck = tmp_path / "mine.yaml"
+    deck.write_text("id: mine\nname: Mine\ndeck:\n  - {card: low, copies: 2}\n")
+    at = f"{deck}:{deck.read_text().splitlines().index('  - {card: low, copies: 2}') + 1}:3"
+    said = "sealed_bid gives no seat a card set of its own (its game.yaml has sets: {per_seat: false})"
+    assert main(["check", str(deck), "--game", str(game)]) == 0
+    assert f"{at}: note: {said}, so no seat can play this deck" in capsys.readouterr().out
+    assert main(["deck", "check", str(deck), "--game", str(game)]) == 1
+    out = capsys.readouterr().out
+    assert f"{at}: {said}" in out and "ok:" not in out
+    with pytest.raises(EngineError, match="gives no seat a card set of its own"):
+        Match(load_game(str(game), extra_cards=[deck]), 1, [Seat("bot", str(deck)), Seat("bot")], quiet=True)
+    own = game / "cards" / "mine.yaml"
+    own.write_text(deck.read_text())
+    assert main(["check", str(own)]) == 0
+    out = capsys.readouterr().out
+    assert "no seat can play" not in out and "ok:" in out, out

@@ -749,8 +749,9 @@ def test_forced_results_left_are_the_matchs_own_in_a_shared_runtime(sw):
 
 def test_the_scenario_library_is_loaded_only_where_a_match_needs_it(sw):
     """engine/lua/scenario.lua is loaded by the first match of a runtime that needs it (a
-    scenario, forced dice), not by every match: each runtime holds its own copy; so is
-    engine/lua/checking.lua, by summon check."""
+    scenario, forced dice), not by every match: each runtime holds its own copy; so are
+    engine/lua/checking.lua, by summon check, and engine/lua/sampling.lua, by a bot's
+    first sample."""
     from conftest import position
 
     plain = Match(sw, 1, [Seat("random"), Seat("random")], quiet=True)
@@ -767,6 +768,14 @@ def test_the_scenario_library_is_loaded_only_where_a_match_needs_it(sw):
     assert set_up._rt._E.scenario_api is not None and set_up.snapshot()["phase"] == "attack"
     # (and summon check's own part, engine/lua/checking.lua)
     assert plain._rt._E.check_sets is None and plain._rt.check_sets() == [] and plain._rt._E.check_sets is not None
+    # (and a bot's samples' part, engine/lua/sampling.lua, for every match of the runtime)
+    third = Match(sw, 4, [Seat("random"), Seat("random")], quiet=True, beside=plain)
+    third.rollout(seed=2, max_decisions=10)
+    assert plain._rt._E.redeal is None
+    world = third.sample(third.active, 7)
+    assert plain._rt._E.redeal is not None
+    again = world.sample(1, 8)
+    assert world.view(third.active) == third.view(third.active) and again.view(1)["phase"]
 
 
 @pytest.mark.parametrize("call", ["view", "evaluate", "sample"])

@@ -4,6 +4,7 @@ custom decks played, saved and loaded."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -42,9 +43,17 @@ def test_the_example_deck_is_legal_and_summarised_in_the_game_s_terms():
 def test_a_deck_for_a_game_named_by_its_folder_is_checked(tmp_path):
     """--game takes a game's folder, as everywhere: deck check failed with "no game called
     'duel'" for a game outside the games found."""
-    duel = ROOT / "docs" / "examples" / "rules" / "duel"
+    examples = ROOT / "docs" / "examples"
+    duel = tmp_path / "games" / "rules" / "duel"     # (its seats made to take sets: the docs' take none)
+    shutil.copytree(examples / "rules" / "duel", duel)
+    shutil.copytree(examples / "cards" / "duel", duel.parent.parent / "cards" / "duel")
+    yaml = duel / "game.yaml"
+    assert "sets: {per_seat: false}" in yaml.read_text()
+    yaml.write_text(yaml.read_text().replace("sets: {per_seat: false}", "sets: {per_seat: true}"))
     good = tmp_path / "duel_deck.yaml"
     good.write_text("id: dd\nname: Duel Deck\ndeck:\n  - {card: scout, copies: 3}\n  - {card: knight, copies: 2}\n")
+    r = summon("deck", "check", "--game", str(examples / "rules" / "duel"), str(good), cwd=tmp_path)
+    assert r.returncode == 1 and "\nduel_deck.yaml:4:3: duel gives no seat a card set of its own" in r.stdout, r.stdout
     r = summon("deck", "check", "--game", str(duel), str(good), cwd=tmp_path)
     assert r.returncode == 0, r.stdout + r.stderr
     assert r.stdout.startswith("Duel Deck (duel): 5 cards\nok: a legal duel deck"), r.stdout
