@@ -559,7 +559,7 @@ SAMPLE_DECISIONS = 60    # ... for this many random decisions
 
 def _samples_that_fail(game) -> list[Problem]:
     """A search bot plays on in worlds dealt from its seat's view (Match.sample): the cards
-    it cannot see are dealt again among the hidden cards of one first owner. A game whose
+    it cannot see are dealt again among the hidden cards they could be. A game whose
     rules expect one kind of card in a place (events in the event deck) fails there when a
     world puts another kind in it, in every bot game and never in a random one. At positions
     of a random game, each seat's worlds are played on a while; a script error met there is
@@ -574,29 +574,50 @@ def _samples_that_fail(game) -> list[Problem]:
     except EngineError:
         return []   # (said elsewhere)
     for k in range(SAMPLE_POSITIONS):
-        for seat in range(1, n + 1):
-            for j in range(SAMPLES):
-                seed = 1000 * k + 10 * seat + j
-                try:
-                    world = m.sample(seat, seed)
-                    world.rollout(seed=seed, max_decisions=SAMPLE_DECISIONS)
-                except ScriptError as e:
-                    p = _stopped_game(game, e, f"in a world a bot of seat {seat} imagined, at decision {m.decisions + 1} "
-                                               f"of a random game")
-                    return [Problem(p.path, p.line, p.col, p.message + (
-                        ": a search bot plays on in worlds where the cards its seat cannot see are dealt again "
-                        "among the hidden cards of one first owner, so a card of another kind may lie where the "
-                        "rules expect one kind; mark the face-down cards the rules tell apart (cards.mark) and "
-                        "define fits(mark, def) in the evaluation file, or let the rules read any card there"))]
-                except EngineError:
-                    return []   # (a world this game cannot deal: not this check's to say)
+        # (a bot samples the seat asked, so each seat's worlds come from a position where it
+        # is asked: the random game goes on a decision at a time until each seat has been)
+        waiting = set(range(1, n + 1))
+        for _ in range(SHARE_DECISIONS):
+            if m.pending is None or not waiting:
+                break
+            seat = m.pending.player
+            if seat in waiting:
+                waiting.discard(seat)
+                problem = _sampled_worlds_fail(game, m, seat, k)
+                if problem is not None:
+                    return [] if problem is False else [problem]
+            try:
+                m.rollout(seed=1000 * k + m.decisions, max_decisions=1)
+            except ScriptError:
+                return []   # (the game itself fails: said by the checks before)
         if m.pending is None:
             break
         try:
             m.rollout(seed=k + 1, max_decisions=SHARE_DECISIONS // SAMPLE_POSITIONS)
         except ScriptError:
-            return []   # (the game itself fails: said by the checks before)
+            return []
     return []
+
+
+def _sampled_worlds_fail(game, m, seat: int, k: int) -> "Problem | bool | None":
+    """_samples_that_fail at one position: the problem met in one of seat's worlds, False
+    for a world this game cannot deal (not this check's to say), None when all play on."""
+    for j in range(SAMPLES):
+        seed = 1000 * k + 10 * seat + j
+        try:
+            world = m.sample(seat, seed)
+            world.rollout(seed=seed, max_decisions=SAMPLE_DECISIONS)
+        except ScriptError as e:
+            p = _stopped_game(game, e, f"in a world a bot of seat {seat} imagined, at decision {m.decisions + 1} "
+                                       f"of a random game")
+            return Problem(p.path, p.line, p.col, p.message + (
+                ": a search bot plays on in worlds where the cards its seat cannot see are dealt again "
+                "among the hidden cards they could be, so a card of another kind may lie where the "
+                "rules expect one kind; mark the face-down cards the rules tell apart (cards.mark) and "
+                "define fits(mark, def) in the evaluation file, or let the rules read any card there"))
+        except EngineError:
+            return False
+    return None
 
 
 def _file_lines(game) -> dict[str, list[str]]:

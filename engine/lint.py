@@ -33,6 +33,35 @@ def problem_from_lua(msg: str, fallback: str) -> Problem:
     return Problem(fallback, 1, 1, f"Lua: {first}")
 
 
+def syntax_problem(src, msg: str, file_lines: list[str] | None = None) -> Problem:
+    """problem_from_lua of the syntax error Lua's compiler gave for src, at the column of
+    the token Lua names ("near 'x'"): where the checker's parser stops on the same line
+    before that token, else that token's place when it is on the line once; else column
+    1, as Lua gives no column. file_lines: the lines of src's file (read when not given)."""
+    p = problem_from_lua(msg, src.chunkname)
+    near = re.search(r" near '(.+)'$", p.message)
+    start, code = first_line(src.source)
+    lines = code.splitlines()
+    rel = p.line - start + 1
+    if near is None or p.path != src.chunkname or not 0 < rel <= len(lines):
+        return p
+    token, line = near.group(1), lines[rel - 1]
+    col = None
+    stop = lualint.parse_stop(code)   # (the parser's line and column, from 1)
+    if stop is not None and stop[0] == rel and line.startswith(token, stop[1] - 1):
+        col = stop[1]
+    elif line.count(token) == 1:
+        col = line.index(token) + 1
+    if col is None:
+        return p
+    if file_lines is None:
+        try:
+            file_lines = Path(src.chunkname).read_text(encoding="utf-8", errors="replace").splitlines()
+        except (OSError, ValueError):
+            file_lines = None
+    return Problem(p.path, p.line, _column(line, _file_line(file_lines, p.line), token, col), p.message)
+
+
 # A call whose string argument names something the game declares: (table, function) ->
 # (kind, what a message calls it, the argument). Zones and counters come after their player,
 # so their calls are read argument by argument: see _named.
@@ -213,7 +242,7 @@ def lua_problems(src, known: dict[str, list[str]], file_lines: list[str] | None 
     """
     ok, res = compile_lua(src.source, src.chunkname)
     if not ok:
-        p = problem_from_lua(res, src.chunkname)
+        p = syntax_problem(src, res, file_lines)
         body = re.sub(r"^(?:\s*--[^\n]*\n)*\s*", "", first_line(src.source)[1].removeprefix("return "))
         if src.field and not body.startswith("function"):
             p = Problem(p.path, p.line, p.col, p.message + " (this Lua must be a function, written "

@@ -231,6 +231,21 @@ def _prune(folder: Path) -> None:
         pass
 
 
+def parse_stop(code: str) -> tuple[int, int] | None:
+    """Where the parser stops reading Lua it cannot parse: (line, column), from 1; None when
+    it reads it all or says no place."""
+    try:
+        from luaparser import ast
+        with contextlib.redirect_stderr(io.StringIO()):
+            ast.parse(code)
+    except RecursionError:
+        return None
+    except Exception as e:   # (its syntax errors: "line L:C: ...", C from 0)
+        m = re.search(r"line (\d+):(\d+)", str(e))
+        return (int(m.group(1)), int(m.group(2)) + 1) if m else None
+    return None
+
+
 def _scan(code: str) -> Scan:
     try:
         from luaparser import ast

@@ -732,6 +732,9 @@ def state_problem(st: Any, game: GameDef, seats: int) -> str | None:
     def lua(v: Any) -> str:
         return "nil" if v is None else shown(v)
 
+    def is_player(v: Any) -> bool:
+        return isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= seats
+
     def held(where: str, id_: Any, place: str, field: str) -> str | None:
         if not (isinstance(id_, int) and not isinstance(id_, bool) and 1 <= id_ <= len(cards)):
             return f"{where} holds {lua(id_)}, but state.cards has no card {lua(id_)}"
@@ -751,16 +754,28 @@ def state_problem(st: Any, game: GameDef, seats: int) -> str | None:
             return f"state.{key} must be {what}, not {lua(st.get(key))}"
     if len(st["players"]) != seats:
         return f"state.players must list the match's {seats} players, not {len(st['players'])}"
+    mixed = st.get("mixed")   # (the places each seat lost track of a card between: E.mix_places)
+    if mixed is not None and not (isinstance(mixed, list) and all(
+            isinstance(r, list) and len(r) == 3 and is_player(r[0])
+            and all(isinstance(x, str) or isinstance(x, int) and not isinstance(x, bool) for x in r[1:])
+            for r in mixed)):
+        return f"state.mixed must be a list of {{player, place, place}}, not {lua(mixed)}"
+    winners = st.get("winners")
+    if winners is not None and not (winners == [] or isinstance(winners, list) and all(map(is_player, winners))):
+        return f"state.winners must be a list of players from 1 to {seats}, not {lua(winners)}"
     cards = st["cards"]
     for i, c in enumerate(cards, 1):
         if not isinstance(c, dict) or c.get("id") != i:
             return (f"state.cards[{i}] must be the card whose id is {i}" if isinstance(c, dict)
                     else f"state.cards[{i}] must be a card, not {lua(c)}")
-        if c.get("def") not in game.cards:
+        if not isinstance(c.get("def"), str) or c["def"] not in game.cards:
             return f"state.cards[{i}].def is {lua(c.get('def'))}, which is no card of {game.id}"
         for who in ("owner", "controller"):
-            if who in c and not (isinstance(c[who], int) and 1 <= c[who] <= seats):
+            if who in c and not is_player(c[who]):
                 return f"state.cards[{i}].{who} must be a player from 1 to {seats}, not {lua(c[who])}"
+        if "first_owner" in c and not (is_player(c["first_owner"]) or c["first_owner"] == 0):
+            return (f"state.cards[{i}].first_owner must be a player from 1 to {seats}, or 0 for nobody, "
+                    f"not {lua(c['first_owner'])}")
     zones = st["zones"] or {}
     for key, ids in zones.items():
         if not isinstance(ids, list):

@@ -11,7 +11,7 @@ from lupa.lua54 import LuaError, LuaMemoryError, LuaRuntime, lua_type
 from . import ENGINE_DIR
 from .errors import DefinitionError, Problem, ScriptError
 from .loader import GameDef, LuaSource, display, lua_game_table
-from .lint import problem_from_lua
+from .lint import problem_from_lua, syntax_problem
 from .luac import compile_lua, first_line, whole_places
 
 ENGINE_FILES = ("core", "portable", "board", "pieces", "events", "flow", "libs", "sandbox", "state")
@@ -130,7 +130,7 @@ class Runtime:
             for src in c.lua:
                 ok, bc = compile_lua(src.source, src.chunkname, self._steps)
                 if not ok:
-                    problems.append(problem_from_lua(bc, src.chunkname))
+                    problems.append(syntax_problem(src, bc))
                     continue
                 err = E.install_lua(cid, src.field[-2], src.field[-1], bc, src.chunkname)
                 if err is not None:
@@ -142,7 +142,7 @@ class Runtime:
         for src in game.scripts:
             ok, bc = compile_lua(src.source, src.chunkname, self._steps)
             if not ok:
-                problems.append(problem_from_lua(bc, src.chunkname))
+                problems.append(syntax_problem(src, bc))
                 continue
             ok, res = E.load_chunk(bc, src.chunkname, "rules")
             if not ok:
@@ -156,15 +156,18 @@ class Runtime:
             src = game.evaluator
             ok, res = compile_lua(src.source, src.chunkname, self._steps)
             err = E.load_evaluator(res, src.chunkname) if ok else res
-            if err is not None:
+            if not ok:
+                problems.append(syntax_problem(src, res))
+            elif err is not None:
                 problems.append(problem_from_lua(str(err), src.chunkname))
         if scenario is not None:
             self._scenario_api()
-            ok, res = compile_lua(scenario.source, scenario.chunkname, self._steps)
+            compiled, res = compile_lua(scenario.source, scenario.chunkname, self._steps)
+            ok = compiled
             if ok:
                 ok, res = E.load_chunk(res, scenario.chunkname, "scenario")
             if not ok:
-                problems.append(problem_from_lua(res, scenario.chunkname))
+                problems.append(problem_from_lua(res, scenario.chunkname) if compiled else syntax_problem(scenario, res))
             else:
                 E.scenario_lua = res
         if setup is not None:

@@ -344,9 +344,13 @@ def _check_card(match: Match, got: dict, card_id: int, want: dict, where: str, k
     """What a card spec of an expectation ({card, owner, controller, tokens, stats}) finds wrong."""
     out = []
     for f in ("card", "owner", "controller"):
-        field_ = "def" if f == "card" else f
-        if f in want and want[f] != got[field_]:
-            out.append((k + (f,), f"{where}: expected {f} {want[f]}, got {got[field_]}"))
+        have = got.get("def" if f == "card" else f)
+        if f != "card" and have is None:
+            have = 0   # (a card nobody owns or controls)
+        if f in want and want[f] != have:
+            def said(v):
+                return "0 (nobody)" if v == 0 and f != "card" else v
+            out.append((k + (f,), f"{where}: expected {f} {said(want[f])}, got {said(have)}"))
     toks = got["tokens"]
     for t, n in (want.get("tokens") or {}).items():
         if toks.get(t, 0) != n:
@@ -412,9 +416,9 @@ def unknown_names(game, spaces: list[str], expect: dict, keys: tuple,
     stats = game.data.get("stats") or {}
     zones = game.data.get("zones") or {}
 
-    def player(n, k, what=""):
+    def player(n, k, what="", nobody=""):
         if players is not None and isinstance(n, int) and not isinstance(n, bool) and not 1 <= n <= players:
-            out.append((k, f"{what}there is no player {n} (players are 1 to {players})"))
+            out.append((k, f"{what}there is no player {n} (players are 1 to {players}{nobody})"))
 
     def card(cid, k):
         if isinstance(cid, str) and cid not in game.cards:
@@ -423,7 +427,8 @@ def unknown_names(game, spaces: list[str], expect: dict, keys: tuple,
     def spec(want, k):
         card(want.get("card"), k + ("card",))
         for f in ("owner", "controller"):
-            player(want.get(f), k + (f,))
+            if want.get(f) != 0:   # (0: nobody's)
+                player(want.get(f), k + (f,), nobody="; 0 is nobody")
         for name in want.get("stats") or {}:
             if name not in stats:
                 out.append((k + ("stats", name), f"no stat called '{name}'{did_you_mean(name, stats)}"))

@@ -881,8 +881,8 @@ def test_a_script_error_of_millions_of_characters_is_cut(sw):
 def test_end_game_names_a_table_without_its_address(sw):
     m = Match(sw, 1, [Seat("random"), Seat("random")], quiet=True)
     with pytest.raises(EngineError) as e:
-        m.eval("end_game(setmetatable({}, {}), 'x')")   # (a plain table is a team: end_game({}) is nobody's win)
-    assert str(e.value).endswith("or nil for a draw, not table") and "0x" not in str(e.value), str(e.value)
+        m.eval("end_game(setmetatable({x = 1}, {}), 'x')")   # (a list is a team: end_game({}) is nobody's win)
+    assert str(e.value).endswith("a list of players, {1, 3} say, not a table") and "0x" not in str(e.value), str(e.value)
 
 
 def test_a_match_a_script_ended_without_a_result_says_so(sw):

@@ -914,7 +914,7 @@ scenarios:
 """)
     assert sorted((p.line, p.message) for p in check(str(tests / "audit.yaml"))) == [
         (11, "no stat called 'strenght' (did you mean 'strength'?)"),
-        (11, "there is no player 3 (players are 1 to 2)"),
+        (11, "there is no player 3 (players are 1 to 2; 0 is nobody)"),
         (12, "no phase called 'atack' (did you mean 'attack'?)"),
         (13, "there is no player 3 (players are 1 to 2)"),
         (14, "magic of player 3: there is no player 3 (players are 1 to 2)"),
@@ -1132,6 +1132,27 @@ def test_check_plays_on_in_the_worlds_a_bot_imagines(tmp_path):
                      r"at decision \d+ of a random game\): a search bot plays on in worlds .* \(cards\.mark\)", r.stdout), \
         r.stdout
     # the random games themselves never fail: only a world does
+    assert summon("sim", str(game), "--games", "5").returncode == 0
+
+
+def test_check_plays_on_in_the_worlds_of_each_seat_not_only_the_first_asked(tmp_path):
+    """A world sampled for a seat not asked cannot be played on, and the check took that for
+    the end: only the first seat asked had worlds. Rules only player 2's bot can break (it
+    cannot see that player 1 holds a Low) are found too."""
+    import shutil
+    game = tmp_path / "sealed_bid"
+    shutil.copytree(ROOT / "tests" / "games" / "sealed_bid", game)
+    bid = game / "bid.lua"
+    bid.write_text(bid.read_text().replace(
+        "function play_phase(round)\n",
+        "function play_phase(round)\n"
+        "  local low = false\n"
+        "  for _, c in ipairs(zones.cards(1, 'hand')) do low = low or c.def == 'low' end\n"
+        "  if not low then error('player 1 holds no Low') end\n"))
+    line = next(n for n, text in enumerate(bid.read_text().splitlines(), 1) if "holds no Low" in text)
+    r = summon("check", str(game))
+    assert r.returncode == 1 and re.search(
+        rf"bid\.lua:{line}:\d+: Lua: player 1 holds no Low \(in a world a bot of seat 2 imagined", r.stdout), r.stdout
     assert summon("sim", str(game), "--games", "5").returncode == 0
 
 

@@ -343,6 +343,15 @@ def test_a_failing_change_at_a_reload_is_named_to_a_designer_only(game_copy):
     ("state.cards[1].owner = 3", "state.cards[1].owner must be a player from 1 to 2, not 3"),
     ("state.counters = 5", "state.counters must be a table of counters, not 5"),
     ("state.players[2] = nil", "state.players must list the match's 2 players, not 1"),
+    # (a def that is a table raised Python's TypeError, kept no edit and went on changed)
+    ("state.cards[1].def = {}", "state.cards[1].def is [], which is no card of summoner_wars"),
+    # (true passed as a whole number, and a first owner was not looked at: a bot's sample then
+    # failed at a line of the engine's; a winner past the seats stood)
+    ("state.cards[1].owner = true", "state.cards[1].owner must be a player from 1 to 2, not true"),
+    ("state.cards[1].first_owner = 'market'",
+     "state.cards[1].first_owner must be a player from 1 to 2, or 0 for nobody, not 'market'"),
+    ("state.winners = {7}", "state.winners must be a list of players from 1 to 2, not [7]"),
+    ("state.mixed = {{1, 'a'}}", "state.mixed must be a list of {player, place, place}, not [[1, 'a']]"),
 ])
 def test_a_change_that_breaks_what_the_engine_relies_on_is_taken_back(sw, code, said):
     """`lua state.zones = nil` was kept, and the screen, `hand` and the bots then failed at

@@ -233,8 +233,11 @@ def test_lua_syntax_error_in_a_card_names_the_yaml_line(game_copy):
     n = next(i for i, line in enumerate(lines) if "if ev.card ~= self then return end" in line)
     lines[n] = lines[n].replace("then return end", "then return")
     f.write_text("\n".join(lines))
-    # a bare `return` must end its block: Lua stops at the statement after it, on the next line
-    with pytest.raises(DefinitionError, match=rf"polar_dwarves.yaml:{n + 2}:1: Lua: unexpected symbol near 'local'"):
+    # a bare `return` must end its block: Lua stops at the statement after it, on the next line,
+    # at the word it names (Lua gives no column: the engine finds it on the line)
+    col = lines[n + 1].index("local") + 1
+    assert col > 1 and lines[n + 1].count("local") == 1
+    with pytest.raises(DefinitionError, match=rf"polar_dwarves.yaml:{n + 2}:{col}: Lua: unexpected symbol near 'local'"):
         load_game(str(rules))
 
 
@@ -286,7 +289,8 @@ def test_statements_where_a_function_belongs_get_a_hint(tmp_path):
     rules = _new_game_with_echo(tmp_path, "      after_play: |\n        local n = 1\n        score(self.owner, n)")
     with pytest.raises(DefinitionError) as e:
         load_game(str(rules))
-    assert "starter.yaml:16:1: Lua: " in str(e.value)
+    col = (tmp_path / "cards/sprint/starter.yaml").read_text().splitlines()[15].index("local") + 1
+    assert f"starter.yaml:16:{col}: Lua: unexpected symbol near 'local'" in str(e.value) and col > 1
     assert "(this Lua must be a function, written function(self, ...) ... end" in str(e.value)
 
 
@@ -306,7 +310,8 @@ def test_the_same_lua_as_a_block_loads_and_a_one_line_error_gets_no_hint(tmp_pat
     one_line = '      after_play: "function(self, ev) if then end end"'
     with pytest.raises(DefinitionError) as e:
         load_game(str(_new_game_with_echo(tmp_path / "b", one_line)))
-    assert "starter.yaml:15:1: Lua: unexpected symbol near 'then'" in str(e.value)
+    col = one_line.index("then") + 1
+    assert f"starter.yaml:15:{col}: Lua: unexpected symbol near 'then'" in str(e.value)
     assert "joined" not in str(e.value)
 
 
@@ -387,3 +392,18 @@ def test_nothing_under_engine_names_a_games_concept():
                 for m in words.finditer(line):
                     found.append(f"{path.relative_to(ROOT)}:{n}: {m.group(0)}")
     assert found == []
+
+
+def test_a_syntax_error_in_a_rules_file_is_placed_at_its_column(tmp_path):
+    """Lua names the token it stopped at but gives no column: the engine finds it, where the
+    token stands more than once on the line by where a Lua parser stops reading."""
+    from repl import scaffold
+    scaffold.new_game("sprint", tmp_path)
+    rules = tmp_path / "rules/sprint/rules.lua"
+    lines = rules.read_text().splitlines()
+    n = next(i for i, line in enumerate(lines) if line.strip().startswith("local n = "))
+    lines[n] = lines[n].replace("local n = ", "local n = = ")
+    rules.write_text("\n".join(lines) + "\n")
+    col = lines[n].index("= =") + 3       # (the second '=')
+    with pytest.raises(DefinitionError, match=rf"rules.lua:{n + 1}:{col}: Lua: unexpected symbol near '='"):
+        load_game(str(tmp_path / "rules/sprint"))

@@ -209,6 +209,22 @@ def test_a_card_coming_into_a_seats_sight_stops_that_seats_fair_undo_only(bid_ga
     assert m.last_chance(2)[0] < m.decisions
 
 
+def test_a_card_under_a_face_down_card_coming_into_sight_stops_fair_undo(bid_game):
+    """Only the moved card was checked: a face-up card under a face-down one, put from a
+    hand on the table, came into player 1's sight and fair undo went on past it."""
+    m = new_bid_match(bid_game)
+    m.answer_key("Bid 0")
+    m.answer_key("Bid 0")
+    under, host = m.edit("local h = zones.cards(2, 'hand'); cards.attach(h[1], h[2]); "
+                         "cards.turn_face_down(h[2]); return h[1].id, h[2].id")[0]
+    assert under not in {c["id"] for c in m.view(1)["cards"]}
+    before = m.last_chance(1)
+    assert before[0] < m.decisions
+    m.edit(f"cards.to_zone(cards.get({host}), 2, 'table')")
+    assert under in {c["id"] for c in m.view(1)["cards"]}
+    assert m.last_chance(1) == (m.decisions, "reveal (table:2)")
+
+
 def test_a_card_given_to_another_owner_is_seen_face_down_by_its_new_owner(bid_game):
     # a card of player 1's played face down to player 2's table: player 1 sees it, player 2
     # does not, until player 2 owns it; player 1 goes on knowing it
@@ -323,6 +339,65 @@ def test_a_card_taken_unseen_from_a_shared_pile_is_dealt_with_the_pile_and_the_t
     # and the market may hold what player 1 held: one pool
     markets = {tuple(defs_of(m.sample(2, k), made[1:])) for k in range(30)}
     assert len(markets) > 1, markets
+
+
+def test_cards_a_scenario_took_out_of_the_game_join_no_pool(sw):
+    """A scenario's clear_board puts the starting cards in the engine's zone for cards out
+    of the game, which a sample took for a shared place: every origin joined it, and player
+    2's deck was dealt player 1's faction in every world."""
+    m = Match(sw, 1, [Seat("human", "polar_dwarves"), Seat("human", "fallen_kingdom")], quiet=True,
+              setup={"clear_board": True})
+    snap = m.snapshot()
+    assert snap["zones"]["_removed"]
+    set_of = {cid: d.set_id for cid, d in sw.cards.items()}
+    for seat in (1, 2):
+        for k in range(3):
+            world = m.sample(seat, k).snapshot()
+            for zone, faction in (("draw:1", "polar_dwarves"), ("draw:2", "fallen_kingdom")):
+                assert {set_of[world["cards"][i - 1]["def"]] for i in snap["zones"][zone]} == {faction}
+
+
+@pytest.mark.parametrize("move", ["to_zone", "draw"])
+def test_which_card_went_back_to_a_shared_pile_makes_no_difference_to_a_sample(tmp_path, move):
+    """Pools joined a card's first owner with the place it lay in now: player 1 took a
+    market card unseen and put one card back, and player 2's samples dealt the market
+    only Highs, the truth, when it was the market's card that went back, and a mix when it
+    was one of player 1's. The places a card moved between unseen are joined for good."""
+    worlds = []
+    for back in ("the market's", "player 1's own"):
+        m, made = market_game(tmp_path / back)
+        take = ("zones.draw(1, 'market', 'hand', 1, 1)" if move == "draw" else
+                f"cards.to_zone(cards.get({made[2]}), 1, 'hand')")
+        m.edit(take + f"; cards.set_owner(cards.get({made[2]}), 1)")
+        hand = m.snapshot()["zones"]["hand:1"]
+        card = made[2] if back == "the market's" else next(i for i in hand if i != made[2])
+        m.edit(f"cards.to_zone(cards.get({card}), 'market')")
+        market = m.snapshot()["zones"]["market"]
+        worlds.append((m.view(2), [tuple(defs_of(m.sample(2, k), market)) for k in range(24)]))
+    (view_a, samples_a), (view_b, samples_b) = worlds
+    assert view_a == view_b and "mixed" not in view_a
+    assert samples_a == samples_b and len(set(samples_a)) > 1, samples_a
+
+
+def test_a_card_taken_in_sight_from_a_public_market_mixes_no_pools(tmp_path):
+    """A card nobody owned, bought from a face-up market into a player's hidden deck (a
+    bag): every player saw which, yet pools joined by first owner dealt every player's deck
+    from one pool once each held a bought card (a modder's bag game: a bag with no hazard
+    sampled with hazards, so its bot would not draw)."""
+    import shutil
+    game = tmp_path / "bought"
+    shutil.copytree(ROOT / "tests" / "games" / "sealed_bid", game)
+    edit(game / "game.yaml", "zones:\n", "zones:\n  market: {scope: shared, visibility: public}\n")
+    m = Match(load_game(str(game)), 7, [Seat("human"), Seat("human")], quiet=True)
+    m.edit("for p = 1, 2 do for _ = 1, 2 do local c = cards.create(p == 1 and 'high' or 'low', nil, 'market'); "
+           "cards.to_zone(c, p, 'deck'); cards.set_owner(c, p) end end")
+    snap = m.snapshot()
+    held = {p: [i for z in ("hand", "deck", "vault") for i in snap["zones"][f"{z}:{p}"]] for p in (1, 2)}
+    cards = {p: defs_of(m, held[p]) for p in (1, 2)}
+    assert cards[1].count("high") > cards[2].count("high") and "mixed" not in snap
+    for seat in (1, 2):
+        for k in range(8):   # (each player's cards stay theirs, in whatever zones of theirs)
+            assert {p: defs_of(m.sample(seat, k), held[p]) for p in (1, 2)} == cards
 
 
 def test_a_card_nobody_controls_hears_its_hooks(tmp_path):

@@ -875,3 +875,21 @@ scenarios:
     # summon check says them at the same lines
     from engine.check import check_scenarios
     assert sorted(p.line for p in check_scenarios(str(tmp_path / "keys.yaml"))) == at
+
+
+def test_a_card_nobody_owns_is_expected_with_owner_0(tmp_path):
+    """An expected owner of a card nobody owns was an internal error (KeyError), and no
+    scenario could say that nobody owns it."""
+    game = ROOT / "tests" / "games" / "sealed_bid"
+    text = (f"game: {game}\nscenarios:\n  - name: nobody's\n    setup:\n      lua: cards.create('high', nil, 'market')\n"
+            f"    steps:\n      - expect:\n          zones:\n            market: {{cards: [{{card: high, OWNER}}]}}\n")
+    shutil.copytree(game, tmp_path / "g")   # (with a shared hidden market)
+    yaml = tmp_path / "g" / "game.yaml"
+    yaml.write_text(yaml.read_text().replace("zones:\n", "zones:\n  market: {scope: shared, visibility: hidden}\n", 1))
+    text = text.replace(str(game), str(tmp_path / "g"))
+    assert [r.passed for r in _run_text(tmp_path, text.replace("OWNER", "owner: 0, controller: 0"))] == [True]
+    failed = _run_text(tmp_path, text.replace("OWNER", "owner: 1"))
+    assert [f.message for r in failed for f in r.failures] == [
+        "market card 1 (from the top): expected owner 1, got 0 (nobody)"]
+    failed = _run_text(tmp_path, text.replace("OWNER", "owner: 3"))
+    assert [f.message for r in failed for f in r.failures] == ["there is no player 3 (players are 1 to 2; 0 is nobody)"]

@@ -43,6 +43,7 @@ def test_a_team_wins_together_and_the_others_lose(team_up):
     ("everyone", [1, 2, 3], "everyone wins"),       # end_game(players.list())
     ("two", [2], "player 2 wins"),                  # end_game({2})
     ("plain_two", [2], "player 2 wins"),            # end_game(2)
+    ("option", [1, 3], "players 1 and 3 win"),      # end_game(options.team): a read-only list was refused
     ("draw", None, "draw"),                         # end_game(nil)
 ])
 def test_every_kind_of_result_says_who_won(team_up, ending, winners, said):
@@ -57,10 +58,11 @@ def test_every_kind_of_result_says_who_won(team_up, ending, winners, said):
     ("stranger", "end_game: each winner must be a player from 1 to 3, not 7"),
     ("keyed", "end_game: the winners must be a list of players, {1, 3} say"),
     ("text", "end_game: the winner must be a player from 1 to 3, a list of players, or nil for a draw"),
+    ("card", "end_game: the winners must be a list of players, {1, 3} say, not a table"),   # (the option picked)
 ])
 def test_a_bad_team_is_an_error_at_the_line_that_named_it(team_up, ending, said):
     lines = (ROOT / "tests" / "games" / "team_up" / "team.lua").read_text().splitlines()
-    at = next(n for n, line in enumerate(lines, 1) if "end_game(ENDINGS[" in line)
+    at = next(n for n, line in enumerate(lines, 1) if f'options.ending == "{ending}"' in line or "end_game(ENDINGS[" in line)
     m = Match(team_up, 1, [Seat("human")] * 3, quiet=True, options={"ending": ending})
     with pytest.raises(ScriptError) as e:
         m.answer_key("Push")

@@ -36,7 +36,7 @@
 ---@field def string The id of its definition (defs[card.def]).
 ---@field name string Its definition's name.
 ---@field owner Player|nil Who owns it (where it goes back to); nil for a card nobody owns (cards.create with owner nil).
----@field first_owner Player|0|nil Its owner before cards.set_owner first changed it (0: it had none, as a shared pile's card), or nil: a bot's sample deals the hidden cards of a first owner, and of the places they lie in, from one pool.
+---@field first_owner Player|0|nil Its owner before cards.set_owner first changed it (0: it had none, as a shared pile's card), or nil.
 ---@field controller Player|nil Who controls it now: its owner when made (nil for a card nobody owns); the rules set it (`c.controller = p`), and cards.set_owner leaves it (but for a card nobody controlled). A card nobody controls hears its hooks after every player's cards.
 ---@field tokens table<string, integer> Named counts on it (damage, wounds, ...); read it, change it through tokens.*.
 ---@field under CardId[] Ids of the cards attached under it, oldest first; read it, change it through cards.attach.
@@ -128,8 +128,9 @@
 ---@field result string|nil Why the game ended.
 ---@field vars table The rules' own public data (state.vars[KEY]); display.marks reads a map from here.
 ---@field turned_down integer|nil How many cards have been turned face down so far.
+---@field mixed table[]|nil The places each seat lost track of a card between, as {seat, place, place}: a bot's sample deals a hidden card among the places so joined (the engine's; not in a view).
 
---- What one seat may know of the match: a copy of the state without `seed` and `rng`,
+--- What one seat may know of the match: a copy of the state without `seed`, `rng` and `mixed`,
 --- with only the cards it may see. A bot's `evaluate(view, seat)` (game.yaml
 --- `bots: evaluate:`) and the REPL's `lua` command get this, never the state.
 ---@class View
@@ -610,10 +611,10 @@ function cards.turn_face_up(c) end
 function cards.mark(c, mark) end
 
 --- Makes player p the card's owner for good (a card taken from a shared pile becomes the
---- taker's). The owner sees the card face down where they see its place. A bot's sample
---- deals a hidden card again among a pool joined through its first owner (`first_owner`,
---- which this keeps): the others did not see which card was taken from the pile. A
---- face-down card's new owner now knows its face (fair undo stops there); its old owner
+--- taker's). The owner sees the card face down where they see its place. The card keeps
+--- its first owner (`first_owner`). On the board, where a bot's sample deals a hidden card
+--- among its owner's, the others' samples join the old owner's cards with the new one's.
+--- A face-down card's new owner now knows its face (fair undo stops there); its old owner
 --- goes on knowing it if they did. Its controller stays as it was (a card nobody
 --- controlled is the new owner's): set that too when the taker now controls it
 --- (`c.controller = 2`).

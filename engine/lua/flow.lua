@@ -185,7 +185,9 @@ local function team(list)
     n = n + 1
     if math.type(k) ~= "integer" or k < 1 then n = -1 break end
   end
-  if n ~= #list then return nil, "end_game: the winners must be a list of players, {1, 3} say" end
+  if n ~= #list then
+    return nil, "end_game: the winners must be a list of players, {1, 3} say, not " .. E.clean_text(E.show(list))
+  end
   for _, p in ipairs(list) do
     if math.type(p) ~= "integer" or st.players[p] == nil then
       return nil, "end_game: each winner must be a player from 1 to " .. #st.players .. ", not " ..
@@ -214,9 +216,9 @@ function E.end_game(winner, reason)
   local st = E.state
   if st.over then error(GAME_OVER, 0) end
   local winners
-  if type(winner) == "table" and getmetatable(winner) == nil then
+  if type(winner) == "table" then   -- (a game option's list is a read-only view of one)
     local wrong
-    winners, wrong = team(winner)
+    winners, wrong = team(E.behind_view(winner) or winner)
     if wrong then fail(wrong) end
   elseif winner ~= nil and (math.type(winner) ~= "integer" or st.players[winner] == nil) then
     fail("end_game: the winner must be a player from 1 to " .. #st.players .. ", a list of players, or nil " ..

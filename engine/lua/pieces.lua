@@ -442,6 +442,9 @@ end
 --- Moves a card to a zone by its key ("hand:1"), creating unknown keys (engine use).
 function C.to_zone_key(c, key)
   c = card_arg(c, "cards.to_zone_key")
+  -- (a draw: who lost track of the card, when it changes place, as cards.to_zone says)
+  local unseeing
+  if c.under[1] ~= nil or E.pool_place(c) ~= E.zone_place(key) then unseeing = E.unseeing(c) end
   lift(c)
   local l = E.state.zones[key]
   if not l then
@@ -451,6 +454,7 @@ function C.to_zone_key(c, key)
   l[#l + 1] = c.id
   c.zone = key
   touch(key)
+  E.note_mixed(unseeing)
 end
 
 --- Puts a card on an empty board space (from anywhere, or from another space).
@@ -685,7 +689,7 @@ end
 
 --- Makes player p the card's owner, for good: a card taken from a shared pile becomes
 --- the taker's. The owner is who sees the card face down. A bot's sample deals a hidden
---- card again among a pool joined through its first owner (state.lua), so a card taken
+--- card again among the places it moved between unseen (sampling.lua), so a card taken
 --- from a shared pile may be dealt as one still in the pile: the others do not know
 --- which was taken. A face-down card's new owner now knows its face (fair undo stops
 --- there), and its old owner goes on knowing it if they knew it.
@@ -704,7 +708,9 @@ function C.set_owner(c, p)
     if not E.seen_by(c, p) then E.note("reveal", { zone = c.zone }, { p }) end
   end
   if c.first_owner == nil then c.first_owner = old or 0 end   -- (0: it had no owner)
+  local unseeing = E.unseeing(c)   -- (on the board, its place is its owner's: see E.pool_place)
   c.owner = p
+  E.note_mixed(unseeing)
   if c.controller == nil then c.controller = p end   -- (a card nobody controlled: its new owner does)
 end
 

@@ -38,29 +38,31 @@ local function fitting(groups_plan)
 end
 
 -- Which cards p cannot see and what identities they take: a plan E.redeal deals from.
--- The hidden cards fall into pools: a card's first owner (its owner before cards.set_owner
--- changed it; 0 for a card nobody owned) and the place it lies in (a player's zone, by the
--- player; a shared zone, by its name; under a card, its host's) are joined, and cards
--- joined through either are one pool. A pool takes its hidden cards' ids in an order p
--- can tell from its view, and their identities sorted (a plain identity is {def, name},
--- any other the card's fields outside its place). Where each card lies never depends on
--- what p cannot see: a card a player took unseen from a shared pile joins the pile's pool
--- with the player's own, as do the cards it lies among.
+-- The hidden cards fall into pools by the place they lie in (E.pool_place: a player's
+-- zones, a shared zone, the board by each card's owner), places joined for good when a
+-- card p could not see moved between them (E.mix_places: state.mixed), so which hidden
+-- card is where in a pool never shows in its place: one a player took unseen from a shared
+-- pile makes the pile and the player's cards one pool, whichever card goes back. A pool
+-- takes its hidden cards' ids in an order p can tell from its view, and their identities
+-- sorted (a plain identity is {def, name}, any other the card's fields outside its place).
 local function redeal_plan(p)
   local st = E.state
   local cards = st.cards
-  local hidden = {}                -- {card, its origin, its place or nil} in the view's order
-  local function consider(c, shown, place)
+  local hidden = {}                -- {card, its place} in the view's order
+  local function consider(c, shown)
     local seen
     if c.face_down then seen = E.seen_by(c, p)
     else seen = shown or E.seen_by(c, p) end
-    if not seen then hidden[#hidden + 1] = { c, c.first_owner or c.owner or 0, place } end
+    if not seen then
+      local place = E.pool_place(c)
+      if place ~= nil then hidden[#hidden + 1] = { c, place } end
+    end
   end
-  local function with_under(c, shown, place)
-    consider(c, shown, place)
+  local function with_under(c, shown)
+    consider(c, shown)
     local under = c.under
     if under then   -- (under a card, what its host's place shows: a card's, on the board)
-      for _, id in ipairs(under) do with_under(cards[id], shown, place) end
+      for _, id in ipairs(under) do with_under(cards[id], shown) end
     end
   end
   local keys = {}
@@ -69,30 +71,32 @@ local function redeal_plan(p)
   local zones = E.game.zones
   for _, key in ipairs(keys) do
     local name, owner = E.zone_parts(key)
-    local shown = E.zone_shown(zones[name], owner, p)
-    local place = owner or ("zone " .. name)   -- (a player's zones are theirs)
-    for _, id in ipairs(st.zones[key]) do with_under(cards[id], shown, place) end
+    if zones[name] then   -- (a zone the game does not declare holds cards out of the game, scenario.remove's)
+      local shown = E.zone_shown(zones[name], owner, p)
+      for _, id in ipairs(st.zones[key]) do with_under(cards[id], shown) end
+    end
   end
   for _, s in ipairs(E.board_order) do
     local id = st.spaces[s]
-    if id then with_under(cards[id], true, nil) end
+    if id then with_under(cards[id], true) end
   end
-  -- the pools: origins and places joined (each root a node of the first card that named it)
+  -- the pools: places joined by the moves p did not see
   local up = {}
   local function root(x)
-    while up[x] ~= x do x = up[x] end
+    while up[x] ~= nil do x = up[x] end
     return x
   end
-  for _, h in ipairs(hidden) do
-    local o, place = h[2], h[3]
-    if up[o] == nil then up[o] = o end
-    if place ~= nil then
-      if up[place] == nil then up[place] = place end
-      local a, b = root(o), root(place)
+  for _, r in ipairs(st.mixed or E.EMPTY) do
+    if r[1] == p then
+      local a, b = root(r[2]), root(r[3])
       if a ~= b then up[b] = a end
     end
   end
-  local groups, owners, key_of = {}, {}, {}   -- root -> cards; the roots; root -> its least origin
+  local function before(a, b)   -- (places in one order: players by number, then shared zones by name)
+    if type(a) ~= type(b) then return type(a) == "number" end
+    return a < b
+  end
+  local groups, owners, key_of = {}, {}, {}   -- root -> cards; the roots; root -> its least place
   for _, h in ipairs(hidden) do
     local r = root(h[2])
     local g = groups[r]
@@ -102,9 +106,9 @@ local function redeal_plan(p)
       owners[#owners + 1] = r
     end
     g[#g + 1] = h[1]
-    if key_of[r] == nil or h[2] < key_of[r] then key_of[r] = h[2] end
+    if key_of[r] == nil or before(h[2], key_of[r]) then key_of[r] = h[2] end
   end
-  table.sort(owners, function(a, b) return key_of[a] < key_of[b] end)
+  table.sort(owners, function(a, b) return before(key_of[a], key_of[b]) end)
   local plan = {}
   for n, owner in ipairs(owners) do
     local g = groups[owner]
@@ -229,7 +233,7 @@ end
 --- reseeds the match's generator from `seed`: the result is one world p's view allows.
 --- A hidden card keeps its place (zone, space, host, face-down state, who has seen
 --- it, its mark) and takes the identity (definition, name, other fields) of a hidden
---- card of its pool (redeal_plan: its first owner's, joined with the places they lie in); a marked card (cards.mark) only one that the game's
+--- card of its pool (redeal_plan: its place's, joined with the places hidden cards moved between); a marked card (cards.mark) only one that the game's
 --- fits(mark, def) accepts, when the evaluation file defines it. The places are taken in an order p can tell from its view and the
 --- identities are sorted before the shuffle, so the world depends on p's view and the
 --- seed only: what p cannot see (which hidden card is where) makes no difference.

@@ -115,6 +115,10 @@ local function pairs_of(t)
   return function() return iterate, nil, nil end
 end
 
+--- The table behind a read-only view (a game option's list, say), or nil for any other
+--- table: for the engine to read, never to hand to a script.
+function E.behind_view(t) return frozen[t] end
+
 local function frozen_next(view, k) return next(frozen[view], k) end
 local function frozen_pairs(view) return frozen_next, view, nil end
 local function frozen_len(view) return #frozen[view] end

@@ -188,33 +188,122 @@ function E.sees_face(c, p)
   return E.seen_by(c, p)
 end
 
---- Before a card moves: the players who do not see its face, or nil when everyone does
---- (nobody can learn it from the move: most moves, so no table is made then).
-function E.unseeing(c)
-  if not c.face_down and c.zone == "board" then return nil end
-  local out
-  for p = 1, #E.state.players do
-    if not E.sees_face(c, p) then
-      out = out or {}
-      out[#out + 1] = p
+--- The place a card lies in for a bot's sample (engine/lua/sampling.lua deals a hidden
+--- card among the hidden cards of places joined by moves its seat did not see): a
+--- player's zones are that player's (their number), a shared zone is "zone NAME"; a card
+--- on the board, or under one there, is its own owner's (0: nobody's), as everyone sees
+--- whose it is; a card under one in a zone, that zone's. nil: out of the game.
+function E.pool_place(c)
+  local cards, x, n = E.state.cards, c, 0
+  while x.zone == "under" and n < 1000 do   -- (hosts never make a loop: cards.attach refuses one)
+    x, n = cards[x.host], n + 1
+    if x == nil then return nil end
+  end
+  local key = x.zone
+  if key == "board" then return c.owner or 0 end
+  if key == nil or key == "under" then return nil end
+  return E.zone_place(key)   -- (nil for scenario.remove's zone: out of the game)
+end
+
+--- The place (E.pool_place) of a card in the zone of this key.
+function E.zone_place(key)
+  local parsed = zone_keys[key]
+  if E.game.zones[parsed[1]] == nil then return nil end
+  return parsed[2] or ("zone " .. parsed[1])
+end
+
+--- Joins places a and b for seat p's samples, for good: a card p could not see moved
+--- between them. Kept in state.mixed as {p, a, b}, one entry per join that made a
+--- difference (state.mixed stays nil in a game where no card moves unseen between places).
+function E.mix_places(p, a, b)
+  local st = E.state
+  local list = st.mixed
+  if list then
+    local up = {}
+    local function root(x)
+      while up[x] ~= nil do x = up[x] end
+      return x
     end
+    for _, r in ipairs(list) do
+      if r[1] == p then
+        local ra, rb = root(r[2]), root(r[3])
+        if ra ~= rb then up[rb] = ra end
+      end
+    end
+    if root(a) == root(b) then return end
+  else
+    list = {}
+    st.mixed = list
+  end
+  list[#list + 1] = { p, a, b }
+end
+
+-- The players who do not see card c's face, added to out as {c, seats, its place} (out
+-- made when needed), and so for each card under it, which moves with it.
+local function unseeing_of(c, out, depth)
+  if c.face_down or c.zone ~= "board" then
+    local seats
+    for p = 1, #E.state.players do
+      if not E.sees_face(c, p) then
+        seats = seats or {}
+        seats[#seats + 1] = p
+      end
+    end
+    if seats then
+      out = out or {}
+      out[#out + 1] = { c, seats, E.pool_place(c) }
+    end
+  end
+  if depth < 1000 then   -- (hosts never make a loop: cards.attach refuses one)
+    local cards = E.state.cards
+    for _, id in ipairs(c.under) do out = unseeing_of(cards[id], out, depth + 1) end
   end
   return out
 end
 
---- After a card moved: those of `unseeing` (E.unseeing before the move) who see its face
---- now have learned it (a card handed from one hand to another), which stops their fair
---- undo there (a note for them only).
-function E.note_learned(c, unseeing)
+--- Before a card moves: for it and each card under it, the players who do not see its
+--- face, as {card, seats, place} (E.pool_place); nil when everyone sees them all (nobody
+--- can learn one from the move: most moves, so no table is made then).
+function E.unseeing(c)
+  return unseeing_of(c, nil, 0)
+end
+
+--- After a card moved: a seat of `unseeing` (E.unseeing before the move) that still
+--- does not see the face of the card, or of one under it, lost track of it, and its
+--- samples join the places it moved between (E.mix_places).
+function E.note_mixed(unseeing)
   if unseeing == nil then return end
-  local seats
-  for _, p in ipairs(unseeing) do
-    if E.sees_face(c, p) then
-      seats = seats or {}
-      seats[#seats + 1] = p
+  for _, moved in ipairs(unseeing) do
+    local from, to = moved[3], E.pool_place(moved[1])
+    if from ~= nil and to ~= nil and from ~= to then
+      for _, p in ipairs(moved[2]) do
+        if not E.sees_face(moved[1], p) then E.mix_places(p, from, to) end
+      end
     end
   end
-  if seats then E.note("reveal", { zone = c.zone }, seats) end
+end
+
+--- After a card moved: those of `unseeing` (E.unseeing before the move) who see the face
+--- of the card, or of one under it, now have learned it (a card handed from one hand to
+--- another, a face-up card under a face-down one put on the table), which stops their
+--- fair undo there (a note for them only); the others lost track of it (E.note_mixed).
+function E.note_learned(c, unseeing)
+  if unseeing == nil then return end
+  E.note_mixed(unseeing)
+  local seats, has = nil, {}
+  for _, pair in ipairs(unseeing) do
+    for _, p in ipairs(pair[2]) do
+      if not has[p] and E.sees_face(pair[1], p) then
+        has[p] = true
+        seats = seats or {}
+        seats[#seats + 1] = p
+      end
+    end
+  end
+  if seats then
+    table.sort(seats)
+    E.note("reveal", { zone = c.zone }, seats)
+  end
 end
 
 -- What the others see of a face-down card: that it is there, and where (owner,
@@ -234,6 +323,7 @@ local function view_table(p)
   local v = E.copy(st)
   v.rng = nil
   v.seed = nil
+  v.mixed = nil   -- (what each seat lost track of: the bots' samples')
   v.zones, v.cards = {}, {}
   local visible = {}
   local zones = E.game.zones

@@ -13,6 +13,8 @@ function act_phase(round)
     local pick = choose { player = p, prompt = "Push or rest?", options = { "Rest", "Push" } }
     if options.ending == "everyone" then end_game(players.list()) end
     if options.ending == "draw" then end_game(nil) end
+    if options.ending == "option" then end_game(options.team) end   -- (a read-only list)
+    if options.ending == "card" then end_game(pick) end
     if options.ending ~= "rules" then end_game(ENDINGS[options.ending]) end
     if pick.label ~= "Push" then all = false end
   end
