@@ -349,6 +349,11 @@ def _names_in_scripts_of(game) -> list[Problem]:
         shapes = rules_runtime(dataclasses.replace(game, cards={}, sets={})).script_shapes()
     except (EngineError, MemoryError):
         return []
+    for shape in shapes.values():   # (the sets and cards that did load are there to read: `sets.market`)
+        fields = shape.get("fields") or {}
+        for name, ids in (("sets", game.sets), ("defs", game.cards)):
+            if isinstance(fields.get(name), set):
+                fields[name] |= set(ids)
     return script_problems(game, shapes)
 
 
@@ -389,12 +394,26 @@ def _data_outside_state(game) -> list[Problem]:
                               for k in changed[:3]) + ")" if changed else "")
     # (said at the function keeping the first local that changed, else at game.yaml)
     kept = next((re.search(r"\(kept by \S+, (.+):(\d+)\)$", k) for k in changed if k.startswith("local ")), None)
-    path, line = (kept.group(1), int(kept.group(2))) if kept else (loader.display(game.root / "game.yaml"), 1)
-    return [Problem(path, line, 1,
+    path, line, col = (kept.group(1), int(kept.group(2)), 1) if kept else \
+        _global_changed_at(game, changed[0]) if changed else (loader.display(game.root / "game.yaml"), 1, 1)
+    return [Problem(path, line, col,
                     f"a match built after another one played differently from the same match built alone "
                     f"(from decision {n + 1}): a script keeps match data outside `state`, such as a file-level "
                     f"variable a function changes{which}; `summon sim` and the bots' forks need every match's "
                     f"data in `state` (caches of card definitions or the board may stay)")]
+
+
+def _global_changed_at(game, name: str) -> tuple[str, int, int]:
+    """Where the rules change a global: the second place a script sets it (the first
+    gives its value to start with), else the only one, else game.yaml."""
+    writes = []
+    for src in game.scripts:
+        start, code = first_line(src.source)
+        writes += [(src.chunkname, start + u.line - 1, u.col) for u in lualint.scan(code).uses
+                   if u.kind == "write" and u.name == name]
+    if not writes:
+        return loader.display(game.root / "game.yaml"), 1, 1
+    return writes[1] if len(writes) > 1 else writes[0]
 
 
 def _rules_name(key: str) -> str:

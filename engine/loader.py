@@ -169,30 +169,13 @@ def folders() -> list[GameFolder]:
 
 
 def display(path: Path) -> str:
-    """A path as messages show it: relative to the current folder or to its games folder when shorter.
-
-    A file that is a symbolic link is shown by its own name, not its target's. A path
-    relative to a games folder that names another file from the current folder (a copy of
-    a shipped game on SUMMON_PATH, checked from a checkout) is not used: it would send the
-    reader to the other file.
-    """
+    """A path as messages show it, so that it opens from the current folder: relative to
+    it for a file under it, else whole (a game on SUMMON_PATH checked from elsewhere was
+    shown relative to its games folder, which opened nothing, or another file, from here).
+    A file that is a symbolic link is shown by its own name, not its target's."""
     path = Path(path).parent.resolve() / Path(path).name
     here = Path.cwd().resolve()
-    shown = [str(path)]
-    for base in (here, *(f.root for f in folders())):
-        if path.is_relative_to(base):
-            rel = path.relative_to(base)
-            if base == here or not _names_another(here / rel, path):
-                shown.append(str(rel))
-    return min(shown, key=len)
-
-
-def _names_another(there: Path, path: Path) -> bool:
-    """Whether `there` is an existing file or folder other than `path`."""
-    try:
-        return there.exists() and not there.samefile(path)
-    except OSError:
-        return False
+    return str(path.relative_to(here)) if path.is_relative_to(here) else str(path)
 
 
 def list_games(root: Path | None = None) -> dict[str, Path]:
@@ -307,11 +290,22 @@ def validate(doc: yamlio.Document, schema: dict) -> list[Problem]:
         return [doc.problem((), f"cannot validate: {e}")]
     for err in errors:
         if tuple(err.absolute_path) not in doc.unread:
-            problems += _schema_problems(doc, err)
+            problems += _schema_problems(doc, err, schema)
     return problems
 
 
-def _schema_problems(doc: yamlio.Document, err) -> list[Problem]:
+def _goes_under(key: str, props: dict, root: dict) -> str:
+    """" (it goes under display:)" for a key that belongs to one of these properties' own
+    tables (a `toolbar:` written at the top of game.yaml); "" when none has it."""
+    for name, sub in props.items():
+        if isinstance(sub, dict) and isinstance(sub.get("$ref"), str) and sub["$ref"].startswith("#/$defs/"):
+            sub = (root.get("$defs") or {}).get(sub["$ref"][len("#/$defs/"):])
+        if isinstance(sub, dict) and key in (sub.get("properties") or {}):
+            return f" (it goes under {name}:)"
+    return ""
+
+
+def _schema_problems(doc: yamlio.Document, err, root: dict | None = None) -> list[Problem]:
     """One JSON Schema error in the modder's words (where the value is, what is wrong)."""
     out: list[Problem] = []
     where = tuple(err.absolute_path)
@@ -320,7 +314,8 @@ def _schema_problems(doc: yamlio.Document, err) -> list[Problem]:
         allowed = list((err.schema.get("properties") or {}).keys())
         for key in inst:
             if key not in allowed:
-                hint = _RENAMED.get((where, key)) or did_you_mean(key, allowed)
+                hint = (_RENAMED.get((where, key)) or did_you_mean(key, allowed)
+                        or _goes_under(key, err.schema.get("properties") or {}, root or {}))
                 out.append(doc.key_problem(where + (key,), f"unknown key '{key}'{hint}"))
     elif err.validator == "required":
         missing = [k for k in err.validator_value if not (isinstance(inst, dict) and k in inst)]
@@ -349,7 +344,7 @@ def _schema_problems(doc: yamlio.Document, err) -> list[Problem]:
                                                                f"beside it"))
     elif err.validator == "oneOf" and err.context and _alternative_of_kind(err):
         for sub in _alternative_of_kind(err):   # the alternative of the value's kind says what is wrong
-            out += _schema_problems(doc, sub)
+            out += _schema_problems(doc, sub, root)
     elif err.validator == "oneOf" and err.context and _kinds_taken(err):
         out.append(doc.problem(where, f"expected {_kinds_in_words(_kinds_taken(err))}, got {_got(inst)}"))
     elif err.validator == "uniqueItems" and isinstance(inst, list):
@@ -460,6 +455,7 @@ class _Loading:
     problems: list[Problem] = field(default_factory=list)
     files: list[Path] = field(default_factory=list)
     pools: dict[str, "SetDef"] = field(default_factory=dict)   # the card sets of playable: false
+    unread_cards: bool = False   # a card file that could not be read: its cards are unknown, not missing
 
 
 YAML_SUFFIXES = (".yaml", ".yml")
@@ -512,7 +508,10 @@ def load_game(game: str, extra_cards: list[Path] | None = None) -> GameDef:
         set_files += [f for f in more if _resolved_or_given(f) not in have]   # (a file of the game's own: read once)
         outside += [extra] if any(_resolved_or_given(f) not in have for f in more) else []
     sets, cards, set_docs = _read_card_sets(set_files, g, ld)
-    ld.problems += _reference_problems(g, cards, set_docs, scripts, script_texts, gdoc)
+    found = _reference_problems(g, cards, set_docs, scripts, script_texts, gdoc)
+    if ld.unread_cards:   # (a card a script or deck names may be in the file that could not be read)
+        found = [p for p in found if not p.message.startswith("no card called ")]
+    ld.problems += found
     game = GameDef(g["id"], g["name"], rules_dir, g, scripts, sets, cards, ld.files, options,
                    [Path(p).resolve() for p in outside],
                    tuple(sorted(sid for sid, sd in sets.items() if sd.path not in own_files)), evaluator, ld.pools)
@@ -1173,6 +1172,7 @@ def _read_card_sets(set_files: list[Path], g: dict, ld: _Loading
             continue
         ld.problems += probs
         if sdoc is None:
+            ld.unread_cards = True
             continue
         sprobs = validate(sdoc, schema) if schema_fits else []
         ld.problems += sprobs

@@ -181,7 +181,8 @@ def check_options(game: GameDef, options: dict) -> dict:
         kinds_said = spec.schema is not None and KIND_KEYWORDS & set(spec.schema)
         if want is not None and not kinds_said and type(value) is not type(want) and not (
                 isinstance(want, float) and isinstance(value, int) and not isinstance(value, bool)):
-            raise EngineError(f"option {key} takes {kind_of(want)} like {shown(want)}, not {shown(value)}")
+            like = "" if isinstance(want, bool) else f" like {shown(want)}"   # (true or false like true: said once)
+            raise EngineError(f"option {key} takes {kind_of(want)}{like}, not {shown(value)}")
         if not spec.admits(value):
             raise EngineError(f"option {key} must be {spec.range_text()}, not {shown(value)}")
         problem = schema_problem(spec.schema, value) if spec.schema else None

@@ -377,6 +377,7 @@ class Runtime:
             self._load_engine_file("checking")
         for item in _list(self._call(self._E.rules_locals)[0]):
             name, value, at, fn = str(item[1]), item[2], str(item[3]), str(item[4])
+            at = whole_places(at + ":")[:-1]   # (Lua cuts a long file name to "..." and its end)
             if short(value) is not None:
                 out[f"local {name} (kept by {fn}, {at})"] = short(value)
         return out

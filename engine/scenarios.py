@@ -742,6 +742,13 @@ def run_scenario(game, doc: yamlio.Document, index: int) -> Result:
                     raise _Fail(keys + ("rolls",), str(e))
                 forced = (keys + ("rolls",), len(step["rolls"]), n)
             if "answer" in step:
+                asked = match.pending.player if match.pending is not None else None
+                if "player" in step and asked is not None and asked != step["player"]:
+                    whose = (f"there is no player {step['player']} (players are 1 to {len(match.seats)})"
+                             if not 1 <= step["player"] <= len(match.seats) else
+                             f"{step['answer']!r} is player {step['player']}'s answer, but player {asked} is asked "
+                             f"({match.pending.prompt!r}; offered: {match.options()})")
+                    raise _Fail(keys + ("player",), whose + _taken_without_asking([x for k, x in heard if k >= window]))
                 try:
                     idx = _pick(match, step["answer"], keys + ("answer",))
                 except _Fail as f:

@@ -486,6 +486,10 @@ def _listed_card(c: dict, match: Match, fields: list[str], looks: Looks | None =
             vals.append(f"{_num(now[f])}" + ("*" if data.get(f) != now[f] else ""))
         elif f in data:
             vals.append(str(data[f]))
+        else:
+            vals.append("-")   # (a field the card has not: its place kept, so the others read as the legend says)
+    while vals and vals[-1] == "-":
+        vals.pop()
     text = f"{c['name']} #{c['id']}" + (f" {'/'.join(vals)}" if vals else "")
     toks = ", ".join(f"{k} {v}" for k, v in sorted((c.get("tokens") or {}).items()))
     if toks:
@@ -507,14 +511,21 @@ def _mark_text(c: dict) -> str:
     return f" [{mark}]"
 
 
-def listed_zones(match: Match, view: dict, player: int, looks: Looks | None = None) -> list[tuple[str, list[str]]]:
-    """The zones game.yaml's `display: zones` lists, of one player, as the view shows them."""
+def _shared(match: Match, name: str) -> bool:
+    return ((match.game.data.get("zones") or {}).get(name) or {}).get("scope", "player") == "shared"
+
+
+def listed_zones(match: Match, view: dict, player: int | None, looks: Looks | None = None) -> list[tuple[str, list[str]]]:
+    """The zones game.yaml's `display: zones` lists, of one player (None: the shared ones,
+    listed once), as the view shows them."""
     display = _display(match)
     fields = display.get("fields") or []
     cards = {c["id"]: c for c in view["cards"]}
     out = []
     for name in display.get("zones") or []:
-        z = view["zones"].get(f"{name}:{player}") or view["zones"].get(name)
+        if _shared(match, name) != (player is None):
+            continue
+        z = view["zones"].get(name if player is None else f"{name}:{player}")
         if z is None or "cards" not in z:
             continue
         out.append((name, [_listed_card(cards[i], match, fields, looks) for i in z["cards"] if i in cards]))
@@ -639,7 +650,8 @@ def shared_zones(match: Match, view: dict) -> str:
         if ":" in key:
             continue
         text = f"{key} {z['count']}{known_text(view, key)}"
-        public = (specs.get(key) or {}).get("visibility") == "public"
+        # (a zone `display: zones` lists has a line of its own: its count alone here)
+        public = (specs.get(key) or {}).get("visibility") == "public" and key not in (_display(match).get("zones") or ())
         seen = [by_id[i]["name"] for i in (z.get("cards") or () if public else ())
                 if i in by_id and by_id[i].get("name")]
         if seen:
@@ -687,16 +699,21 @@ def render_state(match: Match, player: int | None, colour: bool = False, status:
                 parts.append(f"{name} {z['count']}{known_text(view, key)}")
         label = f"P{i} {pl['name']}" + (f" ({pl['set']})" if pl.get("set") else "")
         lines.append(paint(f"{label}: " + ", ".join(parts), i, colour))
-        for name, listed in listed_zones(match, view, i, looks):
-            lines += [paint(t, i, colour) for t in _wrap(f"  {name}: " + (", ".join(listed) or "empty"), width)]
+        listed = listed_zones(match, view, i, looks)
+        for name, cards in listed:
+            lines += [paint(t, i, colour) for t in _wrap(f"  {name}: " + (", ".join(cards) or "empty"), width)]
         if player is None or player == i:   # (a seat's own; every seat's for a designer, who sees all)
             for name, names in private_zones(match, view, i):
-                lines += _wrap(f"  {name}: " + (", ".join(names) or "empty"), width)
+                if name not in {n for n, _ in listed}:   # (listed above already, with ids and fields)
+                    lines += _wrap(f"  {name}: " + (", ".join(names) or "empty"), width)
     lines += [t for t in _wrap(shared_zones(match, view), width) if t]
+    for name, cards in listed_zones(match, view, None, looks):
+        lines += _wrap(f"  {name}: " + (", ".join(cards) or "empty"), width)
     if status is None:
         st = view
         status = ", ".join(([f"turn {st.get('turn')}"] if st.get("turn") or not st.get("round") else [])
                            + ([f"round {st['round']}"] if st.get("round") else []))
-        status += f", phase {st.get('phase')}, player {st.get('active')} to play" if not st.get("over") else ""
+        asked = match.pending.player if match.pending is not None else st.get("active")   # (a rounds game's active is the rules')
+        status += f", phase {st.get('phase')}, player {asked} to play" if not st.get("over") else ""
     lines.append(status)
     return "\n".join(lines)

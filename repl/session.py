@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 import textwrap
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -98,6 +99,19 @@ def parse_answer(text: str, options: list[str]) -> int:
                         f"{len(options)}, or help")
 
 
+def _runs(lines: list[str]) -> list[str]:
+    """The lines with each run of one line said once, with how many times: "Player 4 sees a
+    card (6 times)" for the six reveals of a hand."""
+    out: list[str] = []
+    count = 0
+    for i, line in enumerate(lines):
+        count += 1
+        if i + 1 == len(lines) or lines[i + 1] != line:
+            out.append(line if count == 1 else f"{line} ({count} times)")
+            count = 0
+    return out
+
+
 class Session:
     def __init__(self, match: Match, *, designer: bool = False, colour: bool = False,
                  kept: list[str] | None = None, kept_edits: list[Edit] | None = None):
@@ -177,7 +191,7 @@ class Session:
         self.keyboard = player
         mine = [i + 1 for i, a in enumerate(self.match.askers) if a == player]
         since = mine[-1] if mine else 0
-        lines = [e.for_seat(player) for e in self.log if e.decision >= since and e.decision > 0]
+        lines = _runs([e.for_seat(player) for e in self.log if e.decision >= since and e.decision > 0])
         lines += self._new_in_hand(player)
         if not lines:
             return ""
@@ -191,10 +205,11 @@ class Session:
         view = self.match.view(player)
         names = {c["id"]: c.get("name") for c in view["cards"]}
         now = {(zone, i) for zone, listed in private_ids(self.match, view, player) for i in listed}
-        held = getattr(self, "_held", {})
-        before = held.get((player, id(self.match)))
-        held[(player, id(self.match))] = now
-        self._held = held
+        if not hasattr(self, "_held"):   # (match -> seat -> what it held: a match undo dropped goes with it)
+            self._held = weakref.WeakKeyDictionary()
+        held = self._held.setdefault(self.match, {})
+        before = held.get(player)
+        held[player] = now
         if before is None:
             return []
         out = []
@@ -1006,13 +1021,20 @@ def _auto(s: Session, arg: str) -> str:
     return "\n".join(out + [s.screen()])
 
 
-@command("lua", "CODE", help="evaluate Lua on your view of the match (`view`, `defs`, `board`, `stat`); --designer: on the match itself (`state`, no `view`)")
+@command("lua", "CODE", help="evaluate Lua on your view of the match (`view`, `seat`, `defs`, `board`, `stat`); --designer: on the match itself (`state`, no `view`)")
 def _lua(s: Session, arg: str) -> str:
     if not arg:
         return "usage: lua CODE, e.g. lua board.distance('a1', 'c3')"
     if not s.designer:
         # fair play: a throwaway copy of this seat's view; nothing reaches the match
-        results = s.match.eval(arg, chunkname="lua", seat=s.viewer() or s.to_act())
+        try:
+            results = s.match.eval(arg, chunkname="lua", seat=s.viewer() or s.to_act())
+        except ScriptError as e:
+            rules = re.search(r"\(global '(state|cards|zones|counters|tokens|players|dice|rng|choose|say|emit)'\)", str(e))
+            if rules is None:
+                raise
+            raise ScriptError(f"{e} (a seat's lua reads its own view, `view`, with `defs`, `options`, `board` and "
+                              f"`stat`; `{rules.group(1)}` is the rules', for a designer: summon play --designer)") from None
         return _show_results(results)
     results, changed = s.match.edit(arg)
     text = _show_results(results)

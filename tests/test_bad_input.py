@@ -443,6 +443,15 @@ def test_a_list_that_names_a_value_twice_is_said_with_that_value():
         "[2]: names {'a': 1} more than once"
 
 
+def test_a_true_or_false_option_given_a_word_says_what_it_takes_once(tiny):
+    """It said "takes true or false like true"."""
+    game = tiny / "game.yaml"
+    game.write_text(game.read_text().replace("rounds: 3", "rounds: 3\n  fast: false"))
+    with pytest.raises(EngineError) as e:
+        Match(load_game(str(tiny)), 1, [Seat("bot"), Seat("bot")], quiet=True, options={"fast": "maybe"})
+    assert str(e.value) == "option fast takes true or false, not 'maybe'"
+
+
 def test_a_schema_that_names_no_kind_leaves_the_defaults_kind_to_decide(tiny):
     game = tiny / "game.yaml"
     game.write_text(game.read_text().replace("rounds: 3", "rounds: {default: [a], schema: {minItems: 1}}"))

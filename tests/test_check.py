@@ -249,19 +249,21 @@ def test_a_region_for_a_number_of_players_the_game_has_not_is_a_problem(tmp_path
 def test_match_data_kept_outside_state_is_a_problem(tmp_path):
     # sim builds game after game in one runtime, and forks live beside their match: a
     # file-level variable that play changes carries one match's data into the next
-    game = Path(shutil.copytree(ROOT / "tests" / "games" / "tiny_graph", tmp_path / "tiny"))
-    assert check(str(game)) == []
+    # (in a folder whose name Lua cuts to "..." and its last 56 bytes: said whole)
+    game = Path(shutil.copytree(ROOT / "tests" / "games" / "tiny_graph", tmp_path / ("a_long_folder_name_" * 4) / "tiny"))
+    assert check(str(game)) == [] and len(str(game / "tiny.lua")) > 60
     edit(game / "tiny.lua", "function act(round)\n", "local steps_left = 2\n\nfunction act(round)\n")
     edit(game / "tiny.lua", "      if board.is_empty(s) then", "      if steps_left > 0 and board.is_empty(s) then")
     edit(game / "tiny.lua", "      cards.place(pawn, pick.to)\n", "      cards.place(pawn, pick.to)\n"
                             "      steps_left = steps_left - 1\n")
     problems = [str(p) for p in check(str(game))]
     act = (game / "tiny.lua").read_text().splitlines().index("function act(round)") + 1
+    assert len(problems) == 1 and problems[0].startswith(f"{game / 'tiny.lua'}:{act}:1: "), problems
     assert len(problems) == 1 and re.match(rf".*tiny\.lua:{act}:1: a match built after another one played differently "
                                            r"from the same match built alone \(from decision \d+\): a script keeps "
                                            r"match data outside `state`", problems[0]), problems
     # the local is named, with the function keeping it (where the problem is said)
-    assert re.search(rf"\(the local steps_left that act \(\S*tiny\.lua:{act}\) keeps starts at 2 alone, at -?\d+ "
+    assert re.search(rf"\(the local steps_left that act \({re.escape(str(game / 'tiny.lua'))}:{act}\) keeps starts at 2 alone, at -?\d+ "
                      r"after another match\)", problems[0]), problems
     # a global of the rules is named, with what it holds alone and after another match
     edit(game / "tiny.lua", "local steps_left = 2\n", "STEPS_LEFT = 2\n")
@@ -269,6 +271,10 @@ def test_match_data_kept_outside_state_is_a_problem(tmp_path):
     problems = [str(p) for p in check(str(game))]
     assert len(problems) == 1 and re.search(r"a function changes \(the rules' global STEPS_LEFT starts at 2 alone, "
                                             r"at -?\d+ after another match\)", problems[0]), problems
+    # said where a function changes it (it was at game.yaml:1:1)
+    lines = (game / "tiny.lua").read_text().splitlines()
+    at = next(n for n, text in enumerate(lines, 1) if "STEPS_LEFT = STEPS_LEFT - 1" in text)
+    assert problems[0].startswith(f"{game / 'tiny.lua'}:{at}:{lines[at - 1].index('STEPS_LEFT') + 1}: "), problems
 
 
 MAGE_STRENGTH = "          if card ~= self or not self.space then return value end\n"
@@ -1111,22 +1117,26 @@ def test_an_endless_loop_before_the_first_decision_is_said_at_its_line(tmp_path)
                                            problems[0]), problems
 
 
-def test_check_plays_on_in_the_worlds_a_bot_imagines(tmp_path):
-    """A bot's look-ahead deals the cards its seat cannot see among one owner's hidden cards:
-    rules that expect one kind of card in a place (a vault of Middles) failed in every bot
-    game and in no random one, and `summon check` said ok."""
+def _checked_with_play_phase_first(tmp_path, lua: str, marker: str):
+    """Sealed Bid whose play phase runs `lua` first, its line holding `marker`, and what
+    `summon check` says of it: (the game's folder, that line, the run)."""
     import shutil
     game = tmp_path / "sealed_bid"
     shutil.copytree(ROOT / "tests" / "games" / "sealed_bid", game)
     bid = game / "bid.lua"
-    bid.write_text(bid.read_text().replace(
-        "function play_phase(round)\n",
-        "function play_phase(round)\n"
-        "  for _, p in ipairs(players.list()) do\n"
-        "    if zones.top(p, 'vault').def ~= 'middle' then error('the vault holds a Middle') end\n"
-        "  end\n"))
-    line = next(n for n, text in enumerate(bid.read_text().splitlines(), 1) if "the vault holds" in text)
-    r = summon("check", str(game))
+    bid.write_text(bid.read_text().replace("function play_phase(round)\n", "function play_phase(round)\n" + lua))
+    line = next(n for n, text in enumerate(bid.read_text().splitlines(), 1) if marker in text)
+    return game, line, summon("check", str(game))
+
+
+def test_check_plays_on_in_the_worlds_a_bot_imagines(tmp_path):
+    """A bot's look-ahead deals the cards its seat cannot see among one owner's hidden cards:
+    rules that expect one kind of card in a place (a vault of Middles) failed in every bot
+    game and in no random one, and `summon check` said ok."""
+    game, line, r = _checked_with_play_phase_first(
+        tmp_path, "  for _, p in ipairs(players.list()) do\n"
+                  "    if zones.top(p, 'vault').def ~= 'middle' then error('the vault holds a Middle') end\n"
+                  "  end\n", "the vault holds")
     assert r.returncode == 1, r.stdout
     assert re.search(rf"bid\.lua:{line}:\d+: Lua: the vault holds a Middle \(in a world a bot of seat \d imagined, "
                      r"at decision \d+ of a random game\): a search bot plays on in worlds .* \(cards\.mark\)", r.stdout), \
@@ -1139,18 +1149,10 @@ def test_check_plays_on_in_the_worlds_of_each_seat_not_only_the_first_asked(tmp_
     """A world sampled for a seat not asked cannot be played on, and the check took that for
     the end: only the first seat asked had worlds. Rules only player 2's bot can break (it
     cannot see that player 1 holds a Low) are found too."""
-    import shutil
-    game = tmp_path / "sealed_bid"
-    shutil.copytree(ROOT / "tests" / "games" / "sealed_bid", game)
-    bid = game / "bid.lua"
-    bid.write_text(bid.read_text().replace(
-        "function play_phase(round)\n",
-        "function play_phase(round)\n"
-        "  local low = false\n"
-        "  for _, c in ipairs(zones.cards(1, 'hand')) do low = low or c.def == 'low' end\n"
-        "  if not low then error('player 1 holds no Low') end\n"))
-    line = next(n for n, text in enumerate(bid.read_text().splitlines(), 1) if "holds no Low" in text)
-    r = summon("check", str(game))
+    game, line, r = _checked_with_play_phase_first(
+        tmp_path, "  local low = false\n"
+                  "  for _, c in ipairs(zones.cards(1, 'hand')) do low = low or c.def == 'low' end\n"
+                  "  if not low then error('player 1 holds no Low') end\n", "holds no Low")
     assert r.returncode == 1 and re.search(
         rf"bid\.lua:{line}:\d+: Lua: player 1 holds no Low \(in a world a bot of seat 2 imagined", r.stdout), r.stdout
     assert summon("sim", str(game), "--games", "5").returncode == 0
@@ -1173,3 +1175,39 @@ def test_a_problem_of_game_yaml_does_not_hide_a_phase_function_the_rules_lack(tm
     assert f"game.yaml:{score}:" in r.stdout and "counter score: it starts at 20, outside its max 10" in r.stdout
     assert (f"game.yaml:{phase}:" in r.stdout
             and "no Lua function called 'actt' in the rules' scripts (did you mean 'act'?)" in r.stdout), r.stdout
+
+
+def test_a_game_with_a_problem_names_no_set_or_card_its_rules_read(tmp_path):
+    """Beside a misspelt zone in the rules, `sets.starter` and `defs.echo` there were said to
+    name nothing: the rules were run without the cards to learn what scripts may read."""
+    from repl import scaffold
+    scaffold.new_game("sprint", tmp_path)
+    rules = tmp_path / "rules/sprint/rules.lua"
+    rules.write_text(rules.read_text() + "\nfunction first_cards() return sets.starter.cards, defs.echo.name, "
+                                         "zones.count(1, 'hnad') end\n")
+    said = [p.message for p in check(str(tmp_path / "rules/sprint"))]
+    assert len(said) == 1 and "no zone called 'hnad'" in said[0], said
+
+
+def test_a_key_written_at_the_wrong_level_says_where_it_goes(tmp_path):
+    """From a modder's trial: `toolbar:` at the top of game.yaml was an unknown key, with no
+    word that it belongs under `display:`."""
+    from repl import scaffold
+    scaffold.new_game("sprint", tmp_path)
+    yaml = tmp_path / "rules/sprint/game.yaml"
+    yaml.write_text(yaml.read_text() + 'toolbar: "return 1"\n')
+    line = len(yaml.read_text().splitlines())
+    assert [str(p).split("game.yaml:")[1] for p in check(str(tmp_path / "rules/sprint"))] == [
+        f"{line}:1: unknown key 'toolbar' (it goes under display:)"]
+
+
+def test_a_card_file_that_cannot_be_read_leaves_its_cards_unknown_not_missing(tmp_path):
+    """From a modder's trial: a YAML mistake in the card file also gave "no card called
+    'echo'" at each line of the rules naming one of its cards."""
+    from repl import scaffold
+    scaffold.new_game("sprint", tmp_path)
+    rules = tmp_path / "rules/sprint/rules.lua"
+    rules.write_text(rules.read_text() + '\nfunction extra() return cards.create("echo", 1) end\n')
+    edit(tmp_path / "cards/sprint/starter.yaml", "\nname: ", "\nname: [")
+    said = [p.message for p in check(str(tmp_path / "rules/sprint"))]
+    assert len(said) == 1 and said[0].startswith("YAML syntax: "), said

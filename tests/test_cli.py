@@ -179,3 +179,15 @@ def test_piped_play_shows_the_final_screen_once():
     r = summon("play", "summoner_wars", "--players", "human,random", "--seed", "3", stdin="auto 400\n")
     assert r.returncode == 0, r.stderr
     assert r.stdout.count("The match is over: ") == 1, r.stdout[-3000:]
+
+
+def test_replay_of_a_game_of_rounds_names_the_player_asked():
+    """It named state.active, which a game of rounds leaves to its rules: player 1 to play,
+    when player 2 was asked."""
+    from engine.loader import load_game
+    from engine.match import Match, Seat
+    from repl.render import render_state
+    m = Match(load_game(str(ROOT / "tests" / "games" / "team_up")), 1, [Seat("human")] * 3, quiet=True)
+    m.answer_key("Push")
+    assert m.pending.player == 2 and m.snapshot().get("active") != 2
+    assert render_state(m, None).endswith("player 2 to play")

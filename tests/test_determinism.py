@@ -110,8 +110,8 @@ def test_nan_joined_to_text_is_spelt_one_way_wherever_the_text_leaves_the_script
 
 def test_an_end_reason_with_nan_is_spelt_one_way(sw):
     m = position(sw, 'win(1, "won by " .. 0/0)', quiet=False)
-    assert m.snapshot()["result"] == "won by nan"
-    assert "Game over: won by nan" in m.messages()
+    assert m.snapshot()["result"] == "player 1 wins (won by nan)"
+    assert "Game over: player 1 wins (won by nan)" in m.messages()
 
 
 def test_only_the_spellings_of_nan_change(sw):

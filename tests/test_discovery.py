@@ -104,10 +104,12 @@ def test_no_game_anywhere_says_none_were_found(places):
         loader.resolve("summoner_wars")
 
 
-def test_paths_show_relative_to_the_games_folder_they_came_from(places, monkeypatch):
+def test_paths_show_as_they_open_from_the_current_folder(places, monkeypatch):
+    """A game on SUMMON_PATH, checked from another folder, had its paths shown relative to
+    its games folder (rules/tiny_graph/game.yaml), which opens nothing from here."""
     rules = add_game(places["path"], "a")
     monkeypatch.setenv("SUMMON_PATH", str(places["path"]))
-    assert loader.display(rules / "game.yaml") == os.path.join("rules", "tiny_graph", "game.yaml")
+    assert loader.display(rules / "game.yaml") == str(rules / "game.yaml")
     outside = places["path"].parent / "elsewhere.yaml"
     assert loader.display(outside) == str(outside)
 

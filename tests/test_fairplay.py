@@ -206,3 +206,45 @@ def test_the_handover_on_a_narrow_screen_breaks_between_words(play_screen):
     said = rows[rows.index(next(r for r in rows if r.startswith("Pass to player 1"))):]
     assert " ".join(said).split() == "Pass to player 1, then press Enter (or type quit).".split(), said
     assert all(len(r) <= 40 for r in said) and not any(r.startswith("ype") for r in said), said
+
+
+def test_a_run_of_one_line_is_summed_up_at_the_handover():
+    """From a modder's trial: a reveal of each card of a hand said "Player 2 shows player 1
+    a card" once a card, and with five players the handover's summary ran off the screen."""
+    from conftest import ROOT
+    from engine.loader import load_game
+    from engine.match import Match, Seat
+    from repl.session import Session
+    m = Match(load_game(str(ROOT / "tests" / "games" / "sealed_bid")), 7, [Seat("human"), Seat("human")])
+    s = Session(m)
+    s.pass_to(1)
+    m.answer_key("Bid 1")
+    m.edit("for _, c in ipairs(zones.cards(2, 'hand')) do cards.reveal(c, 1) end")
+    s._take_messages()
+    n = m.eval("return zones.count(2, 'hand')")[0]
+    said = s.pass_to(1)
+    assert f"Player 2 shows player 1 a card ({n} times)" in said and n > 1, said
+    assert said.count("shows player 1") == 1
+
+
+def test_a_seats_lua_that_reads_the_rules_tables_is_told_what_it_reads():
+    """From a modder's trial: `lua cards.get(83)` in fair play said only that the global
+    'cards' is nil."""
+    from conftest import ROOT
+    from engine.loader import load_game
+    from engine.match import Match, Seat
+    from repl.session import Session
+    s = Session(Match(load_game(str(ROOT / "tests" / "games" / "sealed_bid")), 7, [Seat("human"), Seat("human")]))
+    said = s.handle("lua cards.get(3)")
+    assert "(global 'cards') (a seat's lua reads its own view, `view`" in said and "--designer" in said, said
+    assert "a seat's lua" not in s.handle("lua nothing.x")
+
+
+def test_a_seats_lua_and_toolbar_know_whose_view_they_read():
+    """From a modder's trial: a toolbar could not say "your ...", as nothing told it whose
+    view it was (`lua seat` gave null)."""
+    from conftest import ROOT
+    from engine.loader import load_game
+    from engine.match import Match, Seat
+    m = Match(load_game(str(ROOT / "tests" / "games" / "sealed_bid")), 7, [Seat("human"), Seat("human")])
+    assert [m.eval("return seat", seat=p) for p in (1, 2)] == [[1], [2]]

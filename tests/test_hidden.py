@@ -225,6 +225,24 @@ def test_a_card_under_a_face_down_card_coming_into_sight_stops_fair_undo(bid_gam
     assert m.last_chance(1) == (m.decisions, "reveal (table:2)")
 
 
+@pytest.mark.parametrize("to, kept", [("deck", False), ("vault", False), ("table", True)])
+def test_a_card_moved_where_a_seat_sees_neither_place_takes_its_knowledge_with_it(bid_game, to, kept):
+    """From a modder's trial (a drafting game): a seat shown a hand went on knowing each
+    card after one was picked from it in secret into a zone it does not see, so its screen
+    named the pick (`picked 1 (you know: ...)`) and, by the card no longer in the hand,
+    which one it was. A seat that sees neither place cannot tell which card moved: it
+    forgets the card and those left where it was; one that sees where it went keeps them."""
+    m = new_bid_match(bid_game)
+    hand = m.edit("local out = {} for i, c in ipairs(zones.cards(2, 'hand')) do cards.reveal(c, 1) out[i] = c.id end "
+                  "return out")[0][0]
+    known = {c["id"] for c in m.view(1)["cards"]}
+    assert set(hand) <= known
+    m.edit(f"cards.to_zone(cards.get({hand[0]}), 2, '{to}')")
+    still = {c["id"] for c in m.view(1)["cards"]} & set(hand)
+    assert still == (set(hand) if kept else set()), (to, still)
+    assert (m.view(1)["zones"]["hand:2"]["count"], m.view(2)["zones"]["hand:2"].get("cards")) == (len(hand) - 1, hand[1:])
+
+
 def test_a_card_given_to_another_owner_is_seen_face_down_by_its_new_owner(bid_game):
     # a card of player 1's played face down to player 2's table: player 1 sees it, player 2
     # does not, until player 2 owns it; player 1 goes on knowing it

@@ -852,3 +852,27 @@ def test_the_legend_offers_card_numbers_only_where_a_list_shows_them():
     assert "`card NAME` shows a card in full" in said and "#N" not in said, said
     tcg = Match(load_game("summoner_tcg"), 1, [Seat("human")] * 2, quiet=True)
     assert "`card #N` (a card as listed: #3" in "\n".join(legend(tcg, tcg.view(1)))
+
+
+def test_listed_zones_keep_each_fields_place_and_are_listed_once(tmp_path):
+    """From a modder's trial: a zone its owner sees, listed under `display: zones`, was
+    printed twice for its owner; a shared one was printed under every player; and a card
+    without the first field showed its second in the first one's place."""
+    import shutil
+
+    from conftest import ROOT, edit
+    from engine.loader import load_game
+    from repl.render import render_state
+    game = tmp_path / "listed"
+    shutil.copytree(ROOT / "tests" / "games" / "sealed_bid", game)
+    edit(game / "game.yaml", "zones:\n", "zones:\n  market: {scope: shared, visibility: public}\n")
+    edit(game / "game.yaml", "stats:\n  value: 0\n", "stats:\n  value: 0\n  rank: 0\n")
+    edit(game / "game.yaml", "card_fields:\n", "card_fields:\n  rank: {type: integer}\n")
+    (game / "game.yaml").write_text((game / "game.yaml").read_text()
+                                    + "display:\n  zones: [hand, market]\n  fields: [rank, value]\n")
+    m = Match(load_game(str(game)), 7, [Seat("human"), Seat("human")], quiet=True)
+    m.edit("cards.create('high', nil, 'market')")
+    screen = render_state(m, 1)
+    assert len(re.findall(r"^  hand: ", screen, re.M)) == 1, screen
+    assert len(re.findall(r"^  market: ", screen, re.M)) == 1 and re.search(r"^  market: High #\d+ -/3$", screen, re.M), screen
+    assert re.search(r"^  hand: Low #\d+ -/1", screen, re.M) and "shared: market 1" in screen, screen

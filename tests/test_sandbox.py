@@ -569,7 +569,7 @@ def test_an_order_function_does_the_same_for_short_and_long_lists(sw, n, list_mt
         lua = f"{fill}\nlocal order = {order}\ntable.sort(t, order)"
     if expect == "over":
         m = position(sw, lua, quiet=True)
-        assert m.is_over and m.winner == 2 and m.snapshot()["result"] == "sorted out"
+        assert m.is_over and m.winner == 2 and m.snapshot()["result"] == "player 2 wins (sorted out)"
     else:
         with pytest.raises(ScriptError) as e:
             position(sw, lua, quiet=True)

@@ -893,3 +893,24 @@ def test_a_card_nobody_owns_is_expected_with_owner_0(tmp_path):
         "market card 1 (from the top): expected owner 1, got 0 (nobody)"]
     failed = _run_text(tmp_path, text.replace("OWNER", "owner: 3"))
     assert [f.message for r in failed for f in r.failures] == ["there is no player 3 (players are 1 to 2; 0 is nobody)"]
+
+
+def test_an_answer_meant_for_one_player_fails_when_another_is_asked(tmp_path):
+    """From a modder's trial: a phase ended on its own and the scenario's next answer went
+    to the other player, which only showed steps later as a wrong score."""
+    text = (f"game: {ROOT / 'tests' / 'games' / 'sealed_bid'}\nscenarios:\n  - name: bids\n    steps:\n"
+            f"      - {{answer: Bid 1, player: 1}}\n      - {{answer: Bid 1, player: WHO}}\n")
+    assert [r.passed for r in _run_text(tmp_path, text.replace("WHO", "2"))] == [True]
+    failed = _run_text(tmp_path, text.replace("WHO", "1"))
+    said = [f.message for r in failed for f in r.failures]
+    assert len(said) == 1 and said[0].startswith("'Bid 1' is player 1's answer, but player 2 is asked"), said
+
+
+def test_a_python_setup_names_players_by_number():
+    """From a modder's trial: Match(setup={"zones": {"hand": {1: [...]}}}) was refused with
+    "give {1: [cards], 2: [cards]}", what it was given (only the keys "1" worked)."""
+    from engine.match import Match, Seat
+    m = Match(load_game(str(ROOT / "tests" / "games" / "sealed_bid")), 7, [Seat("human"), Seat("human")], quiet=True,
+              setup={"zones": {"hand": {1: ["high", "high"], 2: ["low"]}}})
+    snap = m.snapshot()
+    assert [[snap["cards"][i - 1]["def"] for i in snap["zones"][f"hand:{p}"]] for p in (1, 2)] == [["high", "high"], ["low"]]

@@ -170,3 +170,26 @@ def test_teams_declared_for_a_count_of_seats_make_teammates_allies(tmp_path):
     assert r.returncode == 1
     assert "players: teams name seat 3 twice (a seat is on one team)" in r.stdout
     assert "players: teams name seat 5, but players are at most 4" in r.stdout, r.stdout
+
+
+@pytest.mark.parametrize("ending, reason, said", [
+    ("two", "highest score", "player 2 wins (highest score)"),
+    ("pair", "highest score", "players 1 and 3 win (highest score)"),
+    ("two", "Player 2 scores most", "Player 2 scores most"),          # (it names the winner)
+    ("pair", "players 1 and 3 hold the hill", "players 1 and 3 hold the hill"),
+    ("pair", "player 1 holds the hill", "players 1 and 3 win (player 1 holds the hill)"),
+    ("nobody", "the time ran out", "the time ran out"),
+])
+def test_a_reason_that_names_no_winner_follows_who_won(tmp_path, ending, reason, said):
+    """From a modder's trial: win(p, reason) and end_game(list, reason) ended with the
+    reason alone, "Game over: highest score", and never said who won."""
+    import shutil
+    game = tmp_path / "team_up"
+    shutil.copytree(ROOT / "tests" / "games" / "team_up", game)
+    lua = game / "team.lua"
+    lua.write_text(lua.read_text().replace("end_game(ENDINGS[options.ending])",
+                                           f"end_game(ENDINGS[options.ending], {json.dumps(reason)})"))
+    m = Match(load_game(str(game)), 1, [Seat("human")] * 3, quiet=False, options={"ending": ending})
+    m.messages()
+    m.answer_key("Push")
+    assert m.messages()[-1] == f"Game over: {said}"

@@ -21,7 +21,7 @@ def test_an_error_value_that_equals_everything_is_an_error_not_the_end(sw):
 def test_a_script_cannot_catch_the_end_of_the_game(sw):
     m = position(sw, "pcall(win, 2, 'caught?'); state.over = false", quiet=True)
     assert m.is_over and m.winner == 2
-    assert m.snapshot()["result"] == "caught?"
+    assert m.snapshot()["result"] == "player 2 wins (caught?)"
 
 
 def test_an_xpcall_handler_never_sees_the_game_over_marker(sw):

@@ -258,7 +258,7 @@ function add_modifier(stat_name, fn) end
 --- Errors: no such player; the game is already over.
 --- Example: win(1, "holds the centre")
 ---@param p Player
----@param reason string|nil Why (default "player p wins").
+---@param reason string|nil Why (default "player p wins"); a reason that names no winner as a player follows who won: "player 1 wins (holds the centre)".
 function win(p, reason) end
 
 --- Ends the game; winner nil is a draw. Nothing after it runs. A list of players is a
@@ -267,7 +267,7 @@ function win(p, reason) end
 --- Errors: a winner that is not a player, or a list with one that is not or one twice; a reason that is not text.
 --- Example: end_game(nil, "a tie")
 ---@param winner Player|Player[]|nil
----@param reason string|nil
+---@param reason string|nil Why, as win's: after who won unless it names each winner as a player.
 function end_game(winner, reason) end
 
 --- Sends a message to every seat (the log, the terminal; scenarios match it with `said`).

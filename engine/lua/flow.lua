@@ -209,6 +209,19 @@ local function team_result(list)
   return "players " .. table.concat(names, ", ", 1, #names - 1) .. " and " .. names[#names] .. " win"
 end
 
+-- The result a reason says: as it is when it names each winner as a player ("Player 2
+-- holds the hill"), else after who won ("player 2 wins (highest score)"); a game nobody
+-- won, by its reason alone.
+local function named_winners(reason, winners, who)
+  if reason == nil then return who end
+  local low = string.lower(reason)
+  local named = #winners == 0 or string.find(low, "player", 1, true) ~= nil
+  for _, p in ipairs(winners) do
+    named = named and string.find(low, "%f[%d]" .. p .. "%f[%D]") ~= nil
+  end
+  return named and reason or (who .. " (" .. reason .. ")")
+end
+
 --- Ends the match; winner may be nil for a draw, a player of the match, or a list of
 --- them (a team's win; {}: nobody's).
 function E.end_game(winner, reason)
@@ -231,10 +244,10 @@ function E.end_game(winner, reason)
   if winners then
     -- (a team: `winners` lists it; `winner` is its one player, when it has one)
     st.winners, st.winner = winners, #winners == 1 and winners[1] or nil
-    st.result = reason or team_result(winners)
+    st.result = named_winners(reason, winners, team_result(winners))
   else
     st.winner = winner
-    st.result = reason or (winner and ("player " .. winner .. " wins") or "draw")
+    st.result = winner and named_winners(reason, { winner }, "player " .. winner .. " wins") or reason or "draw"
   end
   E.say("Game over: " .. st.result)
   error(GAME_OVER, 0)

@@ -442,9 +442,7 @@ end
 --- Moves a card to a zone by its key ("hand:1"), creating unknown keys (engine use).
 function C.to_zone_key(c, key)
   c = card_arg(c, "cards.to_zone_key")
-  -- (a draw: who lost track of the card, when it changes place, as cards.to_zone says)
-  local unseeing
-  if c.under[1] ~= nil or E.pool_place(c) ~= E.zone_place(key) then unseeing = E.unseeing(c) end
+  local unseeing = E.unseeing(c)   -- (a draw: who lost track of the card, as cards.to_zone says)
   lift(c)
   local l = E.state.zones[key]
   if not l then
@@ -454,7 +452,7 @@ function C.to_zone_key(c, key)
   l[#l + 1] = c.id
   c.zone = key
   touch(key)
-  E.note_mixed(unseeing)
+  E.note_mixed(unseeing, c)
 end
 
 --- Puts a card on an empty board space (from anywhere, or from another space).

@@ -167,7 +167,8 @@ function S.apply(setup)
         if p then E.cards.create(id, p, p, name) else E.cards.create(id, 1, name) end
       end
     end
-    if zd.scope == "player" and (spec[1] ~= nil or next(spec) == nil) then   -- (a list, or nothing)
+    -- (a list of cards, or nothing; {1 = {...}} is player 1's, as Python's {1: [...]} gives)
+    if zd.scope == "player" and ((spec[1] ~= nil and type(spec[1]) ~= "table") or next(spec) == nil) then
       error("setup zone " .. name .. " is a zone of each player: give {1: [cards], 2: [cards]}", 0)
     end
     if zd.scope == "player" then

@@ -238,17 +238,23 @@ function E.mix_places(p, a, b)
   list[#list + 1] = { p, a, b }
 end
 
+-- The players for whom sees(c, p) is false, in order; nil when there are none.
+local function seats_not(sees, c)
+  local seats
+  for p = 1, #E.state.players do
+    if not sees(c, p) then
+      seats = seats or {}
+      seats[#seats + 1] = p
+    end
+  end
+  return seats
+end
+
 -- The players who do not see card c's face, added to out as {c, seats, its place} (out
 -- made when needed), and so for each card under it, which moves with it.
 local function unseeing_of(c, out, depth)
   if c.face_down or c.zone ~= "board" then
-    local seats
-    for p = 1, #E.state.players do
-      if not E.sees_face(c, p) then
-        seats = seats or {}
-        seats[#seats + 1] = p
-      end
-    end
+    local seats = seats_not(E.sees_face, c)
     if seats then
       out = out or {}
       out[#out + 1] = { c, seats, E.pool_place(c) }
@@ -262,17 +268,64 @@ local function unseeing_of(c, out, depth)
 end
 
 --- Before a card moves: for it and each card under it, the players who do not see its
---- face, as {card, seats, place} (E.pool_place); nil when everyone sees them all (nobody
---- can learn one from the move: most moves, so no table is made then).
+--- face, as {card, seats, place} (E.pool_place); and in `blind`, the players who do not
+--- see the place it leaves (in `from`, its zone); nil when everyone sees all that
+--- (nobody can learn from the move or lose track of it: no table is made then).
 function E.unseeing(c)
-  return unseeing_of(c, nil, 0)
+  local out = unseeing_of(c, nil, 0)
+  if c.zone ~= "board" then
+    local blind = seats_not(place_shown, c)
+    if blind then
+      out = out or {}
+      out.blind, out.from = blind, c.zone
+    end
+  end
+  return out
+end
+
+-- Player p no longer knows card c's face from a reveal (nor of those under it).
+local function forget(c, p, depth)
+  local seen = c.seen_by
+  if seen then
+    for i = #seen, 1, -1 do
+      if seen[i] == p then table.remove(seen, i) end
+    end
+    if seen[1] == nil then c.seen_by = nil end
+  end
+  if depth < 1000 then
+    local cards = E.state.cards
+    for _, id in ipairs(c.under) do forget(cards[id], p, depth + 1) end
+  end
 end
 
 --- After a card moved: a seat of `unseeing` (E.unseeing before the move) that still
 --- does not see the face of the card, or of one under it, lost track of it, and its
 --- samples join the places it moved between (E.mix_places).
-function E.note_mixed(unseeing)
+function E.note_mixed(unseeing, c)
   if unseeing == nil then return end
+  local blind = unseeing.blind
+  if blind and c then
+    -- a seat that sees neither the place the card left nor the one it went to cannot tell
+    -- which card moved: it forgets what it knew of the card, and of the cards left where
+    -- it was (else the one it no longer finds there names the card: a secret pick from a
+    -- hand the seat was shown), and its samples join the two places
+    local from, to = E.pool_place(c), nil
+    local cards, left = E.state.cards, unseeing.from and E.state.zones[unseeing.from]
+    for _, p in ipairs(blind) do
+      if not place_shown(c, p) then
+        forget(c, p, 0)
+        if left then
+          for _, id in ipairs(left) do
+            if cards[id].seen_by then forget(cards[id], p, 0) end
+          end
+        end
+        for _, moved in ipairs(unseeing) do
+          from, to = moved[3], E.pool_place(moved[1])
+          if from ~= nil and to ~= nil and from ~= to then E.mix_places(p, from, to) end
+        end
+      end
+    end
+  end
   for _, moved in ipairs(unseeing) do
     local from, to = moved[3], E.pool_place(moved[1])
     if from ~= nil and to ~= nil and from ~= to then
@@ -289,7 +342,7 @@ end
 --- fair undo there (a note for them only); the others lost track of it (E.note_mixed).
 function E.note_learned(c, unseeing)
   if unseeing == nil then return end
-  E.note_mixed(unseeing)
+  E.note_mixed(unseeing, c)
   local seats, has = nil, {}
   for _, pair in ipairs(unseeing) do
     for _, p in ipairs(pair[2]) do
@@ -508,6 +561,7 @@ function E.eval_view(bc, chunkname, p, line)
   local env = view_only_env({ string = true, table = true, math = true, utf8 = true, sets = true })
   with_seen_stat(env, function() return p end)
   env.view = copy_of(guarded_view(p))
+  env.seat = p   -- (whose view it is: a toolbar's "your ...")
   env.defs = strict_copy(E.plain_defs, "defs", "card", E.card_names)
   env.options = strict_copy(E.game.options, "options", "option", option_names)   -- (the options are no secret)
   return E.eval(bc, chunkname, env, line)
