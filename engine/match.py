@@ -773,6 +773,8 @@ def state_problem(st: Any, game: GameDef, seats: int) -> str | None:
         for who in ("owner", "controller"):
             if who in c and not is_player(c[who]):
                 return f"state.cards[{i}].{who} must be a player from 1 to {seats}, not {lua(c[who])}"
+        if not isinstance(c.get("under"), list):
+            return f"state.cards[{i}].under must be a list of the ids of the cards under it, not {lua(c.get('under'))}"
         if "first_owner" in c and not (is_player(c["first_owner"]) or c["first_owner"] == 0):
             return (f"state.cards[{i}].first_owner must be a player from 1 to {seats}, or 0 for nobody, "
                     f"not {lua(c['first_owner'])}")

@@ -2,6 +2,7 @@
 wants shown beyond that comes from its game.yaml (`display:`)."""
 from __future__ import annotations
 
+import json
 import re
 
 from prompt_toolkit.utils import get_cwidth
@@ -506,9 +507,12 @@ def _mark_text(c: dict) -> str:
     mark = c.get("mark")
     if mark is None or mark == {} or mark == []:
         return ""
+
+    def said(v) -> str:   # (as the rules wrote it: true, not Python's True)
+        return ("true" if v else "false") if isinstance(v, bool) else v if isinstance(v, str) else json.dumps(v)
     if isinstance(mark, dict):
-        return " [" + ", ".join(f"{k} {v}" for k, v in sorted(mark.items())) + "]"
-    return f" [{mark}]"
+        return " [" + ", ".join(f"{k} {said(v)}" for k, v in sorted(mark.items())) + "]"
+    return f" [{said(mark)}]"
 
 
 def _shared(match: Match, name: str) -> bool:

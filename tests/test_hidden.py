@@ -951,3 +951,97 @@ def test_a_stat_a_card_does_not_print_is_shown_once_a_modifier_changes_it(tmp_pa
                                    '\nadd_modifier("speed", function(c, v) return v + 2 end)\n')
     m = Match(load_game(str(game)), 1, [Seat("random"), Seat("random")], quiet=True)
     assert m.stats_seen(1, pawn)["speed"] == m.eval(f"return stat({pawn}, 'speed')")[0] == 3
+
+
+# -- from a review of the pools by place (session 54) -------------------------------
+
+def _with_zones(tmp_path, zones: str, cards: str = ""):
+    import shutil
+    game = tmp_path / "g"
+    shutil.copytree(ROOT / "tests" / "games" / "sealed_bid", game)
+    edit(game / "game.yaml", "zones:\n", "zones:\n" + zones)
+    if cards:
+        (game / "cards" / "cards.yaml").write_text((game / "cards" / "cards.yaml").read_text() + cards)
+    return Match(load_game(str(game)), 7, [Seat("human"), Seat("human")], quiet=True)
+
+
+def _dealt(m, seat, cid, n=30) -> set:
+    return {m.sample(seat, k).snapshot()["cards"][cid - 1]["def"] for k in range(n)}
+
+
+@pytest.mark.parametrize("moved", ["shown", "other"])
+def test_a_card_a_seat_was_shown_moving_unseen_joins_the_places_too(tmp_path, moved):
+    """The places were joined only for the seats that did not know the moved card: when
+    the only seat unable to see the places had been shown it, nothing joined, and its
+    samples dealt the market its truth whenever the shown card was the one moved."""
+    m = _with_zones(tmp_path, "  market: {scope: shared, visibility: hidden}\n")
+    m.edit("for i = 1, 3 do cards.create('low', nil, 'market') end")
+    snap = m.snapshot()
+    hand = {snap["cards"][i - 1]["def"]: i for i in snap["zones"]["hand:1"]}
+    m.edit(f"cards.reveal(cards.get({hand['high']}), 2)")
+    m.edit(f"cards.to_zone(cards.get({hand['high' if moved == 'shown' else 'middle']}), 'market')")
+    market = m.snapshot()["zones"]["market"]
+    markets = {tuple(defs_of(m.sample(2, k), market)) for k in range(30)}
+    assert len(markets) > 3 and ("high", "low", "low", "low") in markets and ("low", "low", "low", "middle") in markets
+
+
+def test_a_card_turned_face_down_out_of_sight_or_made_hidden_is_dealt_from_its_owners(tmp_path):
+    """A card dealt from a hidden pile into a public zone and turned face down there (out of
+    sight), or an objective drawn by the rules' generator and made straight into a hidden
+    zone of its own: each was alone in its pool, so its samples dealt its truth."""
+    m = _with_zones(tmp_path, "  market: {scope: shared, visibility: hidden}\n  pool: {scope: shared, visibility: public}\n"
+                              "  objective: {scope: shared, visibility: hidden}\n",
+                    "".join(f"  - {{id: o{i}, name: O{i}, value: 0, copies: 0, text: x}}\n" for i in range(5)))
+    m.edit("for _, d in ipairs({'low', 'middle', 'high', 'low', 'middle'}) do cards.create(d, nil, 'market') end; "
+           "zones.shuffle('market')")
+    cid = m.edit("local c = zones.top('market'); cards.to_zone(c, 'pool'); cards.turn_face_down(c); return c.id")[0][0]
+    assert [c["id"] for c in m.view(2)["cards"] if c.get("zone") == "pool"] != [cid]   # (a stand-in)
+    assert _dealt(m, 2, cid) == {"low", "middle", "high"}
+    oid = m.edit("local l = {'o0','o1','o2','o3','o4'}; rng.shuffle(l); local o = cards.create(l[1], nil, 'objective'); "
+                 "for i = 2, 5 do cards.create(l[i], nil, 'market') end; return o.id")[0][0]
+    assert {"o0", "o1", "o2", "o3", "o4"} <= _dealt(m, 1, oid, 60)
+
+
+def test_a_face_down_card_followed_from_place_to_place_keeps_its_stand_in_and_pool(sw):
+    """A face-down card moved in sight between two public zones joined their players' pools
+    for good: player 2's samples dealt player 1's faction into player 2's own draw pile."""
+    m = Match(sw, 1, [Seat("human", "polar_dwarves"), Seat("human", "fallen_kingdom")], quiet=True)
+    cid = m.edit("local c = zones.top(1, 'draw'); cards.turn_face_down(c); cards.to_zone(c, 1, 'active'); "
+                 "return c.id")[0][0]
+
+    def stand_in():
+        return [c["id"] for c in m.view(2)["cards"] if c.get("zone", "").startswith("active")]
+    first = stand_in()
+    m.edit(f"cards.to_zone(cards.get({cid}), 2, 'active')")
+    m.edit(f"cards.to_zone(cards.get({cid}), 1, 'active')")
+    assert stand_in() == first and len(first) == 1
+    set_of = {k: d.set_id for k, d in sw.cards.items()}
+    draw2 = m.snapshot()["zones"]["draw:2"]
+    assert {set_of[m.sample(2, k).snapshot()["cards"][i - 1]["def"]] for k in range(10) for i in draw2} == {"fallen_kingdom"}
+
+
+def test_a_draw_takes_the_top_so_a_seat_that_knew_it_goes_on_knowing(bid_game):
+    """Every draw made the others forget what they knew of the deck, the drawn card too,
+    though a draw takes the top, which they can tell."""
+    m = new_bid_match(bid_game)
+    top, bottom = m.edit("local ids = zones.ids(1, 'deck'); cards.reveal(cards.get(ids[#ids]), 2); "
+                         "cards.reveal(cards.get(ids[1]), 2); return ids[#ids], ids[1]")[0]
+    m.edit("zones.draw(1, 'deck', 'hand', 1)")
+    assert {c["id"]: c["zone"] for c in m.view(2)["cards"] if c["id"] in (top, bottom)} == {top: "hand:1", bottom: "deck:1"}
+
+
+def test_stand_ins_do_not_follow_the_order_cards_were_turned_face_down(bid_game):
+    """From a modder's trial (hidden pieces on a board): stand-ins were numbered ?1, ?2...
+    in the order cards were turned face down, so an army made and turned in a fixed order
+    showed which piece was which. The number of the stand-in of the card turned first is,
+    over seeds, anywhere among them."""
+    firsts = set()
+    for seed in range(1, 9):
+        m = Match(bid_game, seed, [Seat("human"), Seat("human")], quiet=True)
+        ids = m.edit("local out = {} for i, c in ipairs(zones.cards(1, 'deck')) do cards.turn_face_down(c); "
+                     "cards.to_zone(c, 1, 'table'); out[i] = c.id end return out")[0][0]
+        refs = [c["id"] for c in m.view(2)["cards"] if c.get("zone") == "table:1"]
+        assert len(refs) == len(ids) and all(re.fullmatch(r"\?\d{3}", r) for r in refs), refs
+        first = m.view(2)["zones"]["table:1"]["cards"][0]     # (the card turned first, at the bottom)
+        firsts.add(sorted(refs, key=lambda r: int(r[1:])).index(first))
+    assert len(firsts) > 1, firsts

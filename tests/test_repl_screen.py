@@ -876,3 +876,17 @@ def test_listed_zones_keep_each_fields_place_and_are_listed_once(tmp_path):
     assert len(re.findall(r"^  hand: ", screen, re.M)) == 1, screen
     assert len(re.findall(r"^  market: ", screen, re.M)) == 1 and re.search(r"^  market: High #\d+ -/3$", screen, re.M), screen
     assert re.search(r"^  hand: Low #\d+ -/1", screen, re.M) and "shared: market 1" in screen, screen
+
+
+def test_card_says_who_knows_a_face_down_card_and_its_mark_as_lua_writes_it(tmp_path):
+    """From a modder's trial: `card` of a revealed face-down piece said "the others see a
+    face-down card [piece True]", for the opponent who had been shown it too."""
+    from conftest import ROOT
+    from engine.loader import load_game
+    s = Session(Match(load_game(str(ROOT / "tests" / "games" / "sealed_bid")), 7, [Seat("human"), Seat("human")]))
+    cid = s.match.edit("local c = zones.cards(1, 'hand')[1]; cards.turn_face_down(c); cards.to_zone(c, 1, 'table'); "
+                       "cards.mark(c, {piece = true}); return c.id")[0][0]
+    s.pass_to(1)
+    assert s.handle(f"card #{cid}").splitlines()[0].endswith(", face down (the others see a face-down card [piece true])")
+    s.match.edit(f"cards.reveal(cards.get({cid}), 2)")
+    assert "face down (known to all: it was shown to them [piece true])" in s.handle(f"card #{cid}").splitlines()[0]

@@ -525,7 +525,9 @@ function cards.to_zone(c, p, zone, where) end
 ---@return Card
 function cards.place(c, s) end
 
---- Two cards on the board exchange spaces.
+--- Two cards on the board exchange spaces, in everyone's sight: whoever knew either goes on
+--- knowing it. For face-down cards whose swap the others should lose track of, turn each
+--- face down again after (new stand-ins, known only to their owner).
 --- Errors: not a card; a card not on the board.
 --- Example: cards.swap(a, b)
 ---@param a CardArg
@@ -580,7 +582,8 @@ function cards.in_play_with(kind, name) end
 ---@return boolean
 function cards.is_face_down(c) end
 
---- Turns a card face down: its owner sees it, the others see a face-down card under a stand-in id.
+--- Turns a card face down: its owner sees it, the others see a face-down card under a new stand-in id
+--- (whose number tells nothing of the order cards were turned down).
 --- With in_sight, it was turned over where it lies in sight of those who saw its face (a
 --- card in play, face up on the board or in a public zone: everyone; in an owner's zone:
 --- its owner; and whoever it was revealed to), and they go on seeing which card it is.
@@ -625,7 +628,8 @@ function cards.mark(c, mark) end
 function cards.set_owner(c, p) end
 
 --- Shows a card's face to player p, or to everyone when p is nil, until it is
---- shuffled into a zone or turned face down. Says so to every seat.
+--- shuffled into a zone, turned face down, or moved where p sees neither the place it
+--- left nor the one it went to (p cannot tell which card moved). Says so to every seat.
 --- Errors: not a card; a card in no zone; no such player.
 --- Example: cards.reveal(c, 2)
 ---@param c CardArg

@@ -42,6 +42,29 @@ function E.hidden_id(id)
   return string.format("?%012x", z & 0xffffffffffff)
 end
 
+--- A number for a face-down card's stand-in (`?N` in the views), one no face-down card
+--- has: each card turned face down is counted (state.turned_down), and the count is shown
+--- through a permutation keyed by the seed, which no seat sees, so the numbers do not
+--- tell the order cards were turned face down in (an army turned over piece by piece);
+--- three digits while few cards are face down, more as more are.
+function E.new_stand_in()
+  local st = E.state
+  st.turned_down = (st.turned_down or 0) + 1
+  local used, n = {}, 0
+  for _, c in ipairs(st.cards) do
+    if c.down_ref then used[c.down_ref], n = true, n + 1 end
+  end
+  local span = 900
+  while n * 3 > span do span = span * 10 end
+  local salt = 0
+  while true do
+    local _, z = splitmix(st.seed ~ (st.turned_down * 0x2545F4914F6CDD1D) ~ (salt * 0x5851F42D4C957F2D))
+    local ref = span // 9 + (z & 0x7fffffffffffffff) % span
+    if not used[ref] then return ref end
+    salt = salt + 1
+  end
+end
+
 -- One step of xoshiro256** on the four words in s: returns the next 64-bit output.
 local function step(s)
   local result = rotl(s[2] * 5, 7) * 9

@@ -275,7 +275,7 @@ function Z.draw(a, b, c, d, e)
     local id = src[#src]
     if not id then break end
     local card = cards[id]
-    E.cards.to_zone_key(card, tk)
+    E.cards.to_zone_key(card, tk, true)
     moved[#moved + 1] = card
   end
   return moved
@@ -380,6 +380,7 @@ function C.create(def_id, owner, a, b, c)
     touch(key)
     local l = E.state.zones[key]
     l[#l + 1] = card.id
+    E.note_hidden(card)
   end
   return card
 end
@@ -440,9 +441,18 @@ function C.to_zone(c, a, b, w, x)
 end
 
 --- Moves a card to a zone by its key ("hand:1"), creating unknown keys (engine use).
-function C.to_zone_key(c, key)
+--- tracked: the card is the one all can tell by its place in the pile (a draw takes the
+--- top), so whoever knew it goes on knowing it (E.note_mixed).
+function C.to_zone_key(c, key, tracked)
   c = card_arg(c, "cards.to_zone_key")
-  local unseeing = E.unseeing(c)   -- (a draw: who lost track of the card, as cards.to_zone says)
+  -- (who lost track of the card, as cards.to_zone says; nobody, when a face-up card nothing
+  -- lies under goes to where its owner's cards are: a draw from its owner's deck)
+  local here = c.zone and c.zone ~= "board" and c.zone ~= "under" and E.zone_place(c.zone)
+  local unseeing
+  if not (tracked and not c.face_down and c.under[1] == nil and here ~= nil and here == E.zone_place(key)
+          and here == (c.owner or 0)) then
+    unseeing = E.unseeing(c)
+  end
   lift(c)
   local l = E.state.zones[key]
   if not l then
@@ -452,7 +462,7 @@ function C.to_zone_key(c, key)
   l[#l + 1] = c.id
   c.zone = key
   touch(key)
-  E.note_mixed(unseeing, c)
+  E.note_mixed(unseeing, c, tracked)
 end
 
 --- Puts a card on an empty board space (from anywhere, or from another space).
@@ -639,9 +649,13 @@ function C.turn_face_down(c, in_sight)
       if E.sees_face(c, q) then seen[#seen + 1] = q end
     end
   end
-  local st = E.state
-  st.turned_down = (st.turned_down or 0) + 1
-  c.face_down, c.seen_by, c.down_ref, c.mark = true, seen, st.turned_down, nil
+  local saw = {}   -- (who saw its face, and turned away, lose track of it: E.note_hidden)
+  for _, q in ipairs(E.players.list()) do
+    if E.sees_face(c, q) then saw[#saw + 1] = q end
+  end
+  c.face_down, c.seen_by, c.down_ref, c.mark = true, seen, nil, nil
+  c.down_ref = E.new_stand_in()
+  E.note_hidden(c, saw)
 end
 
 --- Puts a public mark on a face-down card: what every player knows of it without seeing

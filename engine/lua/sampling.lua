@@ -54,7 +54,7 @@ local function redeal_plan(p)
     if c.face_down then seen = E.seen_by(c, p)
     else seen = shown or E.seen_by(c, p) end
     if not seen then
-      local place = E.pool_place(c)
+      local place = E.pool_place(c, p)
       if place ~= nil then hidden[#hidden + 1] = { c, place } end
     end
   end

@@ -188,24 +188,36 @@ function E.sees_face(c, p)
   return E.seen_by(c, p)
 end
 
---- The place a card lies in for a bot's sample (engine/lua/sampling.lua deals a hidden
---- card among the hidden cards of places joined by moves its seat did not see): a
---- player's zones are that player's (their number), a shared zone is "zone NAME"; a card
---- on the board, or under one there, is its own owner's (0: nobody's), as everyone sees
---- whose it is; a card under one in a zone, that zone's. nil: out of the game.
-function E.pool_place(c)
-  local cards, x, n = E.state.cards, c, 0
-  while x.zone == "under" and n < 1000 do   -- (hosts never make a loop: cards.attach refuses one)
-    x, n = cards[x.host], n + 1
-    if x == nil then return nil end
+-- The card a card lies under, at the top (itself when under none); nil when a host is missing.
+local function top_host(c)
+  local cards, n = E.state.cards, 0
+  while c.zone == "under" and n < 1000 do   -- (hosts never make a loop: cards.attach refuses one)
+    c, n = cards[c.host], n + 1
+    if c == nil then return nil end
   end
-  local key = x.zone
-  if key == "board" then return c.owner or 0 end
-  if key == nil or key == "under" then return nil end
-  return E.zone_place(key)   -- (nil for scenario.remove's zone: out of the game)
+  return c
 end
 
---- The place (E.pool_place) of a card in the zone of this key.
+--- The place a card lies in for seat p's samples (engine/lua/sampling.lua deals a hidden
+--- card among the hidden cards of places joined by moves p did not see): where p sees
+--- the place (the board, a public zone, under a card there), the place and its owner,
+--- as p sees whose it is ("board 1", "table:2 1"; owner 0: nobody's); else a player's
+--- zones are that player's (their number), a shared zone is "zone NAME". nil: out of
+--- the game.
+function E.pool_place(c, p)
+  local x = top_host(c)
+  local key = x and x.zone
+  if key == nil or key == "under" then return nil end
+  if key ~= "board" then
+    local where = E.zone_place(key)
+    if where == nil then return nil end   -- (scenario.remove's zone: out of the game)
+    if p == nil or not place_shown(x, p) then return where end
+  end
+  return key .. " " .. (c.owner or 0)
+end
+
+--- The place (E.pool_place) of a card in the zone of this key, for a seat that does not
+--- see it; nil for a zone the game does not declare (out of the game).
 function E.zone_place(key)
   local parsed = zone_keys[key]
   if E.game.zones[parsed[1]] == nil then return nil end
@@ -216,6 +228,7 @@ end
 --- between them. Kept in state.mixed as {p, a, b}, one entry per join that made a
 --- difference (state.mixed stays nil in a game where no card moves unseen between places).
 function E.mix_places(p, a, b)
+  if a == b or a == nil or b == nil then return end
   local st = E.state
   local list = st.mixed
   if list then
@@ -238,6 +251,18 @@ function E.mix_places(p, a, b)
   list[#list + 1] = { p, a, b }
 end
 
+--- A card hidden from seat p without moving, made in a place p does not see or turned
+--- face down out of p's sight, has an identity p did not see it take (the rules may have
+--- drawn it at random): its place joins its owner's zones' (0: nobody's) for p, as though
+--- it came from there (a secret objective made straight into a zone of its own is dealt
+--- among the others made for nobody). `seats`: the players to look at (default all).
+function E.note_hidden(c, seats)
+  local owner = c.owner or 0
+  for _, p in ipairs(seats or E.players.list()) do
+    if not E.sees_face(c, p) then E.mix_places(p, E.pool_place(c, p), owner) end
+  end
+end
+
 -- The players for whom sees(c, p) is false, in order; nil when there are none.
 local function seats_not(sees, c)
   local seats
@@ -250,17 +275,21 @@ local function seats_not(sees, c)
   return seats
 end
 
--- The players who do not see card c's face, added to out as {c, seats, its place} (out
--- made when needed), and so for each card under it, which moves with it.
+-- The players who do not see card c's face, added to out as {c, seats, {seat -> its
+-- place}} (out made when needed), and so for each card under it, which moves with it.
 local function unseeing_of(c, out, depth)
   if c.face_down or c.zone ~= "board" then
     local seats = seats_not(E.sees_face, c)
     if seats then
+      local places, shown, x = {}, {}, top_host(c)
+      for _, p in ipairs(seats) do
+        places[p], shown[p] = E.pool_place(c, p), x ~= nil and place_shown(x, p)
+      end
       out = out or {}
-      out[#out + 1] = { c, seats, E.pool_place(c) }
+      out[#out + 1] = { c, seats, places, shown }
     end
   end
-  if depth < 1000 then   -- (hosts never make a loop: cards.attach refuses one)
+  if depth < 1000 then
     local cards = E.state.cards
     for _, id in ipairs(c.under) do out = unseeing_of(cards[id], out, depth + 1) end
   end
@@ -268,16 +297,18 @@ local function unseeing_of(c, out, depth)
 end
 
 --- Before a card moves: for it and each card under it, the players who do not see its
---- face, as {card, seats, place} (E.pool_place); and in `blind`, the players who do not
---- see the place it leaves (in `from`, its zone); nil when everyone sees all that
---- (nobody can learn from the move or lose track of it: no table is made then).
+--- face, as {card, seats, {seat -> place}} (E.pool_place); and in `blind`, the players
+--- who do not see the place it leaves (`from`: the zone it, or the card it is under,
+--- lies in; `from_place` that zone's place); nil when everyone sees all that (nobody
+--- can learn from the move or lose track of it: no table is made then).
 function E.unseeing(c)
   local out = unseeing_of(c, nil, 0)
-  if c.zone ~= "board" then
+  local x = top_host(c)
+  if x and x.zone ~= "board" and x.zone ~= nil then
     local blind = seats_not(place_shown, c)
     if blind then
       out = out or {}
-      out.blind, out.from = blind, c.zone
+      out.blind, out.from, out.from_place = blind, x.zone, E.zone_place(x.zone)
     end
   end
   return out
@@ -300,39 +331,43 @@ end
 
 --- After a card moved: a seat of `unseeing` (E.unseeing before the move) that still
 --- does not see the face of the card, or of one under it, lost track of it, and its
---- samples join the places it moved between (E.mix_places).
-function E.note_mixed(unseeing, c)
+--- samples join the places it moved between (E.mix_places). `tracked`: the move took
+--- a card all can tell by its place in a pile (a draw takes the top), so a seat that
+--- knew it goes on knowing it.
+function E.note_mixed(unseeing, c, tracked)
   if unseeing == nil then return end
   local blind = unseeing.blind
-  if blind and c then
+  local renew = false   -- (a face-down card some seat lost track of gets a new stand-in)
+  if blind and c and not tracked then
     -- a seat that sees neither the place the card left nor the one it went to cannot tell
-    -- which card moved: it forgets what it knew of the card, and of the cards left where
+    -- which card moved: it forgets what it knew of the card, and of every card left where
     -- it was (else the one it no longer finds there names the card: a secret pick from a
     -- hand the seat was shown), and its samples join the two places
-    local from, to = E.pool_place(c), nil
     local cards, left = E.state.cards, unseeing.from and E.state.zones[unseeing.from]
     for _, p in ipairs(blind) do
       if not place_shown(c, p) then
         forget(c, p, 0)
-        if left then
-          for _, id in ipairs(left) do
-            if cards[id].seen_by then forget(cards[id], p, 0) end
-          end
-        end
-        for _, moved in ipairs(unseeing) do
-          from, to = moved[3], E.pool_place(moved[1])
-          if from ~= nil and to ~= nil and from ~= to then E.mix_places(p, from, to) end
-        end
+        for _, id in ipairs(left or E.EMPTY) do forget(cards[id], p, 0) end
+        E.mix_places(p, unseeing.from_place, E.pool_place(c, p))
+        renew = true
       end
     end
   end
   for _, moved in ipairs(unseeing) do
-    local from, to = moved[3], E.pool_place(moved[1])
-    if from ~= nil and to ~= nil and from ~= to then
-      for _, p in ipairs(moved[2]) do
-        if not E.sees_face(moved[1], p) then E.mix_places(p, from, to) end
+    local card, places, shown = moved[1], moved[3], moved[4]
+    local x = top_host(card)
+    for _, p in ipairs(moved[2]) do
+      local to = E.pool_place(card, p)
+      if places[p] ~= to and not E.sees_face(card, p) then
+        E.mix_places(p, places[p], to)
+        -- (followed from a place p sees to another, by its stand-in, it keeps it)
+        renew = renew or (card == c and not (shown[p] and x ~= nil and place_shown(x, p)))
       end
     end
+  end
+  if renew and c and c.face_down then
+    c.down_ref = nil
+    c.down_ref = E.new_stand_in()
   end
 end
 
