@@ -124,4 +124,21 @@ def _play(s: Session, say, out, next_line: Callable[[], str], after: Callable[[]
             after()
     st = s.match.view(s.viewer())
     say(s.screen() if st.get("over") and s.needs_screen() else "")   # (the last answer's reply may have shown it)
+    # (over, a person's commands go on as at a terminal: `save FILE`, `log`, `undo` after the end)
+    while any(s.is_human(p) for p in range(1, len(s.seats) + 1)):
+        print("> ", end="", file=out, flush=True)
+        line = next_line()
+        if not line:
+            return 1 if failed else 0
+        try:
+            say(s.handle(line))
+        except Quit:
+            return 1 if failed else 0
+        except EngineError as e:
+            say(f"error: {e}")
+        except Exception as e:
+            say(internal_error(e, s.match.decisions))
+            failed = True
+        if s.match.pending is not None:   # (undone past the end: play on)
+            return _play(s, say, out, next_line, after) or (1 if failed else 0)
     return 1 if failed else 0

@@ -191,3 +191,14 @@ def test_replay_of_a_game_of_rounds_names_the_player_asked():
     m.answer_key("Push")
     assert m.pending.player == 2 and m.snapshot().get("active") != 2
     assert render_state(m, None).endswith("player 2 to play")
+
+
+def test_piped_play_reads_commands_after_the_end(tmp_path):
+    """From a modder's trial: piped, the session left at the end and a `save` after it was
+    dropped; at a terminal it works."""
+    save = tmp_path / "end.json"
+    game = str(ROOT / "tests" / "games" / "team_up")
+    r = summon("play", game, "--players", "human,human", "--seed", "1", stdin="Push\n" * 4 + f"save {save}\n")
+    assert r.returncode == 0, r.stderr
+    assert "Game over" in r.stdout and save.is_file(), r.stdout[-500:]
+    assert json.loads(save.read_text())["answers"][:4] == ["Push"] * 4

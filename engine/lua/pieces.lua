@@ -380,7 +380,8 @@ function C.create(def_id, owner, a, b, c)
     touch(key)
     local l = E.state.zones[key]
     l[#l + 1] = card.id
-    E.note_hidden(card)
+    -- (made among its owner's cards, a deck of their own, it joins nothing: the usual case)
+    if E.zone_place(key) ~= (owner or 0) then E.note_hidden(card) end
   end
   return card
 end

@@ -347,7 +347,10 @@ function E.note_mixed(unseeing, c, tracked)
     for _, p in ipairs(blind) do
       if not place_shown(c, p) then
         forget(c, p, 0)
-        for _, id in ipairs(left or E.EMPTY) do forget(cards[id], p, 0) end
+        for _, id in ipairs(left or E.EMPTY) do
+          local d = cards[id]
+          if d.seen_by or d.under[1] ~= nil then forget(d, p, 0) end
+        end
         E.mix_places(p, unseeing.from_place, E.pool_place(c, p))
         renew = true
       end
