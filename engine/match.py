@@ -773,8 +773,11 @@ def state_problem(st: Any, game: GameDef, seats: int) -> str | None:
         for who in ("owner", "controller"):
             if who in c and not is_player(c[who]):
                 return f"state.cards[{i}].{who} must be a player from 1 to {seats}, not {lua(c[who])}"
-        if not isinstance(c.get("under"), list):
+        if not isinstance(c.get("under"), list) or not all(
+                isinstance(u, int) and not isinstance(u, bool) and 1 <= u <= len(cards) for u in c["under"]):
             return f"state.cards[{i}].under must be a list of the ids of the cards under it, not {lua(c.get('under'))}"
+        if "down_ref" in c and not (isinstance(c["down_ref"], int) and not isinstance(c["down_ref"], bool)):
+            return f"state.cards[{i}].down_ref must be a whole number (its stand-in's), not {lua(c['down_ref'])}"
         if "first_owner" in c and not (is_player(c["first_owner"]) or c["first_owner"] == 0):
             return (f"state.cards[{i}].first_owner must be a player from 1 to {seats}, or 0 for nobody, "
                     f"not {lua(c['first_owner'])}")

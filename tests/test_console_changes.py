@@ -352,6 +352,8 @@ def test_a_failing_change_at_a_reload_is_named_to_a_designer_only(game_copy):
      "state.cards[1].first_owner must be a player from 1 to 2, or 0 for nobody, not 'market'"),
     ("state.winners = {7}", "state.winners must be a list of players from 1 to 2, not [7]"),
     ("state.cards[1].under = nil", "state.cards[1].under must be a list of the ids of the cards under it, not nil"),
+    ("state.cards[1].under = {999}", "state.cards[1].under must be a list of the ids of the cards under it, not [999]"),
+    ("state.cards[1].down_ref = {}", "state.cards[1].down_ref must be a whole number (its stand-in's), not []"),
     ("state.mixed = {{1, 'a'}}", "state.mixed must be a list of {player, place, place}, not [[1, 'a']]"),
 ])
 def test_a_change_that_breaks_what_the_engine_relies_on_is_taken_back(sw, code, said):

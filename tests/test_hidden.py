@@ -1041,7 +1041,83 @@ def test_stand_ins_do_not_follow_the_order_cards_were_turned_face_down(bid_game)
         ids = m.edit("local out = {} for i, c in ipairs(zones.cards(1, 'deck')) do cards.turn_face_down(c); "
                      "cards.to_zone(c, 1, 'table'); out[i] = c.id end return out")[0][0]
         refs = [c["id"] for c in m.view(2)["cards"] if c.get("zone") == "table:1"]
-        assert len(refs) == len(ids) and all(re.fullmatch(r"\?\d{3}", r) for r in refs), refs
+        assert len(refs) == len(ids) and all(re.fullmatch(r"\?\d{4}", r) for r in refs), refs
         first = m.view(2)["zones"]["table:1"]["cards"][0]     # (the card turned first, at the bottom)
         firsts.add(sorted(refs, key=lambda r: int(r[1:])).index(first))
     assert len(firsts) > 1, firsts
+
+
+def test_a_reveal_may_say_the_rules_own_words_or_nothing(bid_game):
+    """From two modder trials: "Player 2 reveals Banner" when player 1's attack exposed it,
+    and one line a card when a hand was shown, with no way for the rules to say it."""
+    m = Match(bid_game, 7, [Seat("human"), Seat("human")])
+    m.messages()
+    m.edit("local h = zones.cards(2, 'hand'); cards.reveal(h[1], nil, \"Player 1's attack exposes \" .. h[1].name); "
+           "for i = 2, #h do cards.reveal(h[i], 1, false) end; say('Player 2 shows player 1 the rest of the hand')")
+    said = m.messages()
+    assert len(said) == 2 and said[0].startswith("Player 1's attack exposes ") and said[1].endswith("the rest of the hand")
+    assert {c["id"] for c in m.view(1)["cards"]} >= set(m.snapshot()["zones"]["hand:2"])
+    with pytest.raises(ScriptError, match=r"cards\.reveal: said is the text the log says .* not 3"):
+        m.edit("cards.reveal(zones.cards(2, 'hand')[1], 1, 3)")
+
+
+def test_a_view_holds_no_count_of_cards_turned_down_nor_whom_another_seat_was_shown(tmp_path):
+    """From a second review: a view kept state.turned_down, which counted turns face down
+    in places the seat does not see, and a card's seen_by, which named the seat another
+    was shown it (the log says only "a card")."""
+    m = Match(load_game("summoner_tcg"), 7, [Seat("human")] * 3, quiet=True)
+    cid = m.edit("local c = zones.cards(1, 'hand')[1]; cards.reveal(c, 3); cards.to_zone(c, 1, 'graveyard'); "
+                 "cards.turn_face_down(zones.cards(1, 'hand')[1]); return c.id")[0][0]
+    v2 = m.view(2)
+    assert "turned_down" not in v2 and "turned_down" in m.snapshot()
+    seen = {p: next(c for c in m.view(p)["cards"] if c["id"] == cid).get("seen_by") for p in (1, 2, 3)}
+    assert seen == {1: [3], 2: None, 3: [3]}
+
+
+def test_a_card_made_in_no_zone_then_moved_where_none_sees_joins_its_owners(tmp_path):
+    """From a second review: an objective drawn at random, made in no zone and then moved
+    into a hidden zone of its own, joined nothing, and its samples dealt its truth."""
+    m = _with_zones(tmp_path, "  pile: {scope: shared, visibility: hidden}\n  objective: {scope: shared, visibility: hidden}\n",
+                    "".join(f"  - {{id: o{i}, name: O{i}, value: 0, copies: 0, text: x}}\n" for i in range(5)))
+    oid = m.edit("local l = {'o0','o1','o2','o3','o4'}; rng.shuffle(l); local o = cards.create(l[1], nil); "
+                 "cards.to_zone(o, 'objective'); for i = 2, 5 do cards.to_zone(cards.create(l[i], nil), 'pile') end; "
+                 "return o.id")[0][0]
+    assert {"o0", "o1", "o2", "o3", "o4"} <= _dealt(m, 1, oid, 60)
+
+
+def test_face_down_cards_under_one_the_seat_lost_track_of_take_new_stand_ins(bid_game):
+    """From a second review: only the moved card took a new stand-in, so the face-down card
+    under it named which of two hosts came back from a hidden hand."""
+    views = []
+    for back in (0, 1):
+        m = new_bid_match(bid_game)
+        hosts = m.edit("local h = zones.cards(1, 'hand'); local d = zones.cards(1, 'deck'); local out = {} "
+                       "for i = 1, 2 do cards.turn_face_down(h[i]); cards.turn_face_down(d[i]); cards.attach(d[i], h[i]); "
+                       "cards.to_zone(h[i], 1, 'table'); out[i] = h[i].id end return out")[0][0]
+        before = {c["id"] for c in m.view(2)["cards"]}
+        m.edit(f"for _, id in ipairs({{{hosts[0]}, {hosts[1]}}}) do cards.to_zone(cards.get(id), 1, 'hand') end")
+        m.edit(f"cards.to_zone(cards.get({hosts[back]}), 1, 'table')")
+        shown = {c["id"] for c in m.view(2)["cards"] if c.get("zone") in ("table:1", "under")}
+        assert len(shown) == 2 and not shown & before, (shown, before)
+
+
+def test_a_shuffle_gives_the_face_down_cards_it_mixes_new_stand_ins(tmp_path):
+    """From a second review: face-down cards shuffled in a zone the others see kept their
+    stand-ins, so a seat followed them through the shuffle."""
+    m = _with_zones(tmp_path, "  row: {scope: shared, visibility: public}\n")
+    m.edit("for _, d in ipairs({'low', 'middle', 'high'}) do cards.turn_face_down(cards.create(d, nil, 'row')) end")
+    before = set(m.view(2)["zones"]["row"]["cards"])
+    m.edit("zones.shuffle('row')")
+    after = m.view(2)["zones"]["row"]["cards"]
+    assert len(after) == 3 and not before & set(after), (before, after)
+
+
+@pytest.mark.parametrize("played", [0, 1])
+def test_a_card_played_face_down_from_a_hand_the_seat_was_shown_is_not_named(bid_game, played):
+    """From a second review: a seat shown a hand card saw it by name when a face-down card
+    was played from that hand, or the stand-in while it still knew the card in the hand."""
+    m = new_bid_match(bid_game)
+    hand = m.edit("local h = zones.cards(1, 'hand'); cards.reveal(h[1], 2); return {h[1].id, h[2].id}")[0][0]
+    m.edit(f"local c = cards.get({hand[played]}); cards.turn_face_down(c); cards.to_zone(c, 1, 'table')")
+    v = m.view(2)
+    assert not {c["id"] for c in v["cards"]} & set(hand), v["cards"]

@@ -445,7 +445,7 @@ def test_hot_seat_shows_the_next_player_only_face_down_cards_and_secret_choices(
     # what player 2 may know of them: the Stamina paid (their marks), which it saw go
     # (stand-ins numbered so that their order does not follow the order the cards were turned down)
     assert "P1 made a secret choice" in after and re.search(
-        r"face-down card \?\d{3} \[paid 5\], face-down card \?\d{3} \[paid 3\]", after), after
+        r"face-down card \?\d{4} \[paid 5\], face-down card \?\d{4} \[paid 3\]", after), after
 
 
 def test_list_shows_the_two_decks_with_their_size():

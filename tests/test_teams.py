@@ -179,6 +179,7 @@ def test_teams_declared_for_a_count_of_seats_make_teammates_allies(tmp_path):
     ("pair", "players 1 and 3 hold the hill", "players 1 and 3 hold the hill"),
     ("pair", "player 1 holds the hill", "players 1 and 3 win (player 1 holds the hill)"),
     ("nobody", "the time ran out", "the time ran out"),
+    ("two", "Player 1 holds 2 cards fewer", "player 2 wins (Player 1 holds 2 cards fewer)"),   # (a 2 that names no player)
 ])
 def test_a_reason_that_names_no_winner_follows_who_won(tmp_path, ending, reason, said):
     """From a modder's trial: win(p, reason) and end_game(list, reason) ended with the

@@ -130,8 +130,9 @@
 ---@field turned_down integer|nil How many cards have been turned face down so far.
 ---@field mixed table[]|nil The places each seat lost track of a card between, as {seat, place, place}: a bot's sample deals a hidden card among the places so joined (the engine's; not in a view).
 
---- What one seat may know of the match: a copy of the state without `seed`, `rng` and `mixed`,
---- with only the cards it may see. A bot's `evaluate(view, seat)` (game.yaml
+--- What one seat may know of the match: a copy of the state without `seed`, `rng`, `mixed`
+--- and `turned_down`, with only the cards it may see (a card's `seen_by` names only the seat
+--- itself, but to the card's owner, who knows whom they showed it). A bot's `evaluate(view, seat)` (game.yaml
 --- `bots: evaluate:`) and the REPL's `lua` command get this, never the state.
 ---@class View
 ---@field game string
@@ -149,7 +150,6 @@
 ---@field winners Player[]|nil
 ---@field result string|nil
 ---@field vars table The rules' public data, as in the state.
----@field turned_down integer|nil
 
 --- A zone as a view shows it.
 ---@class ViewZone
@@ -628,13 +628,17 @@ function cards.mark(c, mark) end
 function cards.set_owner(c, p) end
 
 --- Shows a card's face to player p, or to everyone when p is nil, until it is
---- shuffled into a zone, turned face down, or moved where p sees neither the place it
---- left nor the one it went to (p cannot tell which card moved). Says so to every seat.
---- Errors: not a card; a card in no zone; no such player.
---- Example: cards.reveal(c, 2)
+--- shuffled into a zone, turned face down, or moved out of a place p does not see into one
+--- it does not see, or face down (p cannot tell which card moved). Says so to every seat:
+--- "Player 1 shows player 2 a card", "Player 2 reveals Banner" (by whose zone it is in, or
+--- who controls it), or `said` instead (the rules' words: who looked, whose attack
+--- exposed it), or nothing with said = false (the rules say one line for many cards).
+--- Errors: not a card; a card in no zone; no such player; said that is neither text nor false.
+--- Example: cards.reveal(c, nil, "Player 1's attack exposes " .. c.name)
 ---@param c CardArg
 ---@param p Player|nil
-function cards.reveal(c, p) end
+---@param said string|false|nil
+function cards.reveal(c, p, said) end
 
 --- Whether player p sees a card's face where it lies now: face up on the board or in a
 --- zone p sees, or shown to p (cards.reveal; a face-down card: its owner, and those who

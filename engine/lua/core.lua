@@ -46,16 +46,17 @@ end
 --- has: each card turned face down is counted (state.turned_down), and the count is shown
 --- through a permutation keyed by the seed, which no seat sees, so the numbers do not
 --- tell the order cards were turned face down in (an army turned over piece by piece);
---- three digits while few cards are face down, more as more are.
+--- four digits, more only in a game of thousands of cards.
 function E.new_stand_in()
   local st = E.state
   st.turned_down = (st.turned_down or 0) + 1
-  local used, n = {}, 0
+  local used = {}
   for _, c in ipairs(st.cards) do
-    if c.down_ref then used[c.down_ref], n = true, n + 1 end
+    if c.down_ref then used[c.down_ref] = true end
   end
-  local span = 900
-  while n * 3 > span do span = span * 10 end
+  -- (four digits, more only in a game of thousands of cards: the length says nothing of when)
+  local span = 9000
+  while #st.cards * 3 > span do span = span * 10 end
   local salt = 0
   while true do
     local _, z = splitmix(st.seed ~ (st.turned_down * 0x2545F4914F6CDD1D) ~ (salt * 0x5851F42D4C957F2D))

@@ -214,12 +214,14 @@ end
 -- won, by its reason alone.
 local function named_winners(reason, winners, who)
   if reason == nil then return who end
-  local low = string.lower(reason)
-  local named = #winners == 0 or string.find(low, "player", 1, true) ~= nil
-  for _, p in ipairs(winners) do
-    named = named and string.find(low, "%f[%d]" .. p .. "%f[%D]") ~= nil
+  local named = {}   -- (the numbers after "player" or "players": "players 1, 3 and 4 hold the hill")
+  for list in string.gmatch(string.lower(reason), "players?%s+(%d[%d%s,and]*)") do
+    for n in string.gmatch(list, "%d+") do named[tonumber(n)] = true end
   end
-  return named and reason or (who .. " (" .. reason .. ")")
+  for _, p in ipairs(winners) do
+    if not named[p] then return who .. " (" .. reason .. ")" end
+  end
+  return reason
 end
 
 --- Ends the match; winner may be nil for a draw, a player of the match, or a list of

@@ -219,7 +219,14 @@ function Z.shuffle(a, b)
   local l = E.state.zones[key]
   E.shuffle(l)
   local cards = E.state.cards
-  for _, id in ipairs(l) do cards[id].seen_by = nil end
+  for _, id in ipairs(l) do
+    local c = cards[id]
+    c.seen_by = nil
+    if c.face_down then   -- (in a zone others see, its stand-in would follow it through the shuffle)
+      c.down_ref = nil
+      c.down_ref = E.new_stand_in()
+    end
+  end
   E.note("shuffle", { zone = key })
 end
 
@@ -728,12 +735,16 @@ function C.set_owner(c, p)
 end
 
 --- Shows a card's face to player p, or to everyone when p is nil.
-function C.reveal(c, p)
+function C.reveal(c, p, said)
   c = card_arg(c, "cards.reveal")
   if c.zone == nil then
     fail("cards.reveal: " .. E.describe(c) .. " is in no zone: only a card in the game can be revealed")
   end
   if p ~= nil and E.state.players[p] == nil then no_player("cards.reveal", p, 2) end
+  if said ~= nil and said ~= false and type(said) ~= "string" then
+    fail("cards.reveal: said is the text the log says instead of the engine's line, or false for none, not " ..
+         E.show(said))
+  end
   local seen = c.seen_by or {}
   for _, q in ipairs(p and { p } or E.players.list()) do
     local known = false
@@ -743,6 +754,10 @@ function C.reveal(c, p)
   table.sort(seen)
   c.seen_by = seen
   E.note("reveal", { zone = c.zone })
+  if said ~= nil then   -- (the rules' own words: who looked, who exposed it; false: they say it once for many)
+    if said then E.say(said) end
+    return
+  end
   -- (who shows it: the player whose zone it is in, or who controls it on the board; a card
   -- of a shared zone, the deck everyone draws from say, is shown by nobody in particular)
   local by, shared

@@ -345,7 +345,7 @@ function E.note_mixed(unseeing, c, tracked)
     -- hand the seat was shown), and its samples join the two places
     local cards, left = E.state.cards, unseeing.from and E.state.zones[unseeing.from]
     for _, p in ipairs(blind) do
-      if not place_shown(c, p) then
+      if not place_shown(c, p) or c.face_down then   -- (face down where it went: p cannot tell it either)
         forget(c, p, 0)
         for _, id in ipairs(left or E.EMPTY) do
           local d = cards[id]
@@ -362,15 +362,24 @@ function E.note_mixed(unseeing, c, tracked)
     for _, p in ipairs(moved[2]) do
       local to = E.pool_place(card, p)
       if places[p] ~= to and not E.sees_face(card, p) then
-        E.mix_places(p, places[p], to)
+        -- (from no place, a card made for the move: as one made there, E.note_hidden)
+        E.mix_places(p, places[p] == nil and (card.owner or 0) or places[p], to)
         -- (followed from a place p sees to another, by its stand-in, it keeps it)
         renew = renew or (card == c and not (shown[p] and x ~= nil and place_shown(x, p)))
       end
     end
   end
-  if renew and c and c.face_down then
-    c.down_ref = nil
-    c.down_ref = E.new_stand_in()
+  if renew and c then
+    local function again(x, depth)   -- (and of the face-down cards under it, which moved with it)
+      if x.face_down then
+        x.down_ref = nil
+        x.down_ref = E.new_stand_in()
+      end
+      if depth < 1000 then
+        for _, id in ipairs(x.under) do again(E.state.cards[id], depth + 1) end
+      end
+    end
+    again(c, 0)
   end
 end
 
@@ -415,6 +424,7 @@ local function view_table(p)
   v.rng = nil
   v.seed = nil
   v.mixed = nil   -- (what each seat lost track of: the bots' samples')
+  v.turned_down = nil   -- (it counts turns face down in hidden places too)
   v.zones, v.cards = {}, {}
   local visible = {}
   local zones = E.game.zones
@@ -443,6 +453,13 @@ local function view_table(p)
       else
         if id < last then in_order = false end
         last = id
+        local seen = c.seen_by
+        if seen and p ~= nil and c.owner ~= p then
+          -- (who else was shown it is its owner's to know: the log says only "a card")
+          local mine = E.seen_by(c, p) and { p } or nil
+          c = E.copy(c)
+          c.seen_by = mine
+        end
         v.cards[#v.cards + 1] = c
       end
     end
