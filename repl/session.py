@@ -548,7 +548,7 @@ class Session:
             except EngineError as e:
                 return f"error: {e}"
         if self.match.pending is None:
-            return "the match is over; type quit, save FILE, undo or load FILE"
+            return "the match is over; type quit, save FILE, undo, load FILE, or log, card, lua to look back (help lists all)"
         p = self.match.pending.player
         if not self.designer and not self.is_human(p):
             return f"P{p} is a bot: type bot to let it answer, or auto N (nobody answers for a bot)"

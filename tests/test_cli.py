@@ -202,3 +202,18 @@ def test_piped_play_reads_commands_after_the_end(tmp_path):
     assert r.returncode == 0, r.stderr
     assert "Game over" in r.stdout and save.is_file(), r.stdout[-500:]
     assert json.loads(save.read_text())["answers"][:4] == ["Push"] * 4
+
+
+def test_an_answer_after_the_end_says_what_can_still_be_typed():
+    """A person typing an option after the end was offered quit, save, undo and load only,
+    though log, card and lua work too (a review of piped play after the end)."""
+    from engine.loader import load_game
+    from engine.match import Match, Seat
+    from repl.session import Session
+    s = Session(Match(load_game(str(ROOT / "tests" / "games" / "team_up")), 1, [Seat("human")] * 2))
+    for _ in range(4):
+        s.handle("Push")
+    assert s.match.pending is None
+    said = s.handle("Push")
+    assert said.startswith("the match is over; type quit, save FILE, undo, load FILE, or log, card, lua"), said
+    assert not s.handle("log").startswith("error")
