@@ -16,9 +16,9 @@ from .luac import compile_lua, first_line, whole_places
 
 ENGINE_FILES = ("core", "portable", "board", "pieces", "events", "flow", "libs", "sandbox", "state")
 # Loaded when a match of the runtime first needs it (Runtime._scenario_api, check_sets,
-# _sampling): most never do, and each runtime holds its own compiled copy of every engine
-# file it loads.
-ON_DEMAND = ("scenario", "checking", "sampling")
+# _sampling, fork): most never do, and each runtime holds its own compiled copy of every
+# engine file it loads.
+ON_DEMAND = ("scenario", "checking", "sampling", "forking")
 _SOURCES = {name: (ENGINE_DIR / "lua" / f"{name}.lua").read_text() for name in ENGINE_FILES + ON_DEMAND}
 
 LOAD_HEADROOM_MB = 256   # room above a match's memory cap while its runtime loads (see Runtime)
@@ -270,6 +270,8 @@ class Runtime:
         seat, seed = redeal if redeal is not None else (None, None)
         if seat is not None:
             self._sampling()
+        if self._E.fork is None:
+            self._load_engine_file("forking")
         new, res = self._beside(self._E.fork, keep, quiet, seat, seed)
         new._keeps = keep
         out = tuple(res)

@@ -1121,3 +1121,48 @@ def test_a_card_played_face_down_from_a_hand_the_seat_was_shown_is_not_named(bid
     m.edit(f"local c = cards.get({hand[played]}); cards.turn_face_down(c); cards.to_zone(c, 1, 'table')")
     v = m.view(2)
     assert not {c["id"] for c in v["cards"]} & set(hand), v["cards"]
+
+
+@pytest.mark.parametrize("choice", ["swap", "keep"])
+def test_a_secret_choice_to_move_a_card_or_not_looks_the_same_with_lose_track(tmp_path, choice):
+    """Player 1 may swap a hand card with the hidden market's top in secret, or keep it:
+    hand and market counts are the same either way. Player 2, shown player 1's High,
+    forgot it after a swap (it cannot tell which card went) and kept knowing it after a
+    keep, and its samples joined the hand with the market only after a swap: both told it
+    what was chosen. zones.lose_track in the branch that moves nothing makes them alike."""
+    worlds = {}
+    for branch in ("swap", "keep"):
+        m, made = market_game(tmp_path / branch)
+        hand = m.snapshot()["zones"]["hand:1"]
+        shown = m.eval(f"local ids = {{{', '.join(map(str, hand))}}}\n"
+                       "for _, id in ipairs(ids) do local c = cards.get(id)\n"
+                       "  if c.def == 'high' then cards.reveal(c, 2); return id end end")[0]
+        other = next(i for i in hand if i != shown)
+        if branch == "swap":
+            m.edit(f"local top = zones.top('market'); cards.to_zone(cards.get({other}), 'market'); "
+                   "cards.to_zone(top, 1, 'hand')")
+        else:
+            m.edit("zones.lose_track(1, 'hand', 'market')" if choice == "keep" else "")
+        known = [c["id"] for c in m.view(2)["cards"] if c.get("zone") == "hand:1"]
+        market = m.snapshot()["zones"]["market"]
+        pool = {tuple(defs_of(m.sample(2, k), market)) for k in range(24)}
+        worlds[branch] = (known, len(pool) > 1, "mixed" in m.view(2))
+    if choice == "keep":
+        assert worlds["swap"] == worlds["keep"] == ([], True, False), worlds
+    else:   # (without lose_track, the keep branch tells: the reason for it)
+        assert worlds["swap"][:2] == ([], True) and worlds["keep"][:2] != ([], True), worlds
+
+
+def test_lose_track_takes_the_shapes_of_draw_and_names_a_bad_call(bid_game):
+    m = new_bid_match(bid_game)
+    for call, said in [("zones.lose_track(1, 'hand', 'nowhere')", "no zone called 'nowhere'"),
+                       ("zones.lose_track('hand')", "'hand' is a per-player zone: zones.lose_track(p, a, b, b_p)"),
+                       ("zones.lose_track(9, 'hand')", "no player 9"),
+                       ("zones.lose_track(1, 'hand', 'deck', 1, 2)", None)]:
+        if said is None:
+            m.edit(call)   # (an extra argument past b_p is Lua's to drop, as everywhere)
+            continue
+        with pytest.raises(ScriptError) as e:
+            m.edit(call)
+        assert said in str(e.value) and "zones.lose_track" in str(e.value), str(e.value)
+    m.edit("zones.lose_track(1, 'hand'); zones.lose_track(1, 'hand', 'hand', 2)")

@@ -750,15 +750,17 @@ def test_forced_results_left_are_the_matchs_own_in_a_shared_runtime(sw):
 def test_the_scenario_library_is_loaded_only_where_a_match_needs_it(sw):
     """engine/lua/scenario.lua is loaded by the first match of a runtime that needs it (a
     scenario, forced dice), not by every match: each runtime holds its own copy; so are
-    engine/lua/checking.lua, by summon check, and engine/lua/sampling.lua, by a bot's
-    first sample."""
+    engine/lua/checking.lua, by summon check, engine/lua/sampling.lua, by a bot's
+    first sample, and engine/lua/forking.lua, by the first fork."""
     from conftest import position
 
     plain = Match(sw, 1, [Seat("random"), Seat("random")], quiet=True)
     beside = Match(sw, 2, [Seat("random"), Seat("random")], quiet=True, beside=plain)
     assert beside._rt._lua is plain._rt._lua   # (one runtime)
     plain.rollout(seed=1, max_decisions=10)
+    assert plain._rt._E.fork is None and plain._rt._E.copier is None   # (engine/lua/forking.lua: at the first fork)
     f = plain.fork()
+    assert plain._rt._E.fork is not None and plain._rt._E.copier is not None
     assert plain._rt._E.scenario_api is None
     f.force_random([2, 2])            # (loaded here, for the fork and the match alike)
     assert f.forced_left() == 2 and plain._rt._E.scenario_api is not None

@@ -718,6 +718,22 @@ function zones.shuffle(p, zone) end
 ---@return Card[]
 function zones.draw(p, from, to, n, to_p) end
 
+--- For a secret choice whose outcomes the others must not tell apart (swap a hand card
+--- with the hidden pile's top, or keep it; put the top card at the bottom, or leave it):
+--- every seat that sees neither zone forgets what it was shown of their cards, and its
+--- bots' samples deal the two zones' hidden cards as one pool, as after a card it could not
+--- see moved between them. Call it in the branch that moves no card, so both look alike.
+--- Shapes as zones.draw: zones.lose_track(p, a [, b [, b_p]]) where either zone may be
+--- p's own or shared (b_p: b's player, when not p), or zones.lose_track(a [, b]) between
+--- shared zones; with no b, within zone a.
+--- Errors: no such zone or player; a player's zone without a player; a player with only shared zones.
+--- Example: zones.lose_track(1, "hand", "deck")   -- (kept their card: as if swapped with the deck's top)
+---@param p Player|string
+---@param a string
+---@param b string|nil
+---@param b_p Player|nil
+function zones.lose_track(p, a, b, b_p) end
+
 -------------------------------------------------------------------------------
 -- tokens
 -------------------------------------------------------------------------------

@@ -230,19 +230,21 @@ function Z.shuffle(a, b)
   E.note("shuffle", { zone = key })
 end
 
---- The key of a zone for zones.draw: p applies to a per-player zone, a shared one ignores it.
-local function draw_key(name, p, shared_form, old_shape)
+--- The key of a zone for zones.draw (fn: or another function of its shape, whose call
+--- is `form`): p applies to a per-player zone, a shared one ignores it.
+local function draw_key(name, p, shared_form, old_shape, fn, form)
+  fn = fn or "zones.draw"
   local zd = E.game.zones[name]
-  if zd == nil then E.no_such("zones.draw", "zone", name, names_of("zones"), 3) end
+  if zd == nil then E.no_such(fn, "zone", name, names_of("zones"), 3) end
   if zd.scope ~= "player" then return name end
   if p == nil then
     if shared_form then
-      error("zones.draw: '" .. name .. "' is a per-player zone: zones.draw(p, from, to, n)" ..
+      error(fn .. ": '" .. name .. "' is a per-player zone: " .. (form or "zones.draw(p, from, to, n)") ..
             (old_shape and OLD_ORDER or ""), 3)
     end
-    no_player("zones.draw", p, 3)
+    no_player(fn, p, 3)
   end
-  if E.state.players[p] == nil then no_player("zones.draw", p, 3) end
+  if E.state.players[p] == nil then no_player(fn, p, 3) end
   return zone_key(name, p)
 end
 
@@ -286,6 +288,32 @@ function Z.draw(a, b, c, d, e)
     moved[#moved + 1] = card
   end
   return moved
+end
+
+--- The seats that see neither zone lose track of their cards, as though a card they
+--- could not see had moved between them (or within the one zone): zones.lose_track(p, a,
+--- b, b_p) where either may be p's own or shared (b_p: b's player, when not p), or
+--- zones.lose_track(a, b) between shared zones; b left out: within zone a.
+function Z.lose_track(a, b, c, d)
+  local FORM = "zones.lose_track(p, a, b, b_p)"
+  local p, za, zb, zb_p
+  local shared_form = type(a) == "string"
+  if shared_form then
+    za, zb = a, b
+    if c ~= nil then
+      error("zones.lose_track: too many arguments: " .. FORM .. ", or zones.lose_track(a, b) between " ..
+            "shared zones", 2)
+    end
+  else
+    p, za, zb, zb_p = a, b, c, d
+  end
+  local ka = draw_key(za, p, shared_form, false, "zones.lose_track", FORM)
+  local kb = zb == nil and ka or draw_key(zb, zb_p or p, shared_form, false, "zones.lose_track", FORM)
+  if p ~= nil and ka == za and kb == (zb or za) then
+    error("zones.lose_track: no zone named is a player's, so it takes no player: zones.lose_track('" ..
+          za .. "'" .. (zb and (", '" .. zb .. "'") or "") .. ")", 2)
+  end
+  E.lose_track(ka, kb)
 end
 
 -------------------------------------------------------------------------------

@@ -383,6 +383,26 @@ function E.note_mixed(unseeing, c, tracked)
   end
 end
 
+--- zones.lose_track: each seat that sees neither zone (keys ka and kb, the same for one)
+--- forgets what it was shown of their cards, and its samples join their places, as
+--- after a card it could not see moved between them (E.note_mixed).
+function E.lose_track(ka, kb)
+  local zones, cards = E.state.zones, E.state.cards
+  local a, b = zone_keys[ka], zone_keys[kb]
+  local za, zb = E.game.zones[a[1]], E.game.zones[b[1]]
+  for p = 1, #E.state.players do
+    if not zone_shown(za, a[2], p) and not zone_shown(zb, b[2], p) then
+      for _, key in ipairs(ka == kb and { ka } or { ka, kb }) do
+        for _, id in ipairs(zones[key]) do
+          local c = cards[id]
+          if c.seen_by or c.under[1] ~= nil then forget(c, p, 0) end
+        end
+      end
+      E.mix_places(p, E.zone_place(ka), E.zone_place(kb))
+    end
+  end
+end
+
 --- After a card moved: those of `unseeing` (E.unseeing before the move) who see the face
 --- of the card, or of one under it, now have learned it (a card handed from one hand to
 --- another, a face-up card under a face-down one put on the table), which stops their
