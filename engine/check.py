@@ -371,6 +371,9 @@ def _data_outside_state(game) -> list[Problem]:
     try:
         first = Match(game, 1, seats, quiet=True)
         first.rollout(seed=1, max_decisions=SHARE_DECISIONS)
+        kept = _card_kept_in_views(game, first)
+        if kept is not None:
+            return [kept]
         second = Match(game, 2, seats, quiet=True, beside=first)
         shared = second.rules_globals()   # (what a match starts with, beside another or alone)
         second.rollout(seed=2, max_decisions=SHARE_DECISIONS)
@@ -401,6 +404,42 @@ def _data_outside_state(game) -> list[Problem]:
                     f"(from decision {n + 1}): a script keeps match data outside `state`, such as a file-level "
                     f"variable a function changes{which}; `summon sim` and the bots' forks need every match's "
                     f"data in `state` (caches of card definitions or the board may stay)")]
+
+
+def _card_kept_in_views(game, m) -> Problem | None:
+    """A card the state keeps whole outside state.cards, which each seat's view refuses
+    (a view that fails otherwise is said by the checks of the random games)."""
+    for seat in range(1, len(m.seats) + 1):
+        try:
+            m.view(seat)
+        except ScriptError as e:
+            return _card_kept_at(game, e)
+    return None
+
+
+def _card_kept_at(game, e: ScriptError) -> Problem | None:
+    """A view's refusal of a card kept whole in the state (state.lua, card_kept), placed at
+    the first line of a script that sets the key it was found under ("state.vars.duel.a":
+    the first `.duel =` or `["duel"] =`), else at game.yaml; None for another error."""
+    m = re.match(r"(state(?:\.[A-Za-z_]\w*|\[[^\]]*\])+) holds card \d+ itself", str(e))
+    if m is None:
+        return None
+    keys = re.findall(r"\.([A-Za-z_]\w*)", m.group(1))[1:] or re.findall(r"\.([A-Za-z_]\w*)", m.group(1))
+    where = (loader.display(game.root / "game.yaml"), 1, 1)
+    if keys:
+        name = re.escape(keys[0])
+        sets = re.compile(rf"(?:\.{name}|\[\s*[\'\"]{name}[\'\"]\s*\])\s*=(?!=)")
+        files = _file_lines(game)
+        for src, _kind in _scripts(game):
+            start, code = first_line(src.source)
+            found = next(((i, hit) for i, line in enumerate(code.splitlines(), 1)
+                          if (hit := sets.search(line))), None)
+            if found:
+                line, hit = found
+                where = (src.chunkname, *use_place(src, start, code, files.get(src.chunkname), line,
+                                                   hit.start() + 2, hit.group(0)[1:]))
+                break
+    return Problem(*where, f"{str(e).splitlines()[0]} (in a random game summon check played)")
 
 
 def _global_changed_at(game, name: str) -> tuple[str, int, int]:

@@ -316,6 +316,10 @@ def _schema_problems(doc: yamlio.Document, err, root: dict | None = None) -> lis
             if key not in allowed:
                 hint = (_RENAMED.get((where, key)) or did_you_mean(key, allowed)
                         or _goes_under(key, err.schema.get("properties") or {}, root or {}))
+                if not hint and inst[key] is None and isinstance(key, str) and " " in key.strip():
+                    # (`{id: x, text: Sees far, moves far.}`: the comma ended the text there)
+                    hint = (" (words with no value: a comma in a { } mapping ends the value before it; "
+                            "put text that holds a comma in quotes)")
                 out.append(doc.key_problem(where + (key,), f"unknown key '{key}'{hint}"))
     elif err.validator == "required":
         missing = [k for k in err.validator_value if not (isinstance(inst, dict) and k in inst)]

@@ -596,7 +596,20 @@ class Match:
         return out
 
     def messages(self) -> list[str]:
-        """What happened since the last call (moves, rolls, damage...)."""
+        """What happened since the last call (moves, rolls, damage...), as a designer reads it:
+        a line for one player (say(text, p), a card shown to them) as "(to player P) text",
+        after what the others read of it, if anything ("Player 1 shows player 2 a card")."""
+        out = []
+        for p, text, others in self.said():
+            if p is not None and others:
+                out.append(others)
+            out.append(text if p is None else f"(to player {p}) {text}")
+        return out
+
+    def said(self) -> list[tuple[int | None, str, str]]:
+        """What happened since the last call, as (None, text, "") for every seat, and (player,
+        text, others) for a line that player alone reads, the others reading `others` instead
+        ("" for nothing: a screen shows another seat nothing of it)."""
         return self._rt.drain_messages()
 
     def modifier_that_writes(self) -> tuple[str, str, str, str | None, str | None] | None:
@@ -797,6 +810,29 @@ def state_problem(st: Any, game: GameDef, seats: int) -> str | None:
         zone = c.get("zone")
         if isinstance(zone, str) and zone not in ("board", "under") and c["id"] not in (zones.get(zone) or ()):
             return f"state.cards[{c['id']}].zone is {shown(zone)}, but state.zones[{shown(zone)}] does not hold it"
+    # each card under another is listed once, under its host; no card is under itself, or
+    # under a card under it (the engine walks hosts and what lies under, and would not end)
+    listed: dict[int, int] = {}
+    for c in cards:
+        for u in c["under"]:
+            if u in listed:
+                return (f"state.cards[{c['id']}].under lists card {u}, which is already listed under card "
+                        f"{listed[u]}" if listed[u] != c["id"] else
+                        f"state.cards[{c['id']}].under lists card {u} twice")
+            listed[u] = c["id"]
+            wrong = held(f"state.cards[{c['id']}].under", u, "under", "zone")
+            if wrong:
+                return wrong
+            if cards[u - 1].get("host") != c["id"]:
+                return (f"state.cards[{c['id']}].under lists card {u}, whose host is "
+                        f"{lua(cards[u - 1].get('host'))}")
+    for c in cards:
+        seen, h = {c["id"]}, c
+        while h.get("zone") == "under" and isinstance(h.get("host"), int) and 1 <= h["host"] <= len(cards):
+            if h["host"] in seen:
+                return f"state.cards[{c['id']}] lies under itself (through its hosts: a loop)"
+            seen.add(h["host"])
+            h = cards[h["host"] - 1]
     return None
 
 

@@ -567,10 +567,12 @@ class Runtime:
         keys = self._lua.eval("function(t) local out = {} for k in pairs(t) do out[#out + 1] = k end return out end")
         return sorted(str(k) for k in keys(t).values())
 
-    def drain_messages(self) -> list[str]:
-        """What the match said since the last call."""
+    def drain_messages(self) -> list[tuple[int | None, str, str]]:
+        """What the match said since the last call: (None, text, "") for every seat, (player,
+        text, others) for that player, the others reading `others` ("": nothing)."""
         self._activate()
-        return _list(self._E.drain_messages())
+        return [(int(m[1]), str(m[2]), str(m[3])) if lua_type(m) == "table" else (None, str(m), "")
+                for m in _list(self._E.drain_messages())]
 
     def eval(self, bytecode: bytes, chunkname: str, player: int | None = None,
              line: int | None = None) -> tuple[bool, str]:

@@ -467,6 +467,11 @@ def unknown_names(game, spaces: list[str], expect: dict, keys: tuple,
             card(want, k)
         elif isinstance(want, dict):
             spec(want, k)
+    for f in ("sees", "not_sees"):
+        for who, ids in (expect.get(f) or {}).items():
+            player(int(who) if isinstance(who, str) and who.isdigit() else who, keys + (f, who))
+            for i, c in enumerate(ids or []):
+                card(c, keys + (f, who, i))
     for zkey, want in (expect.get("zones") or {}).items():
         k = keys + ("zones", zkey)
         zone, _, who = str(zkey).partition(":")
@@ -608,6 +613,15 @@ def _check(match: Match, expect: dict, keys: tuple, said: list[str],
         elif _as_written(pat, said):   # (a check that cannot fail)
             out.append((keys + ("not_said", i), "this check passes whatever is said"
                         + _literally(pat, _as_written(pat, said))))
+    for f, want_seen in (("sees", True), ("not_sees", False)):
+        for who, ids in (expect.get(f) or {}).items():
+            seat = int(who)
+            faces = {c.get("def") for c in match.view(seat)["cards"] if c.get("def")}
+            for i, cid in enumerate(ids or []):
+                if (cid in faces) != want_seen:
+                    out.append((keys + (f, who, i), f"expected player {seat} {'to' if want_seen else 'not to'} "
+                                                     f"see a {cid}'s face, but {'none is' if want_seen else 'one is'} "
+                                                     f"in their view"))
     if "lua" in expect:
         code, chunkname = lua_at
         before = match.state_hash()

@@ -124,11 +124,16 @@ def _play(s: Session, say, out, next_line: Callable[[], str], after: Callable[[]
             after()
     st = s.match.view(s.viewer())
     say(s.screen() if st.get("over") and s.needs_screen() else "")   # (the last answer's reply may have shown it)
-    # (over, a person's commands go on as at a terminal: `save FILE`, `log`, `undo` after the end)
+    # (over, a person's commands go on as at a terminal: `save FILE`, `log`, `undo` after the
+    # end; but an answer ends the reading: input that answers on and on, `yes 2 |`, would
+    # never end it, and a line a person meant for the match is not for after it)
     while any(s.is_human(p) for p in range(1, len(s.seats) + 1)):
         print("> ", end="", file=out, flush=True)
         line = next_line()
         if not line:
+            return 1 if failed else 0
+        if line.strip() and not s.is_command(line):
+            say(f"\nthe match is over: {line.strip()[:40]!r} is no command, so the rest of the input is not read")
             return 1 if failed else 0
         try:
             say(s.handle(line))

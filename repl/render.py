@@ -147,7 +147,12 @@ class Looks:
     def describe(self, c: dict, viewer: int | None, mark: str | None = None) -> str:
         """One line on a card in play, in players' words: whose, life left, changed stats, attachments, tokens."""
         whose = _whose(c, viewer)
-        parts = [f"{_name(c)} ({whose})"]
+        # (in a player's hidden hand, a card nobody controls is theirs to hold: "P1's hand:
+        # Watchman (nobody's)" said nothing; on a table all see, whose it is is said)
+        zone = re.fullmatch(r"(.+):\d+", str(c.get("zone") or ""))
+        held = zone is not None and ((self.match.game.data.get("zones") or {}).get(zone.group(1)) or {}).get(
+            "visibility") != "public"
+        parts = [_name(c) if held and not ctl(c) else f"{_name(c)} ({whose})"]
         life = self.life_left(c)
         if life is not None:
             parts.append(f"life {life[0]} of {life[1]}")
@@ -453,12 +458,17 @@ def _columns(entries: list[tuple[str, int]], width: int, gap: int = 3) -> list[s
     return lines
 
 
+def _shown(match: Match, name: str) -> bool:
+    """Whether the screen lists a zone (game.yaml `shown: false` leaves bookkeeping off it)."""
+    return ((match.game.data.get("zones") or {}).get(name) or {}).get("shown", True) is not False
+
+
 def private_ids(match: Match, view: dict, player: int) -> list[tuple[str, list]]:
     """The player's own zones that only they may see: (zone name, the ids its view lists)."""
     zones = match.game.data.get("zones") or {}
     return [(name, view["zones"].get(f"{name}:{player}", {}).get("cards", []))
             for name, z in zones.items()
-            if z.get("scope", "player") == "player" and z.get("visibility") == "owner"]
+            if z.get("scope", "player") == "player" and z.get("visibility") == "owner" and _shown(match, name)]
 
 
 def private_zones(match: Match, view: dict, player: int) -> list[tuple[str, list[str]]]:
@@ -467,7 +477,7 @@ def private_zones(match: Match, view: dict, player: int) -> list[tuple[str, list
     cards = {c["id"]: c for c in view["cards"]}
     out = []
     for name, z in zones.items():
-        if z.get("scope", "player") == "player" and z.get("visibility") == "owner":
+        if z.get("scope", "player") == "player" and z.get("visibility") == "owner" and _shown(match, name):
             ids = view["zones"].get(f"{name}:{player}", {}).get("cards", [])
             # (a face-down card whose face the zone's player does not know: as any list shows it)
             out.append((name, [cards[i].get("name") or f"face-down card {i}" for i in ids if i in cards]))
@@ -651,7 +661,7 @@ def shared_zones(match: Match, view: dict) -> str:
     specs = match.game.data.get("zones") or {}
     parts = []
     for key, z in sorted(view["zones"].items()):
-        if ":" in key:
+        if ":" in key or not _shown(match, key):
             continue
         text = f"{key} {z['count']}{known_text(view, key)}"
         # (a zone `display: zones` lists has a line of its own: its count alone here)
@@ -699,7 +709,7 @@ def render_state(match: Match, player: int | None, colour: bool = False, status:
         parts = [f"{k} {v}" for k, v in sorted(view["counters"].get(str(i), {}).items())]
         for key, z in sorted(view["zones"].items()):
             name, _, owner = key.partition(":")
-            if owner == str(i):
+            if owner == str(i) and _shown(match, name):
                 parts.append(f"{name} {z['count']}{known_text(view, key)}")
         label = f"P{i} {pl['name']}" + (f" ({pl['set']})" if pl.get("set") else "")
         lines.append(paint(f"{label}: " + ", ".join(parts), i, colour))

@@ -53,9 +53,12 @@ class Entry:
     question: str = ""        # what `text` answers, said to every other seat
 
     def for_seat(self, viewer: int | None) -> str:
-        """The line as a seat reads it (None: a designer, who reads everything)."""
+        """The line as a seat reads it (None: a designer, who reads everything); "" for a line
+        that is another seat's alone (the rules told it to that seat only)."""
         if self.seat is not None and viewer not in (None, self.seat):
             return self.veiled
+        if self.seat is not None and viewer is None and self.asker is None:   # (the rules' line to one seat)
+            return f"(to P{self.seat}) {self.text}"
         return self.text + (f' (to "{self.question}")' if self.question and viewer != self.asker else "")
 
 
@@ -184,14 +187,14 @@ class Session:
 
     def pass_to(self, player: int) -> str:
         """Hands the keyboard to a human seat; returns what happened since that seat last answered,
-        and the cards that came into its own private zones since it last had the keyboard (a
-        card another player handed it, which the log cannot name to everyone)."""
-        if self.keyboard is not None and self.keyboard != player:   # (what the leaving seat holds now)
-            self._new_in_hand(self.keyboard)
+        and the cards that came into its own private zones since its last screen (a card
+        another player handed it, which the log cannot name to everyone, or one its own last
+        answer brought in before the screen was hidden)."""
         self.keyboard = player
         mine = [i + 1 for i, a in enumerate(self.match.askers) if a == player]
         since = mine[-1] if mine else 0
-        lines = _runs([e.for_seat(player) for e in self.log if e.decision >= since and e.decision > 0])
+        lines = _runs([line for e in self.log if e.decision >= since and e.decision > 0
+                       if (line := e.for_seat(player))])
         lines += self._new_in_hand(player)
         if not lines:
             return ""
@@ -200,8 +203,9 @@ class Session:
 
     def _new_in_hand(self, player: int) -> list[str]:
         """"new in your hand: X" for the cards in the seat's own private zones (a hand) that
-        were not there when it last gave up the keyboard (so not those it took itself); the
-        first time, nothing. Remembers what is there now."""
+        were not there at its last screen (hot seat's screens remember what they showed: a
+        card its last answer brought in was never on one); the first time, nothing.
+        Remembers what is there now."""
         view = self.match.view(player)
         names = {c["id"]: c.get("name") for c in view["cards"]}
         now = {(zone, i) for zone, listed in private_ids(self.match, view, player) for i in listed}
@@ -222,13 +226,13 @@ class Session:
     def log_lines(self, n: int | None = None) -> list[str]:
         """The last n log lines as the viewer reads them."""
         entries = self.log if n is None else self.log[-n:] if n > 0 else []
-        return [f"[{e.decision}] {e.for_seat(self.viewer())}" for e in entries]
+        return [f"[{e.decision}] {line}" for e in entries if (line := e.for_seat(self.viewer()))]
 
     def _take_messages(self) -> list[str]:
-        new = self.match.messages()
-        for m in new:
-            self.log.append(Entry(self.match.decisions, m))
-        return new
+        """Takes what the match said into the log; returns it as the viewer reads it."""
+        new = [Entry(self.match.decisions, text, seat, others) for seat, text, others in self.match.said()]
+        self.log += new
+        return [line for e in new if (line := e.for_seat(self.viewer()))]
 
     def game_status(self) -> str:
         """What the game's `display: toolbar` Lua says from the viewer's view (turns as players
@@ -340,6 +344,8 @@ class Session:
             question = question[:keep] + [f"  ... and {len(question) - keep} more lines of options: "
                                           f"type options to list them all"]
         self._shown = self._screen_key()
+        if self.viewer() is not None and len(self.humans()) > 1:   # (hot seat: what this seat has seen)
+            self._new_in_hand(self.viewer())
         return "\n".join(board + question)
 
     def options_text(self) -> str:
@@ -567,6 +573,11 @@ class Session:
             return f"script error: {self.error_text(e)}\n(the match stays at its last decision)"
         out += self.play_bots()
         return "\n".join(out)
+
+    def is_command(self, line: str) -> bool:
+        """Whether a line is one of the commands (not an answer to the question asked)."""
+        text = line.strip()
+        return COMMANDS.get(text.partition(" ")[0].lower()) is not None and not self._is_option(text)
 
     def _is_option(self, text: str) -> bool:
         return self.match.pending is not None and text.lower() in (o.lower() for o in self.match.options())

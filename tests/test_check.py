@@ -1211,3 +1211,17 @@ def test_a_card_file_that_cannot_be_read_leaves_its_cards_unknown_not_missing(tm
     edit(tmp_path / "cards/sprint/starter.yaml", "\nname: ", "\nname: [")
     said = [p.message for p in check(str(tmp_path / "rules/sprint"))]
     assert len(said) == 1 and said[0].startswith("YAML syntax: "), said
+
+
+def test_a_comma_in_the_text_of_a_one_line_card_is_said_to_need_quotes(tmp_path):
+    """From a modder's trial: `{id: scout, ..., text: Sees far, moves far.}` gave "unknown key
+    'moves far.'" and no hint that the comma ended the text."""
+    import shutil
+    game = tmp_path / "commas"
+    shutil.copytree(ROOT / "tests" / "games" / "sealed_bid", game)
+    edit(game / "cards" / "cards.yaml", "text: Worth 1.}", "text: Worth 1, or so.}")
+    line = next(i for i, t in enumerate((game / "cards" / "cards.yaml").read_text().splitlines(), 1) if "or so" in t)
+    col = (game / "cards" / "cards.yaml").read_text().splitlines()[line - 1].index("or so") + 1
+    text = "\n".join(str(p) for p in check(str(game)))
+    assert f"cards.yaml:{line}:{col}: unknown key 'or so.' (words with no value: a comma in a {{ }} mapping " \
+           "ends the value before it; put text that holds a comma in quotes)" in text, text

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 
 import pytest
 
@@ -217,3 +218,21 @@ def test_an_answer_after_the_end_says_what_can_still_be_typed():
     said = s.handle("Push")
     assert said.startswith("the match is over; type quit, save FILE, undo, load FILE, or log, card, lua"), said
     assert not s.handle("log").startswith("error")
+
+
+def test_piped_play_stops_reading_at_an_answer_after_the_end(tmp_path):
+    """A review: input that answers on and on (`yes 2 | summon play ...`) was read for
+    ever after the end, each line told the match was over. An answer after the end ends
+    the reading, and says so; the commands before it ran."""
+    import subprocess
+    game = str(ROOT / "tests" / "games" / "team_up")
+    save = tmp_path / "end.json"
+    r = summon("play", game, "--players", "human,human", "--seed", "1",
+               stdin="Push\n" * 4 + f"save {save}\n" + "Push\n" * 3 + f"save {tmp_path / 'later.json'}\n")
+    assert r.returncode == 0, r.stderr
+    assert save.is_file() and not (tmp_path / "later.json").exists()
+    assert r.stdout.count("is no command, so the rest of the input is not read") == 1, r.stdout[-800:]
+    endless = subprocess.run(f"yes Push | {sys.executable} -m repl play {game} --players human,human --seed 1",
+                             shell=True, capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert endless.returncode == 0 and "Game over" in endless.stdout, endless.stderr[-500:]
+    assert endless.stdout.count("the match is over") <= 1, endless.stdout[-800:]

@@ -355,6 +355,18 @@ def test_a_failing_change_at_a_reload_is_named_to_a_designer_only(game_copy):
     ("state.cards[1].under = {999}", "state.cards[1].under must be a list of the ids of the cards under it, not [999]"),
     ("state.cards[1].down_ref = {}", "state.cards[1].down_ref must be a whole number (its stand-in's), not []"),
     ("state.mixed = {{1, 'a'}}", "state.mixed must be a list of {player, place, place}, not [[1, 'a']]"),
+    # (a card under itself, listed twice, or hosts in a loop were kept: the engine then
+    # overflowed its stack or ran out of steps at a line of its own)
+    ("state.cards[1].under = {1}", "state.cards[1].under holds card 1, whose zone is "),
+    ("cards.attach(cards.get(2), cards.get(1)); state.cards[1].under = {2, 2}",
+     "state.cards[1].under lists card 2 twice"),
+    ("cards.attach(cards.get(2), cards.get(1)); state.cards[3].under = {2}",
+     "state.cards[3].under lists card 2, which is already listed under card 1"),
+    ("cards.attach(cards.get(2), cards.get(1)); local c = cards.get(1); c.zone = 'under'; c.host = 2; "
+     "state.cards[2].under = {1}; state.cards[1].under = {}; "
+     "for k, ids in pairs(state.zones) do for i = #ids, 1, -1 do if ids[i] == 1 then table.remove(ids, i) end end end; "
+     "for s, id in pairs(state.spaces) do if id == 1 then state.spaces[s] = nil end end",
+     "state.cards[1] lies under itself (through its hosts: a loop)"),
 ])
 def test_a_change_that_breaks_what_the_engine_relies_on_is_taken_back(sw, code, said):
     """`lua state.zones = nil` was kept, and the screen, `hand` and the bots then failed at

@@ -222,9 +222,11 @@ def test_a_run_of_one_line_is_summed_up_at_the_handover():
     m.edit("for _, c in ipairs(zones.cards(2, 'hand')) do cards.reveal(c, 1) end")
     s._take_messages()
     n = m.eval("return zones.count(2, 'hand')")[0]
-    said = s.pass_to(1)
+    said = s.pass_to(2)   # (player 2 reads the run once; player 1, what it was shown, card by card)
     assert f"Player 2 shows player 1 a card ({n} times)" in said and n > 1, said
-    assert said.count("shows player 1") == 1
+    assert said.count("shows player 1") == 1 and "You see" not in said
+    said = s.pass_to(1)
+    assert "shows player 1" not in said and said.count("You see ") == n, said
 
 
 def test_a_seats_lua_that_reads_the_rules_tables_is_told_what_it_reads():

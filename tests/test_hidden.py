@@ -142,15 +142,17 @@ def test_a_reveal_is_said_as_shown_by_whose_zone_the_card_is_in(bid_game):
     m.eval("local c = zones.cards(1, 'hand')[1]; cards.to_zone(c, 2, 'hand'); cards.reveal(c, 1); cards.reveal(c, 2); "
            "cards.reveal(c)")
     name = m.eval("return zones.cards(2, 'hand')[#zones.cards(2, 'hand')].name")[0]
-    assert m.messages()[-3:] == ["Player 2 shows player 1 a card", "Player 2 sees a card",   # (player 1's card)
-                                 f"Player 2 reveals {name}"]
+    public = [x for x in m.messages() if not x.startswith("(to player ")]   # (the lines every seat reads)
+    assert public[-3:] == ["Player 2 shows player 1 a card", "Player 2 sees a card",   # (player 1's card)
+                           f"Player 2 reveals {name}"]
     m.eval("cards.reveal(zones.cards(2, 'hand')[1], 2)")
-    assert m.messages()[-1] == "Player 2 sees a card of their own"
+    assert m.messages()[-2] == "Player 2 sees a card of their own"
     tiny = Match(load_game(str(ROOT / "tests" / "games" / "tiny_graph")), 1, [Seat("human"), Seat("human")],
                  quiet=False)
     tiny.messages()
     tiny.eval("local c = cards.create('pawn', 1); cards.to_zone(c, nil, 'supply'); cards.reveal(c, 2); cards.reveal(c)")
-    assert tiny.messages()[-2:] == ["Player 2 sees a card of supply", "Pawn is revealed"]
+    assert tiny.messages()[-3:] == ["Player 2 sees a card of supply", "(to player 2) You see Pawn (supply)",
+                                    "Pawn is revealed"]
 
 
 def test_a_card_shown_to_a_seat_in_a_zone_it_does_not_see_is_on_its_screen(bid_game):
@@ -1166,3 +1168,149 @@ def test_lose_track_takes_the_shapes_of_draw_and_names_a_bad_call(bid_game):
             m.edit(call)
         assert said in str(e.value) and "zones.lose_track" in str(e.value), str(e.value)
     m.edit("zones.lose_track(1, 'hand'); zones.lose_track(1, 'hand', 'hand', 2)")
+
+
+@pytest.mark.parametrize("said", [None, False])
+def test_whether_a_card_keeps_its_stand_in_does_not_depend_on_whom_it_was_shown(bid_game, said):
+    """A review: one stand-in serves every seat, and it was renewed when a seat lost track of
+    the card, which depended on what that seat had been shown. Player 1 was shown one of two
+    face-down cards on player 2's table; when player 2 took both into its hand, the one
+    player 1 was shown kept its stand-in, and player 2 (who sees neither face) read off
+    which it was; with said = false, whether a reveal had happened at all."""
+    def taken(shown: int | None) -> tuple[str, list[str]]:
+        m = new_bid_match(bid_game)
+        ids = m.eval("local out = {} for i, d in ipairs({'high', 'low'}) do local c = cards.create(d, nil, 2, "
+                     "'table'); cards.turn_face_down(c); out[i] = c.id end return out")[0]
+        if shown is not None:
+            m.edit(f"cards.reveal(cards.get({ids[shown]}), 1, {'false' if said is False else 'nil'})")
+        before = canonical({k: v for k, v in m.view(2).items() if k not in ("log",)})
+        m.edit(f"for _, id in ipairs({{{ids[0]}, {ids[1]}}}) do cards.to_zone(cards.get(id), 2, 'hand') end")
+        return before, sorted(c["id"] for c in m.view(2)["cards"] if c.get("zone") == "hand:2" and c.get("face_down"))
+    outcomes = [taken(s) for s in ((0, 1) if said is None else (None, 0))]
+    assert outcomes[0][0] == outcomes[1][0]   # (player 2's view before: the same)
+    assert outcomes[0][1] == outcomes[1][1], outcomes
+
+
+def test_a_shuffle_gives_the_cards_under_the_shuffled_ones_new_stand_ins_and_forgets_them(tmp_path):
+    """A review: a shuffle renewed the stand-ins of a zone's face-down cards but not of the
+    face-down cards under them, nor did it forget a card under one that a seat was shown:
+    player 2 followed every host through the shuffle by what lay under it."""
+    import shutil
+    game = tmp_path / "row"
+    shutil.copytree(ROOT / "tests" / "games" / "sealed_bid", game)
+    edit(game / "game.yaml", "zones:\n", "zones:\n  row: {scope: shared, visibility: public}\n")
+    m = Match(load_game(str(game)), 7, [Seat("human"), Seat("human")], quiet=True)
+    m.edit("local hosts = {}\n"
+           "for i, d in ipairs({'low', 'middle', 'high'}) do\n"
+           "  local h = cards.create(d, nil, 'row'); cards.turn_face_down(h)\n"
+           "  local u = cards.create(d, nil, 'row'); cards.turn_face_down(u); cards.attach(u, h)\n"
+           "  hosts[i] = h\n"
+           "end\n"
+           "cards.reveal(hosts[3].under[1], 2)")
+
+    def row() -> list[tuple]:
+        v = m.view(2)
+        by = {c["id"]: c for c in v["cards"]}
+        return [(h, tuple(by[h]["under"])) for h in v["zones"]["row"]["cards"]]
+    before = row()
+    assert any(isinstance(u, int) for _, under in before for u in under)   # (the one shown: its id)
+    m.edit("zones.shuffle('row')")
+    after = row()
+    old = {x for h, under in before for x in (h, *under)}
+    assert not old & {x for h, under in after for x in (h, *under)}, (before, after)
+    assert all(isinstance(u, str) for _, under in after for u in under)
+
+
+def test_an_owner_sees_whom_its_card_was_shown_only_where_it_sees_which_card_that_was(bid_game):
+    """A review: a card's owner saw its whole seen_by, said to be theirs to know as the one
+    who showed it; but a card of its own hidden deck, shown to player 2 ("Player 1 shows
+    player 2 a card"), is not one player 1 could tell: player 1, shown one deck card
+    itself, saw whether player 2 had been shown the same one."""
+    views = []
+    for which in (1, 2):
+        m = new_bid_match(bid_game)
+        m.edit("cards.reveal(zones.cards(1, 'deck')[1], 1)")
+        m.edit(f"cards.reveal(zones.cards(1, 'deck')[{which}], 2)")
+        views.append(canonical({k: v for k, v in m.view(1).items() if k != "log"}))
+    assert views[0] == views[1]
+    # (from its hand, which it sees, the owner knows whom it showed which card)
+    m = new_bid_match(bid_game)
+    shown = m.eval("local c = zones.cards(1, 'hand')[1]; cards.reveal(c, 2); return c.id")[0]
+    assert next(c for c in m.view(1)["cards"] if c["id"] == shown)["seen_by"] == [2]
+
+
+def test_an_owner_that_sees_its_face_down_card_leave_a_hand_keeps_what_it_was_shown_there(bid_game):
+    """A review: a card of player 2's, face down in player 1's hand, moved to player 1's
+    table: player 2, its owner, sees its face there and so knows which card left the hand,
+    yet forgot the other hand card it had been shown."""
+    m = new_bid_match(bid_game)
+    given, shown = m.eval("local g = cards.create('high', 2, 1, 'hand'); cards.turn_face_down(g); "
+                          "local h = zones.cards(1, 'hand')[1]; cards.reveal(h, 2); return g.id, h.id")
+    m.edit(f"cards.to_zone(cards.get({given}), 1, 'table')")
+    seen = {c["id"] for c in m.view(2)["cards"]}
+    assert given in seen and shown in seen
+    # (a card of player 1's own played face down from that hand: player 2 cannot tell it)
+    m = new_bid_match(bid_game)
+    played, shown = m.eval("local h = zones.cards(1, 'hand'); cards.reveal(h[1], 2); cards.reveal(h[2], 2); "
+                           "return h[2].id, h[1].id")
+    m.edit(f"local c = cards.get({played}); cards.turn_face_down(c); cards.to_zone(c, 1, 'table')")
+    assert shown not in {c["id"] for c in m.view(2)["cards"] if isinstance(c["id"], int)}
+
+
+def test_a_card_kept_whole_in_state_vars_is_refused_by_every_view_and_found_by_check(tmp_path):
+    """From a modder's trial: a card kept in state.vars (`state.vars.last_duel = {a = mine,
+    b = theirs}`) was shown, face and all, in every seat's view, which holds state.vars
+    whole, and `summon check` said ok. A view now refuses it, saying where it is, and check
+    names the line that keeps it."""
+    import shutil
+    game = tmp_path / "kept"
+    shutil.copytree(ROOT / "tests" / "games" / "sealed_bid", game)
+    edit(game / "bid.lua", "    played[p] = c\n", "    played[p] = c\n    state.vars.last = { played = c }\n")
+    g = load_game(str(game))
+    m = Match(g, 7, [Seat("human"), Seat("human")], quiet=True)
+    m.view(2)
+    for _ in range(8):   # (to the play phase: the bids)
+        if m.pending is None or "face down" in m.pending.prompt:
+            break
+        m.answer(0)
+    m.answer(0)
+    with pytest.raises(ScriptError, match=r"^state\.vars\.last\.played holds card \d+ itself, and every seat's "
+                                          r"view holds state\.vars whole"):
+        m.view(2)
+    r = summon("check", str(game))
+    lines = (game / "bid.lua").read_text().splitlines()
+    row = next(i for i, line in enumerate(lines, 1) if "state.vars.last =" in line)
+    col = lines[row - 1].index("last =") + 1
+    assert r.returncode == 1 and f"bid.lua:{row}:{col}: state.vars.last.played holds card" in r.stdout, r.stdout
+
+
+def test_a_card_shown_to_one_seat_is_named_in_that_seats_log_alone(bid_game):
+    """From a modder's trial: a card shown to a seat was never put before that person at the
+    time (a duel's card, gone before their next screen), and rules could tell no seat
+    anything of its own. cards.reveal(c, p) names the card in p's log alone, and say(text, p)
+    tells p alone; the others' log has nothing of either, a designer reads both."""
+    from repl.session import Session
+    m = Match(bid_game, 7, [Seat("human"), Seat("human")])
+    m.messages()
+    shown = m.eval("local c = zones.cards(1, 'hand')[1]; cards.reveal(c, 2); say('you hold ' .. c.name, 1); "
+                   "return c.name")[0]
+    assert m.messages() == ["Player 1 shows player 2 a card", f"(to player 2) You see {shown} (player 1's hand)",
+                            f"(to player 1) you hold {shown}"]
+    m.eval("cards.reveal(zones.cards(1, 'deck')[1], 2, 'Player 2 peeks'); "
+           "cards.reveal(zones.cards(1, 'deck')[2], 2, false)")
+    said = m.said()
+    assert said == [(2, said[0][1], "Player 2 peeks")] and said[0][1].startswith("You see ") \
+        and said[0][1].endswith("(player 1's deck)"), said
+    s = Session(m)
+    m.eval("cards.reveal(zones.cards(2, 'hand')[1], 1)")
+    s._take_messages()
+    lines = {}
+    for seat in (1, 2, None):
+        s.keyboard, s.designer = seat, seat is None
+        lines[seat] = [line.split("] ", 1)[1] for line in s.log_lines()]
+    name = m.eval("return zones.cards(2, 'hand')[1].name")[0]
+    assert lines[2] == ["Player 2 shows player 1 a card"]   # (and player 1 reads which card, in its place)
+    assert lines[1] == [f"You see {name} (player 2's hand)"]
+    assert lines[None] == [f"(to P1) You see {name} (player 2's hand)"]
+    with pytest.raises(ScriptError, match=r"^eval:1: say: the player to tell must be one of the match's, 1 to 2, not 3"):
+        m.eval("say('psst', 3)")

@@ -506,9 +506,13 @@ def test_a_seat_handed_the_keyboard_is_told_what_came_into_its_hand():
     said = s.pass_to(2)
     assert f"new in your hand: {given}" in said, said
     assert "new in your" not in s.pass_to(1) + s.pass_to(2)     # (said once)
-    # a card a seat takes in its own turn is not new to it the next time
+    # a card a seat takes in its own turn, and sees on its screen, is not new to it the next time
     m.edit("local c = zones.cards(1, 'hand')[1]; cards.to_zone(c, 2, 'hand')")
+    s.screen()
     assert "new in your" not in s.pass_to(1) + s.pass_to(2)
+    # one that came with its last answer, the screen hidden at once, is (a modder's trial)
+    taken = m.edit("local c = zones.cards(1, 'hand')[1]; cards.to_zone(c, 2, 'hand'); return c.name")[0][0]
+    assert f"new in your hand: {taken}" in s.pass_to(1) + s.pass_to(2)
 
 
 def test_a_bots_question_left_waiting_by_a_load_is_asked_at_the_keyboards_prompt(tmp_path):
@@ -562,3 +566,108 @@ def test_what_a_designers_lua_adds_to_its_value_is_broken_between_words(sw):
     out = s.handle('lua counters.set(1, "magic", 7); return "x"').splitlines()
     assert out[0] == "x" and len(out) > 2 and all(len(line) <= 60 for line in out[1:]), out
     assert " ".join(line.strip() for line in out[1:]).endswith("undo takes it back)")
+
+
+TRADE_LUA = """
+function trade_phase(round)
+  for _, p in ipairs(players.list()) do
+    local q = 3 - p
+    local pick = choose { player = p, prompt = "Trade, peek or pass?",
+                          options = { { label = "Trade" }, { label = "Peek" }, { label = "Pass" },
+                                      { label = "Scout" } } }.label
+    if pick == "Trade" then   -- (their High for your Low)
+      local mine, theirs = zones.cards(p, "hand")[1], zones.cards(q, "hand")[3]
+      cards.to_zone(theirs, p, "hand"); cards.to_zone(mine, q, "hand")
+      say("Player " .. p .. " trades a card with player " .. q)
+    elseif pick == "Peek" then
+      cards.reveal(zones.cards(q, "hand")[1], p)
+    elseif pick == "Scout" then   -- (told how many cards the other holds: no card shown)
+      say("The other holds " .. zones.count(q, "hand") .. " cards", p)
+      players.learned(p, "scouting report")
+    end
+  end
+end
+"""
+
+
+def trade_game(tmp_path):
+    """Sealed Bid whose one phase asks each player in turn to trade a card with the other,
+    to peek at the other's first card, or to pass."""
+    import shutil
+    from conftest import ROOT, edit
+    game = tmp_path / "trade"
+    shutil.copytree(ROOT / "tests" / "games" / "sealed_bid", game)
+    (game / "trade.lua").write_text(TRADE_LUA)
+    edit(game / "game.yaml", "scripts: [bid.lua]", "scripts: [bid.lua, trade.lua]")
+    edit(game / "game.yaml", "    - {id: bid, run: bid_phase}\n    - {id: play, run: play_phase}\n",
+         "    - {id: trade, run: trade_phase}\n")
+    return game
+
+
+def test_in_hot_seat_what_the_last_answer_brought_is_told_at_the_next_turn(play_screen, tmp_path):
+    """From a modder's trial: a seat's last answer of its turn, a trade, brought a card into
+    its hand, and the screen was hidden at once for the next player; at its next turn "new
+    in your hand" named only what came later, as if it had seen the card. A peek's card was
+    never named to the one who peeked, and was gone by their next turn. Both are told at the
+    next turn now: the peek in that seat's log alone."""
+    s = play_screen(str(trade_game(tmp_path)), "--players", "human,human", "--seed", "1")
+    s.wait(r"Pass to player 1, then press Enter")
+    s.type("")
+    s.wait(r"Trade, peek or pass\?[\s\S]*P1>")
+    s.type("Trade")
+    s.wait(r"Pass to player 2, then press Enter")
+    s.type("")
+    s.wait(r"Trade, peek or pass\?[\s\S]*P2>")
+    s.type("Peek")
+    s.wait(r"Pass to player 1, then press Enter")
+    s.type("")
+    text = s.wait(r"Trade, peek or pass\?[\s\S]*P1>")
+    summary = text[text.index("Since your last turn:"):]
+    assert "new in your hand: High" in summary and "Player 1 shows player 2 a card" in summary, summary
+    assert "You see" not in text, text   # (player 2's alone)
+    s.type("Pass")
+    s.wait(r"Pass to player 2, then press Enter")
+    s.type("")
+    text = s.wait(r"Trade, peek or pass\?[\s\S]*P2>")
+    summary = text[text.index("Since your last turn:"):]
+    assert "You see Middle (player 1's hand)" in summary and "shows player 2 a card" not in summary, summary
+
+
+def test_what_the_rules_told_a_player_alone_stops_their_fair_undo(tmp_path):
+    """From a modder's trial (fog of war): a scout that saw only empty squares showed no card,
+    so fair undo let its player look and take the look back. players.learned(p, what) stops
+    that player's undo there, and no one else's."""
+    from engine.loader import load_game
+    m = Match(load_game(str(trade_game(tmp_path))), 1, [Seat("human"), Seat("human")])
+    s = Session(m)
+    s.pass_to(1)
+    s.handle("Pass")
+    s.pass_to(2)
+    s.handle("Scout")
+    assert s.handle("undo") == ("cannot undo past decision 2: a scouting report happened after it "
+                                "(play with --designer to undo anything)")
+    s.pass_to(1)
+    s.handle("Pass")
+    assert not s.handle("undo").startswith("cannot undo")   # (player 1 was told nothing)
+    assert s.match.decisions == 2 and s.match.pending.player == 1
+
+
+def test_a_zone_declared_not_shown_is_left_off_the_screen(tmp_path):
+    """From a modder's trial: a zone of the rules' own bookkeeping (81 cards of open ground,
+    one per square) filled ten lines of every screen, and nothing could leave it off."""
+    import shutil
+    from conftest import ROOT, edit
+    from engine.loader import load_game
+    from repl.render import render_state
+    game = tmp_path / "kept_off"
+    shutil.copytree(ROOT / "tests" / "games" / "sealed_bid", game)
+    before = render_state(Match(load_game(str(game)), 7, [Seat("human"), Seat("human")], quiet=True), 1)
+    assert "hand: " in before and "hand 3" in before and "deck 2" in before
+    edit(game / "game.yaml", "  hand: {scope: player, visibility: owner}",
+         "  hand: {scope: player, visibility: owner, shown: false}")
+    edit(game / "game.yaml", "  deck: {scope: player, visibility: hidden}",
+         "  deck: {scope: player, visibility: hidden, shown: false}")
+    m = Match(load_game(str(game)), 7, [Seat("human"), Seat("human")], quiet=True)
+    after = render_state(m, 1)
+    assert "hand" not in after and "deck" not in after and "table 0" in after, after
+    assert m.view(1)["zones"]["hand:1"]["count"] == 3   # (the view is as it was)

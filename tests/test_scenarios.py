@@ -914,3 +914,37 @@ def test_a_python_setup_names_players_by_number():
               setup={"zones": {"hand": {1: ["high", "high"], 2: ["low"]}}})
     snap = m.snapshot()
     assert [[snap["cards"][i - 1]["def"] for i in snap["zones"][f"hand:{p}"]] for p in (1, 2)] == [["high", "high"], ["low"]]
+
+
+def test_a_scenario_checks_what_a_seat_sees_and_does_not(tmp_path):
+    """From a modder's trial: no expectation read a seat's view (`expect: lua` reads the whole
+    state), so every test that nothing leaked had to be written in Python."""
+    import shutil
+    game = tmp_path / "g"
+    shutil.copytree(ROOT / "tests" / "games" / "sealed_bid", game)
+    body = "game: " + str(game) + """
+scenarios:
+  - name: a peek shows one card to one seat
+    players: 2
+    setup:
+      lua: |
+        for _, c in ipairs(zones.cards(1, "hand")) do cards.to_zone(c, 1, "vault") end
+        local c = zones.cards(2, "hand")[3]
+        cards.reveal(c, 1)
+    steps:
+      - expect:
+          sees: {1: [high], 2: [low, middle, high]}
+          not_sees: {1: [HIGHS]}
+          said: ["\\\\(to player 1\\\\) You see High"]
+"""
+    f = game / "peek.yaml"
+    f.write_text(body.replace("HIGHS", "high"))
+    r = summon("test", str(f))
+    assert r.returncode == 1 and "expected player 1 not to see a high's face, but one is in their view" in r.stdout, \
+        r.stdout
+    f.write_text(body.replace("HIGHS", "middle"))
+    r = summon("test", str(f))
+    assert r.returncode == 0, r.stdout
+    f.write_text(body.replace("HIGHS", "hihg"))
+    r = summon("test", str(f))
+    assert r.returncode == 1 and "no card called 'hihg' (did you mean 'high'?)" in r.stdout, r.stdout

@@ -180,6 +180,8 @@ def test_teams_declared_for_a_count_of_seats_make_teammates_allies(tmp_path):
     ("pair", "player 1 holds the hill", "players 1 and 3 win (player 1 holds the hill)"),
     ("nobody", "the time ran out", "the time ran out"),
     ("two", "Player 1 holds 2 cards fewer", "player 2 wins (Player 1 holds 2 cards fewer)"),   # (a 2 that names no player)
+    # (a review: "player" names one, however many numbers follow)
+    ("two", "Player 1 and 2 others were wiped out", "player 2 wins (Player 1 and 2 others were wiped out)"),
 ])
 def test_a_reason_that_names_no_winner_follows_who_won(tmp_path, ending, reason, said):
     """From a modder's trial: win(p, reason) and end_game(list, reason) ended with the

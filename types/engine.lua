@@ -127,12 +127,12 @@
 ---@field winners Player[]|nil The team end_game named (end_game({1, 3}); {}: nobody won), in order; nil when a single winner or a draw ended it.
 ---@field result string|nil Why the game ended.
 ---@field vars table The rules' own public data (state.vars[KEY]); display.marks reads a map from here.
----@field turned_down integer|nil How many cards have been turned face down so far.
+---@field turned_down integer|nil How many stand-in numbers have been handed out: for cards turned face down, and new ones at a shuffle or a move some seat could not follow.
 ---@field mixed table[]|nil The places each seat lost track of a card between, as {seat, place, place}: a bot's sample deals a hidden card among the places so joined (the engine's; not in a view).
 
 --- What one seat may know of the match: a copy of the state without `seed`, `rng`, `mixed`
 --- and `turned_down`, with only the cards it may see (a card's `seen_by` names only the seat
---- itself, but to the card's owner, who knows whom they showed it). A bot's `evaluate(view, seat)` (game.yaml
+--- itself, but to the card's owner where the owner sees it, who then knew which card they showed). A bot's `evaluate(view, seat)` (game.yaml
 --- `bots: evaluate:`) and the REPL's `lua` command get this, never the state.
 ---@class View
 ---@field game string
@@ -270,11 +270,15 @@ function win(p, reason) end
 ---@param reason string|nil Why, as win's: after who won unless it names each winner as a player.
 function end_game(winner, reason) end
 
---- Sends a message to every seat (the log, the terminal; scenarios match it with `said`).
+--- Sends a message to every seat (the log, the terminal; scenarios match it with `said`),
+--- or with p to that player only: the others' log has nothing of it (a designer reads it as
+--- "(to P2) ...", and so does a scenario's `said`: "(to player 2) ...").
 --- Long messages are cut at 4,000 characters. `print` does the same.
+--- Errors: p that is not a player of the match.
 --- Example: say("Player 1 draws two cards")
 ---@param text any
-function say(text) end
+---@param p? Player Only this player reads it (what they alone learned: a total of cards they were shown).
+function say(text, p) end
 
 --- A card's name and id as text: "Scout (card 7)".
 --- Errors: not a card.
@@ -629,10 +633,12 @@ function cards.set_owner(c, p) end
 
 --- Shows a card's face to player p, or to everyone when p is nil, until it is
 --- shuffled into a zone, turned face down, or moved out of a place p does not see into one
---- it does not see, or face down (p cannot tell which card moved). Says so to every seat:
+--- it does not see, or face down (p cannot tell which card moved: it forgets the cards
+--- left where it was too). Says so to every seat:
 --- "Player 1 shows player 2 a card", "Player 2 reveals Banner" (by whose zone it is in, or
 --- who controls it), or `said` instead (the rules' words: who looked, whose attack
---- exposed it), or nothing with said = false (the rules say one line for many cards).
+--- exposed it), p reading instead which card it was ("You see Duelist (player 1's hand)");
+--- or nothing with said = false (the rules say one line for many cards, and say(text, p) what p saw).
 --- Errors: not a card; a card in no zone; no such player; said that is neither text nor false.
 --- Example: cards.reveal(c, nil, "Player 1's attack exposes " .. c.name)
 ---@param c CardArg
@@ -697,7 +703,8 @@ function zones.count(p, zone) end
 ---@return Card|nil
 function zones.top(p, zone) end
 
---- Shuffles a zone with the engine's generator; cards revealed before are unknown again.
+--- Shuffles a zone with the engine's generator; cards revealed before are unknown again
+--- (and those under them), and face-down ones take new stand-ins.
 --- Errors: no such zone or player.
 --- Example: zones.shuffle(1, "deck")
 ---@param p Player|string
@@ -910,6 +917,15 @@ function players.next(p) end
 ---@param p Player
 ---@return PlayerInfo
 function players.info(p) end
+
+--- Player p learned something the rules showed them alone, though no card came into their
+--- sight (squares their scout sees empty, a count they were told): their fair undo stops
+--- here, as at a reveal ("cannot undo past decision 7: a scouting report happened after it").
+--- Errors: no such player; what that is not text.
+--- Example: players.learned(1, "scouting report")
+---@param p Player
+---@param what? string What they learned, for the refusal (default "look").
+function players.learned(p, what) end
 
 --- Every player in seat order, starting from p.
 --- Errors: no such player.

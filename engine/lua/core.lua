@@ -491,14 +491,17 @@ function E.copy_list(t)
   return tmove(t, 1, #t, 1, {})
 end
 
--- Messages for whoever watches the match (the REPL, `summon play`).
+-- Messages for whoever watches the match (the REPL, `summon play`): text for every seat,
+-- or {player, text, others} for one seat, the others reading `others` ("": nothing).
 E.messages = {}
 E.quiet = false
-function E.say(text)
+function E.say(text, to, others)
   if E.quiet then return end
   local m = E.messages
   if #m >= 10000 then return end
-  m[#m + 1] = E.clean_text(tostring(text))
+  text = E.clean_text(tostring(text))
+  if to ~= nil then text = { to, text, others and E.clean_text(others) or "" } end
+  m[#m + 1] = text
 end
 
 function E.drain_messages()

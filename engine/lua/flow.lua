@@ -214,9 +214,14 @@ end
 -- won, by its reason alone.
 local function named_winners(reason, winners, who)
   if reason == nil then return who end
-  local named = {}   -- (the numbers after "player" or "players": "players 1, 3 and 4 hold the hill")
-  for list in string.gmatch(string.lower(reason), "players?%s+(%d[%d%s,and]*)") do
-    for n in string.gmatch(list, "%d+") do named[tonumber(n)] = true end
+  -- (the number after "player", the numbers after "players": "players 1, 3 and 4 hold the
+  -- hill"; "player 1 and 2 others" names one)
+  local named = {}
+  for word, list in string.gmatch(string.lower(reason), "(players?)%s+(%d[%d%s,and]*)") do
+    for n in string.gmatch(list, "%d+") do
+      named[tonumber(n)] = true
+      if word == "player" then break end
+    end
   end
   for _, p in ipairs(winners) do
     if not named[p] then return who .. " (" .. reason .. ")" end

@@ -40,6 +40,16 @@ function P.info(p)
   return info
 end
 
+--- Player p learned something the rules showed them alone (a look at empty squares, a
+--- count), which no card came into their sight for: their fair undo stops here.
+function P.learned(p, what)
+  if E.state.players[p] == nil then check_player(p, "players.learned") end
+  if what ~= nil and type(what) ~= "string" then
+    error("players.learned: what is a few words naming what they learned, not " .. E.show(what), 2)
+  end
+  E.note(what and E.clean_text(what) or "look", nil, { p })
+end
+
 --- Players in seat order starting from p.
 local from_cache = {}
 function P.from(p)
@@ -219,14 +229,17 @@ function Z.shuffle(a, b)
   local l = E.state.zones[key]
   E.shuffle(l)
   local cards = E.state.cards
-  for _, id in ipairs(l) do
-    local c = cards[id]
+  local function unknown(c, depth)   -- (and the cards under it, which go where it goes)
     c.seen_by = nil
     if c.face_down then   -- (in a zone others see, its stand-in would follow it through the shuffle)
       c.down_ref = nil
       c.down_ref = E.new_stand_in()
     end
+    if depth < 1000 then
+      for _, id in ipairs(c.under) do unknown(cards[id], depth + 1) end
+    end
   end
+  for _, id in ipairs(l) do unknown(cards[id], 0) end
   E.note("shuffle", { zone = key })
 end
 
@@ -762,6 +775,40 @@ function C.set_owner(c, p)
   if c.controller == nil then c.controller = p end   -- (a card nobody controlled: its new owner does)
 end
 
+-- The line every seat reads of a reveal the rules did not word: who shows it, the player
+-- whose zone it is in, or who controls it on the board; a card of a shared zone, the deck
+-- everyone draws from say, is shown by nobody in particular.
+local function reveal_line(c, p)
+  local by, shared
+  if c.zone == "board" then by = c.controller   -- (nil for a card nobody controls)
+  elseif c.zone ~= "under" then
+    by = select(2, E.zone_parts(c.zone))
+    shared = by == nil and c.zone or nil
+  end
+  if p == nil then
+    return by and string.format("Player %d reveals %s", by, c.name) or string.format("%s is revealed", c.name)
+  elseif by and by ~= p then
+    return string.format("Player %d shows player %d a card", by, p)
+  elseif shared then
+    return string.format("Player %d sees a card of %s", p, shared)
+  end
+  return string.format("Player %d sees a card%s", p, by == p and c.owner == p and " of their own" or "")
+end
+
+-- What player p reads of a card shown to them alone, in place of the others' line: which
+-- card and where ("You see Duelist (player 2's hand)"); else a card gone before their next
+-- screen (a hand lost in a duel) would never have shown.
+local function shown_line(c, p)
+  local where
+  if c.zone == "board" then where = "on " .. tostring(c.space)
+  elseif c.zone == "under" then where = "under a card"
+  else
+    local name, owner = E.zone_parts(c.zone)
+    where = owner == nil and name or owner == p and ("your " .. name) or string.format("player %d's %s", owner, name)
+  end
+  return string.format("You see %s (%s)", c.name, where)
+end
+
 --- Shows a card's face to player p, or to everyone when p is nil.
 function C.reveal(c, p, said)
   c = card_arg(c, "cards.reveal")
@@ -782,27 +829,9 @@ function C.reveal(c, p, said)
   table.sort(seen)
   c.seen_by = seen
   E.note("reveal", { zone = c.zone })
-  if said ~= nil then   -- (the rules' own words: who looked, who exposed it; false: they say it once for many)
-    if said then E.say(said) end
-    return
-  end
-  -- (who shows it: the player whose zone it is in, or who controls it on the board; a card
-  -- of a shared zone, the deck everyone draws from say, is shown by nobody in particular)
-  local by, shared
-  if c.zone == "board" then by = c.controller   -- (nil for a card nobody controls)
-  elseif c.zone ~= "under" then
-    by = select(2, E.zone_parts(c.zone))
-    shared = by == nil and c.zone or nil
-  end
-  if p == nil then
-    E.say(by and string.format("Player %d reveals %s", by, c.name) or string.format("%s is revealed", c.name))
-  elseif by and by ~= p then
-    E.say(string.format("Player %d shows player %d a card", by, p))
-  elseif shared then
-    E.say(string.format("Player %d sees a card of %s", p, shared))
-  else
-    E.say(string.format("Player %d sees a card%s", p, by == p and c.owner == p and " of their own" or ""))
-  end
+  if said == false then return end   -- (the rules say it, once for many cards)
+  local line = said or reveal_line(c, p)   -- (said: the rules' own words, who looked)
+  if p == nil then E.say(line) else E.say(shown_line(c, p), p, line) end
 end
 
 --- Whether player p sees a card's face where it lies now: face up on the board or in a

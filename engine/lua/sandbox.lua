@@ -340,11 +340,15 @@ local MATH = readonly(LIBS.math, "math")
 -- Messages go to the host: long ones are cut (the rest would only fill the screen).
 -- A table or function is named as tostring names it in scripts (no address).
 local MAX_MESSAGE = 4000
-local function say(text)
+local function say(text, p)
   E.not_in_modifier("say")   -- (a modifier runs whenever a stat is read: its message would depend on who looked)
   text = E.text_at(text, 2)
+  if p ~= nil and (math.type(p) ~= "integer" or E.state.players[p] == nil) then
+    error("say: the player to tell must be one of the match's, 1 to " .. #E.state.players .. ", not " .. E.show(p) ..
+          " (say(text) tells every seat)", 2)
+  end
   if #text > MAX_MESSAGE then text = string.sub(text, 1, MAX_MESSAGE) .. " [...]" end
-  return E.say(text)
+  return E.say(text, p)
 end
 
 local function api()

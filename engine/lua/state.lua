@@ -281,12 +281,10 @@ local function unseeing_of(c, out, depth)
   if c.face_down or c.zone ~= "board" then
     local seats = seats_not(E.sees_face, c)
     if seats then
-      local places, shown, x = {}, {}, top_host(c)
-      for _, p in ipairs(seats) do
-        places[p], shown[p] = E.pool_place(c, p), x ~= nil and place_shown(x, p)
-      end
+      local places = {}
+      for _, p in ipairs(seats) do places[p] = E.pool_place(c, p) end
       out = out or {}
-      out[#out + 1] = { c, seats, places, shown }
+      out[#out + 1] = { c, seats, places }
     end
   end
   if depth < 1000 then
@@ -310,6 +308,11 @@ function E.unseeing(c)
       out = out or {}
       out.blind, out.from, out.from_place = blind, x.zone, E.zone_place(x.zone)
     end
+  end
+  if out then   -- (who sees the place it leaves: E.note_mixed's new stand-ins go by places alone)
+    local seen = {}
+    for p = 1, #E.state.players do seen[p] = x ~= nil and place_shown(x, p) end
+    out.from_seen = seen
   end
   return out
 end
@@ -337,7 +340,17 @@ end
 function E.note_mixed(unseeing, c, tracked)
   if unseeing == nil then return end
   local blind = unseeing.blind
-  local renew = false   -- (a face-down card some seat lost track of gets a new stand-in)
+  -- A face-down card takes a new stand-in when a seat cannot see both the place it left
+  -- and the place it went to: decided by the places alone, which every seat knows, never
+  -- by who knows the card (one stand-in serves every seat: had a reveal to one seat kept
+  -- the card's stand-in, the others would see which card that seat was shown).
+  local renew = false
+  if c then
+    local x, seen = top_host(c), unseeing.from_seen
+    for p = 1, #E.state.players do
+      if not (seen[p] and x ~= nil and place_shown(x, p)) then renew = true break end
+    end
+  end
   if blind and c and not tracked then
     -- a seat that sees neither the place the card left nor the one it went to cannot tell
     -- which card moved: it forgets what it knew of the card, and of every card left where
@@ -345,27 +358,25 @@ function E.note_mixed(unseeing, c, tracked)
     -- hand the seat was shown), and its samples join the two places
     local cards, left = E.state.cards, unseeing.from and E.state.zones[unseeing.from]
     for _, p in ipairs(blind) do
-      if not place_shown(c, p) or c.face_down then   -- (face down where it went: p cannot tell it either)
+      -- (face down where it went, p cannot tell it either: unless p is its owner, who sees
+      -- its face there; a reveal's knowledge is what p loses here, so it does not count)
+      if not place_shown(c, p) or (c.face_down and not (c.owner == p and place_shown(c, p))) then
         forget(c, p, 0)
         for _, id in ipairs(left or E.EMPTY) do
           local d = cards[id]
           if d.seen_by or d.under[1] ~= nil then forget(d, p, 0) end
         end
         E.mix_places(p, unseeing.from_place, E.pool_place(c, p))
-        renew = true
       end
     end
   end
   for _, moved in ipairs(unseeing) do
-    local card, places, shown = moved[1], moved[3], moved[4]
-    local x = top_host(card)
+    local card, places = moved[1], moved[3]
     for _, p in ipairs(moved[2]) do
       local to = E.pool_place(card, p)
       if places[p] ~= to and not E.sees_face(card, p) then
         -- (from no place, a card made for the move: as one made there, E.note_hidden)
         E.mix_places(p, places[p] == nil and (card.owner or 0) or places[p], to)
-        -- (followed from a place p sees to another, by its stand-in, it keeps it)
-        renew = renew or (card == c and not (shown[p] and x ~= nil and place_shown(x, p)))
       end
     end
   end
@@ -434,12 +445,58 @@ local function face_down_back(c)
            host = c.host, under = c.under, mark = c.mark }
 end
 
+-- The state's own parts of ids and numbers, which hold no card; the rest (vars, players,
+-- counters, a rules' key) is looked through for one (card_kept).
+local HOLD_NO_CARD = { cards = true, zones = true, spaces = true, rng = true, mixed = true }
+
+-- Where the state holds a card itself outside state.cards ("state.vars.last.a", and its
+-- id), or nil. A view holds such a part whole, so the card would be in every seat's view,
+-- face and all, whoever may see it. (At most 20,000 tables looked at, 16 deep.)
+local function card_kept(st)
+  local cards, left = st.cards, 20000
+  local function walk(t, depth)
+    for k, x in next, t do
+      if type(x) == "table" then
+        left = left - 1
+        if left < 0 then return nil end
+        local id = rawget(x, "id")
+        if math.type(id) == "integer" and cards[id] == x then return { k }, id end
+        if depth < 16 then
+          local keys, found = walk(x, depth + 1)
+          if keys then
+            table.insert(keys, 1, k)
+            return keys, found
+          end
+        end
+      end
+    end
+  end
+  for top, x in next, st do
+    if type(x) == "table" and not HOLD_NO_CARD[top] then
+      local keys, id = walk(x, 0)
+      if keys then
+        local path = "state." .. tostring(top)
+        for _, k in ipairs(keys) do
+          path = path .. (type(k) == "string" and k:match("^[%a_][%w_]*$") and ("." .. k) or ("[" .. E.show(k) .. "]"))
+        end
+        return path, id
+      end
+    end
+  end
+end
+
 --- What player p may see (p nil: everything), as a table that shares the
 --- state's own subtables: encode it, never hand it to a script. Every zone is
 --- {count=n}, with cards={ids, bottom to top} when p may see them; a secret zone
 --- is left out. A face-down card shows only where it is, unless p may see it.
 local function view_table(p)
   local st = E.state
+  local kept, id = card_kept(st)
+  if kept then
+    error(kept .. " holds card " .. id .. " itself, and every seat's view holds " .. kept:match("^state%.[%w_]+") ..
+          " whole: the card would be shown to every seat, face and all; keep in the state only what every " ..
+          "seat may know of it (its id is no secret either: ids follow the order cards were made in)", 0)
+  end
   local v = E.copy(st)
   v.rng = nil
   v.seed = nil
@@ -474,8 +531,9 @@ local function view_table(p)
         if id < last then in_order = false end
         last = id
         local seen = c.seen_by
-        if seen and p ~= nil and c.owner ~= p then
-          -- (who else was shown it is its owner's to know: the log says only "a card")
+        if seen and p ~= nil and not (c.owner == p and place_shown(c, p)) then
+          -- (who else was shown it is its owner's to know, where the owner sees which card
+          -- it showed: the log says only "a card"; not from a deck it does not see)
           local mine = E.seen_by(c, p) and { p } or nil
           c = E.copy(c)
           c.seen_by = mine
