@@ -671,3 +671,16 @@ def test_a_zone_declared_not_shown_is_left_off_the_screen(tmp_path):
     after = render_state(m, 1)
     assert "hand" not in after and "deck" not in after and "table 0" in after, after
     assert m.view(1)["zones"]["hand:1"]["count"] == 3   # (the view is as it was)
+
+
+def test_card_names_no_owner_for_a_card_nobody_owns_in_a_players_hand():
+    """From a modder's trial: `card #4` said "P1's hand: Watchman (nobody's)" of a card dealt
+    from a pile nobody owns (the docs' advice); on a table all see, whose it is is still said."""
+    from conftest import ROOT
+    from engine.loader import load_game
+    m = Match(load_game(str(ROOT / "tests" / "games" / "sealed_bid")), 7, [Seat("human"), Seat("human")], quiet=True)
+    held, shown = m.eval("return cards.create('high', nil, 1, 'hand').id, cards.create('high', nil, 2, 'table').id")
+    s = Session(m)
+    s.keyboard = 1
+    assert s.handle(f"card #{held}").splitlines()[0] == "P1's hand: High"
+    assert s.handle(f"card #{shown}").splitlines()[0] == "P2's table: High (nobody's)"
