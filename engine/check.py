@@ -369,11 +369,11 @@ def _data_outside_state(game) -> list[Problem]:
 
     seats = [Seat("random") for _ in range(game.data["players"]["min"])]
     try:
-        first = Match(game, 1, seats, quiet=True)
-        first.rollout(seed=1, max_decisions=SHARE_DECISIONS)
-        kept = _card_kept_in_views(game, first)
+        kept = _card_kept_in_play(game, Match(game, 1, seats, quiet=True))   # (answers one by one)
         if kept is not None:
             return [kept]
+        first = Match(game, 1, seats, quiet=True)
+        first.rollout(seed=1, max_decisions=SHARE_DECISIONS)
         second = Match(game, 2, seats, quiet=True, beside=first)
         shared = second.rules_globals()   # (what a match starts with, beside another or alone)
         second.rollout(seed=2, max_decisions=SHARE_DECISIONS)
@@ -406,40 +406,52 @@ def _data_outside_state(game) -> list[Problem]:
                     f"data in `state` (caches of card definitions or the board may stay)")]
 
 
-def _card_kept_in_views(game, m) -> Problem | None:
-    """A card the state keeps whole outside state.cards, which each seat's view refuses
-    (a view that fails otherwise is said by the checks of the random games)."""
-    for seat in range(1, len(m.seats) + 1):
-        try:
-            m.view(seat)
-        except ScriptError as e:
-            return _card_kept_at(game, e)
+def _card_kept_in_play(game, m) -> Problem | None:
+    """A card the state keeps whole outside state.cards (E.card_kept), which every view
+    refuses, looked for after each decision of a random game of m (which it plays on), and
+    placed at the line of a script that sets where it was found (_card_kept_at)."""
+    for i in range(SHARE_DECISIONS + 1):
+        kept = m.card_kept()
+        if kept is not None:
+            return _card_kept_at(game, *kept, m.decisions)
+        if m.pending is None:
+            break
+        m.rollout(seed=1000 + i, max_decisions=1)
     return None
 
 
-def _card_kept_at(game, e: ScriptError) -> Problem | None:
-    """A view's refusal of a card kept whole in the state (state.lua, card_kept), placed at
-    the first line of a script that sets the key it was found under ("state.vars.duel.a":
-    the first `.duel =` or `["duel"] =`), else at game.yaml; None for another error."""
-    m = re.match(r"(state(?:\.[A-Za-z_]\w*|\[[^\]]*\])+) holds card \d+ itself", str(e))
-    if m is None:
-        return None
-    keys = re.findall(r"\.([A-Za-z_]\w*)", m.group(1))[1:] or re.findall(r"\.([A-Za-z_]\w*)", m.group(1))
+def _card_kept_at(game, path: str, card: int, decision: int) -> Problem:
+    """The problem of a card kept whole at `path`, placed at the first line of a script that
+    sets it: the key under the state's part, with what follows it (`.duel[p] =` for
+    state.vars.duel[1]), else the key alone (`.duel =`), else game.yaml."""
+    keys = re.findall(r"\.([A-Za-z_]\w*)", path)
+    name = keys[1] if len(keys) > 1 and path.startswith("state.vars") else keys[-1] if keys else None
     where = (loader.display(game.root / "game.yaml"), 1, 1)
-    if keys:
-        name = re.escape(keys[0])
-        sets = re.compile(rf"(?:\.{name}|\[\s*[\'\"]{name}[\'\"]\s*\])\s*=(?!=)")
+    if name is not None:
+        deeper = path.split(name, 1)[1] != ""
+        pat = re.escape(name)
+        tries = ([re.compile(rf"(?:\.{pat}|\[\s*[\'\"]{pat}[\'\"]\s*\])(?:\.\w+|\[[^\]]*\])+\s*=(?!=)")]
+                 if deeper else [])
+        tries.append(re.compile(rf"(?:\.{pat}|\[\s*[\'\"]{pat}[\'\"]\s*\])\s*=(?!=)"))
         files = _file_lines(game)
-        for src, _kind in _scripts(game):
-            start, code = first_line(src.source)
-            found = next(((i, hit) for i, line in enumerate(code.splitlines(), 1)
-                          if (hit := sets.search(line))), None)
+        found = None
+        for sets in tries:
+            for src, _kind in _scripts(game):
+                start, code = first_line(src.source)
+                hit = next(((i, h) for i, line in enumerate(code.splitlines(), 1) if (h := sets.search(line))), None)
+                if hit:
+                    found = (src, start, code, hit)
+                    break
             if found:
-                line, hit = found
-                where = (src.chunkname, *use_place(src, start, code, files.get(src.chunkname), line,
-                                                   hit.start() + 2, hit.group(0)[1:]))
                 break
-    return Problem(*where, f"{str(e).splitlines()[0]} (in a random game summon check played)")
+        if found:
+            src, start, code, (line, hit) = found
+            where = (src.chunkname, *use_place(src, start, code, files.get(src.chunkname), line,
+                                               hit.start() + 2, hit.group(0)[1:]))
+    return Problem(*where, f"{path} holds card {card} itself, and a seat's view holds what it is kept in whole: the "
+                           f"card would be shown to every seat, face and all; keep in the state only what every seat "
+                           f"may know of it (its id is no secret either: ids follow the order cards were made in) "
+                           f"(at decision {decision} of a random game summon check played)")
 
 
 def _global_changed_at(game, name: str) -> tuple[str, int, int]:

@@ -318,8 +318,11 @@ def _schema_problems(doc: yamlio.Document, err, root: dict | None = None) -> lis
                         or _goes_under(key, err.schema.get("properties") or {}, root or {}))
                 if not hint and inst[key] is None and isinstance(key, str) and " " in key.strip():
                     # (`{id: x, text: Sees far, moves far.}`: the comma ended the text there)
-                    hint = (" (words with no value: a comma in a { } mapping ends the value before it; "
-                            "put text that holds a comma in quotes)")
+                    line, col = doc.where(where + (key,))
+                    text = doc.lines[line - 1] if 0 < line <= len(doc.lines) else ""
+                    if "{" in text[:max(col - 1, 0)] and "," in text[:max(col - 1, 0)]:
+                        hint = (" (words with no value: a comma in a { } mapping ends the value before it; "
+                                "put text that holds a comma in quotes)")
                 out.append(doc.key_problem(where + (key,), f"unknown key '{key}'{hint}"))
     elif err.validator == "required":
         missing = [k for k in err.validator_value if not (isinstance(inst, dict) and k in inst)]

@@ -502,9 +502,9 @@ class Match:
         """(decision number, what) of the last draw, roll or shuffle, or of a card coming into
         a seat's sight (a card handed over from another's hand): (0, "") when there was none.
         seat: only what concerns that seat (chance, and cards it has seen), not cards others saw."""
-        for n, kind, seats in reversed(self._rt.chance_notes()):
+        for n, kind, seats, told in reversed(self._rt.chance_notes()):
             if seat is None or seats is None or seat in seats:
-                return n, kind
+                return n, told.get(seat, kind)
         return 0, ""
 
     def eval(self, code: str, chunkname: str = "eval", *, seat: int | None = None) -> list:
@@ -547,6 +547,11 @@ class Match:
             if broken:   # (the engine would fail on it later, at a line of its own)
                 self._rebuild()
                 raise ScriptError(f"{EDIT_CHUNK}: {broken}; the engine relies on that (the change is taken back)")
+            kept = self.card_kept()
+            if kept:   # (every view would refuse the match from now on)
+                self._rebuild()
+                raise ScriptError(f"{EDIT_CHUNK}: {kept[0]} holds card {kept[1]} itself, which every seat's view "
+                                  f"would show; keep its id (the change is taken back)")
             self._keep_edit(Edit(self.decisions, code), bc, line)
         return json.loads(res), changed
 
@@ -605,6 +610,11 @@ class Match:
                 out.append(others)
             out.append(text if p is None else f"(to player {p}) {text}")
         return out
+
+    def card_kept(self) -> tuple[str, int] | None:
+        """Where the state keeps a card itself outside state.cards ("state.vars.duel.a", and
+        the card's id), which a view refuses (it would show the card to every seat), or None."""
+        return self._rt.card_kept()
 
     def said(self) -> list[tuple[int | None, str, str]]:
         """What happened since the last call, as (None, text, "") for every seat, and (player,
@@ -789,6 +799,9 @@ def state_problem(st: Any, game: GameDef, seats: int) -> str | None:
         if not isinstance(c.get("under"), list) or not all(
                 isinstance(u, int) and not isinstance(u, bool) and 1 <= u <= len(cards) for u in c["under"]):
             return f"state.cards[{i}].under must be a list of the ids of the cards under it, not {lua(c.get('under'))}"
+        for field in ("seen_by", "seen_open"):
+            if field in c and not (isinstance(c[field], list) and all(map(is_player, c[field]))):
+                return f"state.cards[{i}].{field} must be a list of players from 1 to {seats}, not {lua(c[field])}"
         if "down_ref" in c and not (isinstance(c["down_ref"], int) and not isinstance(c["down_ref"], bool)):
             return f"state.cards[{i}].down_ref must be a whole number (its stand-in's), not {lua(c['down_ref'])}"
         if "first_owner" in c and not (is_player(c["first_owner"]) or c["first_owner"] == 0):

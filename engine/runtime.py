@@ -352,11 +352,13 @@ class Runtime:
         self._activate()
         return self._E.key_index(key)
 
-    def chance_notes(self) -> list[tuple[int, str, tuple[int, ...] | None]]:
-        """(decision number, kind, seats) of every draw, roll, shuffle and card come into
-        sight so far, in order; seats: who learned something (None: everyone)."""
+    def chance_notes(self) -> list[tuple[int, str, tuple[int, ...] | None, dict[int, str]]]:
+        """(decision number, kind, seats, told) of every draw, roll, shuffle and card come into
+        sight so far, in order; seats: who learned something (None: everyone); told: what a
+        seat alone reads instead of kind (players.learned's words)."""
         self._activate()
-        return [(int(n["decision"]), str(n["kind"]), None if n["seats"] is None else tuple(_list(n["seats"])))
+        return [(int(n["decision"]), str(n["kind"]), None if n["seats"] is None else tuple(_list(n["seats"])),
+                 {} if n["told"] is None else {int(k): str(v) for k, v in n["told"].items()})
                 for n in _list(self._E.chance_log)]
 
     def rules_globals(self) -> dict[str, str]:
@@ -566,6 +568,12 @@ class Runtime:
         t = self._scenario_api() if table == "scenario" else self._E.base_env[table]
         keys = self._lua.eval("function(t) local out = {} for k in pairs(t) do out[#out + 1] = k end return out end")
         return sorted(str(k) for k in keys(t).values())
+
+    def card_kept(self) -> tuple[str, int] | None:
+        """E.card_kept of this match's state: (path, card id) or None."""
+        self._activate()
+        res = self._call(self._E.card_kept)
+        return (str(res[0]), int(res[1])) if res and res[0] is not None else None
 
     def drain_messages(self) -> list[tuple[int | None, str, str]]:
         """What the match said since the last call: (None, text, "") for every seat, (player,

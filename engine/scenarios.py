@@ -469,7 +469,13 @@ def unknown_names(game, spaces: list[str], expect: dict, keys: tuple,
             spec(want, k)
     for f in ("sees", "not_sees"):
         for who, ids in (expect.get(f) or {}).items():
-            player(int(who) if isinstance(who, str) and who.isdigit() else who, keys + (f, who))
+            n = int(who) if isinstance(who, str) and who.lstrip("-").isdigit() else who
+            if not isinstance(n, int) or isinstance(n, bool):
+                out.append((keys + (f, who), f"{f}: {who!r} is no player (give a player's number: {{2: [card]}})"))
+                continue
+            if players is None and n < 1:
+                out.append((keys + (f, who), f"{f}: there is no player {n}"))
+            player(n, keys + (f, who))
             for i, c in enumerate(ids or []):
                 card(c, keys + (f, who, i))
     for zkey, want in (expect.get("zones") or {}).items():

@@ -471,13 +471,14 @@ def private_ids(match: Match, view: dict, player: int) -> list[tuple[str, list]]
             if z.get("scope", "player") == "player" and z.get("visibility") == "owner" and _shown(match, name)]
 
 
-def private_zones(match: Match, view: dict, player: int) -> list[tuple[str, list[str]]]:
-    """The player's own zones that only they may see (a hand, say): (zone name, card names bottom to top)."""
+def private_zones(match: Match, view: dict, player: int, every: bool = False) -> list[tuple[str, list[str]]]:
+    """The player's own zones that only they may see (a hand, say): (zone name, card names
+    bottom to top); every: those `shown: false` keeps off the screen too (`hand` asks for them)."""
     zones = match.game.data.get("zones") or {}
     cards = {c["id"]: c for c in view["cards"]}
     out = []
     for name, z in zones.items():
-        if z.get("scope", "player") == "player" and z.get("visibility") == "owner" and _shown(match, name):
+        if z.get("scope", "player") == "player" and z.get("visibility") == "owner" and (every or _shown(match, name)):
             ids = view["zones"].get(f"{name}:{player}", {}).get("cards", [])
             # (a face-down card whose face the zone's player does not know: as any list shows it)
             out.append((name, [cards[i].get("name") or f"face-down card {i}" for i in ids if i in cards]))
@@ -537,7 +538,7 @@ def listed_zones(match: Match, view: dict, player: int | None, looks: Looks | No
     cards = {c["id"]: c for c in view["cards"]}
     out = []
     for name in display.get("zones") or []:
-        if _shared(match, name) != (player is None):
+        if _shared(match, name) != (player is None) or not _shown(match, name):
             continue
         z = view["zones"].get(name if player is None else f"{name}:{player}")
         if z is None or "cards" not in z:

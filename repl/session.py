@@ -193,9 +193,13 @@ class Session:
         self.keyboard = player
         mine = [i + 1 for i, a in enumerate(self.match.askers) if a == player]
         since = mine[-1] if mine else 0
-        lines = _runs([line for e in self.log if e.decision >= since and e.decision > 0
+        # (the setup's lines, decision 0, the seat's own alone: a secret role said to it there)
+        lines = _runs([line for e in self.log if e.decision >= since and (e.decision > 0 or e.seat == player)
                        if (line := e.for_seat(player))])
-        lines += self._new_in_hand(player)
+        try:
+            lines += self._new_in_hand(player)
+        except EngineError as e:   # (a view the rules left unable to be made: the screen says why)
+            lines.append(f"cannot show what is new in your hand: {e}")
         if not lines:
             return ""
         head = "Since your last turn:" if mine else "So far:"
@@ -691,7 +695,7 @@ class _LookAheadFailed(Exception):
 @command("hand", help="the cards in your hand and other private zones")
 def _hand(s: Session, arg: str) -> str:
     def of(p: int, view: dict) -> str:
-        lines = [f"{name}: {', '.join(names) or 'empty'}" for name, names in private_zones(s.match, view, p)]
+        lines = [f"{name}: {', '.join(names) or 'empty'}" for name, names in private_zones(s.match, view, p, every=True)]
         return f"P{p}:\n  " + ("\n  ".join(lines) or "(no private zones)")
     if s.viewer() is None:   # a designer, or bots alone: every seat's
         view = s.match.view(None)

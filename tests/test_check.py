@@ -1225,3 +1225,9 @@ def test_a_comma_in_the_text_of_a_one_line_card_is_said_to_need_quotes(tmp_path)
     text = "\n".join(str(p) for p in check(str(game)))
     assert f"cards.yaml:{line}:{col}: unknown key 'or so.' (words with no value: a comma in a {{ }} mapping " \
            "ends the value before it; put text that holds a comma in quotes)" in text, text
+    # (a review: not for a key of several words in a block mapping, where no comma is)
+    edit(game / "cards" / "cards.yaml", "text: Worth 1, or so.}", "text: Worth 1.}")
+    edit(game / "cards" / "cards.yaml", "  - {id: high, name: High, value: 3, copies: 0, text: Worth 3.}",
+         "  - id: high\n    name: High\n    value: 3\n    copies: 0\n    text: Worth 3.\n    designer note:")
+    text = "\n".join(str(p) for p in check(str(game)))
+    assert "unknown key 'designer note'" in text and "a comma" not in text, text

@@ -358,6 +358,8 @@ def test_a_failing_change_at_a_reload_is_named_to_a_designer_only(game_copy):
     # (a card under itself, listed twice, or hosts in a loop were kept: the engine then
     # overflowed its stack or ran out of steps at a line of its own)
     ("state.cards[1].under = {1}", "state.cards[1].under holds card 1, whose zone is "),
+    ("state.cards[1].seen_open = 5", "state.cards[1].seen_open must be a list of players from 1 to 2, not 5"),
+    ("state.cards[1].seen_by = {3}", "state.cards[1].seen_by must be a list of players from 1 to 2, not [3]"),
     ("cards.attach(cards.get(2), cards.get(1)); state.cards[1].under = {2, 2}",
      "state.cards[1].under lists card 2 twice"),
     ("cards.attach(cards.get(2), cards.get(1)); state.cards[3].under = {2}",

@@ -1233,6 +1233,14 @@ def test_an_owner_sees_whom_its_card_was_shown_only_where_it_sees_which_card_tha
         m.edit(f"cards.reveal(zones.cards(1, 'deck')[{which}], 2)")
         views.append(canonical({k: v for k, v in m.view(1).items() if k != "log"}))
     assert views[0] == views[1]
+    # nor once it draws them, seeing them again (a second review: the list was then its own)
+    views = []
+    for which in (1, 2):
+        m = new_bid_match(bid_game)
+        m.edit(f"cards.reveal(zones.cards(1, 'deck')[{which}], 2)")
+        m.edit("zones.draw(1, 'deck', 'hand', 2)")
+        views.append(canonical({k: v for k, v in m.view(1).items() if k != "log"}))
+    assert views[0] == views[1]
     # (from its hand, which it sees, the owner knows whom it showed which card)
     m = new_bid_match(bid_game)
     shown = m.eval("local c = zones.cards(1, 'hand')[1]; cards.reveal(c, 2); return c.id")[0]
@@ -1274,14 +1282,46 @@ def test_a_card_kept_whole_in_state_vars_is_refused_by_every_view_and_found_by_c
             break
         m.answer(0)
     m.answer(0)
-    with pytest.raises(ScriptError, match=r"^state\.vars\.last\.played holds card \d+ itself, and every seat's "
-                                          r"view holds state\.vars whole"):
+    with pytest.raises(ScriptError, match=r"^state\.vars\.last\.played holds card \d+ itself, and a seat's "
+                                          r"view holds what it is kept in whole"):
         m.view(2)
     r = summon("check", str(game))
     lines = (game / "bid.lua").read_text().splitlines()
     row = next(i for i, line in enumerate(lines, 1) if "state.vars.last =" in line)
     col = lines[row - 1].index("last =") + 1
     assert r.returncode == 1 and f"bid.lua:{row}:{col}: state.vars.last.played holds card" in r.stdout, r.stdout
+
+
+def test_a_card_kept_for_a_while_or_in_a_cards_field_is_found_named_the_same_way_every_time(tmp_path):
+    """A review: check looked at the views once, at the end of a random game, and missed a
+    card kept only while a phase ran; a card kept in another card's field (`c.paired = d`)
+    was in the view of every seat that saw c; the one named among several kept changed from
+    run to run (next order); the line named was the one that made the table empty, not the
+    one that put the card in; a designer's change keeping one was kept."""
+    import shutil
+    game = tmp_path / "kept"
+    shutil.copytree(ROOT / "tests" / "games" / "sealed_bid", game)
+    edit(game / "bid.lua", "function setup()\n", "function setup()\n  state.vars.duel = {}\n")
+    edit(game / "bid.lua", "    played[p] = c\n", "    played[p] = c\n    state.vars.duel[p] = c\n")
+    edit(game / "bid.lua", "  for _, p in ipairs(players.list()) do cards.turn_face_up(played[p]) end\n",
+         "  for _, p in ipairs(players.list()) do cards.turn_face_up(played[p]) end\n  state.vars.duel = {}\n")
+    r = summon("check", str(game))
+    lines = (game / "bid.lua").read_text().splitlines()
+    row = next(i for i, line in enumerate(lines, 1) if "state.vars.duel[p] = c" in line)
+    assert r.returncode == 1 and f"bid.lua:{row}:{lines[row - 1].index('duel[p]') + 1}: state.vars.duel[1] holds card" \
+        in r.stdout, r.stdout
+    m = new_bid_match(bid := load_game(BID))
+    with pytest.raises(ScriptError, match=r"state\.cards\[\d+\]\.paired holds card 1 itself, .*\(the change is taken back\)"):
+        m.edit("local shown = cards.create('low', 1, 1, 'table'); shown.paired = zones.cards(1, 'hand')[1]")
+    named = set()
+    for _ in range(3):   # (fresh runtimes: whatever order next() gives, the same path is named)
+        m = new_bid_match(bid)
+        m.eval("local h = zones.cards(1, 'hand'); state.vars.gamma = h[3]; state.vars.beta = h[2]; "
+               "state.vars.alpha = h[1]")
+        named.add(m.card_kept())
+        with pytest.raises(ScriptError, match=r"^state\.vars\.alpha holds card"):
+            m.view(1)
+    assert named == {("state.vars.alpha", 1)}, named
 
 
 def test_a_card_shown_to_one_seat_is_named_in_that_seats_log_alone(bid_game):
@@ -1314,3 +1354,51 @@ def test_a_card_shown_to_one_seat_is_named_in_that_seats_log_alone(bid_game):
     assert lines[None] == [f"(to P1) You see {name} (player 2's hand)"]
     with pytest.raises(ScriptError, match=r"^eval:1: say: the player to tell must be one of the match's, 1 to 2, not 3"):
         m.eval("say('psst', 3)")
+
+
+def test_a_stand_ins_length_says_nothing_of_the_cards_in_a_secret_zone(bid_game):
+    """A review: stand-ins took a fifth digit past 3,000 cards in the match, counting those of
+    a secret zone, whose number no seat may know."""
+    shown = set()
+    for n in (0, 3000):
+        m = new_bid_match(bid_game)
+        m.edit(f"for i = 1, {n} do cards.create('low', 1, 1, 'vault') end")
+        m.edit("local c = zones.cards(1, 'hand')[1]; cards.to_zone(c, 1, 'table'); cards.turn_face_down(c)")
+        assert "vault:1" not in m.view(2)["zones"]
+        shown.add(len(m.view(2)["zones"]["table:1"]["cards"][0]))
+    assert shown == {5}, shown   # ("?" and four digits, either way)
+
+
+def test_a_card_put_back_on_a_shared_pile_is_made_nobodys_and_its_old_owner_loses_it(tmp_path):
+    """From a modder's trial (a bluffing game): a card drawn from a shared court, made the
+    drawer's, then put back and shuffled in, was still its first taker's: when another
+    player later drew it face down onto their table, its old owner saw it there (78 of 200
+    random six-player games). cards.set_owner(c, nil) makes it nobody's again."""
+    m, made = market_game(tmp_path)
+    m.edit(f"local c = cards.get({made[0]}); cards.turn_face_down(c); cards.to_zone(c, 1, 'hand'); "
+           f"cards.set_owner(c, 1)")
+    m.edit(f"local c = cards.get({made[0]}); cards.to_zone(c, 'market'); cards.set_owner(c, nil); "
+           f"zones.shuffle('market')")
+    assert m.eval(f"local c = cards.get({made[0]}); return c.owner == nil, c.controller == nil") == [True, True]
+    m.edit(f"cards.to_zone(cards.get({made[0]}), 2, 'table')")
+    assert made[0] not in {c["id"] for c in m.view(1)["cards"]}   # (player 1 sees a stand-in, not its old card)
+    with pytest.raises(ScriptError, match=r"cards\.set_owner: no player 3"):
+        m.edit(f"cards.set_owner(cards.get({made[0]}), 3)")
+
+
+def test_a_shuffle_takes_the_marks_off_and_a_reveal_stops_only_the_undo_of_who_learned(bid_game):
+    """From a modder's trial: a public mark stayed on a face-down card through a shuffle of
+    its zone, so the stand-in that carried it was the old card; and a card shown again to the
+    player who had just held it (`cards.reveal(c, p, false)`, to keep them knowing it) stopped
+    everyone's fair undo, theirs too."""
+    m = new_bid_match(bid_game)
+    m.edit("local t = zones.cards(1, 'hand'); for i = 1, 2 do cards.to_zone(t[i], 1, 'table'); "
+           "cards.turn_face_down(t[i]) end; cards.mark(t[1], {lacks = 'x'})")
+    m.edit("zones.shuffle(1, 'table')")
+    assert all("mark" not in c for c in m.view(2)["cards"] if c.get("zone") == "table:1")
+    m.answer(0)
+    before = {p: m.last_chance(p) for p in (1, 2)}
+    m.edit("cards.reveal(zones.cards(1, 'hand')[1], 1, false)")   # (player 1 holds it: nothing learned)
+    assert {p: m.last_chance(p) for p in (1, 2)} == before
+    m.edit("cards.reveal(zones.cards(1, 'hand')[1], 2, false)")
+    assert m.last_chance(2)[0] == m.decisions and m.last_chance(1) == before[1]

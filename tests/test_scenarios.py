@@ -948,3 +948,8 @@ scenarios:
     f.write_text(body.replace("HIGHS", "hihg"))
     r = summon("test", str(f))
     assert r.returncode == 1 and "no card called 'hihg' (did you mean 'high'?)" in r.stdout, r.stdout
+    # (a review: a word for a player was an internal error)
+    f.write_text(body.replace("not_sees: {1: [HIGHS]}", "not_sees: {two: [high]}"))
+    r = summon("test", str(f))
+    assert r.returncode == 1 and "not_sees: 'two' is no player (give a player's number: {2: [card]})" in r.stdout \
+        and "internal error" not in r.stdout, r.stdout

@@ -45,6 +45,7 @@
 ---@field host CardId|nil The card it is attached under.
 ---@field face_down boolean|nil True while face down.
 ---@field seen_by Player[]|nil Players it has been revealed to.
+---@field seen_open Player[]|nil Those of seen_by whom its owner saw it shown to, seeing which card it was (the owner's view lists only those).
 ---@field down_ref integer|nil The stand-in number others know it by while face down.
 ---@field mark any What every player knows of it while face down (cards.mark), or nil.
 ---@field base table<string, number>|nil This card's own stat values, overriding its definition's; the rules set it (`c.base = {strength = 3}`).
@@ -132,7 +133,7 @@
 
 --- What one seat may know of the match: a copy of the state without `seed`, `rng`, `mixed`
 --- and `turned_down`, with only the cards it may see (a card's `seen_by` names only the seat
---- itself, but to the card's owner where the owner sees it, who then knew which card they showed). A bot's `evaluate(view, seat)` (game.yaml
+--- itself, but to the card's owner, who also reads those it saw it shown to, seeing which card it was). A bot's `evaluate(view, seat)` (game.yaml
 --- `bots: evaluate:`) and the REPL's `lua` command get this, never the state.
 ---@class View
 ---@field game string
@@ -624,11 +625,13 @@ function cards.mark(c, mark) end
 --- A face-down card's new owner now knows its face (fair undo stops there); its old owner
 --- goes on knowing it if they did. Its controller stays as it was (a card nobody
 --- controlled is the new owner's): set that too when the taker now controls it
---- (`c.controller = 2`).
+--- (`c.controller = 2`). p nil makes it nobody's again, as a card put back on a shared
+--- pile should be (and nobody controls it, if its owner did): else its old owner, who sees
+--- its face-down cards wherever they see the place, would see it on whoever drew it next.
 --- Errors: not a card; no such player.
 --- Example: cards.set_owner(c, 2); c.controller = 2
 ---@param c CardArg
----@param p Player
+---@param p Player|nil
 function cards.set_owner(c, p) end
 
 --- Shows a card's face to player p, or to everyone when p is nil, until it is

@@ -46,17 +46,18 @@ end
 --- has: each card turned face down is counted (state.turned_down), and the count is shown
 --- through a permutation keyed by the seed, which no seat sees, so the numbers do not
 --- tell the order cards were turned face down in (an army turned over piece by piece);
---- four digits, more only in a game of thousands of cards.
+--- four digits, more only past 3,000 face-down cards.
 function E.new_stand_in()
   local st = E.state
   st.turned_down = (st.turned_down or 0) + 1
-  local used = {}
+  local used, n = {}, 0
   for _, c in ipairs(st.cards) do
-    if c.down_ref then used[c.down_ref] = true end
+    if c.down_ref then used[c.down_ref], n = true, n + 1 end
   end
-  -- (four digits, more only in a game of thousands of cards: the length says nothing of when)
+  -- (four digits while fewer than 3,000 cards are face down: not by the count of all cards,
+  -- which holds those of secret zones, whose number no seat may know)
   local span = 9000
-  while #st.cards * 3 > span do span = span * 10 end
+  while n * 3 > span do span = span * 10 end
   local salt = 0
   while true do
     local _, z = splitmix(st.seed ~ (st.turned_down * 0x2545F4914F6CDD1D) ~ (salt * 0x5851F42D4C957F2D))

@@ -6,12 +6,20 @@ local getinfo = debug.getinfo   -- (kept: the host removes debug once the engine
 -- them as the barrier for fair undo and names the last one when it refuses.
 -- One note per decision at most (the latest), so the log stays small. seats: the
 -- players who learned something (a card came into their sight); nil: everyone (chance).
+-- private: what the note says is that one seat's alone (players.learned's words), kept in
+-- `told` for it, so that a note of the same decision does not name it to another seat.
 E.chance_log = {}
-function E.note(kind, data, seats)
+function E.note(kind, data, seats, private)
   local log, n = E.chance_log, E.decisions
   local about = type(data) == "table" and (data.zone or data.die) or nil
   local text = about and (kind .. " (" .. tostring(about) .. ")") or kind
   local last = log[#log]
+  local told = last and last.decision == n and last.told or nil
+  if private then
+    told = told and E.copy(told) or {}
+    told[seats[1]] = text
+    if last and last.decision == n then text = last.kind end   -- (the others read what they read)
+  end
   if last and last.decision == n then
     if last.seats == nil or seats == nil then seats = nil
     else
@@ -24,9 +32,9 @@ function E.note(kind, data, seats)
       table.sort(union)
       seats = union
     end
-    log[#log] = { decision = n, kind = text, seats = seats }   -- (a new table: forks share the old)
+    log[#log] = { decision = n, kind = text, seats = seats, told = told }   -- (a new table: forks share the old)
   else
-    log[#log + 1] = { decision = n, kind = text, seats = seats }
+    log[#log + 1] = { decision = n, kind = text, seats = seats, told = told }
   end
 end
 

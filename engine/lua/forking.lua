@@ -264,11 +264,11 @@ function E.fork(keep, quiet, seat, seed, src, honest)
       if real == nil or real.pending ~= src.pending then
         local mine = E.save_match({})
         E.load_match(src)
-        real = { pending = src.pending, json = E.view(seat) }
+        real = { pending = src.pending, json = E.view_json(seat) }
         E.load_match(mine)
         views[vkey] = real
       end
-      same = E.view(seat) == real.json
+      same = E.view_json(seat) == real.json
     end
     if not same then return E.fork(keep, quiet, seat, seed, src, true) end
   end

@@ -43,11 +43,12 @@ end
 --- Player p learned something the rules showed them alone (a look at empty squares, a
 --- count), which no card came into their sight for: their fair undo stops here.
 function P.learned(p, what)
+  E.not_in_modifier("players.learned")   -- (a modifier runs whenever a stat is read, by any seat)
   if E.state.players[p] == nil then check_player(p, "players.learned") end
   if what ~= nil and type(what) ~= "string" then
     error("players.learned: what is a few words naming what they learned, not " .. E.show(what), 2)
   end
-  E.note(what and E.clean_text(what) or "look", nil, { p })
+  E.note(what and E.clean_text(what) or "look", nil, { p }, true)
 end
 
 --- Players in seat order starting from p.
@@ -230,9 +231,9 @@ function Z.shuffle(a, b)
   E.shuffle(l)
   local cards = E.state.cards
   local function unknown(c, depth)   -- (and the cards under it, which go where it goes)
-    c.seen_by = nil
+    c.seen_by, c.seen_open = nil, nil
     if c.face_down then   -- (in a zone others see, its stand-in would follow it through the shuffle)
-      c.down_ref = nil
+      c.down_ref, c.mark = nil, nil   -- (and so would its mark)
       c.down_ref = E.new_stand_in()
     end
     if depth < 1000 then
@@ -703,6 +704,8 @@ function C.turn_face_down(c, in_sight)
     if E.sees_face(c, q) then saw[#saw + 1] = q end
   end
   c.face_down, c.seen_by, c.down_ref, c.mark = true, seen, nil, nil
+  -- (those who saw it turned over: its owner knows who they were where it saw that too)
+  c.seen_open = seen and c.owner and E.place_shown(c, c.owner) and E.copy_list(seen) or nil
   c.down_ref = E.new_stand_in()
   E.note_hidden(c, saw)
 end
@@ -743,7 +746,7 @@ end
 function C.turn_face_up(c)
   c = card_arg(c, "cards.turn_face_up")
   if c.face_down then
-    c.face_down, c.seen_by, c.down_ref, c.mark = nil, nil, nil, nil
+    c.face_down, c.seen_by, c.seen_open, c.down_ref, c.mark = nil, nil, nil, nil, nil
     E.note("reveal", { zone = c.zone })
   end
 end
@@ -756,7 +759,9 @@ end
 --- there), and its old owner goes on knowing it if they knew it.
 function C.set_owner(c, p)
   c = card_arg(c, "cards.set_owner")
-  if math.type(p) ~= "integer" or E.state.players[p] == nil then no_player("cards.set_owner", p, 2) end
+  if p ~= nil and (math.type(p) ~= "integer" or E.state.players[p] == nil) then   -- (nil: nobody's)
+    no_player("cards.set_owner", p, 2)
+  end
   local old = c.owner
   if old == p then return end
   if c.face_down then
@@ -765,14 +770,18 @@ function C.set_owner(c, p)
     for _, q in ipairs(seen) do known = known or q == old end
     if not known and E.state.players[old] and E.seen_by(c, old) then seen[#seen + 1] = old end
     table.sort(seen)
-    c.seen_by = seen[1] and seen or nil
-    if not E.seen_by(c, p) then E.note("reveal", { zone = c.zone }, { p }) end
+    c.seen_by, c.seen_open = seen[1] and seen or nil, nil   -- (its new owner watched none of them be shown it)
+    if p ~= nil and not E.seen_by(c, p) then E.note("reveal", { zone = c.zone }, { p }) end
   end
   if c.first_owner == nil then c.first_owner = old or 0 end   -- (0: it had no owner)
   local unseeing = E.unseeing(c)   -- (on the board, its place is its owner's: see E.pool_place)
   c.owner = p
   E.note_mixed(unseeing)
-  if c.controller == nil then c.controller = p end   -- (a card nobody controlled: its new owner does)
+  if p == nil then   -- (back to a shared pile: nobody's, and nobody controls it)
+    if c.controller == old then c.controller = nil end
+  elseif c.controller == nil then
+    c.controller = p   -- (a card nobody controlled: its new owner does)
+  end
 end
 
 -- The line every seat reads of a reveal the rules did not word: who shows it, the player
@@ -820,15 +829,27 @@ function C.reveal(c, p, said)
     fail("cards.reveal: said is the text the log says instead of the engine's line, or false for none, not " ..
          E.show(said))
   end
-  local seen = c.seen_by or {}
+  local seen, open = c.seen_by or {}, c.seen_open
+  -- (its owner knows whom it is shown to where it sees the card, and so which card it is)
+  local watched = c.owner ~= nil and E.place_shown(c, c.owner)
+  local learned   -- (those who did not see its face: their fair undo stops here; the others saw it)
   for _, q in ipairs(p and { p } or E.players.list()) do
-    local known = false
-    for _, s in ipairs(seen) do known = known or s == q end
-    if not known then seen[#seen + 1] = q end
+    if not E.sees_face(c, q) then
+      learned = learned or {}
+      learned[#learned + 1] = q
+    end
+  end
+  for _, q in ipairs(p and { p } or E.players.list()) do
+    if not E.in_list(seen, q) then seen[#seen + 1] = q end
+    if watched and not E.in_list(open or E.EMPTY, q) then
+      open = open or {}
+      open[#open + 1] = q
+    end
   end
   table.sort(seen)
-  c.seen_by = seen
-  E.note("reveal", { zone = c.zone })
+  if open then table.sort(open) end
+  c.seen_by, c.seen_open = seen, open
+  if learned then E.note("reveal", { zone = c.zone }, learned) end
   if said == false then return end   -- (the rules say it, once for many cards)
   local line = said or reveal_line(c, p)   -- (said: the rules' own words, who looked)
   if p == nil then E.say(line) else E.say(shown_line(c, p), p, line) end

@@ -4,7 +4,7 @@
 local E = ...
 
 local PLACE = { id = true, owner = true, controller = true, zone = true, space = true, host = true,
-                under = true, face_down = true, seen_by = true, down_ref = true, mark = true,
+                under = true, face_down = true, seen_by = true, seen_open = true, down_ref = true, mark = true,
                 first_owner = true }
 
 -- Which identities each marked hidden card of a group may take: for the nth card of

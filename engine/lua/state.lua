@@ -167,6 +167,14 @@ local function place_shown(c, p)
   return zone_shown(E.game.zones[parsed[1]], parsed[2], p)
 end
 
+E.place_shown = place_shown
+
+--- Whether a list holds x.
+function E.in_list(list, x)
+  for i = 1, #list do if list[i] == x then return true end end
+  return false
+end
+
 --- Whether player p knows a card's face from a reveal, or as the owner of a face-down
 --- card where the owner sees the place it lies (in play, in a zone they see: not one
 --- of a face-down deck, which hides its cards from their owner too).
@@ -326,6 +334,13 @@ local function forget(c, p, depth)
     end
     if seen[1] == nil then c.seen_by = nil end
   end
+  local open = c.seen_open   -- (whom its owner saw it shown to: p no longer knows it)
+  if open then
+    for i = #open, 1, -1 do
+      if open[i] == p then table.remove(open, i) end
+    end
+    if open[1] == nil then c.seen_open = nil end
+  end
   if depth < 1000 then
     local cards = E.state.cards
     for _, id in ipairs(c.under) do forget(cards[id], p, depth + 1) end
@@ -446,42 +461,58 @@ local function face_down_back(c)
 end
 
 -- The state's own parts of ids and numbers, which hold no card; the rest (vars, players,
--- counters, a rules' key) is looked through for one (card_kept).
+-- counters, a rules' key) is looked through for one (E.card_kept).
 local HOLD_NO_CARD = { cards = true, zones = true, spaces = true, rng = true, mixed = true }
+-- A card's own fields of ids, numbers and text; the rules' fields on it are looked through.
+local CARD_OWN = { id = true, def = true, name = true, owner = true, controller = true, zone = true,
+                   space = true, host = true, under = true, face_down = true, seen_by = true, seen_open = true,
+                   down_ref = true, mark = true, first_owner = true, tokens = true }
 
--- Where the state holds a card itself outside state.cards ("state.vars.last.a", and its
--- id), or nil. A view holds such a part whole, so the card would be in every seat's view,
--- face and all, whoever may see it. (At most 20,000 tables looked at, 16 deep.)
-local function card_kept(st)
+local function key_text(k)
+  return type(k) == "string" and k:match("^[%a_][%w_]*$") and ("." .. k) or ("[" .. E.show(k) .. "]")
+end
+
+--- Where the state holds a card itself outside state.cards ("state.vars.last.a", and the
+--- card's id), or nil: the first such place by its path's text, so the same on every run.
+--- A view holds such a part whole (and a card that shows, its fields), so the card would
+--- be in the view of every seat, face and all. (At most 20,000 tables looked at, 16 deep.)
+function E.card_kept(st)
+  st = st or E.state
   local cards, left = st.cards, 20000
-  local function walk(t, depth)
+  local best, best_id
+  local function walk(t, path, depth)
     for k, x in next, t do
       if type(x) == "table" then
         left = left - 1
-        if left < 0 then return nil end
+        if left < 0 then return end
+        local here = path .. key_text(k)
         local id = rawget(x, "id")
-        if math.type(id) == "integer" and cards[id] == x then return { k }, id end
-        if depth < 16 then
-          local keys, found = walk(x, depth + 1)
-          if keys then
-            table.insert(keys, 1, k)
-            return keys, found
-          end
+        if math.type(id) == "integer" and cards[id] == x then
+          if best == nil or here < best then best, best_id = here, id end
+        elseif depth < 16 then
+          walk(x, here, depth + 1)
         end
       end
     end
   end
   for top, x in next, st do
-    if type(x) == "table" and not HOLD_NO_CARD[top] then
-      local keys, id = walk(x, 0)
-      if keys then
-        local path = "state." .. tostring(top)
-        for _, k in ipairs(keys) do
-          path = path .. (type(k) == "string" and k:match("^[%a_][%w_]*$") and ("." .. k) or ("[" .. E.show(k) .. "]"))
-        end
-        return path, id
-      end
+    if type(x) == "table" and not HOLD_NO_CARD[top] then walk(x, "state" .. key_text(top), 0) end
+  end
+  for i = 1, #cards do   -- (a rules' field on a card: c.paired = d)
+    for k, x in next, cards[i] do
+      if type(x) == "table" and not CARD_OWN[k] then walk({ [k] = x }, "state.cards[" .. i .. "]", 0) end
     end
+  end
+  return best, best_id
+end
+
+-- The refusal of a view of a state that keeps a card whole (E.card_kept), or nothing.
+local function refuse_kept()
+  local kept, id = E.card_kept()
+  if kept then
+    error(kept .. " holds card " .. id .. " itself, and a seat's view holds what it is kept in whole: the card " ..
+          "would be shown to every seat, face and all; keep in the state only what every seat may know of it " ..
+          "(its id is no secret either: ids follow the order cards were made in)", 0)
   end
 end
 
@@ -491,12 +522,6 @@ end
 --- is left out. A face-down card shows only where it is, unless p may see it.
 local function view_table(p)
   local st = E.state
-  local kept, id = card_kept(st)
-  if kept then
-    error(kept .. " holds card " .. id .. " itself, and every seat's view holds " .. kept:match("^state%.[%w_]+") ..
-          " whole: the card would be shown to every seat, face and all; keep in the state only what every " ..
-          "seat may know of it (its id is no secret either: ids follow the order cards were made in)", 0)
-  end
   local v = E.copy(st)
   v.rng = nil
   v.seed = nil
@@ -530,13 +555,22 @@ local function view_table(p)
       else
         if id < last then in_order = false end
         last = id
-        local seen = c.seen_by
-        if seen and p ~= nil and not (c.owner == p and place_shown(c, p)) then
-          -- (who else was shown it is its owner's to know, where the owner sees which card
-          -- it showed: the log says only "a card"; not from a deck it does not see)
-          local mine = E.seen_by(c, p) and { p } or nil
+        if (c.seen_by or c.seen_open) and p ~= nil then
+          -- (whom else it was shown to is its owner's to know, for those it saw it shown to,
+          -- seeing which card it was (seen_open): the log says only "a card")
+          local seen
+          if c.owner == p then
+            for _, q in ipairs(c.seen_by or E.EMPTY) do
+              if q == p or E.in_list(c.seen_open or E.EMPTY, q) then
+                seen = seen or {}
+                seen[#seen + 1] = q
+              end
+            end
+          elseif E.seen_by(c, p) then
+            seen = { p }
+          end
           c = E.copy(c)
-          c.seen_by = mine
+          c.seen_by, c.seen_open = seen, nil
         end
         v.cards[#v.cards + 1] = c
       end
@@ -589,8 +623,17 @@ local function guarded_view(p)
   return v
 end
 
-function E.view(p)
+--- Seat p's view as JSON (a sample compares its views with the match's by it).
+function E.view_json(p)
   return E.to_json(guarded_view(p), "state")
+end
+
+--- Seat p's view for the host: its screens, the console (refused when the state keeps a
+--- card whole: E.card_kept; a bot's evaluation and samples are spared the walk).
+function E.view(p)
+  local ok, err = E.run_guarded(refuse_kept)
+  if not ok then error(err, 0) end
+  return E.view_json(p)
 end
 
 --- A deep copy of plain data (functions dropped), for code that must not reach the original.
@@ -691,6 +734,8 @@ local function with_seen_stat(env, seat)
 end
 
 function E.eval_view(bc, chunkname, p, line)
+  local ok, err = E.run_guarded(refuse_kept)
+  if not ok then error(err, 0) end
   local env = view_only_env({ string = true, table = true, math = true, utf8 = true, sets = true })
   with_seen_stat(env, function() return p end)
   env.view = copy_of(guarded_view(p))
