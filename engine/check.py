@@ -428,7 +428,7 @@ def _card_kept_at(game, path: str, card: int, decision: int) -> Problem:
     name = keys[1] if len(keys) > 1 and path.startswith("state.vars") else keys[-1] if keys else None
     where = (loader.display(game.root / "game.yaml"), 1, 1)
     if name is not None:
-        deeper = path.split(name, 1)[1] != ""
+        deeper = re.search(rf"\.{re.escape(name)}(?=[.\[])", path) is not None
         pat = re.escape(name)
         tries = ([re.compile(rf"(?:\.{pat}|\[\s*[\'\"]{pat}[\'\"]\s*\])(?:\.\w+|\[[^\]]*\])+\s*=(?!=)")]
                  if deeper else [])

@@ -532,6 +532,7 @@ class Match:
             raise EngineError(f"a sample of a match (Match.sample) cannot be changed: it is one guess at what "
                               f"seat {self.sampled_for} cannot see")
         before = self.state_hash()
+        kept_before = self.card_kept()
         ok, res, bc, line = self._run_edit(code)
         try:
             changed = self.state_hash() != before
@@ -548,7 +549,7 @@ class Match:
                 self._rebuild()
                 raise ScriptError(f"{EDIT_CHUNK}: {broken}; the engine relies on that (the change is taken back)")
             kept = self.card_kept()
-            if kept:   # (every view would refuse the match from now on)
+            if kept and kept_before is None:   # (every view would refuse the match from now on)
                 self._rebuild()
                 raise ScriptError(f"{EDIT_CHUNK}: {kept[0]} holds card {kept[1]} itself, which every seat's view "
                                   f"would show; keep its id (the change is taken back)")

@@ -704,8 +704,18 @@ function C.turn_face_down(c, in_sight)
     if E.sees_face(c, q) then saw[#saw + 1] = q end
   end
   c.face_down, c.seen_by, c.down_ref, c.mark = true, seen, nil, nil
-  -- (those who saw it turned over: its owner knows who they were where it saw that too)
-  c.seen_open = seen and c.owner and E.place_shown(c, c.owner) and E.copy_list(seen) or nil
+  -- (those who saw it turned over: its owner knows who they were where it saw that, of
+  -- those who see its place; of those shown it before, those it saw shown it)
+  local open
+  if seen and c.owner and E.place_shown(c, c.owner) then
+    for _, q in ipairs(seen) do
+      if E.place_shown(c, q) or E.in_list(c.seen_open or E.EMPTY, q) then
+        open = open or {}
+        open[#open + 1] = q
+      end
+    end
+  end
+  c.seen_open = open
   c.down_ref = E.new_stand_in()
   E.note_hidden(c, saw)
 end
@@ -764,13 +774,15 @@ function C.set_owner(c, p)
   end
   local old = c.owner
   if old == p then return end
+  -- (its new owner saw none of them shown it, but knows its old owner knows it)
+  c.seen_open = nil
   if c.face_down then
     local seen = c.seen_by or {}
-    local known = false
-    for _, q in ipairs(seen) do known = known or q == old end
-    if not known and E.state.players[old] and E.seen_by(c, old) then seen[#seen + 1] = old end
+    local known = E.in_list(seen, old)
+    if not known and E.state.players[old] and E.seen_by(c, old) then seen[#seen + 1] = old; known = true end
     table.sort(seen)
-    c.seen_by, c.seen_open = seen[1] and seen or nil, nil   -- (its new owner watched none of them be shown it)
+    c.seen_by = seen[1] and seen or nil
+    if known then c.seen_open = { old } end
     if p ~= nil and not E.seen_by(c, p) then E.note("reveal", { zone = c.zone }, { p }) end
   end
   if c.first_owner == nil then c.first_owner = old or 0 end   -- (0: it had no owner)
@@ -831,7 +843,7 @@ function C.reveal(c, p, said)
   end
   local seen, open = c.seen_by or {}, c.seen_open
   -- (its owner knows whom it is shown to where it sees the card, and so which card it is)
-  local watched = c.owner ~= nil and E.place_shown(c, c.owner)
+  local watched = c.owner ~= nil and (E.place_shown(c, c.owner) or p == nil or p == c.owner)
   local learned   -- (those who did not see its face: their fair undo stops here; the others saw it)
   for _, q in ipairs(p and { p } or E.players.list()) do
     if not E.sees_face(c, q) then

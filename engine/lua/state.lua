@@ -325,21 +325,17 @@ function E.unseeing(c)
   return out
 end
 
--- Player p no longer knows card c's face from a reveal (nor of those under it).
+-- Player p no longer knows card c's face from a reveal (nor of those under it): out of
+-- seen_by, and of seen_open (whom its owner saw it shown to).
 local function forget(c, p, depth)
-  local seen = c.seen_by
-  if seen then
-    for i = #seen, 1, -1 do
-      if seen[i] == p then table.remove(seen, i) end
+  for _, field in ipairs({ "seen_by", "seen_open" }) do
+    local list = c[field]
+    if list then
+      for i = #list, 1, -1 do
+        if list[i] == p then table.remove(list, i) end
+      end
+      if list[1] == nil then c[field] = nil end
     end
-    if seen[1] == nil then c.seen_by = nil end
-  end
-  local open = c.seen_open   -- (whom its owner saw it shown to: p no longer knows it)
-  if open then
-    for i = #open, 1, -1 do
-      if open[i] == p then table.remove(open, i) end
-    end
-    if open[1] == nil then c.seen_open = nil end
   end
   if depth < 1000 then
     local cards = E.state.cards
@@ -475,7 +471,8 @@ end
 --- Where the state holds a card itself outside state.cards ("state.vars.last.a", and the
 --- card's id), or nil: the first such place by its path's text, so the same on every run.
 --- A view holds such a part whole (and a card that shows, its fields), so the card would
---- be in the view of every seat, face and all. (At most 20,000 tables looked at, 16 deep.)
+--- be in the view of every seat, face and all. (At most 20,000 tables looked at, 16 deep:
+--- past that, nil whatever was found, as the order tables are met in is no one order.)
 function E.card_kept(st)
   st = st or E.state
   local cards, left = st.cards, 20000
@@ -503,6 +500,7 @@ function E.card_kept(st)
       if type(x) == "table" and not CARD_OWN[k] then walk({ [k] = x }, "state.cards[" .. i .. "]", 0) end
     end
   end
+  if left < 0 then return nil end
   return best, best_id
 end
 
