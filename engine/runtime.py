@@ -377,8 +377,7 @@ class Runtime:
             if short(v) is not None:
                 out[str(k)] = short(v)
         # the rules files' locals their functions keep: "NAME, a local of FILE:LINE's FUNCTION"
-        if self._E.rules_locals is None:
-            self._load_engine_file("checking")
+        self._checking()
         for item in _list(self._call(self._E.rules_locals)[0]):
             name, value, at, fn = str(item[1]), item[2], str(item[3]), str(item[4])
             at = whole_places(at + ":")[:-1]   # (Lua cuts a long file name to "..." and its end)
@@ -444,8 +443,7 @@ class Runtime:
         of its place in the set's file, list positions from 0, or None; the message; when
         check_set itself failed, "file:line: " where it is defined, the message then being its
         error, else None)."""
-        if self._E.check_sets is None:
-            self._load_engine_file("checking")
+        self._checking()
         out = []
         for item in _list(self._call(self._E.check_sets)[0]):
             sid, keys, message = str(item[1]), item[2], str(item[3])
@@ -459,8 +457,7 @@ class Runtime:
         """The first modifier in play that changes the state when run alone on every card
         (E.modifier_that_writes): ("file:line: " where it is defined, what it is, the state's
         JSON before and after, or None and the error that stopped writing it), or None."""
-        if self._E.modifier_that_writes is None:
-            self._load_engine_file("checking")
+        self._checking()
         found = self._call(self._E.modifier_that_writes)[0]
         if found is None:
             return None
@@ -473,7 +470,14 @@ class Runtime:
 
     def view_json(self, player: int | None) -> str:
         """What a player may see, as JSON (None: everything)."""
+        self._checking()
         return self._call(self._E.view, player)[0]
+
+    def _checking(self) -> None:
+        """Loads engine/lua/checking.lua (summon check's part, and E.card_kept, which the host's
+        views and consoles need) when the runtime first needs it."""
+        if self._E.card_kept is None:
+            self._load_engine_file("checking")
 
     def stats_seen(self, player: int | None, card_id: int) -> dict[str, float] | None:
         """A card's stats after the modifiers `player` may know of (E.stats_seen); None: a face it does not see."""
@@ -572,6 +576,7 @@ class Runtime:
     def card_kept(self) -> tuple[str, int] | None:
         """E.card_kept of this match's state: (path, card id) or None."""
         self._activate()
+        self._checking()
         res = self._call(self._E.card_kept)
         return (str(res[0]), int(res[1])) if res and res[0] is not None else None
 
@@ -592,6 +597,7 @@ class Runtime:
         if player is None:
             res = self._call(self._E.eval, bytecode, chunkname, None, line)
         else:
+            self._checking()
             res = self._call(self._E.eval_view, bytecode, chunkname, player, line)
         return bool(res[0]), self._plain_error(res[1]) if not res[0] else res[1]
 

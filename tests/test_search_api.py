@@ -759,6 +759,7 @@ def test_the_scenario_library_is_loaded_only_where_a_match_needs_it(sw):
     assert beside._rt._lua is plain._rt._lua   # (one runtime)
     plain.rollout(seed=1, max_decisions=10)
     assert plain._rt._E.fork is None and plain._rt._E.copier is None   # (engine/lua/forking.lua: at the first fork)
+    assert plain._rt._E.card_kept is None   # (engine/lua/checking.lua: at the host's first view, below)
     f = plain.fork()
     assert plain._rt._E.fork is not None and plain._rt._E.copier is not None
     assert plain._rt._E.scenario_api is None
@@ -778,6 +779,7 @@ def test_the_scenario_library_is_loaded_only_where_a_match_needs_it(sw):
     assert plain._rt._E.redeal is not None
     again = world.sample(1, 8)
     assert world.view(third.active) == third.view(third.active) and again.view(1)["phase"]
+    assert plain._rt._E.card_kept is not None   # (the views above loaded it)
 
 
 @pytest.mark.parametrize("call", ["view", "evaluate", "sample"])

@@ -456,55 +456,8 @@ local function face_down_back(c)
            host = c.host, under = c.under, mark = c.mark }
 end
 
--- The state's own parts of ids and numbers, which hold no card; the rest (vars, players,
--- counters, a rules' key) is looked through for one (E.card_kept).
-local HOLD_NO_CARD = { cards = true, zones = true, spaces = true, rng = true, mixed = true }
--- A card's own fields of ids, numbers and text; the rules' fields on it are looked through.
-local CARD_OWN = { id = true, def = true, name = true, owner = true, controller = true, zone = true,
-                   space = true, host = true, under = true, face_down = true, seen_by = true, seen_open = true,
-                   down_ref = true, mark = true, first_owner = true, tokens = true }
-
-local function key_text(k)
-  return type(k) == "string" and k:match("^[%a_][%w_]*$") and ("." .. k) or ("[" .. E.show(k) .. "]")
-end
-
---- Where the state holds a card itself outside state.cards ("state.vars.last.a", and the
---- card's id), or nil: the first such place by its path's text, so the same on every run.
---- A view holds such a part whole (and a card that shows, its fields), so the card would
---- be in the view of every seat, face and all. (At most 20,000 tables looked at, 16 deep:
---- past that, nil whatever was found, as the order tables are met in is no one order.)
-function E.card_kept(st)
-  st = st or E.state
-  local cards, left = st.cards, 20000
-  local best, best_id
-  local function walk(t, path, depth)
-    for k, x in next, t do
-      if type(x) == "table" then
-        left = left - 1
-        if left < 0 then return end
-        local here = path .. key_text(k)
-        local id = rawget(x, "id")
-        if math.type(id) == "integer" and cards[id] == x then
-          if best == nil or here < best then best, best_id = here, id end
-        elseif depth < 16 then
-          walk(x, here, depth + 1)
-        end
-      end
-    end
-  end
-  for top, x in next, st do
-    if type(x) == "table" and not HOLD_NO_CARD[top] then walk(x, "state" .. key_text(top), 0) end
-  end
-  for i = 1, #cards do   -- (a rules' field on a card: c.paired = d)
-    for k, x in next, cards[i] do
-      if type(x) == "table" and not CARD_OWN[k] then walk({ [k] = x }, "state.cards[" .. i .. "]", 0) end
-    end
-  end
-  if left < 0 then return nil end
-  return best, best_id
-end
-
--- The refusal of a view of a state that keeps a card whole (E.card_kept), or nothing.
+-- The refusal of a view of a state that keeps a card whole (E.card_kept, engine/lua/checking.lua,
+-- which the host loads before it asks for a view), or nothing.
 local function refuse_kept()
   local kept, id = E.card_kept()
   if kept then
