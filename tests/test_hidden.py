@@ -1221,26 +1221,28 @@ def test_a_shuffle_gives_the_cards_under_the_shuffled_ones_new_stand_ins_and_for
     assert all(isinstance(u, str) for _, under in after for u in under)
 
 
+def owner_views_alike(game, *edits: str) -> bool:
+    """Whether player 1's view (its log aside) is the same after the edits whichever of its
+    first two deck cards `{which}` names: what it could not tell apart."""
+    views = []
+    for which in (1, 2):
+        m = new_bid_match(game)
+        for code in edits:
+            m.edit(code.format(which=which))
+        views.append(canonical({k: v for k, v in m.view(1).items() if k != "log"}))
+    return views[0] == views[1]
+
+
 def test_an_owner_sees_whom_its_card_was_shown_only_where_it_sees_which_card_that_was(bid_game):
     """A review: a card's owner saw its whole seen_by, said to be theirs to know as the one
     who showed it; but a card of its own hidden deck, shown to player 2 ("Player 1 shows
     player 2 a card"), is not one player 1 could tell: player 1, shown one deck card
     itself, saw whether player 2 had been shown the same one."""
-    views = []
-    for which in (1, 2):
-        m = new_bid_match(bid_game)
-        m.edit("cards.reveal(zones.cards(1, 'deck')[1], 1)")
-        m.edit(f"cards.reveal(zones.cards(1, 'deck')[{which}], 2)")
-        views.append(canonical({k: v for k, v in m.view(1).items() if k != "log"}))
-    assert views[0] == views[1]
+    assert owner_views_alike(bid_game, "cards.reveal(zones.cards(1, 'deck')[1], 1)",
+                             "cards.reveal(zones.cards(1, 'deck')[{which}], 2)")
     # nor once it draws them, seeing them again (a second review: the list was then its own)
-    views = []
-    for which in (1, 2):
-        m = new_bid_match(bid_game)
-        m.edit(f"cards.reveal(zones.cards(1, 'deck')[{which}], 2)")
-        m.edit("zones.draw(1, 'deck', 'hand', 2)")
-        views.append(canonical({k: v for k, v in m.view(1).items() if k != "log"}))
-    assert views[0] == views[1]
+    assert owner_views_alike(bid_game, "cards.reveal(zones.cards(1, 'deck')[{which}], 2)",
+                             "zones.draw(1, 'deck', 'hand', 2)")
     # (from its hand, which it sees, the owner knows whom it showed which card)
     m = new_bid_match(bid_game)
     shown = m.eval("local c = zones.cards(1, 'hand')[1]; cards.reveal(c, 2); return c.id")[0]
@@ -1410,13 +1412,8 @@ def test_an_owners_knowledge_of_whom_its_card_was_shown_to_is_what_it_saw(bid_ga
     of a face-up card; a card shown to everyone, its owner too, was no longer known to it as
     shown to the others; and the new owner of a face-down card no longer read that the old
     owner knew it."""
-    views = []
-    for which in (1, 2):
-        m = new_bid_match(bid_game)
-        m.edit(f"cards.reveal(zones.cards(1, 'deck')[{which}], 2)")
-        m.edit("local d = zones.draw(1, 'deck', 'hand', 2); cards.turn_face_down(d[1], true)")
-        views.append(canonical({k: v for k, v in m.view(1).items() if k != "log"}))
-    assert views[0] == views[1]
+    assert owner_views_alike(bid_game, "cards.reveal(zones.cards(1, 'deck')[{which}], 2)",
+                             "local d = zones.draw(1, 'deck', 'hand', 2); cards.turn_face_down(d[1], true)")
     m = new_bid_match(bid_game)
     cid = m.eval("local c = zones.cards(1, 'deck')[1]; cards.reveal(c); zones.draw(1, 'deck', 'hand', 2); "
                  "return c.id")[0]
