@@ -104,7 +104,7 @@ def _named(table: str, fn: str, args: tuple) -> list[tuple[str, str]]:
         names = [("counter", first if first else at(1))]
     elif table == "zones" and fn in _ZONE_FNS:
         names = [("zone", first if first else at(1))]
-    elif table == "zones" and fn == "draw":
+    elif table == "zones" and fn in ("draw", "lose_track"):   # (the same shapes: (p, a, b) or (a, b))
         names = [("zone", at(0)), ("zone", at(1))] if first else [("zone", at(1)), ("zone", at(2))]
     elif table == "cards" and fn == "to_zone":
         names = [("zone", at(1) if at(1) else at(2))]

@@ -1170,6 +1170,20 @@ def test_lose_track_takes_the_shapes_of_draw_and_names_a_bad_call(bid_game):
     m.edit("zones.lose_track(1, 'hand'); zones.lose_track(1, 'hand', 'hand', 2)")
 
 
+def test_check_names_a_zone_lose_track_is_given_that_the_game_has_not(tmp_path):
+    """A last read of the change: `zones.lose_track(1, "hand", "nowhere")` passed summon
+    check and failed only when played."""
+    import shutil
+    game = tmp_path / "lt"
+    shutil.copytree(ROOT / "tests" / "games" / "sealed_bid", game)
+    with (game / "bid.lua").open("a") as f:
+        f.write('\nfunction keep_it() zones.lose_track(1, "hand", "nowhere") end\n')
+    lines = (game / "bid.lua").read_text().splitlines()
+    r = summon("check", str(game))
+    assert r.returncode == 1 and f"bid.lua:{len(lines)}:" in r.stdout and "no zone called 'nowhere'" in r.stdout, \
+        r.stdout
+
+
 @pytest.mark.parametrize("said", [None, False])
 def test_whether_a_card_keeps_its_stand_in_does_not_depend_on_whom_it_was_shown(bid_game, said):
     """A review: one stand-in serves every seat, and it was renewed when a seat lost track of
