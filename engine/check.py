@@ -279,6 +279,7 @@ def _check_game(target: str, game_id: str | None) -> list[Problem]:
             found += [] if found else _each_set_played(game)   # (an error met already is said once)
             found += [] if found else _modifiers_that_write(game)
             found += [] if found else _samples_that_fail(game)
+            found += [] if found else _readings_that_differ(game)
         except EngineError as e:   # (the random games these play stopped: a script's error)
             where = loader.display(game.root / "game.yaml")
             return sorted(set(found + [Problem(where, 1, 1, f"a random game stopped: {str(e).splitlines()[0]}")]))
@@ -634,12 +635,11 @@ def _samples_that_fail(game) -> list[Problem]:
     world puts another kind in it, in every bot game and never in a random one. At positions
     of a random game, each seat's worlds are played on a while; a script error met there is
     said at its line, with what to do about it."""
-    from .match import Match, Seat
+    from .match import Match
 
     n = game.data["players"]["min"]
-    first = sorted(game.sets)[0] if (game.data.get("sets") or {}).get("per_seat") and game.sets else None
     try:
-        m = Match(game, 1, [Seat("random", first if i == 0 else None) for i in range(n)], quiet=True)
+        m = Match(game, 1, _random_seats(game), quiet=True)
         m.keep_checkpoints()
     except EngineError:
         return []   # (said elsewhere)
@@ -684,10 +684,39 @@ def _sampled_worlds_fail(game, m, seat: int, k: int) -> "Problem | bool | None":
                 ": a search bot plays on in worlds where the cards its seat cannot see are dealt again "
                 "among the hidden cards they could be, so a card of another kind may lie where the "
                 "rules expect one kind; mark the face-down cards the rules tell apart (cards.mark) and "
-                "define fits(mark, def) in the evaluation file, or let the rules read any card there"))
+                "define fits(mark, def) in the evaluation file, or let the rules read any card there (an "
+                "error that comes from no card of another kind is one a game can meet too: fix it there)"))
         except EngineError:
             return False
     return None
+
+
+def _readings_that_differ(game) -> list[Problem]:
+    """What a seat reads that its view does not explain (engine/fairness.py), in random games
+    (AUDIT_GAMES: seeds, and players past the fewest where the game allows more), the first
+    seat playing the first set when seats bring sets; at most five, each at its own place."""
+    from . import fairness
+    lines, out = _file_lines(game), {}
+    pl = game.data["players"]
+    for seed, more in AUDIT_GAMES:
+        for f in fairness.audit(game, _random_seats(game, min(pl["max"], pl["min"] + more)), seed):
+            p = fairness.placed(game, f, lines)
+            out.setdefault((p.path, p.line, p.col), p)
+        if len(out) >= 5:
+            break
+    return list(out.values())[:5]
+
+
+AUDIT_GAMES = [(1, 0), (2, 1), (3, 0)]   # the fairness audit's games: (seed, players past the fewest)
+
+
+def _random_seats(game, n: int | None = None) -> list:
+    """Random bots for n players (the fewest by default); the first plays the first card set
+    when seats bring one."""
+    from .match import Seat
+
+    first = sorted(game.sets)[0] if (game.data.get("sets") or {}).get("per_seat") and game.sets else None
+    return [Seat("random", first if i == 0 else None) for i in range(n or game.data["players"]["min"])]
 
 
 def _file_lines(game) -> dict[str, list[str]]:

@@ -85,8 +85,11 @@ def check_seats(seats: list[Seat]) -> list[Seat]:
         if s.controller == "human":
             continue
         if s.controller.partition(":")[0] not in KINDS:
+            many = (f"; the seats are listed one a player, so {s.controller} players of bots are "
+                    + ",".join(["bot"] * int(s.controller)) if s.controller.isdecimal() and 0 < int(s.controller) <= 8
+                    else "")
             raise EngineError(f"unknown seat kind '{s.controller}': use human, {', '.join(KINDS)} or mcts:N "
-                              f"(N iterations a decision), optionally with a card set (human:SET, mcts:200:SET)")
+                              f"(N iterations a decision), optionally with a card set (human:SET, mcts:200:SET){many}")
         parse_kind(s.controller)
     return seats
 
@@ -94,11 +97,12 @@ def check_seats(seats: list[Seat]) -> list[Seat]:
 def seated(game: GameDef, seats: list[Seat]) -> list[Seat]:
     """The seats of a match of the game, checked (as many as it takes, each a human or a bot)
     and each with its card set filled in; raises EngineError."""
+    check_seats(seats)   # (first: `--players 6` is a seat of an unknown kind, not one player)
     pl = game.data["players"]
     if not pl["min"] <= len(seats) <= pl["max"]:
         span = f"{pl['min']}" if pl["min"] == pl["max"] else f"{pl['min']} to {pl['max']}"
         raise EngineError(f"{game.id} is for {span} players, not {len(seats)}")
-    return assign_sets(game, check_seats(list(seats)))
+    return assign_sets(game, list(seats))
 
 
 def assign_sets(game: GameDef, seats: list[Seat]) -> list[Seat]:
@@ -157,6 +161,13 @@ def region_owners(got: Any, regions, players: int) -> tuple[dict[str, int], str 
             owners[str(r)] = p
     return owners, wrong
 
+
+
+def public_label(label: str, options: list[str]) -> str:
+    """An answer's label as the other seats read it: without the number the engine gives
+    equal labels ("Play Ambush #2"), which would tell how many copies the seat held."""
+    numbered = re.fullmatch(r"(.*) #\d+", label)
+    return numbered.group(1) if numbered and numbered.group(1) in options else label
 
 
 def state_hash_of(state_json: str) -> str:
@@ -268,18 +279,37 @@ class Match:
         if self.pending is None:
             raise IllegalAnswer("the match is over; there is nothing to answer")
         self._not_anothers_question()
+        self._answer(index, None)
+
+    def audit_answer(self, index: int, seats: list[int], want: int | None = None
+                     ) -> tuple[list[tuple[int | None, str | None, dict]], list[tuple]]:
+        """For summon check's fairness audit (engine/fairness.py): answer(), even to a question
+        a world of audit_world() holds as it was built, noting what else a screen shows
+        (Runtime.audit_answer): its trace (the questions taken without asking and the returns
+        of phase functions, with `seats`' views then), and what it showed whom (a card revealed,
+        players.learned's words). want: the views at that place of the trace alone (from 1)."""
+        if self.pending is None:
+            raise IllegalAnswer("the match is over; there is nothing to answer")
+        return self._answer(index, (seats, want))
+
+    def _answer(self, index: int, audit: tuple | None):
         if not (isinstance(index, int) and 0 <= index < self.pending.count):
             raise IllegalAnswer(f"no option {index + 1 if isinstance(index, int) else index!r}: "
                                 f"choose 1 to {self.pending.count}")
         asker = self.pending.player
+        met = None
         try:
-            key, res = self._rt.answer(index + 1)
+            if audit is None:
+                key, res = self._rt.answer(index + 1)
+            else:
+                key, res, *met = self._rt.audit_answer(index + 1, *audit)
             self._take(res)
         except ScriptError as e:
             self._recover(str(e))
             raise
         self.answers.append(key)
         self.askers.append(asker)
+        return met
 
     def fork(self, *, quiet: bool = True) -> "Match":
         """An independent copy of this match at the same decision, to play on separately.
@@ -293,7 +323,7 @@ class Match:
         """
         return self._fork(quiet, None)
 
-    def _fork(self, quiet: bool, redeal: tuple[int, int] | None) -> "Match":
+    def _fork(self, quiet: bool, redeal: tuple[int, int] | None, honest: bool = False) -> "Match":
         """fork(), then this match's redeals and `redeal` (seat, seed) on the copy, in order
         (the first inside the fork, which shares its work among forks of one position)."""
         if self.pending is None:
@@ -302,7 +332,7 @@ class Match:
             raise EngineError("a sample can be forked or sampled only before it is played on")
         deals = self._redeals + ([redeal] if redeal is not None else [])
         self._rt.keep_checkpoints()   # (before the fork: this match is active then)
-        rt, res = self._rt.fork(quiet=quiet, redeal=deals[0] if deals else None)
+        rt, res = self._rt.fork(quiet=quiet, redeal=deals[0] if deals else None, honest=honest)
         m = object.__new__(Match)
         m.game, m.seed, m.seats, m.quiet = self.game, self.seed, list(self.seats), quiet
         m.scenario, m.setup, m.game_options = self.scenario, self.setup, dict(self.game_options)
@@ -330,13 +360,41 @@ class Match:
         question's options, prompt and count are not shown and it cannot be answered, nor
         can that of any sample or fork made from it (bots sample the seat asked, from the
         match)."""
+        m = self._sampled(seat, seed, True)
+        m._hide_anothers_question()
+        return m
+
+    def audit_world(self, seat: int, seed: int) -> "Match":
+        """For summon check's fairness audit (engine/fairness.py): a sample for `seat` that
+        says what happens, as the match does, and whose generator is where the match's is:
+        answered as the match is answered (audit_answer, which answers another seat's
+        question as it was built, with the cards dealt again), it differs from the match only
+        where the cards dealt again make it differ. The other seats' secret answers are kept
+        as given (a sample draws them again): the rules may say them, as a sealed bid's."""
+        m = self._sampled(seat, seed, False, honest=True)
+        m._set_generator(self._rt.rng_words())
+        m.said()   # (what the copy said again on its way here)
+        return m
+
+    def audit_shapes(self) -> list[str]:
+        """For summon check's fairness audit: each offered option's fields but its label, a
+        card by its id, to find in a world the answer that plays the same card the same way."""
+        return self._rt.option_shapes() if self.pending else []
+
+    def audit_views(self, seats: list[int]) -> list[str]:
+        """Each of `seats`' views as JSON text, for summon check's fairness audit to compare."""
+        return self._rt.views_json(seats)
+
+    def _set_generator(self, words: list[int]) -> None:
+        self._rt.set_rng_words(words)
+
+    def _sampled(self, seat: int, seed: int, quiet: bool, honest: bool = False) -> "Match":
         self._check_seat(seat)
         check_seed(seed)
-        m = self._fork(True, (seat, seed))
+        m = self._fork(quiet, (seat, seed), honest)
         m._redeals.append((seat, seed))
         m.sampled_for, m._before = seat, self.decisions
         m.answers, m.askers = [], []
-        m._hide_anothers_question()
         return m
 
     def _hide_anothers_question(self) -> None:

@@ -262,17 +262,18 @@ class Runtime:
         match data in `state` (as forks need too)."""
         return self._beside(self._E.new_match, seed, self._lua.table_from(seats, recursive=True))[0]
 
-    def fork(self, quiet: bool = True, keep: bool = False,
-             redeal: tuple[int, int] | None = None) -> tuple["Runtime", tuple]:
+    def fork(self, quiet: bool = True, keep: bool = False, redeal: tuple[int, int] | None = None,
+             honest: bool = False) -> tuple["Runtime", tuple]:
         """A copy of this match in the same runtime: (its Runtime, its position as step()).
         redeal: (seat, seed) to deal the copy again as redeal() does, sharing the work of
-        finding the hidden cards with other forks of the same position."""
+        finding the hidden cards with other forks of the same position; honest: with the
+        other seats' secret answers as given (a sample draws them again: E.fork)."""
         seat, seed = redeal if redeal is not None else (None, None)
         if seat is not None:
             self._sampling()
         if self._E.fork is None:
             self._load_engine_file("forking")
-        new, res = self._beside(self._E.fork, keep, quiet, seat, seed)
+        new, res = self._beside(self._E.fork, keep, quiet, seat, seed, honest)
         new._keeps = keep
         out = tuple(res)
         while len(out) > 1 and out[-1] is None:
@@ -472,6 +473,53 @@ class Runtime:
         """What a player may see, as JSON (None: everything)."""
         self._checking()
         return self._call(self._E.view, player)[0]
+
+    def audit_answer(self, index: int, seats: list[int], want: int | None = None
+                     ) -> tuple[str, tuple, list[tuple[int | None, str | None, dict]], list[tuple]]:
+        """answer(), noting for summon check's fairness audit (E.met, engine/lua/checking.lua)
+        its trace: the questions the engine took without asking on the way, as (player,
+        prompt, each of `seats`' views as JSON then, or None), and the returns of phase
+        functions, as (None, None, views); and what it showed whom, as (card id, its name, the
+        seats or None for all) for a card revealed and (0, the words, seats) for what
+        players.learned told.
+        want: the views only at that place of the trace (from 1), as the audit compares them."""
+        self._checking()
+        self._activate()
+        met = self._lua.table_from({"seats": self._lua.table_from(seats), "trace": self._lua.table(),
+                                    "shown": self._lua.table(), "want": want})
+        self._E.met = met
+        try:
+            key, res = self.answer(index)
+        finally:
+            self._E.met = None
+        trace = [(None if t["player"] is None else int(t["player"]), None if t["prompt"] is None else str(t["prompt"]),
+                  {int(k): (v if isinstance(v, str) else None) for k, v in t["views"].items()})
+                 for t in _list(met["trace"])]
+        shown = [(int(w[1]), str(w[2]), None if w["seats"] is None else tuple(int(x) for x in _list(w["seats"])))
+                 for w in _list(met["shown"])]
+        return key, res, trace, shown
+
+    def option_shapes(self) -> list[str]:
+        """Each pending option's fields but its label, a card by its id (E.option_shapes)."""
+        self._checking()
+        shapes, error = (self._call(self._E.option_shapes) + (None,))[:2]
+        if shapes is None:
+            raise ScriptError(self._plain_error(error))
+        return [str(x) for x in _list(shapes)]
+
+    def rng_words(self) -> list[int]:
+        """The match's generator's state (E.rng_words), to give a world of the audit."""
+        self._checking()
+        return _list(self._call(self._E.rng_words)[0])
+
+    def set_rng_words(self, words: list[int]) -> None:
+        self._checking()
+        self._call(self._E.set_rng_words, self._lua.table_from(words))
+
+    def views_json(self, seats: list[int]) -> list[str]:
+        """Each seat's view as JSON (E.view_json: no walk for a card kept whole; check looks for one first)."""
+        self._checking()
+        return [str(v) for v in _list(self._call(self._E.views_json, self._lua.table_from(seats))[0])]
 
     def _checking(self) -> None:
         """Loads engine/lua/checking.lua (summon check's part, and E.card_kept, which the host's

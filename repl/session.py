@@ -15,7 +15,7 @@ from typing import Any, Callable
 
 from engine.errors import EditFailed, EngineError, IllegalAnswer, SaveFileError, ScriptError
 from engine.bots import bots_for
-from engine.match import Ask, Edit, Match, Seat, edits_of, read_save
+from engine.match import Ask, Edit, Match, Seat, edits_of, public_label, read_save
 from engine.names import did_you_mean, nearest
 
 from .render import (Looks, _columns, _mark_text, _num, _whose, _wrap, ctl, legend, printed_card, render_links,
@@ -431,8 +431,7 @@ class Session:
         prompt = self.match.pending.prompt
         # equal labels are numbered by the engine (`Play Ambush #2`): the number would tell the
         # others how many the seat had to choose from (copies in a hand), so they read it without
-        numbered = re.fullmatch(r"(.*) #\d+", label)
-        plain = numbered.group(1) if numbered and numbered.group(1) in options else label
+        plain = public_label(label, options)
         self.match.answer(index)
         if not redoing:
             self.redo_stack.clear()

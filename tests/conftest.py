@@ -119,10 +119,11 @@ class GameCopy(NamedTuple):
     cards: Path    # cards/<game>
 
 
-def copy_game(dest: Path, game: str = "summoner_wars") -> GameCopy:
-    """Copies a shipped game's rules and cards (not their scenario tests) under dest."""
+def copy_game(dest: Path, game: str = "summoner_wars", root: Path = ROOT) -> GameCopy:
+    """Copies a shipped game's rules and cards (not their scenario tests) under dest; root:
+    where its rules/ and cards/ are (ROOT / "docs/examples" for the docs' example games)."""
     out = GameCopy(dest / "rules" / game, dest / "cards" / game)
-    for src, to in ((ROOT / "rules" / game, out.rules), (ROOT / "cards" / game, out.cards)):
+    for src, to in ((root / "rules" / game, out.rules), (root / "cards" / game, out.cards)):
         shutil.copytree(src, to, ignore=shutil.ignore_patterns("tests"))
     return out
 

@@ -535,6 +535,9 @@ def test_a_plain_option_still_takes_any_number():
     pytest.param(["sim", "summoner_wars", "--games", "1", "--players", "bot:polar_dwarf,bot"],
                  ["no card set 'polar_dwarf'", "did you mean 'polar_dwarves'"], id="unknown-set"),
     pytest.param(["play", "summoner_wars", "--players", "robot,bot"], ["unknown seat kind 'robot'"], id="seat-kind"),
+    *[pytest.param([cmd, "summoner_tcg", "--players", "3", *more], ["unknown seat kind '3'", "so 3 players of bots "
+                                                                    "are bot,bot,bot"], id=f"player-count-{cmd}")
+      for cmd, more in (("play", []), ("sim", ["--games", "1"]), ("eval", ["return 1"]))],
     pytest.param(["play", "summoner_tcg", "--players", "mcts:1e-3s,bot"], ["'mcts:1e-3s': the budget is"],
                  id="budget-with-an-exponent"),    # (it was read as a card set called 1e-3s)
     pytest.param(["sim", "summoners_isle", "--games", "1", "--option", "rounds=~"],

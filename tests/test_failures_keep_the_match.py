@@ -66,7 +66,8 @@ def test_at_a_terminal_the_error_is_shown_plainly_and_save_still_works(tmp_path,
     s = play_screen(str(rules), "--players", "human,random", "--seed", "1")
     s.wait(r"P1>")
     s.type("2")
-    shown = s.wait(r"fix the script and `reload`(.|\n)*P\d>")
+    # (read as one line: the message wraps where the length of the tmp folder's name says)
+    shown = " ".join(s.wait(r"fix the script and `reload`(.|\n)*P\d>").split())
     assert "script error while P2's bot was played:" in shown and "the bot broke it" in shown
     assert "ScriptError" not in shown
     s.type(f"save {save}")

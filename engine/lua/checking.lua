@@ -203,3 +203,93 @@ function E.card_kept(st)
   if left < 0 then return nil end
   return best, best_id
 end
+
+-- The fairness audit (engine/fairness.py) follows one random game and, beside it, worlds
+-- dealt again from one seat's view, answering each as the game was answered. E.met, set
+-- for one answer, gathers what the answer did that a screen shows besides the view and
+-- the lines said: what it showed whom (a card revealed, players.learned's words), and
+-- its trace: each question the engine answered itself (its one
+-- option, taken without asking) and each return of a phase's function, with every
+-- audited seat's view then (met.want: at that place of the trace only). A question asked in one world where the other passed the same
+-- sight without asking it is seen on every screen: it tells what made the difference.
+
+--- Notes what the answer showed `seats` (nil: every seat): a card, as its id and name
+--- (a reveal), or the words players.learned gave.
+function E.met_shown(met, seats, data, kind)
+  local c = type(data) == "table" and data.card or nil
+  local what = c and { c.id, c.name or E.show(c.def) } or { 0, kind }
+  what.seats = seats
+  met.shown[#met.shown + 1] = what
+end
+
+local function met_views(met)
+  local views = {}
+  if met.want ~= nil and #met.trace + 1 ~= met.want then return views end   -- (only where compared)
+  for _, s in ipairs(met.seats) do
+    local ok, v = pcall(E.view_json, s)
+    views[s] = ok and v or false
+  end
+  return views
+end
+
+--- Notes a question of player p taken without asking, with each audited seat's view then.
+function E.met_taken(met, p, prompt)
+  met.trace[#met.trace + 1] = { player = p, prompt = prompt, views = met_views(met) }
+end
+
+--- Notes a phase's function returning, with each audited seat's view then.
+function E.met_point(met)
+  met.trace[#met.trace + 1] = { views = met_views(met) }
+end
+
+-- An option's shape: its fields but its label and warning, a card by its id, so that a
+-- world's question built from other cards offers "the same" answer where it plays the
+-- same card (by id) to the same place, whatever the card is there.
+local function shape_of(v, depth)
+  if type(v) == "table" then
+    local id = rawget(v, "id")
+    if math.type(id) == "integer" and rawequal(E.state.cards[id], v) then return "#" .. id end
+    if depth > 3 then return "{...}" end
+    local keys = {}
+    for k in next, v do
+      if (k ~= "label" and k ~= "warn") or depth > 0 then keys[#keys + 1] = k end
+    end
+    table.sort(keys, function(a, b) return E.show(a) < E.show(b) end)
+    local parts = {}
+    for i, k in ipairs(keys) do parts[i] = E.show(k) .. "=" .. shape_of(rawget(v, k), depth + 1) end
+    return "{" .. table.concat(parts, ",") .. "}"
+  elseif type(v) == "string" then
+    return string.format("%q", v)
+  end
+  return type(v) == "function" and "function" or tostring(v)
+end
+
+--- The shapes of the pending question's options, in order (under the budget: the rules'
+--- tables may have metamethods), or nil and the error.
+function E.option_shapes()
+  local ok, out = E.run_guarded(function()
+    local shapes = {}
+    for i, o in ipairs(E.pending.options) do shapes[i] = shape_of(o, 0) end
+    return shapes
+  end)
+  if not ok then return nil, out end
+  return out
+end
+
+--- The match's generator (four words), and a world's set to it: the audit's worlds draw
+--- what the game drew, so what differs between them is what the cards dealt again change.
+function E.rng_words()
+  local r = E.state.rng
+  return { r[1], r[2], r[3], r[4] }
+end
+
+function E.set_rng_words(w)
+  E.state.rng = { w[1], w[2], w[3], w[4] }
+end
+
+--- The views of `seats`, as JSON, in order.
+function E.views_json(seats)
+  local out = {}
+  for i, p in ipairs(seats) do out[i] = E.view_json(p) end
+  return out
+end

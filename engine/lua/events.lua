@@ -11,6 +11,8 @@ local getinfo = debug.getinfo   -- (kept: the host removes debug once the engine
 E.chance_log = {}
 function E.note(kind, data, seats, private)
   local log, n = E.chance_log, E.decisions
+  local met = E.met   -- (summon check's fairness audit: who was shown something by this answer)
+  if met ~= nil and (kind == "reveal" or private) then E.met_shown(met, seats, data, kind) end
   local about = type(data) == "table" and (data.zone or data.die) or nil
   local text = about and (kind .. " (" .. tostring(about) .. ")") or kind
   local last = log[#log]

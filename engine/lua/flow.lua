@@ -150,6 +150,9 @@ function E.choose(req)
     opts[i], labels[i] = o, label
   end
   if #opts == 1 and not req.confirm then
+    if E.met ~= nil then   -- (summon check's fairness audit: a question nobody saw asked)
+      E.met_taken(E.met, p, E.clean_text(E.text_at(req.prompt or "Choose", 2)))
+    end
     -- said, so that a player sees a decision taken for them (never a secret one's answer)
     if not E.quiet and not req.secret then
       E.say(string.format("%s: %s (the only option for player %d, taken without asking)",
@@ -361,6 +364,12 @@ end
 -- A phase with an `offer` asks its player first (offer_step) and calls `run` with the
 -- option picked; its checkpoints are taken with the offer made, so a fork resumes at
 -- the question itself (req: that offer, copied) without making it again.
+-- (summon check's fairness audit notes each point a phase's function returns at: E.met)
+local function met_point()
+  local met = E.met
+  if met ~= nil then E.met_point(met) end
+end
+
 local function run_phase(ph, arg, at, player, resumed, req)
   local st = E.state
   st.phase = ph.id
@@ -371,6 +380,7 @@ local function run_phase(ph, arg, at, player, resumed, req)
     local offer, calls = rules_fn(ph.offer), resumed or 0
     repeat
       local again = offer_step(ph, offer, fn, arg, at, player, calls, req)
+      met_point()
       calls, req = calls + 1, nil
     until not (again and ph["repeat"])
   elseif ph["repeat"] then
@@ -378,10 +388,13 @@ local function run_phase(ph, arg, at, player, resumed, req)
     while true do
       if calls > 0 and calls ~= resumed and E.keep_checkpoints then take_checkpoint(at, player, calls) end
       calls = calls + 1
-      if not fn(arg) then break end
+      local again = fn(arg)
+      met_point()
+      if not again then break end
     end
   else
     fn(arg)
+    met_point()
   end
   E.pop_context()
   E.emit("phase_end", { phase = ph.id, player = st.active })

@@ -194,10 +194,11 @@ end
 --- at the start of the phase, or of the match) and replays the answers given since, in
 --- Lua; it says nothing unless quiet is false, and keeps no checkpoints unless keep is true.
 --- seat, seed: deal again what that seat cannot see, from seed (E.redeal), sharing the
---- work with other forks of the same position (E.redeal_fork). src: the running match's
+--- work with other forks of the same position (E.redeal_fork); honest: replay the other
+--- seats' secret answers as given (else drawn again, below). src: the running match's
 --- values when the caller has them already (E.current_match), else they are read here.
 --- Returns "choice"/"over"/"error" like step() (the copy's position).
-function E.fork(keep, quiet, seat, seed, src, honest)
+function E.fork(keep, quiet, seat, seed, honest, src)
   src = src or E.save_match({})
   local cp = src.checkpoint
   if src.forced_since then
@@ -270,7 +271,7 @@ function E.fork(keep, quiet, seat, seed, src, honest)
       end
       same = E.view_json(seat) == real.json
     end
-    if not same then return E.fork(keep, quiet, seat, seed, src, true) end
+    if not same then return E.fork(keep, quiet, seat, seed, true, src) end
   end
   if status == "choice" and E.decisions ~= src.decisions then
     status, a = "error", "the copy went another way than the match (a script keeps match data outside state?)"

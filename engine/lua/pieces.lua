@@ -757,7 +757,7 @@ function C.turn_face_up(c)
   c = card_arg(c, "cards.turn_face_up")
   if c.face_down then
     c.face_down, c.seen_by, c.seen_open, c.down_ref, c.mark = nil, nil, nil, nil, nil
-    E.note("reveal", { zone = c.zone })
+    E.note("reveal", { zone = c.zone, card = c })
   end
 end
 
@@ -783,7 +783,7 @@ function C.set_owner(c, p)
     table.sort(seen)
     c.seen_by = seen[1] and seen or nil
     if known then c.seen_open = { old } end
-    if p ~= nil and not E.seen_by(c, p) then E.note("reveal", { zone = c.zone }, { p }) end
+    if p ~= nil and not E.seen_by(c, p) then E.note("reveal", { zone = c.zone, card = c }, { p }) end
   end
   if c.first_owner == nil then c.first_owner = old or 0 end   -- (0: it had no owner)
   local unseeing = E.unseeing(c)   -- (on the board, its place is its owner's: see E.pool_place)
@@ -861,7 +861,7 @@ function C.reveal(c, p, said)
   table.sort(seen)
   if open then table.sort(open) end
   c.seen_by, c.seen_open = seen, open
-  if learned then E.note("reveal", { zone = c.zone }, learned) end
+  if learned then E.note("reveal", { zone = c.zone, card = c }, learned) end
   if said == false then return end   -- (the rules say it, once for many cards)
   local line = said or reveal_line(c, p)   -- (said: the rules' own words, who looked)
   if p == nil then E.say(line) else E.say(shown_line(c, p), p, line) end

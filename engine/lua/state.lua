@@ -444,7 +444,7 @@ function E.note_learned(c, unseeing)
   end
   if seats then
     table.sort(seats)
-    E.note("reveal", { zone = c.zone }, seats)
+    E.note("reveal", { zone = c.zone, card = c }, seats)
   end
 end
 

@@ -109,12 +109,12 @@ end
 
 -- Whether a card of definition def could be a primed card with this mark: its cost,
 -- under the Plane that was revealed when it was primed, is what was paid, and it is a
--- Plane if its priming destroyed the Plane in play (`kind`; the mark set by prime in
--- phases.lua). As the file's fits(mark, def), a bot's sample deals primed cards only
--- identities that fit (SAMPLE_BY_COST).
+-- Plane if its priming destroyed the Plane in play, and no Plane if it was primed beside
+-- one and destroyed nothing (`kind`; the mark set by prime in phases.lua). As the file's
+-- fits(mark, def), a bot's sample deals primed cards only identities that fit (SAMPLE_BY_COST).
 local function fits_by_cost(mark, def)
   if type(mark) ~= "table" or def == nil then return true end
-  if mark.kind == "plane" and not has(def, "plane") then return false end
+  if (mark.kind == "plane") ~= has(def, "plane") and mark.kind ~= nil then return false end
   local cost = def.cost or 0
   if mark.plane == "stone_age" and has(def, "golem") then cost = math.max(0, cost - 4) end
   return cost == mark.paid

@@ -244,6 +244,12 @@ function plane_acting() return plane_that(plane_acts) end
 --- The Plane in play if it is face up (the one Tide Wisp and Shatter see), or nil.
 function plane_revealed() return plane_that(is_revealed) end
 
+--- The Plane in play if every player knows it is one (it acts, or its priming destroyed
+--- a Plane: its mark says so), or nil: a face-down Plane primed alone is its owner's secret.
+function plane_known()
+  return plane_that(function(o) return plane_acts(o) or (type(o.mark) == "table" and o.mark.kind == "plane") end)
+end
+
 -- Moving cards ------------------------------------------------------------------------
 
 --- Puts a card in its owner's graveyard face up (from anywhere).

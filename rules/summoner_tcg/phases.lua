@@ -21,6 +21,7 @@ local function plane_arrives(c)
     say(string.format("%s replaces %s", c.name, is_revealed(o) and o.name or "a face-down Plane"))
     destroy(o, c)
   end
+  no_plane_beside(c)   -- (now a Plane everyone knows of: no other face-down card in play is one)
 end
 
 --- Offers to attach a revealed Equipment to a revealed Summon (anyone's), or leave it.
@@ -126,7 +127,9 @@ end
 --- card carries both as its mark, so a bot's sample deals it only cards of that cost
 --- (fits in evaluate.lua). A primed Plane is in play: it destroys the Plane in play
 --- (anyone's, face up or down). Then everyone learns that the new card is a Plane (its
---- mark says `kind = "plane"`), but not which one.
+--- mark says `kind = "plane"`), but not which one; a card primed beside a Plane everyone
+--- knows of destroys nothing, so it is no Plane, and everyone learns that too (`kind =
+--- "other"`), as of every face-down card that a known Plane's priming left in play.
 function prime(c, p)
   local cost = stat(c, "cost")
   local plane = plane_acting()
@@ -135,7 +138,9 @@ function prime(c, p)
   cards.to_zone(c, p, "field")
   local mark = { paid = cost, plane = plane and plane.def or nil }
   say(string.format("Player %d primes a card (Stamina %d)", p, stamina(p)))
-  if is_plane(c) then
+  if not is_plane(c) then
+    if plane_known() then mark.kind = "other" end
+  else
     for _, o in ipairs(other_planes(c)) do
       mark.kind = "plane"
       say(string.format("Player %d's new face-down card is a Plane: it replaces %s", p,
@@ -145,6 +150,20 @@ function prime(c, p)
     end
   end
   cards.mark(c, mark)
+  if mark.kind == "plane" then no_plane_beside(c) end
+end
+
+-- A Plane everyone knows was primed leaves no other Plane in play: every other face-down
+-- card in play is no Plane, and everyone knows that too (its mark says so).
+function no_plane_beside(c)
+  for _, q in ipairs(players.list()) do
+    for _, o in ipairs(zones.cards(q, "field")) do
+      local m = o.mark
+      if o ~= c and is_primed(o) and type(m) == "table" and m.kind == nil then
+        cards.mark(o, { paid = m.paid, plane = m.plane, kind = "other" })
+      end
+    end
+  end
 end
 
 --- Consume: sacrifice revealed Summons of the card's type, one by one, then the effect.

@@ -145,6 +145,11 @@ function main_phase(p, pick) end
 --- Defined in rules/summoner_tcg/helpers.lua.
 function next_player(p) end
 
+--- A Plane everyone knows was primed leaves no other Plane in play: every other face-down
+--- card in play is no Plane, and everyone knows that too (its mark says so).
+--- Defined in rules/summoner_tcg/phases.lua.
+function no_plane_beside(c) end
+
 --- Offers to attach a revealed Equipment to a revealed Summon (anyone's), or leave it.
 --- chosen: the player chose "Attach" from the turn's menu, so the choice is only where
 --- (a "leave it" there would go back to the same menu with nothing changed, and a bot
@@ -198,6 +203,11 @@ function plane_acts(c) end
 --- Defined in rules/summoner_tcg/helpers.lua.
 function plane_in_play() end
 
+--- The Plane in play if every player knows it is one (it acts, or its priming destroyed
+--- a Plane: its mark says so), or nil: a face-down Plane primed alone is its owner's secret.
+--- Defined in rules/summoner_tcg/helpers.lua.
+function plane_known() end
+
 --- The Plane in play if it is face up (the one Tide Wisp and Shatter see), or nil.
 --- Defined in rules/summoner_tcg/helpers.lua.
 function plane_revealed() end
@@ -208,7 +218,9 @@ function plane_revealed() end
 --- card carries both as its mark, so a bot's sample deals it only cards of that cost
 --- (fits in evaluate.lua). A primed Plane is in play: it destroys the Plane in play
 --- (anyone's, face up or down). Then everyone learns that the new card is a Plane (its
---- mark says `kind = "plane"`), but not which one.
+--- mark says `kind = "plane"`), but not which one; a card primed beside a Plane everyone
+--- knows of destroys nothing, so it is no Plane, and everyone learns that too (`kind =
+--- "other"`), as of every face-down card that a known Plane's priming left in play.
 --- Defined in rules/summoner_tcg/phases.lua.
 function prime(c, p) end
 

@@ -78,7 +78,9 @@ function play_phase(p)
       end
     end
   end
-  local pick = choose { player = p, prompt = "Play a card?", options = opts }
+  -- asked even when passing is all there is (confirm): the options come from the hand, so a
+  -- question asked only sometimes would tell the other player whether it holds a card to play
+  local pick = choose { player = p, prompt = "Play a card?", options = opts, confirm = true }
   if not pick.card then return end
   counters.spend(p, "coins", stat(pick.card, "cost"))
   if pick.host then

@@ -1,0 +1,373 @@
+"""`summon check`'s fairness audit: what a seat reads must follow from what its view shows.
+
+A seat's view hides the cards it cannot see, but a person reads more than the view: the
+lines the rules say, the other seats' answers and the questions they answer, its own
+options, and whose answer the game waits for. Any of these can name a hidden card ("Player
+2 draws Scout") or depend on one (a question asked only when a hand holds a card to answer with).
+
+The audit plays random games (engine/check.py AUDIT_GAMES). At each of their first
+decisions it deals, for every seat, worlds that seat's view cannot tell from the game
+(Match.audit_world: the cards it cannot see dealt again, the generator where the game's
+is, the other seats' secret answers as given) and gives them the game's next answers (the
+same card, by id, the same way: _same_answer), comparing what the seat reads in each.
+Where its view stays the same and what it reads differs, the difference came from
+something it cannot see. A step that shows it different cards in the two (a reveal, a
+look, a card drawn) ends the comparison, as what it reads may name them; and a card
+named a moment before it comes into sight (the answer "Play Scout", then a question of
+where) is no leak: a difference stands unless the cards it names come into the seat's
+sight within a few more decisions (_window). What the random games do not reach goes unseen.
+"""
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from . import loader
+from .errors import EngineError, Problem, ScriptError
+from .lint import use_place
+from .luac import first_line
+from .match import public_label
+
+DECISIONS = 40    # decisions of a random game at which every seat's worlds are dealt
+WORLDS = 1        # worlds dealt for each seat at each of them
+FOLLOW = 4        # decisions each world follows the game for
+EXPLAIN = 3       # decisions after a difference in which what it names coming into sight explains it
+
+
+@dataclass
+class Finding:
+    """A difference in what `seat` reads between the game and a world, at `decision`."""
+    seat: int
+    decision: int
+    message: str
+    search: list[str]   # texts to look for in the scripts, to place the problem
+    at_once: bool = False   # a difference in its own question: no later sight explains it
+    texts: tuple[str, str] = ("", "")   # what differs, as read in the game and in the world
+
+
+@dataclass
+class _World:
+    match: object
+    seat: int
+    steps: int = 0                    # answers it followed
+    ok: bool = True                   # whether it follows the next one
+    found: Finding | None = None      # a difference waiting to be explained (_window)
+    found_at: int = 0                 # ... the step it was found at
+    # ... the card names read in the game alone and in the world alone, and how many cards
+    # of each name the seat saw then in each
+    names: tuple = field(default_factory=lambda: (set(), set()))
+    seen: tuple = field(default_factory=lambda: (Counter(), Counter()))
+
+
+@dataclass
+class _Step:
+    """One answer of the game, as the audit compares it."""
+    question: tuple        # (player, secret, prompt, labels, shapes) asked (_question)
+    index: int
+    trace: list = field(default_factory=list)   # Match.audit_answer's
+    shown: set | None = None                    # ... and the seats it showed something
+    said: list = field(default_factory=list)
+    views: dict = field(default_factory=dict)
+    pending: tuple | None = None   # (player, secret, prompt) asked next, or None at the end
+
+
+def _question(m) -> tuple:
+    """(player, secret, prompt, labels, shapes) of the question waiting."""
+    d = m.pending
+    return (d.player, d.secret, d.prompt, tuple(m.options()), m.audit_shapes())
+
+
+def _same_answer(game: tuple, index: int, world: tuple) -> int | None:
+    """The world's option that answers as the game's option `index` did: the one of the same
+    shape (the same card, by id, to the same place), when the game offered one of that shape
+    alone; else the same position. None when the world offers no such answer."""
+    shape, shapes = game[4][index], world[4]
+    if game[4].count(shape) == 1:
+        return shapes.index(shape) if shapes.count(shape) == 1 else None
+    return index if index < len(shapes) else None
+
+
+def _step(m, question: tuple, index: int, seats: list[int], want: int | None = None) -> _Step:
+    trace, shown = m.audit_answer(index, seats, want)
+    said = m.said()
+    views = dict(zip(seats, m.audit_views(seats)))
+    d = m.pending
+    return _Step(question, index, trace, shown, said, views, None if d is None else (d.player, d.secret, d.prompt))
+
+
+def _answer(p: int, s: _Step, first: bool) -> tuple | None:
+    """What seat p reads of a step's question and answer: its own question whole, another
+    seat's question and answer unless secret; nothing in a world's first step, which holds
+    the question as the game built it."""
+    if first:
+        return None
+    who, secret, prompt, labels, _ = s.question
+    if who == p:
+        return ("asked", prompt, labels)
+    return None if secret else ("answer", who, prompt, public_label(labels[s.index], list(labels)))
+
+
+def _reading(p: int, s: _Step, first: bool) -> list[tuple]:
+    """What seat p reads of a step: the question and the answer (_answer), then the lines said."""
+    answer = _answer(p, s, first)
+    out: list[tuple] = [] if answer is None else [answer]
+    for who, text, others in s.said:
+        if who is None:
+            out.append(("line", text))
+        elif who != p and others:
+            out.append(("line", others))
+    return out
+
+
+def _met(s: _Step, p: int) -> list[tuple]:
+    """What a step passed through, in order: ("taken", player, prompt, p's view then) for a
+    question taken without asking, ("point", None, None, view) where a phase's function
+    returned, and ("asked", player, prompt, view) for the question it stopped at."""
+    out = [("taken" if pl is not None else "point", pl, prompt, views.get(p)) for pl, prompt, views in s.trace]
+    if s.pending is not None:
+        out.append(("asked", s.pending[0], s.pending[2], s.views[p]))
+    return out
+
+
+def _asked_sometimes(p: int, game: _Step, world: _Step, n: int) -> Finding | None:
+    """A question asked in one of the game and the world where the other passed the same
+    sight of p's without asking it (its one option taken, or none asked at all): every
+    screen shows who is asked, so being asked tells p what it cannot see."""
+    met = (_met(game, p), _met(world, p))
+    for i, (a, b) in enumerate(zip(*met)):
+        if a[:3] == b[:3] and a[0] != "asked":
+            continue   # (the world's views are kept only where the game asked: _follow)
+        if a[3] is None or a[3] != b[3] or "asked" not in (a[0], b[0]):
+            return None   # (the seat sees a difference, or neither asks here)
+        asked, other = (a, b) if a[0] == "asked" else (b, a)
+        if other[0] == "point":   # (the other's next question, when a phase returned once more first)
+            later = next((x for x in met[asked is a][i + 1:] if x[0] != "point"), None)
+            other = later if later is not None and later[1:3] == asked[1:3] else other
+        if other[0] == "asked" or (other[0] == "taken" and other[1:3] != asked[1:3]):
+            return None
+        pl, prompt = asked[1], asked[2]
+        where = (f"in the game and not in a world player {p} cannot tell from it" if asked is a else
+                 f"in a world player {p} cannot tell from the game and not in the game")
+        fix = ("its one option taken without asking: ask it every time (confirm = true in the choose table asks a "
+               "question of one option)" if other[0] == "taken" else
+               f"no question asked at that point: ask it whatever the cards player {p} cannot see are")
+        return Finding(p, n, f'player {pl} is asked "{prompt}" {where} ({fix}); every screen shows who is asked, so '
+                             f'being asked tells player {p} what it cannot see', [prompt])
+    return None
+
+
+def _difference(p: int, game: _Step, world: _Step, first: bool, n: int) -> Finding | None:
+    """The first difference between what p reads of the game's step and of the world's."""
+    mine, theirs = _reading(p, game, first), _reading(p, world, first)
+    for a, b in zip(mine, theirs):
+        if a == b:
+            continue
+        if a[0] == "asked" and b[0] == "asked":
+            if a[1] != b[1]:
+                return Finding(p, n, f'player {p} is asked "{a[1]}" in the game and "{b[1]}" in a world it cannot '
+                                     f'tell from it: the question names what it cannot see; build it from what the '
+                                     f'seat sees, or show it the card first (cards.reveal(c, {p}))', [a[1]], True)
+            return Finding(p, n, f'player {p} is offered {_labels(a[2])} in the game and {_labels(b[2])} in a world '
+                                 f'it cannot tell from it: its options name or depend on what it cannot see; offer '
+                                 f'what it may choose whatever those cards are (the rules may refuse a choice once '
+                                 f'made, and say why), or show it the card first (cards.reveal(c, {p}))',
+                           [x for x, y in zip(a[2], b[2]) if x != y][:1] + [a[1]], True)
+        if a[0] == "answer" and b[0] == "answer":
+            if a[2] != b[2]:
+                return Finding(p, n, f'player {p} reads player {a[1]}\'s question "{a[2]}" in the game and "{b[2]}" '
+                                     f'in a world it cannot tell from it: the question names what player {p} cannot '
+                                     f'see; make the choice secret (secret = true in the choose table: the others '
+                                     f'read neither question nor answer) or name no hidden card in it', [a[2]],
+                               texts=(a[2], b[2]))
+            return Finding(p, n, f'player {p} reads player {a[1]}\'s answer "{a[3]}" in the game and "{b[3]}" in a '
+                                 f'world it cannot tell from it (to "{a[2]}"): every seat reads an answer\'s label '
+                                 f'unless the choice is secret; make it secret (secret = true in the choose table) '
+                                 f'or keep what player {p} cannot see out of its labels', [a[3], a[2]],
+                           texts=(a[3], b[3]))
+        if a[0] == "line" and b[0] == "line":
+            return Finding(p, n, f'player {p} reads "{a[1]}" in the game and "{b[1]}" in a world it cannot tell from '
+                                 f'it: the line names what player {p} cannot see; say it only to the seats that see '
+                                 f'it (say(text, p)), or in words that name no hidden card', [a[1]],
+                           texts=(a[1], b[1]))
+        break
+    if mine != theirs:
+        one, other = (mine, "the game") if len(mine) > len(theirs) else (theirs, "a world it cannot tell from the game")
+        extra = one[min(len(mine), len(theirs))]
+        said = extra[-1] if extra[0] in ("line", "answer") else extra[1]
+        return Finding(p, n, f'player {p} reads "{said}" in {other} and nothing in its place in the '
+                             f'{"world" if other == "the game" else "game"}: whether it is said depends on what '
+                             f'player {p} cannot see', [said], texts=(said, "") if one is mine else ("", said))
+    if game.pending != world.pending and (game.pending is None) == (world.pending is None):
+        (a, sa, pa), (b, sb, pb) = game.pending, world.pending
+        if a != b:
+            return Finding(p, n, f"player {a} is asked next in the game and player {b} in a world player {p} cannot "
+                                 f"tell from it: every screen shows whose answer the game waits for", [pa, pb])
+        if sa != sb:
+            return Finding(p, n, f'player {a}\'s question "{pa}" is secret in one of the game and a world player {p} '
+                                 f'cannot tell from it and not in the other: whether it is secret depends on what '
+                                 f'player {p} cannot see', [pa])
+    return None
+
+
+def _labels(labels: tuple) -> str:
+    shown = ", ".join(labels[:6]) + (", ..." if len(labels) > 6 else "")
+    return f"[{shown}]"
+
+
+def audit(game, seats, seed: int = 1, most: int = 5) -> list[Finding]:
+    """The differences found in a random game of `seats` (Seat list) of `game` from `seed`,
+    at most `most` of them, each about another text."""
+    from .match import Match
+
+    try:
+        m = Match(game, seed, seats, quiet=False)
+        m.keep_checkpoints()
+        m.said()
+    except EngineError:
+        return []   # (said elsewhere)
+    every = list(range(1, len(seats) + 1))
+    names = sorted({str(c.data["name"]) for c in game.cards.values() if c.data.get("name")})
+    choose = random.Random(seed)
+    worlds: list[_World] = []
+    out: dict[str, Finding] = {}
+    for k in range(DECISIONS + FOLLOW + EXPLAIN + 1):
+        if m.pending is None or len(out) >= most:
+            break
+        if k < DECISIONS:
+            for p, j in [(p, j) for p in every for j in range(WORLDS)]:
+                try:
+                    worlds.append(_World(m.audit_world(p, seed * 100003 + 97 * k + 7 * j + p), p))
+                except (EngineError, ScriptError):
+                    pass   # (a world this game cannot deal: not this check's to say)
+        elif not worlds:
+            break
+        try:
+            question = _question(m)
+            game_step = _step(m, question, choose.randrange(m.pending.count), every)
+        except (ScriptError, EngineError):
+            break   # (the game itself fails: said by the checks before)
+        n = m.decisions
+        for w in worlds:
+            found = _follow(w, game_step, n, names)
+            if found is not None:
+                w.ok = False
+                out.setdefault(found.search[0] if found.search else found.message, found)
+        worlds = [w for w in worlds if w.ok]
+    for w in worlds:   # (the game ended with a difference waiting: nothing came into sight)
+        if w.found is not None:
+            out.setdefault(w.found.search[0] if w.found.search else w.found.message, w.found)
+    return list(out.values())[:most]
+
+
+def _shown(s: _Step, p: int) -> tuple:
+    """What a step showed seat p: (card id, name) of each card revealed to it, (0, words) told."""
+    return tuple((card, what) for card, what, seats in s.shown if seats is None or p in seats)
+
+
+def _follow(w: _World, game_step: _Step, n: int, names: list[str]) -> Finding | None:
+    """Gives the world the game's answer and compares what its seat reads; marks the world
+    done (w.ok False) when it can tell no more. Returns a difference that stands."""
+    p, first = w.seat, w.steps == 0
+    w.ok = False
+    if w.match.pending is None:
+        return None   # (over in the world, not in the game: its seat sees that)
+    try:
+        question, index = game_step.question, game_step.index
+        if not first:   # (a world's first question is the game's, as built)
+            question = _question(w.match)
+            index = _same_answer(game_step.question, index, question)
+            if index is None:
+                return None   # (the world offers no such answer: it can tell no more)
+        mine = _step(w.match, question, index, [p], len(game_step.trace) + 1)
+    except (ScriptError, EngineError):
+        return None   # (the answer means another thing in this world: it can tell no more)
+    w.steps += 1
+    if w.found is not None:
+        return _window(w, game_step, mine)
+    if _shown(game_step, p) != _shown(mine, p):
+        return None   # (it was shown different cards: what it reads, and who is asked, may follow)
+    if _answer(p, game_step, first) == _answer(p, mine, first):
+        # (the same answer as p reads it: what happened next, p sees happen in both)
+        found = _asked_sometimes(p, game_step, mine, n)
+        if found is not None:
+            return found
+    if mine.views[p] != game_step.views[p]:
+        return None   # (the seat sees a difference: what it reads may differ)
+    found = _difference(p, game_step, mine, first, n)
+    if found is not None and found.at_once:
+        return found
+    if found is not None:   # (stands unless the cards it names come into sight: _window)
+        w.found, w.found_at = found, w.steps
+        w.names = tuple({x for x in names if x in mine_text} - {x for x in names if x in other_text}
+                        for mine_text, other_text in (found.texts, found.texts[::-1]))
+        w.seen = (_in_sight(game_step, p), _in_sight(mine, p))
+    w.ok = found is not None or w.steps < FOLLOW
+    return None
+
+
+def _in_sight(s: _Step, p: int) -> Counter:
+    """How many cards of each name seat p sees after a step, or was shown by it."""
+    cards = json.loads(s.views[p]).get("cards") or []
+    return Counter([c["name"] for c in cards if isinstance(c.get("name"), str)] +
+                   [what for card, what in _shown(s, p) if card])
+
+
+def _window(w: _World, game_step: _Step, mine: _Step) -> Finding | None:
+    """A world whose seat read a difference, a decision later: the difference is explained
+    when the cards it named come into the seat's sight, in the game and in the world (the
+    answer "Play Scout", then a question of where); with no card named, when anything the
+    seat sees differs. It stands EXPLAIN decisions on."""
+    p = w.seat
+    named_game, named_world = w.names
+    if not named_game and not named_world:
+        if _shown(game_step, p) != _shown(mine, p) or mine.views[p] != game_step.views[p]:
+            return None
+    else:
+        now = (_in_sight(game_step, p), _in_sight(mine, p))
+        came = [not named or any(now[i][x] > w.seen[i][x] for x in named)
+                for i, named in enumerate((named_game, named_world))]
+        if all(came):
+            return None
+    if w.steps - w.found_at >= EXPLAIN:
+        return w.found
+    w.ok = True
+    return None
+
+
+def placed(game, finding: Finding, file_lines: dict[str, list[str]]) -> Problem:
+    """A finding as a problem of `summon check`, at the script line whose text literals make
+    up most of the text it names, else at game.yaml."""
+    where = (loader.display(game.root / "game.yaml"), 1, 1)
+    best = 0
+    for text in finding.search:
+        for src in _scripts(game):
+            start, code = first_line(src.source)
+            for i, line in enumerate(code.splitlines(), 1):
+                score, first_at = 0, None
+                for lit in _LITERAL.finditer(line):
+                    body = lit.group(1) if lit.group(1) is not None else lit.group(2)
+                    got = sum(len(piece) for piece in _FORMAT.split(body) if len(piece.strip()) >= 3 and piece in text)
+                    if got and first_at is None:
+                        first_at = lit
+                    score += got
+                if score > best:
+                    best = score
+                    at = use_place(src, start, code, file_lines.get(src.chunkname), i, first_at.start() + 1,
+                                   first_at.group(0))
+                    where = (src.chunkname, *at)
+        if best:
+            break
+    return Problem(*where, finding.message + f" (at decision {finding.decision} of a random game summon check "
+                                             f"played, and a world dealing again what player {finding.seat} cannot "
+                                             f"see, given the same answers)")
+
+
+_LITERAL = re.compile(r'"((?:[^"\\\n]|\\.)*)"|\'((?:[^\'\\\n]|\\.)*)\'')
+_FORMAT = re.compile(r"%[-+ #0]*\d*(?:\.\d+)?[a-zA-Z%]")
+
+
+def _scripts(game) -> list:
+    return list(game.scripts) + [src for c in game.cards.values() for src in c.lua]

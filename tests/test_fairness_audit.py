@@ -1,0 +1,222 @@
+"""summon check's fairness audit (engine/fairness.py): what a seat reads that its view does
+not explain, found by giving worlds dealt again from its view the game's own answers."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, copy_game
+from engine import fairness, loader
+from engine.check import _random_seats, check
+from engine.match import Match, Seat, public_label
+
+EXAMPLES = ROOT / "docs" / "examples"
+
+DRAW = '''  zones.draw(p, "deck", "hand", 1)
+  if state.turn'''
+
+
+def duel(tmp_path: Path) -> Path:
+    """A copy of the docs' duel example (which checks clean); returns its rules file."""
+    rules = copy_game(tmp_path, "duel", EXAMPLES).rules / "duel.lua"
+    assert check(str(rules.parent)) == []
+    return rules
+
+
+def changed(rules: Path, old: str, new: str) -> Path:
+    text = rules.read_text()
+    assert old in text
+    rules.write_text(text.replace(old, new, 1))
+    return rules.parent
+
+
+def line_of(rules: Path, needle: str) -> int:
+    return next(i for i, line in enumerate(rules.read_text().splitlines(), 1) if needle in line)
+
+
+def the_problem(game: Path):
+    found = check(str(game))
+    assert len(found) == 1, found
+    return found[0]
+
+
+def test_a_line_that_names_a_drawn_card_is_found_at_the_line_that_says_it(tmp_path):
+    rules = duel(tmp_path)
+    game = changed(rules, DRAW, '''  zones.draw(p, "deck", "hand", 1)
+  local hand = zones.cards(p, "hand")
+  if #hand > 0 then say("Player " .. p .. " draws " .. hand[#hand].name) end
+  if state.turn''')
+    p = the_problem(game)
+    assert (p.path.endswith("duel.lua"), p.line) == (True, line_of(rules, '" draws "'))
+    assert p.col == rules.read_text().splitlines()[p.line - 1].index('"Player "') + 1
+    assert p.message.startswith("player ") and ' reads "Player ' in p.message and " draws " in p.message
+    assert "say(text, p)" in p.message and "a random game summon check played" in p.message
+    # the same line said to the drawer alone is the rules' to say
+    changed(rules, 'say("Player " .. p .. " draws " .. hand[#hand].name)', 'say("You draw " .. hand[#hand].name, p)')
+    assert check(str(game)) == []
+
+
+def test_an_answer_that_names_a_hidden_card_is_found_unless_the_choice_is_secret(tmp_path):
+    rules = duel(tmp_path)
+    game = changed(rules, DRAW, '''  zones.draw(p, "deck", "hand", 1)
+  local hand = zones.cards(p, "hand")
+  if #hand > 0 then
+    local c = hand[#hand]
+    choose { player = p, prompt = "Keep it?", options = { "Keep " .. c.name, "Keep the " .. c.name .. " too" } }
+  end
+  if state.turn''')
+    p = the_problem(game)
+    assert p.line == line_of(rules, '"Keep it?"')
+    assert "'s answer \"Keep " in p.message and "secret = true" in p.message
+    changed(rules, 'prompt = "Keep it?",', 'prompt = "Keep it?", secret = true,')
+    assert check(str(game)) == []
+
+
+def test_a_question_asked_only_when_a_hidden_card_allows_it_is_found(tmp_path):
+    rules = duel(tmp_path)
+    game = changed(rules, DRAW, """  zones.draw(p, "deck", "hand", 1)
+  local hand = zones.cards(p, "hand")
+  if #hand > 0 and cards.has_tag(hand[#hand], "unit") then
+    choose { player = p, prompt = "Hold the new unit back?", options = { "Yes", "No" } }
+  end
+  if state.turn""")
+    p = the_problem(game)
+    assert p.line == line_of(rules, '"Hold the new unit back?"')
+    assert 'is asked "Hold the new unit back?"' in p.message and "(no question asked at that point: " in p.message
+
+
+def test_a_question_of_one_option_taken_without_asking_only_sometimes_is_found(tmp_path):
+    # the example asks "Play a card?" even with only "Pass" to offer (confirm): without it, the
+    # other player would see the question only when the hand holds a card the coins can pay for
+    rules = duel(tmp_path)
+    game = changed(rules, DRAW, """  zones.draw(p, "deck", "hand", 1)
+  local hand, opts = zones.cards(p, "hand"), { "Keep it" }
+  if #hand > 0 and cards.has_tag(hand[#hand], "unit") then opts[2] = "Discard it" end
+  choose { player = p, prompt = "The card drawn:", options = opts }
+  if state.turn""")
+    p = the_problem(game)
+    assert p.line == line_of(rules, '"The card drawn:"')
+    assert 'is asked "The card drawn:"' in p.message and "(its one option taken without asking: " in p.message
+    assert "confirm = true" in p.message
+    changed(rules, 'options = opts }\n  if state.turn', 'options = opts, confirm = true }\n  if state.turn')
+    assert check(str(game)) == []
+
+
+TWO_STEPS = '''  local pick = choose { player = p, prompt = "Play a card?", options = opts, confirm = true }
+  if pick.card and pick.to then
+    local where = choose { player = p, prompt = "Bring " .. pick.card.name .. " in?",
+                           options = { "Yes, at " .. pick.to, "No" } }
+    if where.label == "No" then return end
+  end'''
+
+
+def test_a_card_named_just_before_it_comes_into_sight_is_no_leak(tmp_path):
+    # the prompt of the second question names the unit while it is still in the hand; it is
+    # on the board after the answer, unless the player says no: then the name told too much
+    rules = duel(tmp_path)
+    ask = '  local pick = choose { player = p, prompt = "Play a card?", options = opts, confirm = true }'
+    game = changed(rules, ask, TWO_STEPS.replace('{ "Yes, at " .. pick.to, "No" }', '{ "Yes, at " .. pick.to }, confirm = true'))
+    assert check(str(game)) == []
+    changed(rules, '{ "Yes, at " .. pick.to }, confirm = true', '{ "Yes, at " .. pick.to, "No" }')
+    found = {p.line: p for p in check(str(game))}   # (the answer "Summon Scout at a1" told it as well)
+    assert set(found) <= {line_of(rules, '"Bring "'), line_of(rules, '"Summon "')}
+    p = found[line_of(rules, '"Bring "')]
+    assert "'s question \"Bring " in p.message
+
+
+def test_the_audit_is_the_same_in_every_run_and_reads_no_game_when_the_view_explains_all(tmp_path):
+    game = loader.load_game("summoner_wars")
+    assert fairness.audit(game, _random_seats(game)) == []
+    rules = duel(tmp_path)
+    changed(rules, DRAW, """  zones.draw(p, "deck", "hand", 1)
+  local deck = zones.cards(p, "deck")
+  if #deck > 0 then say(#deck .. " cards left; the next is " .. deck[#deck].name) end
+  if state.turn""")
+    leaky = loader.load_game(str(rules.parent))
+    first = fairness.audit(leaky, _random_seats(leaky))
+    again = fairness.audit(leaky, _random_seats(leaky))
+    assert first and first == again
+
+
+def test_an_audit_world_draws_what_the_game_draws_and_answers_another_seats_question():
+    game = loader.load_game("summoner_wars")
+    m = Match(game, 3, [Seat("random"), Seat("random")], quiet=True)
+    m.keep_checkpoints()
+    m.rollout(seed=3, max_decisions=20)
+    asked = m.pending.player
+    other = 2 if asked == 1 else 1
+    world = m.audit_world(other, 11)
+    plain = m.sample(other, 11)
+    assert world.view(other) == m.view(other) == plain.view(other)
+    rolls = [x.eval("return rng.int(1, 1000000)")[0] for x in (m, world, plain)]
+    assert rolls[0] == rolls[1] != rolls[2]
+    with pytest.raises(Exception):
+        plain.answer(0)            # a sample for another seat refuses the question built from real cards
+    world.audit_answer(0, [other])  # the audit answers it as it was built
+    assert world.decisions == m.decisions + 1
+
+
+def test_public_label_drops_the_number_only_of_labels_the_engine_numbered():
+    assert public_label("Play Ambush #2", ["Play Ambush", "Play Ambush #2"]) == "Play Ambush"
+    assert public_label("Take #2", ["Take #1", "Take #2"]) == "Take #2"
+
+
+def test_a_phase_that_returns_once_more_in_one_world_before_the_same_question_is_no_leak(tmp_path):
+    # the move phase repeats: its first calls mark each new unit of the hand, silently, so how
+    # many calls come before "Move a unit?" depends on the hand; the question is asked in both
+    rules = duel(tmp_path)
+    changed(rules, "function move_phase(p)\n", """function move_phase(p)
+  for _, c in ipairs(zones.cards(p, "hand")) do
+    if cards.has_tag(c, "unit") and tokens.get(c, "noted") == 0 then tokens.add(c, "noted", 1) return true end
+  end
+""")
+    game, yaml = rules.parent, rules.parent / "game.yaml"
+    yaml.write_text(yaml.read_text().replace("{id: move, run: move_phase}",
+                                             "{id: move, run: move_phase, repeat: true}"))
+    assert check(str(game)) == []
+
+
+def test_a_leak_is_found_though_the_seat_is_told_something_else_on_the_way(tmp_path):
+    rules = duel(tmp_path)
+    game = changed(rules, DRAW, '''  zones.draw(p, "deck", "hand", 1)
+  local hand = zones.cards(p, "hand")
+  if #hand > 0 then say("Player " .. p .. " draws " .. hand[#hand].name) end
+  players.learned(3 - p, "that the bank is empty")
+  if state.turn''')
+    assert [p.line for p in check(str(game))] == [line_of(rules, '" draws "')]
+
+
+def test_every_leak_is_said_each_at_its_line(tmp_path):
+    rules = duel(tmp_path)
+    game = changed(rules, DRAW, '''  zones.draw(p, "deck", "hand", 1)
+  local hand = zones.cards(p, "hand")
+  if #hand > 0 then say("Player " .. p .. " draws " .. hand[#hand].name) end
+  if #hand > 1 then say("Player " .. p .. "'s oldest card is " .. hand[1].name) end
+  if state.turn''')
+    assert sorted(p.line for p in check(str(game))) == [line_of(rules, '" draws "'), line_of(rules, "oldest")]
+
+
+def test_a_world_that_ends_before_the_game_or_an_option_that_loops_when_compared_stops_nothing(tmp_path):
+    rules = duel(tmp_path)
+    game = changed(rules, DRAW, '''  zones.draw(p, "deck", "hand", 1)
+  local hand = zones.cards(p, "hand")
+  if #hand > 0 and hand[#hand].name == "Sword" and state.turn > 6 then end_game(nil, "a sword drawn late") end
+  if state.turn''')
+    assert check(str(game)) == []
+    # an option's table whose __eq never returns: the audit compares options by their fields
+    changed(rules, '  local pick = choose { player = p, prompt = "Move a unit?", options = opts }',
+            '''  opts[1].card = setmetatable({ id = 1 }, { __eq = function() while true do end end })
+  local pick = choose { player = p, prompt = "Move a unit?", options = opts }
+  if pick.card and not pick.to then return end''')
+    done = subprocess.run([sys.executable, "-m", "repl", "check", str(game)], cwd=ROOT, capture_output=True,
+                          text=True, timeout=300)
+    assert "Traceback" not in done.stderr and done.stdout.startswith("ok: "), done.stdout + done.stderr
+
+
+def test_a_secret_answer_the_rules_announce_later_is_no_leak():
+    # the auction's sealed bids, said once all are in: the audit's worlds keep the others'
+    # secret answers as given (its second game has three players, where a bid comes between)
+    assert check(str(EXAMPLES / "rules" / "auction")) == []
