@@ -31,7 +31,7 @@ from .lint import use_place
 from .luac import first_line
 from .match import public_label
 
-DECISIONS = 40    # decisions of a random game at which every seat's worlds are dealt
+DECISIONS = 30    # decisions of a random game at which every seat's worlds are dealt
 WORLDS = 1        # worlds dealt for each seat at each of them
 FOLLOW = 4        # decisions each world follows the game for
 EXPLAIN = 3       # decisions after a difference in which what it names coming into sight explains it
