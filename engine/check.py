@@ -45,39 +45,72 @@ def _target_game(target: str) -> str:
 def _display_problems(game, m) -> list[Problem]:
     """The Lua of game.yaml's `display: toolbar` and `display: regions: owners` run on the
     first position, from each seat's view: each must run, and owners must return a table
-    region -> player."""
+    region -> player; `display: card_mark` on the marks of a random game (_card_mark_problems)."""
     display = game.data.get("display") or {}
     regions = display.get("regions")
     snippets = [(("display", "toolbar"), display.get("toolbar")),
                 (("display", "regions", "owners"), regions.get("owners") if isinstance(regions, dict) else None)]
-    gpath = game.root / "game.yaml"
-    doc = None
     for keys, code in snippets:
         if not isinstance(code, str) or not code or m.pending is None:
             continue
-        if doc is None:
-            doc, _ = yamlio.load(gpath, loader.display(gpath))
-
-        def problem(msg: str, lua_line: int | None = None) -> list[Problem]:
-            if doc is None:
-                return [Problem(loader.display(gpath), 1, 1, msg)]
-            if lua_line is not None:   # the line of game.yaml the Lua's line is on
-                return [Problem(doc.path, doc.block_start(keys) + lua_line - 1, 1, msg)]
-            return [doc.problem(keys, msg)]
         name = ": ".join(keys)
         for seat in range(1, len(m.seats) + 1):
             try:
                 res = m.eval(code, chunkname=f"{game.id}/game.yaml {'.'.join(keys)}", seat=seat)
             except ScriptError as e:
-                first = str(e).splitlines()[0]
-                at = re.search(re.escape(".".join(keys)) + r":(\d+):", first)
-                return problem(f"{name} fails from seat {seat}'s view: {first}", int(at.group(1)) if at else None)
+                return _display_failed(game, keys, seat, e)
             if keys[-1] == "owners":
                 _, bad = region_owners(res[0] if res else None, game.data["board"].get("regions") or {},
                                        len(m.seats))
                 if bad:
-                    return problem(f"{name} {bad}")
+                    return _in_game_yaml(game, keys, f"{name} {bad}")
+    code = display.get("card_mark")
+    if isinstance(code, str) and code.strip() and m.pending is not None:
+        return _card_mark_problems(game)
     return []
+
+
+MARK_DECISIONS = 300   # decisions of a random game at whose marks `display: card_mark` is tried
+
+
+def _card_mark_problems(game) -> list[Problem]:
+    """`display: card_mark` tried on every mark in each seat's view, every few decisions of
+    a random game (the first position has none, as a rule): it must run and give text."""
+    keys = ("display", "card_mark")
+    m = plain_match(game)
+    while m.pending is not None and m.decisions < MARK_DECISIONS:
+        for seat in range(1, len(m.seats) + 1):
+            try:
+                m.mark_words(seat)
+            except ScriptError as e:
+                return _display_failed(game, keys, seat, e, f" at decision {m.decisions + 1} of a random game")
+            except EngineError as e:
+                return _in_game_yaml(game, keys, f"{str(e).splitlines()[0]} (from seat {seat}'s view, at decision "
+                                                 f"{m.decisions + 1} of a random game)")
+        try:
+            m.rollout(seed=m.decisions + 1, max_decisions=5)
+        except EngineError:
+            break   # (a game that stops is said by the other checks)
+    return []
+
+
+def _display_failed(game, keys: tuple, seat: int, e: ScriptError, when: str = "") -> list[Problem]:
+    """A display snippet's error, at the line of game.yaml its Lua's line is on."""
+    first = str(e).splitlines()[0]
+    at = re.search(re.escape(".".join(keys)) + r":(\d+):", first)
+    return _in_game_yaml(game, keys, f"{': '.join(keys)} fails from seat {seat}'s view{when}: {first}",
+                         int(at.group(1)) if at else None)
+
+
+def _in_game_yaml(game, keys: tuple, msg: str, lua_line: int | None = None) -> list[Problem]:
+    """A problem at a key of game.yaml, or at a line of the Lua it holds."""
+    gpath = game.root / "game.yaml"
+    doc, _ = yamlio.load(gpath, loader.display(gpath))
+    if doc is None:
+        return [Problem(loader.display(gpath), 1, 1, msg)]
+    if lua_line is not None:   # the line of game.yaml the Lua's line is on
+        return [Problem(doc.path, doc.block_start(keys) + lua_line - 1, 1, msg)]
+    return [doc.problem(keys, msg)]
 
 
 def is_scenario_file(target: str) -> bool:
@@ -95,30 +128,36 @@ def is_scenario_file(target: str) -> bool:
     return doc is not None and isinstance(doc.data, dict) and "scenarios" in doc.data
 
 
-def check_scenarios(target: str) -> list[Problem]:
+def check_scenarios(target: str, loaded: dict | None = None) -> list[Problem]:
     """A file of scenario tests without playing it: its schema, its game, each scenario's
-    setup (built as `summon test` builds it) and the names its setup Lua uses."""
+    setup (built as `summon test` builds it) and the names its setup Lua uses.
+    loaded: the games (and their script shapes) loaded so far, by what the files named, for
+    the files of one check to share."""
     from . import scenarios
 
     doc, problems = scenarios.load_file(Path(target))
     if doc is None:
         return problems
+    loaded = {} if loaded is None else loaded
+    name = scenarios.own_game(Path(target), doc.data["game"]) or doc.data["game"]
     try:
-        game = loader.load_game(scenarios.own_game(Path(target), doc.data["game"]) or doc.data["game"])
+        if name not in loaded:
+            loaded[name] = [loader.load_game(name), None]
+        game = loaded[name][0]
     except DefinitionError as e:
         return [doc.problem(("game",), f"the game does not load: {e.problems[0]}")]
     except EngineError as e:
         return [doc.problem(("game",), str(e).splitlines()[0])]
     out: list[Problem] = []
-    shapes = None
     for i in range(len(doc.data["scenarios"])):
         src = scenarios.setup_lua(doc, i)
         if src is not None:
-            if shapes is None:
+            if loaded[name][1] is None:
                 try:
-                    shapes = plain_match(game).script_shapes()
+                    loaded[name][1] = plain_match(game).script_shapes()
                 except EngineError:   # the game itself is broken: `summon check GAME` says how
                     return [doc.problem(("game",), f"a match of {game.id} cannot start: check the game")]
+            shapes = loaded[name][1]
             found = lualint.problems(src, shapes["scenario"], lualint.defined_globals(game.scripts),
                                      may_set=True, file_lines=doc.lines)
             if found:   # (building the setup would only fail on the first of them, less precisely)
@@ -239,9 +278,9 @@ def check(target: str, game_id: str | None = None) -> list[Problem]:
             rules_dir, _ = loader.resolve(_target_game(target))
         except EngineError:
             return found
-        whole = not found
+        whole, loaded = not found, {}
         for f in scenarios.game_tests(rules_dir):
-            found += check_scenarios(str(f)) if whole else scenarios.load_file(f)[1]
+            found += check_scenarios(str(f), loaded) if whole else scenarios.load_file(f)[1]
     return sorted(set(found))
 
 

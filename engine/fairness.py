@@ -11,7 +11,8 @@ decisions it deals, for every seat, worlds that seat's view cannot tell from the
 is, the other seats' secret answers as given) and gives them the game's next answers (the
 same card, by id, the same way: _same_answer), comparing what the seat reads in each.
 Where its view stays the same and what it reads differs, the difference came from
-something it cannot see. A step that shows it different cards in the two (a reveal, a
+something it cannot see; so did a difference in what the rules wrote into its view
+(WRITTEN) where the cards it sees are the same. A step that shows it different cards in the two (a reveal, a
 look, a card drawn) ends the comparison, as what it reads may name them; and a card
 named a moment before it comes into sight (the answer "Play Scout", then a question of
 where) is no leak: a difference stands unless the cards it names come into the seat's
@@ -46,6 +47,8 @@ class Finding:
     search: list[str]   # texts to look for in the scripts, to place the problem
     at_once: bool = False   # a difference in its own question: no later sight explains it
     texts: tuple[str, str] = ("", "")   # what differs, as read in the game and in the world
+    writes: str | None = None   # a difference in what the rules wrote into the view: a pattern
+    #                             of the script lines that write it, to place the problem
 
 
 @dataclass
@@ -212,6 +215,63 @@ def _difference(p: int, game: _Step, world: _Step, first: bool, n: int) -> Findi
     return None
 
 
+WRITTEN = ("vars", "counters")   # what the rules write into a view, besides the cards in it
+
+
+def _cards_seen(view: str) -> dict:
+    """A view (JSON text) without what the rules wrote into it (WRITTEN)."""
+    return {k: v for k, v in json.loads(view).items() if k not in WRITTEN}
+
+
+def _written_difference(p: int, game: _Step, world: _Step, n: int) -> Finding | None:
+    """A difference in what the rules wrote into p's view (state.vars, a counter) where the
+    cards it sees are the same in the game and the world: it came from what p cannot see."""
+    a, b = json.loads(game.views[p]), json.loads(world.views[p])
+    if {k: v for k, v in a.items() if k not in WRITTEN} != {k: v for k, v in b.items() if k not in WRITTEN}:
+        return None
+    mine, theirs = _entries(a.get("vars")), _entries(b.get("vars"))
+    for key in sorted(set(mine) | set(theirs), key=str):
+        if mine.get(key) != theirs.get(key):
+            x, y = (_shown_value(d.get(key)) for d in (mine, theirs))
+            name = key if isinstance(key, str) and re.fullmatch(r"[A-Za-z_]\w*", key) else None
+            shown = str(key) if str(key).isdigit() else json.dumps(key)   # (JSON names a number key "1")
+            where = f"state.vars.{key}" if name else f"state.vars[{shown}]"
+            index = r"[\"']?" + re.escape(str(key)) + r"[\"']?"
+            return Finding(p, n, f"player {p} sees {where} = {x} in the game and {y} in a world it cannot tell from "
+                                 f"it: every seat's view holds state.vars, so what the rules keep there must not "
+                                 f"depend on what player {p} cannot see; keep it where only the seats that see it "
+                                 f"look (a token on the card, a local of the phase until it is revealed)", [],
+                           texts=(x, y), writes=r"\bvars\s*(" + (r"\.\s*" + key + r"\b|" if name else "")
+                           + r"\[\s*" + index + r"\s*\])\s*=[^=]")
+    mine, theirs = _entries(a.get("counters")), _entries(b.get("counters"))
+    for owner in sorted(set(mine) | set(theirs), key=str):
+        one, other = _entries(mine.get(owner)), _entries(theirs.get(owner))   # (a seat's counters, or the shared)
+        for key in sorted(set(one) | set(other), key=str):
+            if one.get(key) != other.get(key):
+                whose = "" if owner == "shared" else f" of player {owner}"
+                x, y = _shown_value(one.get(key)), _shown_value(other.get(key))
+                return Finding(p, n, f'player {p} sees the counter "{key}"{whose} at {x} in the game and {y} in '
+                                     f'a world it cannot tell from it: every seat sees the counters, so this one '
+                                     f'changed by what player {p} cannot see; change it by what every seat sees, '
+                                     f'or show the card first (cards.reveal)', [],
+                               texts=(x, y), writes=r"\bcounters\s*\.\s*(add|set|spend)\s*\([^)]*[\"']"
+                               + re.escape(str(key)) + r"[\"']")
+    return None
+
+
+def _entries(table) -> dict:
+    """A Lua table as JSON gave it (an object, or an array for one keyed 1..n) as a dict."""
+    if isinstance(table, list):
+        return {i: v for i, v in enumerate(table, 1)}
+    return table if isinstance(table, dict) else {}
+
+
+def _shown_value(value) -> str:
+    """A value of a view as the problem quotes it: JSON, cut short."""
+    text = json.dumps(value, sort_keys=True, ensure_ascii=False)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def _labels(labels: tuple) -> str:
     shown = ", ".join(labels[:6]) + (", ..." if len(labels) > 6 else "")
     return f"[{shown}]"
@@ -254,12 +314,17 @@ def audit(game, seats, seed: int = 1, most: int = 5) -> list[Finding]:
             found = _follow(w, game_step, n, names)
             if found is not None:
                 w.ok = False
-                out.setdefault(found.search[0] if found.search else found.message, found)
+                out.setdefault(_about(found), found)
         worlds = [w for w in worlds if w.ok]
     for w in worlds:   # (the game ended with a difference waiting: nothing came into sight)
         if w.found is not None:
-            out.setdefault(w.found.search[0] if w.found.search else w.found.message, w.found)
+            out.setdefault(_about(w.found), w.found)
     return list(out.values())[:most]
+
+
+def _about(f: Finding) -> str:
+    """What a finding is about, to report each once: the text it names, or what was written."""
+    return f.search[0] if f.search else f.writes or f.message
 
 
 def _shown(s: _Step, p: int) -> tuple:
@@ -295,8 +360,11 @@ def _follow(w: _World, game_step: _Step, n: int, names: list[str]) -> Finding | 
         if found is not None:
             return found
     if mine.views[p] != game_step.views[p]:
-        return None   # (the seat sees a difference: what it reads may differ)
-    found = _difference(p, game_step, mine, first, n)
+        found = _written_difference(p, game_step, mine, n)
+        if found is None:
+            return None   # (the seat sees different cards: what it reads may differ)
+    else:
+        found = _difference(p, game_step, mine, first, n)
     if found is not None and found.at_once:
         return found
     if found is not None:   # (stands unless the cards it names come into sight: _window)
@@ -323,7 +391,8 @@ def _window(w: _World, game_step: _Step, mine: _Step) -> Finding | None:
     p = w.seat
     named_game, named_world = w.names
     if not named_game and not named_world:
-        if _shown(game_step, p) != _shown(mine, p) or mine.views[p] != game_step.views[p]:
+        sight = _cards_seen if w.found.writes else (lambda v: v)   # (what it wrote differs still)
+        if _shown(game_step, p) != _shown(mine, p) or sight(mine.views[p]) != sight(game_step.views[p]):
             return None
     else:
         now = (_in_sight(game_step, p), _in_sight(mine, p))
@@ -342,6 +411,8 @@ def placed(game, finding: Finding, file_lines: dict[str, list[str]]) -> Problem:
     up most of the text it names, else at game.yaml."""
     where = (loader.display(game.root / "game.yaml"), 1, 1)
     best = 0
+    if finding.writes is not None:
+        where = _first_write(game, finding.writes, file_lines) or where
     for text in finding.search:
         for src in _scripts(game):
             start, code = first_line(src.source)
@@ -363,6 +434,18 @@ def placed(game, finding: Finding, file_lines: dict[str, list[str]]) -> Problem:
     return Problem(*where, finding.message + f" (at decision {finding.decision} of a random game summon check "
                                              f"played, and a world dealing again what player {finding.seat} cannot "
                                              f"see, given the same answers)")
+
+
+def _first_write(game, pattern: str, file_lines: dict[str, list[str]]) -> tuple | None:
+    """(file, line, column) of the first script line that matches a Finding's `writes`."""
+    for src in _scripts(game):
+        start, code = first_line(src.source)
+        for i, line in enumerate(code.splitlines(), 1):
+            hit = re.search(pattern, line)
+            if hit:
+                return (src.chunkname, *use_place(src, start, code, file_lines.get(src.chunkname), i,
+                                                  hit.start() + 1, hit.group(0)))
+    return None
 
 
 _LITERAL = re.compile(r'"((?:[^"\\\n]|\\.)*)"|\'((?:[^\'\\\n]|\\.)*)\'')

@@ -182,6 +182,7 @@ class Match:
     in, saving the engine, cards and rules a load (what `summon sim` does game after game);
     ignored when the two cannot share (another game, a scenario).
     """
+    _audit = False   # a world of audit_world(), which the fairness audit answers as it was built
 
     def __init__(self, game: GameDef, seed: int, seats: list[Seat], *, quiet: bool = False,
                  scenario: LuaSource | None = None, setup: dict | None = None,
@@ -290,6 +291,8 @@ class Match:
         players.learned's words). want: the views at that place of the trace alone (from 1)."""
         if self.pending is None:
             raise IllegalAnswer("the match is over; there is nothing to answer")
+        if not self._audit:
+            self._not_anothers_question()
         return self._answer(index, (seats, want))
 
     def _answer(self, index: int, audit: tuple | None):
@@ -371,7 +374,10 @@ class Match:
         question as it was built, with the cards dealt again), it differs from the match only
         where the cards dealt again make it differ. The other seats' secret answers are kept
         as given (a sample draws them again): the rules may say them, as a sealed bid's."""
+        if self.sampled_for is not None:
+            raise EngineError("an audit world is dealt from a match, not from a sample or a fork of one")
         m = self._sampled(seat, seed, False, honest=True)
+        m._audit = True   # (it alone may answer and list another seat's question as built)
         m._set_generator(self._rt.rng_words())
         m.said()   # (what the copy said again on its way here)
         return m
@@ -379,6 +385,8 @@ class Match:
     def audit_shapes(self) -> list[str]:
         """For summon check's fairness audit: each offered option's fields but its label, a
         card by its id, to find in a world the answer that plays the same card the same way."""
+        if not self._audit:
+            self._not_anothers_question()
         return self._rt.option_shapes() if self.pending else []
 
     def audit_views(self, seats: list[int]) -> list[str]:
@@ -559,7 +567,14 @@ class Match:
     def last_chance(self, seat: int | None = None) -> tuple[int, str]:
         """(decision number, what) of the last draw, roll or shuffle, or of a card coming into
         a seat's sight (a card handed over from another's hand): (0, "") when there was none.
-        seat: only what concerns that seat (chance, and cards it has seen), not cards others saw."""
+        seat: only what concerns that seat (chance, and cards it has seen), not cards others saw.
+        A sample tells only what concerns the seat it was made for (what others were told
+        alone, players.learned's words, is theirs)."""
+        if self.sampled_for is not None:
+            if seat not in (None, self.sampled_for):
+                raise EngineError(f"this sample is a world player {self.sampled_for} may imagine: it tells what "
+                                  f"concerns player {self.sampled_for}, not player {seat}; ask the match")
+            seat = self.sampled_for
         for n, kind, seats, told in reversed(self._rt.chance_notes()):
             if seat is None or seats is None or seat in seats:
                 return n, told.get(seat, kind)
@@ -577,6 +592,31 @@ class Match:
         if not ok:
             raise ScriptError(res)
         return json.loads(res)
+
+    def mark_words(self, seat: int) -> dict[str, str]:
+        """What game.yaml's `display: card_mark` Lua says of each face-down card's mark in
+        `seat`'s view (run on a copy of that view only), by the mark as JSON with sorted keys
+        ("" to show none); {} for a game without it. Raises ScriptError when the Lua fails
+        and EngineError when it gives no text."""
+        code = (self.game.data.get("display") or {}).get("card_mark")
+        if not isinstance(code, str) or not code.strip():
+            return {}
+        from .luac import compile_lua
+
+        body = "return " + code if compile_lua("return " + code, "card_mark")[0] else code
+        lua = ("local function words(mark) " + body + "\nend\nlocal out = {}\n"   # (its lines keep their numbers)
+               "for _, c in ipairs(view.cards) do\n"
+               "  if c.mark ~= nil then out[#out + 1] = { mark = c.mark, words = words(c.mark) } end\n"
+               "end\nreturn out")
+        res = self.eval(lua, f"{self.game.id}/game.yaml display.card_mark", seat=seat)
+        out = {}
+        for pair in (res[0] if res and isinstance(res[0], list) else []):
+            words = pair.get("words")
+            if isinstance(words, bool) or not isinstance(words, (str, int, float, type(None))):
+                raise EngineError(f"display: card_mark gives {kind_of(words)} for the mark {json.dumps(pair.get('mark'))}, "
+                                  f"not text (or nil to show none)")
+            out[json.dumps(pair.get("mark"), sort_keys=True)] = "" if words is None else str(words)
+        return out
 
     def edit(self, code: str) -> tuple[list, bool]:
         """A designer's change to the match: runs Lua on the match itself, as eval() with no

@@ -1,6 +1,7 @@
 """YAML with positions: plain Python data plus a map from each key path to its line and column."""
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import hashlib
 import re
@@ -195,18 +196,22 @@ def load(path: Path, display: str | None = None, *, int_keys: bool = False) -> t
         raw = read_bounded(Path(path), MAX_BYTES)
     except FileRefused as e:
         return None, [Problem(shown, 1, 1, f"cannot read this file: {e}")]
-    key = (shown, hashlib.sha256(raw).digest(), int_keys)
+    key = (hashlib.sha256(raw).digest(), int_keys)
     hit = _cache.get(key)
     if hit is None:
         hit = _parse(raw, shown, int_keys)
         if len(_cache) > 256:
             _cache.clear()
         _cache[key] = hit
-    return hit[0], list(hit[1])
+    doc, problems = hit
+    if doc is not None and doc.path != shown:   # the same text under another name: only the name differs
+        doc = dataclasses.replace(doc, path=shown)
+    return doc, [p if p.path == shown else dataclasses.replace(p, path=shown) for p in problems]
 
 
-# Parsed files by (name, digest of the bytes): a reload parses again only the files that
-# changed. Documents are shared between callers, who must treat them as read-only.
+# Parsed files by the digest of their bytes: a reload parses again only the files that
+# changed, and a copy of a game (a test's, a modder's fork) parses none of what it kept.
+# Documents share their values between callers, who must treat them as read-only.
 _cache: dict[tuple, tuple[Document | None, list[Problem]]] = {}
 
 

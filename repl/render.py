@@ -63,6 +63,17 @@ class Looks:
         self.life = _display(match).get("life") or {}
         self.flags = sorted((_display(match).get("flags") or {}).items())
         self._stats: dict[int, dict] = {}
+        self._words: dict[str, str] | None = None
+
+    def mark(self, c: dict) -> str:
+        """What everyone knows of a face-down card (its mark) as ' [paid 11]': in the game's
+        words (`display: card_mark`, run on the seat's view), else its fields as they are."""
+        if self._words is None:
+            try:
+                self._words = self.match.mark_words(self.player or self.view.get("active") or 1)
+            except EngineError:   # (the rules' mistake, which summon check names: the raw mark shows)
+                self._words = {}
+        return _mark_text(c, self._words)
 
     def printed(self, c: dict) -> dict:
         d = self.match.game.cards.get(c.get("def"))
@@ -489,7 +500,7 @@ def _listed_card(c: dict, match: Match, fields: list[str], looks: Looks | None =
     """A card in a listed zone: name, #id, its fields (stats now, * when changed) and tokens;
     a face-down card as such."""
     if "name" not in c:
-        return f"face-down card {c['id']}" + _mark_text(c)
+        return f"face-down card {c['id']}" + (looks.mark(c) if looks is not None else _mark_text(c))
     data = match.game.cards[c["def"]].data if c.get("def") in match.game.cards else {}
     now = looks.stats(c) if looks is not None else {}
     vals = []
@@ -509,15 +520,19 @@ def _listed_card(c: dict, match: Match, fields: list[str], looks: Looks | None =
     if c.get("under") and looks is not None:
         text += " with " + ", ".join(looks.attached(c))
     if c.get("face_down"):
-        text += " (face down)" + _mark_text(c)
+        text += " (face down)" + (looks.mark(c) if looks is not None else _mark_text(c))
     return text
 
 
-def _mark_text(c: dict) -> str:
-    """What everyone knows of a face-down card (its mark, cards.mark), as ' [paid 11]'."""
+def _mark_text(c: dict, words: dict[str, str] | None = None) -> str:
+    """What everyone knows of a face-down card (its mark, cards.mark), as ' [paid 11]': the
+    game's words for it where `words` (Match.mark_words) has them, else its fields."""
     mark = c.get("mark")
     if mark is None or mark == {} or mark == []:
         return ""
+    said = (words or {}).get(json.dumps(mark, sort_keys=True))
+    if said is not None:
+        return f" [{said}]" if said else ""
 
     def said(v) -> str:   # (as the rules wrote it: true, not Python's True)
         return ("true" if v else "false") if isinstance(v, bool) else v if isinstance(v, str) else json.dumps(v)

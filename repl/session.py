@@ -18,7 +18,7 @@ from engine.bots import bots_for
 from engine.match import Ask, Edit, Match, Seat, edits_of, public_label, read_save
 from engine.names import did_you_mean, nearest
 
-from .render import (Looks, _columns, _mark_text, _num, _whose, _wrap, ctl, legend, printed_card, render_links,
+from .render import (Looks, _columns, _num, _whose, _wrap, ctl, legend, printed_card, render_links,
                      space_marks, private_ids, private_zones, render_state)
 
 
@@ -782,25 +782,26 @@ def _cards_at(s: Session, view: dict, arg: str) -> list[dict] | None:
     return [cards[i]] if i in cards else []
 
 
-def _face_down_text(s: Session, c: dict) -> str:
+def _face_down_text(s: Session, looks: Looks, c: dict) -> str:
     """", face down (...)": who besides its owner knows the card (shown it, or who saw it
     turned over), and what the rest see."""
     others = [p for p in range(1, len(s.match.seats) + 1) if p != c.get("owner")]
     knowing = [p for p in others if p in (c.get("seen_by") or [])]
     if others and knowing == others:
-        return ", face down (known to all: it was shown to them" + _mark_text(c) + ")"
+        return ", face down (known to all: it was shown to them" + looks.mark(c) + ")"
     who = f"known to {', '.join(f'P{p}' for p in knowing)}; " if knowing else ""
-    return f", face down ({who}the others see a face-down card" + _mark_text(c) + ")"
+    return f", face down ({who}the others see a face-down card" + looks.mark(c) + ")"
 
 
 def _card_now(s: Session, looks: Looks, c: dict, viewer: int | None) -> str:
     """A card on a space or in a zone as it is now, then its printed card."""
     place = _place(c)
     if "name" not in c:
-        return f"{place}: a face-down card of {f'P{ctl(c)}' if ctl(c) else 'nobody'}" + _mark_text(c)
+        return f"{place}: a face-down card of {f'P{ctl(c)}' if ctl(c) else 'nobody'}" + looks.mark(c)
     owner = "" if c.get("owner") in (None, c.get("controller")) else f", owned by P{c['owner']}"
     mark = space_marks(s.match, looks.view).get(c["space"]) if c.get("space") else None
-    lines = [f"{place}: " + looks.describe(c, viewer, mark) + owner + (_face_down_text(s, c) if c.get("face_down") else "")]
+    lines = [f"{place}: " + looks.describe(c, viewer, mark) + owner
+             + (_face_down_text(s, looks, c) if c.get("face_down") else "")]
     stats = looks.stats(c)
     if stats:
         lines.append("  now: " + ", ".join(f"{k} {_num(v)}" for k, v in stats.items()))

@@ -109,6 +109,28 @@ def test_a_few_aliases_still_work(tmp_path):
     assert problems == [] and doc.data["c7"] == {"strength": 1, "life": 2, "id": "c7"}
 
 
+def test_the_same_text_in_two_files_is_parsed_once_and_each_named_as_its_own(tmp_path, monkeypatch):
+    # a copy of a game parses none of the files it kept, yet every place names the copy's file
+    fresh = f"# {tmp_path}\n"   # (a text no other test parsed in this process)
+    text = fresh + "id: x\nname: !!str Echo\nbroken: [1, 2\n"
+    first, second = tmp_path / "a.yaml", tmp_path / "b" / "a.yaml"
+    second.parent.mkdir()
+    good = tmp_path / "good.yaml"
+    for f, t in ((first, text), (second, text), (good, fresh + "id: y\n")):
+        f.write_text(t)
+    copy = tmp_path / "copy.yaml"
+    copy.write_text(fresh + "id: y\n")
+    parsed = []
+    monkeypatch.setattr(yamlio, "_parse", lambda *a, _p=yamlio._parse: parsed.append(a[1]) or _p(*a))
+    one, two = yamlio.load(first, "one.yaml")[1], yamlio.load(second, "two.yaml")[1]
+    assert [p.path for p in one] == ["one.yaml"] and [p.path for p in two] == ["two.yaml"]
+    assert [(p.line, p.col, p.message) for p in one] == [(p.line, p.col, p.message) for p in two] != []
+    docs = [yamlio.load(f, name)[0] for f, name in ((good, "good.yaml"), (copy, "copy.yaml"), (good, "good.yaml"))]
+    assert [d.path for d in docs] == ["good.yaml", "copy.yaml", "good.yaml"]
+    assert docs[1].problem(("id",), "m").path == "copy.yaml" and docs[1].data == {"id": "y"}
+    assert parsed == ["one.yaml", "good.yaml"]
+
+
 @pytest.mark.parametrize("value, said", [
     ("!!str Echo", "the YAML tag !!str is not read here: write the value without it"),
     ("!mine Echo", "the YAML tag !mine is not read here: write the value without it"),

@@ -1232,3 +1232,32 @@ def test_a_comma_in_the_text_of_a_one_line_card_is_said_to_need_quotes(tmp_path)
          "  - id: high\n    name: High\n    value: 3\n    copies: 0\n    text: Worth 3.\n    designer note:")
     text = "\n".join(str(p) for p in check(str(game)))
     assert "unknown key 'designer note'" in text and "a comma" not in text, text
+
+
+def test_a_games_scenario_files_share_one_load_of_the_game(monkeypatch):
+    # (each file loaded the game again: a fifth of a check of Summoner Wars)
+    from engine import scenarios
+    rules, _ = loader.resolve("summoner_wars")
+    files = scenarios.game_tests(rules)
+    loads = []
+    monkeypatch.setattr(loader, "load_game", lambda *a, _l=loader.load_game, **k: loads.append(a[0]) or _l(*a, **k))
+    assert check(str(rules)) == []
+    assert len(files) > 2 and len(loads) == 2, loads   # the game's own check, then its scenario files'
+
+
+
+@pytest.mark.parametrize("old, new, said, at_new", [
+    ('then words[#words + 1] = "a Plane"', "then words[#words + 1] = mark.nothing.at_all",
+     r"^display: card_mark fails from seat \d's view at decision \d+ of a random game: .*nothing", True),
+    ('return table.concat(words, ", ")', "return words",
+     r"^display: card_mark gives a list for the mark \{.*\}, not text \(or nil to show none\) \(from seat \d", False),
+])
+def test_check_tries_card_mark_on_the_marks_of_a_random_game(tmp_path, old, new, said, at_new):
+    # the first position holds no mark: a mistake in the words for one shows only later
+    g = copy_game(tmp_path, "summoner_tcg")
+    edit(g.rules / "game.yaml", old, new)
+    found = check(str(g.rules))
+    assert len(found) == 1 and re.search(said, found[0].message), found
+    lines = (g.rules / "game.yaml").read_text().splitlines()
+    want = next(i for i, x in enumerate(lines, 1) if new in x) if at_new else lines.index("  card_mark: |") + 1
+    assert (found[0].path.endswith("game.yaml"), found[0].line) == (True, want)

@@ -2,6 +2,7 @@
 not explain, found by giving worlds dealt again from its view the game's own answers."""
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -11,7 +12,7 @@ import pytest
 from conftest import ROOT, copy_game
 from engine import fairness, loader
 from engine.check import _random_seats, check
-from engine.match import Match, Seat, public_label
+from engine.match import EngineError, Match, Seat, public_label
 
 EXAMPLES = ROOT / "docs" / "examples"
 
@@ -105,6 +106,53 @@ def test_a_question_of_one_option_taken_without_asking_only_sometimes_is_found(t
     assert check(str(game)) == []
 
 
+def test_a_hidden_cards_name_kept_in_state_vars_is_found_at_the_line_that_writes_it(tmp_path):
+    # state.vars is in every seat's view: the other player reads the drawn card's name there
+    rules = duel(tmp_path)
+    game = changed(rules, DRAW, """  zones.draw(p, "deck", "hand", 1)
+  local hand = zones.cards(p, "hand")
+  state.vars.draws = (state.vars.draws or 0) + 1
+  if #hand > 0 then state.vars.last_drawn = hand[#hand].name end
+  if state.turn""")
+    p = the_problem(game)
+    text = rules.read_text().splitlines()[p.line - 1]
+    assert (p.line, p.col) == (line_of(rules, "state.vars.last_drawn ="), text.index("vars.last_drawn") + 1)
+    assert p.message.startswith("player ") and " sees state.vars.last_drawn = \"" in p.message
+    assert "every seat's view holds state.vars" in p.message and "a token on the card" in p.message
+    changed(rules, "state.vars.last_drawn = hand[#hand].name", "state.vars[1] = hand[#hand].name")
+    p = the_problem(game)
+    assert p.line == line_of(rules, "state.vars[1] =") and " sees state.vars[1] = \"" in p.message
+    # how many cards were drawn is for every seat to see (state.vars.draws passed above)
+    changed(rules, "  if #hand > 0 then state.vars[1] = hand[#hand].name end\n", "")
+    assert check(str(game)) == []
+
+
+def test_a_counter_changed_by_a_hidden_card_is_found_at_a_line_that_changes_it(tmp_path):
+    rules = duel(tmp_path)
+    game = changed(rules, DRAW, """  zones.draw(p, "deck", "hand", 1)
+  local hand = zones.cards(p, "hand")
+  if #hand > 0 and cards.has_tag(hand[#hand], "unit") then counters.add(p, "coins", 1) end
+  if state.turn""")
+    p = the_problem(game)
+    assert re.search(r'sees the counter "coins" of player \d at \d+ in the game and \d+ in a world', p.message)
+    assert p.path.endswith("duel.lua") and 'counters.add(' in rules.read_text().splitlines()[p.line - 1]
+
+
+def test_a_name_kept_in_state_vars_a_moment_before_the_card_is_shown_is_no_leak(tmp_path):
+    # the newest card's name is written as the player is asked, and the card is shown after the answer
+    rules = duel(tmp_path)
+    ask = '  local pick = choose { player = p, prompt = "Play a card?", options = opts, confirm = true }\n'
+    game = changed(rules, ask, """  local hand = zones.cards(p, "hand")
+  if #hand > 0 then state.vars.shown_next = hand[#hand].name end
+""" + ask)
+    assert "state.vars.shown_next = " in the_problem(game).message
+    changed(rules, ask, ask + """  for _, c in ipairs(zones.cards(p, "hand")) do
+    if c.name == state.vars.shown_next then cards.reveal(c) end
+  end
+""")
+    assert check(str(game)) == []
+
+
 TWO_STEPS = '''  local pick = choose { player = p, prompt = "Play a card?", options = opts, confirm = true }
   if pick.card and pick.to then
     local where = choose { player = p, prompt = "Bring " .. pick.card.name .. " in?",
@@ -157,6 +205,27 @@ def test_an_audit_world_draws_what_the_game_draws_and_answers_another_seats_ques
         plain.answer(0)            # a sample for another seat refuses the question built from real cards
     world.audit_answer(0, [other])  # the audit answers it as it was built
     assert world.decisions == m.decisions + 1
+
+
+def test_only_an_audit_world_answers_or_lists_another_seats_question_as_built():
+    # the audit's calls are public: a plain sample must not lend them to learn the asked
+    # seat's real options (their count, their cards by id) or to answer them
+    game = loader.load_game("summoner_wars")
+    m = Match(game, 3, [Seat("random"), Seat("random")], quiet=True)
+    m.rollout(seed=3, max_decisions=20)
+    other = 2 if m.pending.player == 1 else 1
+    plain = m.sample(other, 11)
+    with pytest.raises(EngineError, match="question is player"):
+        plain.audit_answer(0, [other])
+    with pytest.raises(EngineError, match="question is player"):
+        plain.audit_shapes()
+    assert plain.decisions == m.decisions
+    with pytest.raises(EngineError, match="not from a sample"):
+        plain.audit_world(m.pending.player, 5)
+    world = m.audit_world(other, 11)
+    assert len(world.audit_shapes()) == m.pending.count
+    with pytest.raises(EngineError, match="question is player"):
+        world.fork().audit_answer(0, [other])   # a fork of a world is no world of the audit
 
 
 def test_public_label_drops_the_number_only_of_labels_the_engine_numbered():

@@ -633,6 +633,20 @@ def test_in_hot_seat_what_the_last_answer_brought_is_told_at_the_next_turn(play_
     assert "You see Middle (player 1's hand)" in summary and "shows player 2 a card" not in summary, summary
 
 
+def test_a_sample_tells_no_other_seat_what_the_rules_told_a_player_alone(tmp_path):
+    from engine.errors import EngineError
+    from engine.loader import load_game
+    m = Match(load_game(str(trade_game(tmp_path))), 1, [Seat("random"), Seat("random")], quiet=True)
+    m.answer(m.index_of("Pass"))
+    m.answer(m.index_of("Scout"))   # player 2 alone learns "scouting report"
+    assert m.last_chance(2) == m.last_chance() == (2, "scouting report") != m.last_chance(1)
+    world = m.sample(1, 3)
+    assert world.last_chance() == world.last_chance(1) == m.last_chance(1)
+    with pytest.raises(EngineError, match="world player 1 may imagine"):
+        world.last_chance(2)
+    assert m.sample(2, 3).last_chance() == (2, "scouting report")
+
+
 def test_what_the_rules_told_a_player_alone_stops_their_fair_undo(tmp_path):
     """From a modder's trial (fog of war): a scout that saw only empty squares showed no card,
     so fair undo let its player look and take the look back. players.learned(p, what) stops

@@ -755,6 +755,50 @@ def test_card_by_its_number_in_a_game_with_no_board_shows_it_and_a_hidden_card_a
     s.wait(r"no card #99 in sight")
 
 
+def _tcg_save_with_known_kinds(tmp_path):
+    """A saved TCG match (human against random) at player 1's question, where player 2's
+    Field holds face-down cards whose marks say whether they are Planes."""
+    from engine.loader import load_game
+    game = load_game("summoner_tcg")
+    for seed in range(1, 60):
+        m, pick = Match(game, seed, [Seat("human"), Seat("random")], quiet=True), random.Random(seed)
+        while m.pending is not None and m.decisions < 150:
+            kinds = [c for c in m.view(1)["cards"] if c.get("face_down") and (c.get("mark") or {}).get("kind")]
+            if kinds and m.pending.player == 1 and "name" not in kinds[0]:
+                path = tmp_path / "marks.json"
+                m.save(path)
+                return path, kinds[0]
+            m.answer(pick.randrange(m.pending.count))
+    raise AssertionError("no seed gives another's face-down card a known kind")
+
+
+def test_a_face_down_cards_mark_shows_in_the_games_words_on_the_screen_and_in_card(play_screen, tmp_path):
+    """The TCG's `display: card_mark` says what the table knows of a face-down card: the
+    Stamina paid and whether it is a Plane, not the mark's raw fields (`kind other`)."""
+    path, card = _tcg_save_with_known_kinds(tmp_path)
+    mark = card["mark"]
+    words = f"paid {mark['paid']}, " + ("a Plane" if mark["kind"] == "plane" else "not a Plane")
+    s = play_screen("summoner_tcg", "--load", str(path))
+    text = s.wait(r"field: face-down card[\s\S]*P1>")
+    assert f"face-down card {card['id']} [{words}" in " ".join(text.split()), text
+    assert "kind other" not in text and "kind plane" not in text
+    s.type(f"card {card['id']}")
+    s.wait(rf"P2's field: a face-down card of P2 \[{re.escape(words)}[^\]]*\]\s*\n[\s\S]*P1>")
+
+
+def test_a_card_mark_that_fails_shows_the_marks_fields_as_they_are(tmp_path):
+    from conftest import copy_game, edit
+    from engine.loader import load_game
+    from repl.render import Looks
+    g = copy_game(tmp_path, "summoner_tcg")
+    edit(g.rules / "game.yaml", 'local words = { "paid " .. mark.paid }', 'local words = { "paid " .. mark.nothing.x }')
+    m = Match(load_game(str(g.rules)), 3, [Seat("random"), Seat("random")], quiet=True)
+    m.rollout(seed=3, max_decisions=12)
+    card = next(c for c in m.view(1)["cards"] if c.get("mark"))
+    raw = " [" + ", ".join(f"{k} {v}" for k, v in sorted(card["mark"].items())) + "]"
+    assert Looks(m, m.view(1), 1).mark(card) == raw
+
+
 def test_an_entry_too_long_even_with_its_name_cut_cuts_its_tokens_and_keeps_life_and_mark():
     from engine.loader import load_game
     from repl.render import MIN_NAME, Looks
