@@ -737,9 +737,17 @@ def _readings_that_differ(game) -> list[Problem]:
     from . import fairness
     lines, out = _file_lines(game), {}
     pl = game.data["players"]
+
+    def accepted(f) -> bool:   # (a line the modder marked: what it says or writes, the rules make public)
+        p = fairness.placed(game, f, lines)
+        text = lines.get(p.path) or []
+        return 0 < p.line <= len(text) and PUBLIC_BY_RULE in text[p.line - 1]
     for seed, more in AUDIT_GAMES:
-        for f in fairness.audit(game, _random_seats(game, min(pl["max"], pl["min"] + more)), seed):
+        for f in fairness.audit(game, _random_seats(game, min(pl["max"], pl["min"] + more)), seed, accepted=accepted):
             p = fairness.placed(game, f, lines)
+            if p.path in lines and not p.path.endswith("game.yaml"):
+                p = dataclasses.replace(p, message=p.message + f"; where the rules mean every seat to know it, end "
+                                                               f"the line with the comment `{PUBLIC_BY_RULE}`")
             out.setdefault((p.path, p.line, p.col), p)
         if len(out) >= 5:
             break
@@ -747,6 +755,7 @@ def _readings_that_differ(game) -> list[Problem]:
 
 
 AUDIT_GAMES = [(1, 0), (2, 1), (3, 0)]   # the fairness audit's games: (seed, players past the fewest)
+PUBLIC_BY_RULE = "-- check: public"     # a script line's comment: what it says or writes, the rules tell all
 
 
 def _random_seats(game, n: int | None = None) -> list:

@@ -277,15 +277,16 @@ def _labels(labels: tuple) -> str:
     return f"[{shown}]"
 
 
-def audit(game, seats, seed: int = 1, most: int = 5) -> list[Finding]:
+def audit(game, seats, seed: int = 1, most: int = 5, accepted=None) -> list[Finding]:
     """The differences found in a random game of `seats` (Seat list) of `game` from `seed`,
-    at most `most` of them, each about another text."""
+    at most `most` of them, each about another text; accepted(finding): whether the rules
+    mean it (it is then left out)."""
     from .match import Match
 
     try:
         m = Match(game, seed, seats, quiet=False)
         m.keep_checkpoints()
-        m.said()
+        setup = m.said()
     except EngineError:
         return []   # (said elsewhere)
     every = list(range(1, len(seats) + 1))
@@ -293,6 +294,16 @@ def audit(game, seats, seed: int = 1, most: int = 5) -> list[Finding]:
     choose = random.Random(seed)
     worlds: list[_World] = []
     out: dict[str, Finding] = {}
+    judged: dict[str, bool] = {}
+
+    def keep(f: Finding) -> None:
+        key = _about(f)
+        if key not in judged:
+            judged[key] = accepted is None or not accepted(f)
+        if judged[key]:
+            out.setdefault(key, f)
+    for f in _setup_findings(m, setup, names, every) if m.pending is not None else []:
+        keep(f)
     for k in range(DECISIONS + FOLLOW + EXPLAIN + 1):
         if m.pending is None or len(out) >= most:
             break
@@ -314,17 +325,35 @@ def audit(game, seats, seed: int = 1, most: int = 5) -> list[Finding]:
             found = _follow(w, game_step, n, names)
             if found is not None:
                 w.ok = False
-                out.setdefault(_about(found), found)
+                keep(found)
         worlds = [w for w in worlds if w.ok]
     for w in worlds:   # (the game ended with a difference waiting: nothing came into sight)
         if w.found is not None:
-            out.setdefault(_about(w.found), w.found)
+            keep(w.found)
     return list(out.values())[:most]
 
 
 def _about(f: Finding) -> str:
     """What a finding is about, to report each once: the text it names, or what was written."""
     return f.search[0] if f.search else f.writes or f.message
+
+
+def _setup_findings(m, said: list, names: list[str], every: list[int]) -> list[Finding]:
+    """The setup's lines, said before the first question, that name to a seat a card it
+    sees none of at that question (no world can be dealt before the setup to compare them
+    with: a card named and not shown is the sign of a leak there)."""
+    out = []
+    for p in every:
+        seen = {c.get("name") for c in m.view(p)["cards"]}
+        for who, text, others in said:
+            read = text if who is None else others if who != p else None
+            hidden = [n for n in names if read and n not in seen and re.search(rf"(?<!\w){re.escape(n)}(?!\w)", read)]
+            if hidden:
+                out.append(Finding(p, 0, f'player {p} reads "{read}" in the setup, before the first question, and '
+                                         f'sees no {hidden[0]} then: the line names what player {p} cannot see; say '
+                                         f'it only to the seats that see it (say(text, p)), show the card first '
+                                         f'(cards.reveal), or name no hidden card', [read], texts=(read, "")))
+    return out
 
 
 def _shown(s: _Step, p: int) -> tuple:
@@ -431,6 +460,8 @@ def placed(game, finding: Finding, file_lines: dict[str, list[str]]) -> Problem:
                     where = (src.chunkname, *at)
         if best:
             break
+    if not finding.decision:
+        return Problem(*where, finding.message + " (in the setup of a random game summon check played)")
     return Problem(*where, finding.message + f" (at decision {finding.decision} of a random game summon check "
                                              f"played, and a world dealing again what player {finding.seat} cannot "
                                              f"see, given the same answers)")

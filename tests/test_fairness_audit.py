@@ -27,6 +27,12 @@ def duel(tmp_path: Path) -> Path:
     return rules
 
 
+def after_draw(rules: Path, lua: str) -> Path:
+    """Plants Lua in the duel's draw phase, after the draw, where `hand` is the drawer's hand."""
+    return changed(rules, DRAW, '  zones.draw(p, "deck", "hand", 1)\n  local hand = zones.cards(p, "hand")\n'
+                   + lua + "  if state.turn")
+
+
 def changed(rules: Path, old: str, new: str) -> Path:
     text = rules.read_text()
     assert old in text
@@ -46,29 +52,58 @@ def the_problem(game: Path):
 
 def test_a_line_that_names_a_drawn_card_is_found_at_the_line_that_says_it(tmp_path):
     rules = duel(tmp_path)
-    game = changed(rules, DRAW, '''  zones.draw(p, "deck", "hand", 1)
-  local hand = zones.cards(p, "hand")
-  if #hand > 0 then say("Player " .. p .. " draws " .. hand[#hand].name) end
-  if state.turn''')
+    game = after_draw(rules, '''  if #hand > 0 then say("Player " .. p .. " draws " .. hand[#hand].name) end
+''')
     p = the_problem(game)
     assert (p.path.endswith("duel.lua"), p.line) == (True, line_of(rules, '" draws "'))
     assert p.col == rules.read_text().splitlines()[p.line - 1].index('"Player "') + 1
     assert p.message.startswith("player ") and ' reads "Player ' in p.message and " draws " in p.message
     assert "say(text, p)" in p.message and "a random game summon check played" in p.message
+    assert p.message.endswith("where the rules mean every seat to know it, end the line with the comment "
+                              "`-- check: public`")
     # the same line said to the drawer alone is the rules' to say
     changed(rules, 'say("Player " .. p .. " draws " .. hand[#hand].name)', 'say("You draw " .. hand[#hand].name, p)')
     assert check(str(game)) == []
 
 
+def test_a_setup_line_that_names_a_card_its_reader_does_not_see_is_found(tmp_path):
+    # before the first question there is no world to compare with: a card named that the
+    # reader sees none of then is the leak (the trial's set-aside card, named at the deal)
+    rules = duel(tmp_path)
+    deal = '    zones.draw(p, "deck", "hand", 3)\n'
+    game = changed(rules, deal, deal + '    say("Player " .. p .. " holds " .. zones.cards(p, "hand")[1].name)\n')
+    p = the_problem(game)
+    assert p.line == line_of(rules, '" holds "') and p.message.endswith("in the setup of a random game summon "
+                                                                       "check played); where the rules mean every "
+                                                                       "seat to know it, end the line with the "
+                                                                       "comment `-- check: public`")
+    assert re.match(r'player \d reads "Player \d holds [\w ]+" in the setup, before the first question, and sees '
+                    r'no [\w ]+ then: the line names what player \d cannot see; say it only to the seats', p.message)
+    changed(rules, '.. zones.cards(p, "hand")[1].name)', '.. zones.cards(p, "hand")[1].name, p)')
+    assert check(str(game)) == []
+
+
+def test_a_line_the_rules_mean_to_be_public_is_accepted_by_its_comment(tmp_path):
+    # a rule that shows every drawn card's kind (not its name) to all: the audit finds the
+    # line, and the comment says the rules mean it; another leak is still found
+    rules = duel(tmp_path)
+    game = after_draw(rules, '''  local kind = #hand > 0 and (cards.has_tag(hand[#hand], "unit") and "a unit" or "gear")
+  if kind then say("Player " .. p .. " draws " .. kind) end
+''')
+    assert the_problem(game).line == line_of(rules, '" draws "')
+    changed(rules, '" draws " .. kind) end', '" draws " .. kind) end   -- check: public (the kind drawn is shown)')
+    assert check(str(game)) == []
+    changed(rules, "  if state.turn", "  if kind then state.vars.last_drawn = hand[#hand].name end\n  if state.turn")
+    assert the_problem(game).line == line_of(rules, "state.vars.last_drawn =")
+
+
 def test_an_answer_that_names_a_hidden_card_is_found_unless_the_choice_is_secret(tmp_path):
     rules = duel(tmp_path)
-    game = changed(rules, DRAW, '''  zones.draw(p, "deck", "hand", 1)
-  local hand = zones.cards(p, "hand")
-  if #hand > 0 then
+    game = after_draw(rules, '''  if #hand > 0 then
     local c = hand[#hand]
     choose { player = p, prompt = "Keep it?", options = { "Keep " .. c.name, "Keep the " .. c.name .. " too" } }
   end
-  if state.turn''')
+''')
     p = the_problem(game)
     assert p.line == line_of(rules, '"Keep it?"')
     assert "'s answer \"Keep " in p.message and "secret = true" in p.message
@@ -78,12 +113,10 @@ def test_an_answer_that_names_a_hidden_card_is_found_unless_the_choice_is_secret
 
 def test_a_question_asked_only_when_a_hidden_card_allows_it_is_found(tmp_path):
     rules = duel(tmp_path)
-    game = changed(rules, DRAW, """  zones.draw(p, "deck", "hand", 1)
-  local hand = zones.cards(p, "hand")
-  if #hand > 0 and cards.has_tag(hand[#hand], "unit") then
+    game = after_draw(rules, """  if #hand > 0 and cards.has_tag(hand[#hand], "unit") then
     choose { player = p, prompt = "Hold the new unit back?", options = { "Yes", "No" } }
   end
-  if state.turn""")
+""")
     p = the_problem(game)
     assert p.line == line_of(rules, '"Hold the new unit back?"')
     assert 'is asked "Hold the new unit back?"' in p.message and "(no question asked at that point: " in p.message
@@ -109,11 +142,9 @@ def test_a_question_of_one_option_taken_without_asking_only_sometimes_is_found(t
 def test_a_hidden_cards_name_kept_in_state_vars_is_found_at_the_line_that_writes_it(tmp_path):
     # state.vars is in every seat's view: the other player reads the drawn card's name there
     rules = duel(tmp_path)
-    game = changed(rules, DRAW, """  zones.draw(p, "deck", "hand", 1)
-  local hand = zones.cards(p, "hand")
-  state.vars.draws = (state.vars.draws or 0) + 1
+    game = after_draw(rules, """  state.vars.draws = (state.vars.draws or 0) + 1
   if #hand > 0 then state.vars.last_drawn = hand[#hand].name end
-  if state.turn""")
+""")
     p = the_problem(game)
     text = rules.read_text().splitlines()[p.line - 1]
     assert (p.line, p.col) == (line_of(rules, "state.vars.last_drawn ="), text.index("vars.last_drawn") + 1)
@@ -129,10 +160,10 @@ def test_a_hidden_cards_name_kept_in_state_vars_is_found_at_the_line_that_writes
 
 def test_a_counter_changed_by_a_hidden_card_is_found_at_a_line_that_changes_it(tmp_path):
     rules = duel(tmp_path)
-    game = changed(rules, DRAW, """  zones.draw(p, "deck", "hand", 1)
-  local hand = zones.cards(p, "hand")
-  if #hand > 0 and cards.has_tag(hand[#hand], "unit") then counters.add(p, "coins", 1) end
-  if state.turn""")
+    game = after_draw(rules, """  if #hand > 0 and cards.has_tag(hand[#hand], "unit") then
+    counters.add(p, "coins", 1)
+  end
+""")
     p = the_problem(game)
     assert re.search(r'sees the counter "coins" of player \d at \d+ in the game and \d+ in a world', p.message)
     assert p.path.endswith("duel.lua") and 'counters.add(' in rules.read_text().splitlines()[p.line - 1]
@@ -250,30 +281,24 @@ def test_a_phase_that_returns_once_more_in_one_world_before_the_same_question_is
 
 def test_a_leak_is_found_though_the_seat_is_told_something_else_on_the_way(tmp_path):
     rules = duel(tmp_path)
-    game = changed(rules, DRAW, '''  zones.draw(p, "deck", "hand", 1)
-  local hand = zones.cards(p, "hand")
-  if #hand > 0 then say("Player " .. p .. " draws " .. hand[#hand].name) end
+    game = after_draw(rules, '''  if #hand > 0 then say("Player " .. p .. " draws " .. hand[#hand].name) end
   players.learned(3 - p, "that the bank is empty")
-  if state.turn''')
+''')
     assert [p.line for p in check(str(game))] == [line_of(rules, '" draws "')]
 
 
 def test_every_leak_is_said_each_at_its_line(tmp_path):
     rules = duel(tmp_path)
-    game = changed(rules, DRAW, '''  zones.draw(p, "deck", "hand", 1)
-  local hand = zones.cards(p, "hand")
-  if #hand > 0 then say("Player " .. p .. " draws " .. hand[#hand].name) end
+    game = after_draw(rules, '''  if #hand > 0 then say("Player " .. p .. " draws " .. hand[#hand].name) end
   if #hand > 1 then say("Player " .. p .. "'s oldest card is " .. hand[1].name) end
-  if state.turn''')
+''')
     assert sorted(p.line for p in check(str(game))) == [line_of(rules, '" draws "'), line_of(rules, "oldest")]
 
 
 def test_a_world_that_ends_before_the_game_or_an_option_that_loops_when_compared_stops_nothing(tmp_path):
     rules = duel(tmp_path)
-    game = changed(rules, DRAW, '''  zones.draw(p, "deck", "hand", 1)
-  local hand = zones.cards(p, "hand")
-  if #hand > 0 and hand[#hand].name == "Sword" and state.turn > 6 then end_game(nil, "a sword drawn late") end
-  if state.turn''')
+    game = after_draw(rules, '''  if #hand > 0 and hand[#hand].name == "Sword" and state.turn > 6 then end_game(nil, "a sword drawn late") end
+''')
     assert check(str(game)) == []
     # an option's table whose __eq never returns: the audit compares options by their fields
     changed(rules, '  local pick = choose { player = p, prompt = "Move a unit?", options = opts }',
