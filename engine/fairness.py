@@ -11,9 +11,10 @@ decisions it deals, for every seat, worlds that seat's view cannot tell from the
 is, the other seats' secret answers as given) and gives them the game's next answers (the
 same card, by id, the same way: _same_answer), comparing what the seat reads in each.
 Where its view stays the same and what it reads differs, the difference came from
-something it cannot see; so did a difference in what the rules wrote into its view
-(WRITTEN) where the cards it sees are the same. A step that shows it different cards in the two (a reveal, a
-look, a card drawn) ends the comparison, as what it reads may name them; and a card
+something it cannot see; so did a difference in what was written into its view
+(state.vars, the counters, the players' fields) where the cards it sees are the same
+(SEEN). A step that shows it different cards in the two (a reveal, a look, a card
+drawn) ends the comparison, as what it reads may name them; and a card
 named a moment before it comes into sight (the answer "Play Scout", then a question of
 where) is no leak: a difference stands unless the cards it names come into the seat's
 sight within a few more decisions (_window). What the random games do not reach goes unseen.
@@ -49,6 +50,8 @@ class Finding:
     texts: tuple[str, str] = ("", "")   # what differs, as read in the game and in the world
     writes: str | None = None   # a difference in what the rules wrote into the view: a pattern
     #                             of the script lines that write it, to place the problem
+    at: tuple[str, int] | None = None   # ... or the script line that did (file, line), when known
+    written: bool = False       # a difference in what was written into the view (_written_difference)
 
 
 @dataclass
@@ -72,6 +75,7 @@ class _Step:
     index: int
     trace: list = field(default_factory=list)   # Match.audit_answer's
     shown: set | None = None                    # ... and the seats it showed something
+    wrote: list = field(default_factory=list)   # ... and the counters it changed, where
     said: list = field(default_factory=list)
     views: dict = field(default_factory=dict)
     pending: tuple | None = None   # (player, secret, prompt) asked next, or None at the end
@@ -94,11 +98,12 @@ def _same_answer(game: tuple, index: int, world: tuple) -> int | None:
 
 
 def _step(m, question: tuple, index: int, seats: list[int], want: int | None = None) -> _Step:
-    trace, shown = m.audit_answer(index, seats, want)
+    trace, shown, wrote = m.audit_answer(index, seats, want)
     said = m.said()
     views = dict(zip(seats, m.audit_views(seats)))
     d = m.pending
-    return _Step(question, index, trace, shown, said, views, None if d is None else (d.player, d.secret, d.prompt))
+    return _Step(question, index, trace, shown, wrote, said, views,
+                 None if d is None else (d.player, d.secret, d.prompt))
 
 
 def _answer(p: int, s: _Step, first: bool) -> tuple | None:
@@ -215,34 +220,41 @@ def _difference(p: int, game: _Step, world: _Step, first: bool, n: int) -> Findi
     return None
 
 
-WRITTEN = ("vars", "counters")   # what the rules write into a view, besides the cards in it
+SEEN = ("cards", "zones", "spaces")   # what a view shows of the cards; the rest, rules and engine write
+_LUA_WORDS = {"and", "break", "do", "else", "elseif", "end", "false", "for", "function", "goto", "if", "in",
+              "local", "nil", "not", "or", "repeat", "return", "then", "true", "until", "while"}
 
 
 def _cards_seen(view: str) -> dict:
-    """A view (JSON text) without what the rules wrote into it (WRITTEN)."""
-    return {k: v for k, v in json.loads(view).items() if k not in WRITTEN}
+    """What a view (JSON text) shows of the cards (SEEN), without what was written into it."""
+    v = json.loads(view)
+    return {k: v.get(k) for k in SEEN}
 
 
 def _written_difference(p: int, game: _Step, world: _Step, n: int) -> Finding | None:
-    """A difference in what the rules wrote into p's view (state.vars, a counter) where the
-    cards it sees are the same in the game and the world: it came from what p cannot see."""
+    """A difference in what was written into p's view (state.vars, a counter, a player's
+    field, another key of the state, where the game is) where the cards it sees are the
+    same in the game and the world: it came from what p cannot see. None when they differ,
+    or the game is over in one of them (its end may show anything)."""
     a, b = json.loads(game.views[p]), json.loads(world.views[p])
-    if {k: v for k, v in a.items() if k not in WRITTEN} != {k: v for k, v in b.items() if k not in WRITTEN}:
+    if any(a.get(k) != b.get(k) for k in SEEN) or a.get("over") or b.get("over"):
         return None
+    fix = (f"keep it where only the seats that see it look (a token on the card, a local of the phase "
+           f"until it is revealed)")
     mine, theirs = _entries(a.get("vars")), _entries(b.get("vars"))
     for key in sorted(set(mine) | set(theirs), key=str):
         if mine.get(key) != theirs.get(key):
             x, y = (_shown_value(d.get(key)) for d in (mine, theirs))
-            name = key if isinstance(key, str) and re.fullmatch(r"[A-Za-z_]\w*", key) else None
-            shown = str(key) if str(key).isdigit() else json.dumps(key)   # (JSON names a number key "1")
+            name = key if isinstance(key, str) and re.fullmatch(r"[A-Za-z_]\w*", key) and key not in _LUA_WORDS \
+                else None
+            shown = str(key) if str(key).isdigit() else json.dumps(key, ensure_ascii=False)   # (JSON names 1 "1")
             where = f"state.vars.{key}" if name else f"state.vars[{shown}]"
-            index = r"[\"']?" + re.escape(str(key)) + r"[\"']?"
+            target = r"\bvars\s*(" + (r"\.\s*" + key + r"\b|" if name else "") + r"\[\s*[\"']?" \
+                + re.escape(str(key)) + r"[\"']?\s*\])"
             return Finding(p, n, f"player {p} sees {where} = {x} in the game and {y} in a world it cannot tell from "
                                  f"it: every seat's view holds state.vars, so what the rules keep there must not "
-                                 f"depend on what player {p} cannot see; keep it where only the seats that see it "
-                                 f"look (a token on the card, a local of the phase until it is revealed)", [],
-                           texts=(x, y), writes=r"\bvars\s*(" + (r"\.\s*" + key + r"\b|" if name else "")
-                           + r"\[\s*" + index + r"\s*\])\s*=[^=]")
+                                 f"depend on what player {p} cannot see; {fix}", [],
+                           texts=(x, y), writes=target + r"\s*=(?!=)|\btable\.insert\s*\(\s*[\w.]*" + target)
     mine, theirs = _entries(a.get("counters")), _entries(b.get("counters"))
     for owner in sorted(set(mine) | set(theirs), key=str):
         one, other = _entries(mine.get(owner)), _entries(theirs.get(owner))   # (a seat's counters, or the shared)
@@ -253,9 +265,43 @@ def _written_difference(p: int, game: _Step, world: _Step, n: int) -> Finding | 
                 return Finding(p, n, f'player {p} sees the counter "{key}"{whose} at {x} in the game and {y} in '
                                      f'a world it cannot tell from it: every seat sees the counters, so this one '
                                      f'changed by what player {p} cannot see; change it by what every seat sees, '
-                                     f'or show the card first (cards.reveal)', [],
-                               texts=(x, y), writes=r"\bcounters\s*\.\s*(add|set|spend)\s*\([^)]*[\"']"
-                               + re.escape(str(key)) + r"[\"']")
+                                     f'or show the card first (cards.reveal)', [], texts=(x, y),
+                               at=_changed_at(game.wrote, world.wrote, str(owner), str(key)),
+                               writes=r"\bcounters\s*\.\s*(add|set|spend)\s*\(.*[\"']" + re.escape(str(key))
+                               + r"[\"']")
+    players = (_entries(a.get("players")), _entries(b.get("players")))
+    for i in sorted(set(players[0]) | set(players[1])):
+        one, other = _entries(players[0].get(i)), _entries(players[1].get(i))
+        for key in sorted(set(one) | set(other), key=str):
+            if one.get(key) != other.get(key):
+                x, y = _shown_value(one.get(key)), _shown_value(other.get(key))
+                return Finding(p, n, f"player {p} sees state.players[{i}].{key} = {x} in the game and {y} in a world "
+                                     f"it cannot tell from it: every seat's view holds the players' fields; {fix}",
+                               [], texts=(x, y), writes=r"\.\s*" + re.escape(str(key)) + r"\s*=(?!=)")
+    for key in sorted((set(a) | set(b)) - {"vars", "counters", "players"}):
+        if a.get(key) != b.get(key):
+            x, y = _shown_value(a.get(key)), _shown_value(b.get(key))
+            if key in ("active", "phase", "turn", "round"):   # (the engine's: where the game is)
+                return Finding(p, n, f"player {p} sees the game's {key} at {x} in the game and at {y} in a world it "
+                                     f"cannot tell from it: the game went another way by what player {p} cannot "
+                                     f"see; let what the rules do next depend on what every seat sees, or show the "
+                                     f"card first (cards.reveal)", [], texts=(x, y))
+            return Finding(p, n, f"player {p} sees state.{key} = {x} in the game and {y} in a world it cannot tell "
+                                 f"from it: every seat's view holds the state's keys; {fix}", [], texts=(x, y),
+                           writes=r"\bstate\s*\.\s*" + re.escape(key) + r"\b.*=(?!=)")
+    return None
+
+
+def _changed_at(game: list, world: list, owner: str, name: str) -> tuple[str, int] | None:
+    """The script line of the first change of a counter that the game and the world made
+    differently (another line, or another value), from Match.audit_answer's list."""
+    ours = [w for w in game if w[:2] == (owner, name)]
+    theirs = [w for w in world if w[:2] == (owner, name)]
+    for i in range(max(len(ours), len(theirs))):
+        x, y = (ours[i] if i < len(ours) else None), (theirs[i] if i < len(theirs) else None)
+        if x != y:
+            at = (x or y)[3:]
+            return at if at[0] is not None else None
     return None
 
 
@@ -338,6 +384,18 @@ def _about(f: Finding) -> str:
     return f.search[0] if f.search else f.writes or f.message
 
 
+def _names_in(text: str, names: list[str]) -> list[str]:
+    """The card names a text holds as words, the longest first, each found apart from the
+    longer ones (`Scout` is not in "Spark Scout attacks")."""
+    out = []
+    for name in sorted(names, key=lambda x: (-len(x), x)):
+        pattern = rf"(?<!\w){re.escape(name)}(?!\w)"
+        if re.search(pattern, text):
+            out.append(name)
+            text = re.sub(pattern, "\x00", text)
+    return out
+
+
 def _setup_findings(m, said: list, names: list[str], every: list[int]) -> list[Finding]:
     """The setup's lines, said before the first question, that name to a seat a card it
     sees none of at that question (no world can be dealt before the setup to compare them
@@ -347,7 +405,7 @@ def _setup_findings(m, said: list, names: list[str], every: list[int]) -> list[F
         seen = {c.get("name") for c in m.view(p)["cards"]}
         for who, text, others in said:
             read = text if who is None else others if who != p else None
-            hidden = [n for n in names if read and n not in seen and re.search(rf"(?<!\w){re.escape(n)}(?!\w)", read)]
+            hidden = [x for x in _names_in(read, names) if x not in seen] if read else []
             if hidden:
                 out.append(Finding(p, 0, f'player {p} reads "{read}" in the setup, before the first question, and '
                                          f'sees no {hidden[0]} then: the line names what player {p} cannot see; say '
@@ -390,7 +448,9 @@ def _follow(w: _World, game_step: _Step, n: int, names: list[str]) -> Finding | 
             return found
     if mine.views[p] != game_step.views[p]:
         found = _written_difference(p, game_step, mine, n)
-        if found is None:
+        if found is not None:
+            found.written = True
+        else:
             return None   # (the seat sees different cards: what it reads may differ)
     else:
         found = _difference(p, game_step, mine, first, n)
@@ -420,7 +480,7 @@ def _window(w: _World, game_step: _Step, mine: _Step) -> Finding | None:
     p = w.seat
     named_game, named_world = w.names
     if not named_game and not named_world:
-        sight = _cards_seen if w.found.writes else (lambda v: v)   # (what it wrote differs still)
+        sight = _cards_seen if w.found.written else (lambda v: v)   # (what was written differs still)
         if _shown(game_step, p) != _shown(mine, p) or sight(mine.views[p]) != sight(game_step.views[p]):
             return None
     else:
@@ -440,7 +500,9 @@ def placed(game, finding: Finding, file_lines: dict[str, list[str]]) -> Problem:
     up most of the text it names, else at game.yaml."""
     where = (loader.display(game.root / "game.yaml"), 1, 1)
     best = 0
-    if finding.writes is not None:
+    if finding.at is not None:
+        where = _line_at(game, finding.at, file_lines) or where
+    elif finding.writes is not None:
         where = _first_write(game, finding.writes, file_lines) or where
     for text in finding.search:
         for src in _scripts(game):
@@ -467,16 +529,39 @@ def placed(game, finding: Finding, file_lines: dict[str, list[str]]) -> Problem:
                                              f"see, given the same answers)")
 
 
+def _line_at(game, at: tuple[str, int], file_lines: dict[str, list[str]]) -> tuple | None:
+    """(file, line, column) of a script's line, as Lua numbered it in its chunk."""
+    for src in _scripts(game):
+        if src.chunkname == at[0]:
+            start, code = first_line(src.source)
+            lines = code.splitlines()
+            if 0 < at[1] <= len(lines):
+                text = lines[at[1] - 1].strip() or " "
+                return (src.chunkname, *use_place(src, start, code, file_lines.get(src.chunkname), at[1],
+                                                  lines[at[1] - 1].index(text[0]) + 1, text))
+    return None
+
+
+_CONSTANT = re.compile(r"""\s*(nil|true|false|-?\d+(\.\d+)?|"[^"]*"|'[^']*'|\{\s*\})\s*;?\s*(end\b.*)?$""")
+
+
 def _first_write(game, pattern: str, file_lines: dict[str, list[str]]) -> tuple | None:
-    """(file, line, column) of the first script line that matches a Finding's `writes`."""
+    """(file, line, column) of the script line that matches a Finding's `writes`, its
+    comments left out: the first that writes what can differ (not a constant, not `x = x or
+    {}`), else the first."""
+    first = None
     for src in _scripts(game):
         start, code = first_line(src.source)
         for i, line in enumerate(code.splitlines(), 1):
-            hit = re.search(pattern, line)
+            hit = re.search(pattern, re.sub(r"--.*", "", line))
             if hit:
-                return (src.chunkname, *use_place(src, start, code, file_lines.get(src.chunkname), i,
-                                                  hit.start() + 1, hit.group(0)))
-    return None
+                at = (src.chunkname, *use_place(src, start, code, file_lines.get(src.chunkname), i,
+                                                hit.start() + 1, hit.group(0)))
+                rest = line[hit.end():]
+                if not _CONSTANT.match(rest) and not rest.strip().startswith(hit.group(0).rstrip("= ")):
+                    return at
+                first = first or at
+    return first
 
 
 _LITERAL = re.compile(r'"((?:[^"\\\n]|\\.)*)"|\'((?:[^\'\\\n]|\\.)*)\'')

@@ -283,12 +283,13 @@ class Match:
         self._answer(index, None)
 
     def audit_answer(self, index: int, seats: list[int], want: int | None = None
-                     ) -> tuple[list[tuple[int | None, str | None, dict]], list[tuple]]:
+                     ) -> tuple[list[tuple[int | None, str | None, dict]], list[tuple], list[tuple]]:
         """For summon check's fairness audit (engine/fairness.py): answer(), even to a question
         a world of audit_world() holds as it was built, noting what else a screen shows
         (Runtime.audit_answer): its trace (the questions taken without asking and the returns
-        of phase functions, with `seats`' views then), and what it showed whom (a card revealed,
-        players.learned's words). want: the views at that place of the trace alone (from 1)."""
+        of phase functions, with `seats`' views then), what it showed whom (a card revealed,
+        players.learned's words), and the counters it changed, where (Runtime.audit_answer).
+        want: the views at that place of the trace alone (from 1)."""
         if self.pending is None:
             raise IllegalAnswer("the match is over; there is nothing to answer")
         if not self._audit:
@@ -569,12 +570,13 @@ class Match:
         a seat's sight (a card handed over from another's hand): (0, "") when there was none.
         seat: only what concerns that seat (chance, and cards it has seen), not cards others saw.
         A sample tells only what concerns the seat it was made for (what others were told
-        alone, players.learned's words, is theirs)."""
-        if self.sampled_for is not None:
-            if seat not in (None, self.sampled_for):
-                raise EngineError(f"this sample is a world player {self.sampled_for} may imagine: it tells what "
-                                  f"concerns player {self.sampled_for}, not player {seat}; ask the match")
-            seat = self.sampled_for
+        alone, players.learned's words, is theirs), and a sample of a sample, the first."""
+        if self._redeals:   # (a sample of a sample: the first seat's view bounds what either may know)
+            mine = self._redeals[0][0]
+            if seat not in (None, mine):
+                raise EngineError(f"this sample is a world player {mine} may imagine: it tells what concerns "
+                                  f"player {mine}, not player {seat}; ask the match")
+            seat = mine
         for n, kind, seats, told in reversed(self._rt.chance_notes()):
             if seat is None or seats is None or seat in seats:
                 return n, told.get(seat, kind)

@@ -475,18 +475,19 @@ class Runtime:
         return self._call(self._E.view, player)[0]
 
     def audit_answer(self, index: int, seats: list[int], want: int | None = None
-                     ) -> tuple[str, tuple, list[tuple[int | None, str | None, dict]], list[tuple]]:
+                     ) -> tuple[str, tuple, list[tuple[int | None, str | None, dict]], list[tuple], list[tuple]]:
         """answer(), noting for summon check's fairness audit (E.met, engine/lua/checking.lua)
         its trace: the questions the engine took without asking on the way, as (player,
         prompt, each of `seats`' views as JSON then, or None), and the returns of phase
         functions, as (None, None, views); and what it showed whom, as (card id, its name, the
         seats or None for all) for a card revealed and (0, the words, seats) for what
-        players.learned told.
+        players.learned told; and each counter's change, as (owner: a seat as text or "shared",
+        name, value, the script's file, line).
         want: the views only at that place of the trace (from 1), as the audit compares them."""
         self._checking()
         self._activate()
         met = self._lua.table_from({"seats": self._lua.table_from(seats), "trace": self._lua.table(),
-                                    "shown": self._lua.table(), "want": want})
+                                    "shown": self._lua.table(), "wrote": self._lua.table(), "want": want})
         self._E.met = met
         try:
             key, res = self.answer(index)
@@ -497,7 +498,9 @@ class Runtime:
                  for t in _list(met["trace"])]
         shown = [(int(w[1]), str(w[2]), None if w["seats"] is None else tuple(int(x) for x in _list(w["seats"])))
                  for w in _list(met["shown"])]
-        return key, res, trace, shown
+        wrote = [(str(w["owner"]), str(w["name"]), w["value"], None if w["source"] is None else str(w["source"]),
+                  None if w["line"] is None else int(w["line"])) for w in _list(met["wrote"])]
+        return key, res, trace, shown, wrote
 
     def option_shapes(self) -> list[str]:
         """Each pending option's fields but its label, a card by its id (E.option_shapes)."""

@@ -142,6 +142,7 @@ def test_a_question_of_one_option_taken_without_asking_only_sometimes_is_found(t
 def test_a_hidden_cards_name_kept_in_state_vars_is_found_at_the_line_that_writes_it(tmp_path):
     # state.vars is in every seat's view: the other player reads the drawn card's name there
     rules = duel(tmp_path)
+    changed(rules, "function setup()\n", 'function setup()\n  state.vars.last_drawn = ""   -- state.vars.last_drawn = x\n')
     game = after_draw(rules, """  state.vars.draws = (state.vars.draws or 0) + 1
   if #hand > 0 then state.vars.last_drawn = hand[#hand].name end
 """)
@@ -158,6 +159,20 @@ def test_a_hidden_cards_name_kept_in_state_vars_is_found_at_the_line_that_writes
     assert check(str(game)) == []
 
 
+@pytest.mark.parametrize("write, said", [
+    ("state.secret = hand[#hand].name", r"sees state\.secret = \"[\w ]+\" in the game"),
+    ("state.players[p].last = hand[#hand].name", r"sees state\.players\[\d\]\.last = \"[\w ]+\" in the game"),
+    ("table.insert(state.vars.names, hand[#hand].name)", r"sees state\.vars\.names = \[.*\] in the game"),
+])
+def test_a_hidden_name_written_anywhere_in_the_view_is_found_at_its_write(tmp_path, write, said):
+    # (the setup's first, constant write of the key is not the place: the draw's is)
+    rules = duel(tmp_path)
+    changed(rules, "function setup()\n", "function setup()\n  state.vars.names = {}\n")
+    game = after_draw(rules, f"  if #hand > 0 then {write} end\n")
+    p = the_problem(game)
+    assert re.search(said, p.message) and p.line == line_of(rules, write), p
+
+
 def test_a_counter_changed_by_a_hidden_card_is_found_at_a_line_that_changes_it(tmp_path):
     rules = duel(tmp_path)
     game = after_draw(rules, """  if #hand > 0 and cards.has_tag(hand[#hand], "unit") then
@@ -166,7 +181,8 @@ def test_a_counter_changed_by_a_hidden_card_is_found_at_a_line_that_changes_it(t
 """)
     p = the_problem(game)
     assert re.search(r'sees the counter "coins" of player \d at \d+ in the game and \d+ in a world', p.message)
-    assert p.path.endswith("duel.lua") and 'counters.add(' in rules.read_text().splitlines()[p.line - 1]
+    # at the line that made the change, not the first that changes coins (the turn's income)
+    assert (p.path.endswith("duel.lua"), p.line, p.col) == (True, line_of(rules, 'counters.add(p, "coins", 1)'), 5)
 
 
 def test_a_name_kept_in_state_vars_a_moment_before_the_card_is_shown_is_no_leak(tmp_path):
@@ -314,3 +330,9 @@ def test_a_secret_answer_the_rules_announce_later_is_no_leak():
     # the auction's sealed bids, said once all are in: the audit's worlds keep the others'
     # secret answers as given (its second game has three players, where a bid comes between)
     assert check(str(EXAMPLES / "rules" / "auction")) == []
+
+
+def test_a_name_inside_a_longer_name_is_not_read_as_said():
+    names = ["Scout", "Spark Scout", "Sword"]
+    assert fairness._names_in("Spark Scout attacks", names) == ["Spark Scout"]
+    assert fairness._names_in("Spark Scout attacks a Scout (Swords drawn)", names) == ["Spark Scout", "Scout"]

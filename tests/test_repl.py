@@ -645,6 +645,10 @@ def test_a_sample_tells_no_other_seat_what_the_rules_told_a_player_alone(tmp_pat
     with pytest.raises(EngineError, match="world player 1 may imagine"):
         world.last_chance(2)
     assert m.sample(2, 3).last_chance() == (2, "scouting report")
+    again = world.sample(2, 5)   # (a world player 1 imagines player 2 imagining: player 1's still)
+    assert again.last_chance() == m.last_chance(1)
+    with pytest.raises(EngineError, match="world player 1 may imagine"):
+        again.last_chance(2)
 
 
 def test_what_the_rules_told_a_player_alone_stops_their_fair_undo(tmp_path):

@@ -222,6 +222,23 @@ function E.met_shown(met, seats, data, kind)
   met.shown[#met.shown + 1] = what
 end
 
+--- Notes a counter's change (counters.add, set, spend): whose, which, its value now, and
+--- the script line that made it (the innermost frame that is not the engine's).
+function E.met_wrote(met, p, name, value)
+  local at
+  for level = 3, 40 do
+    local info = getinfo(level, "Sl")
+    if not info then break end
+    local src = info.source or ""
+    if info.what ~= "C" and (info.currentline or 0) > 0 and not src:find("^@?engine/lua/") then
+      at = { src:gsub("^[@=]", ""), info.currentline }
+      break
+    end
+  end
+  met.wrote[#met.wrote + 1] = { owner = p and tostring(p) or "shared", name = name, value = value,
+                                source = at and at[1], line = at and at[2] }
+end
+
 local function met_views(met)
   local views = {}
   if met.want ~= nil and #met.trace + 1 ~= met.want then return views end   -- (only where compared)

@@ -1030,19 +1030,21 @@ end
 
 --- Adds n (may be negative), kept within the counter's bounds; returns the new value.
 function K.add(a, b, c)
-  local t, name, cd, n = counter_slot(S_ADD, a, b, c)
+  local t, name, cd, n, p = counter_slot(S_ADD, a, b, c)
   n = number_arg(n, "counters.add", "the amount")
   local v = clamp(t[name] + n, cd)
   t[name] = v
+  if E.met ~= nil then E.met_wrote(E.met, p, name, v) end   -- (summon check's fairness audit)
   return v
 end
 
 --- Sets a counter, kept within its bounds; returns the new value.
 function K.set(a, b, c)
-  local t, name, cd, v = counter_slot(S_SET, a, b, c)
+  local t, name, cd, v, p = counter_slot(S_SET, a, b, c)
   v = number_arg(v, "counters.set", "the value")
   v = clamp(v, cd)
   t[name] = v
+  if E.met ~= nil then E.met_wrote(E.met, p, name, v) end
   return v
 end
 
@@ -1063,6 +1065,7 @@ function K.spend(a, b, c)
   end
   local v = t[name] - n
   t[name] = v
+  if E.met ~= nil then E.met_wrote(E.met, p, name, v) end
   return v
 end
 
