@@ -741,7 +741,7 @@ def _readings_that_differ(game) -> list[Problem]:
     def accepted(f) -> bool:   # (a line the modder marked: what it says or writes, the rules make public)
         p = fairness.placed(game, f, lines)
         text = lines.get(p.path) or []
-        return 0 < p.line <= len(text) and PUBLIC_BY_RULE in text[p.line - 1]
+        return 0 < p.line <= len(text) and _PUBLIC_COMMENT.search(text[p.line - 1]) is not None
     for seed, more in AUDIT_GAMES:
         for f in fairness.audit(game, _random_seats(game, min(pl["max"], pl["min"] + more)), seed, accepted=accepted):
             p = fairness.placed(game, f, lines)
@@ -756,6 +756,7 @@ def _readings_that_differ(game) -> list[Problem]:
 
 AUDIT_GAMES = [(1, 0), (2, 1), (3, 0)]   # the fairness audit's games: (seed, players past the fewest)
 PUBLIC_BY_RULE = "-- check: public"     # a script line's comment: what it says or writes, the rules tell all
+_PUBLIC_COMMENT = re.compile(r"--\s*check\s*:\s*public\b")   # (spaced as one likes)
 
 
 def _random_seats(game, n: int | None = None) -> list:

@@ -197,7 +197,7 @@ def _difference(p: int, game: _Step, world: _Step, first: bool, n: int) -> Findi
                            texts=(a[3], b[3]))
         if a[0] == "line" and b[0] == "line":
             return Finding(p, n, f'player {p} reads "{a[1]}" in the game and "{b[1]}" in a world it cannot tell from '
-                                 f'it: the line names what player {p} cannot see; say it only to the seats that see '
+                                 f'it: the line tells what player {p} cannot see; say it only to the seats that see '
                                  f'it (say(text, p)), or in words that name no hidden card', [a[1]],
                            texts=(a[1], b[1]))
         break
@@ -239,6 +239,11 @@ def _written_difference(p: int, game: _Step, world: _Step, n: int) -> Finding | 
     a, b = json.loads(game.views[p]), json.loads(world.views[p])
     if any(a.get(k) != b.get(k) for k in SEEN) or a.get("over") or b.get("over"):
         return None
+    if game.pending and world.pending and game.pending[0] != world.pending[0]:   # (before what it comes with)
+        (x, _, ask), (y, _, other) = game.pending, world.pending
+        return Finding(p, n, f"player {x} is asked next in the game and player {y} in a world player {p} cannot "
+                             f"tell from it: every screen shows whose answer the game waits for, so who plays next "
+                             f"must not depend on what player {p} cannot see", [ask, other], True)
     fix = (f"keep it where only the seats that see it look (a token on the card, a local of the phase "
            f"until it is revealed)")
     mine, theirs = _entries(a.get("vars")), _entries(b.get("vars"))
@@ -254,7 +259,8 @@ def _written_difference(p: int, game: _Step, world: _Step, n: int) -> Finding | 
             return Finding(p, n, f"player {p} sees {where} = {x} in the game and {y} in a world it cannot tell from "
                                  f"it: every seat's view holds state.vars, so what the rules keep there must not "
                                  f"depend on what player {p} cannot see; {fix}", [],
-                           texts=(x, y), writes=target + r"\s*=(?!=)|\btable\.insert\s*\(\s*[\w.]*" + target)
+                           texts=(x, y), writes=target + r"\s*=(?!=)|\btable\.insert\s*\(\s*[\w.]*" + target
+                           + (r"|\bvars\s*\[\s*#[^\]]*\]\s*=(?!=)" if str(key).isdigit() else ""))
     mine, theirs = _entries(a.get("counters")), _entries(b.get("counters"))
     for owner in sorted(set(mine) | set(theirs), key=str):
         one, other = _entries(mine.get(owner)), _entries(theirs.get(owner))   # (a seat's counters, or the shared)
@@ -313,8 +319,8 @@ def _entries(table) -> dict:
 
 
 def _shown_value(value) -> str:
-    """A value of a view as the problem quotes it: JSON, cut short."""
-    text = json.dumps(value, sort_keys=True, ensure_ascii=False)
+    """A value of a view as the problem quotes it: JSON (nil for none, as Lua says), cut short."""
+    text = "nil" if value is None else json.dumps(value, sort_keys=True, ensure_ascii=False)
     return text if len(text) <= 60 else text[:57] + "..."
 
 
@@ -497,36 +503,51 @@ def _window(w: _World, game_step: _Step, mine: _Step) -> Finding | None:
 
 def placed(game, finding: Finding, file_lines: dict[str, list[str]]) -> Problem:
     """A finding as a problem of `summon check`, at the script line whose text literals make
-    up most of the text it names, else at game.yaml."""
+    up most of the text it names (or of what the world read there, when that fits a line
+    better: the line that said it may be the world's), else at game.yaml."""
     where = (loader.display(game.root / "game.yaml"), 1, 1)
-    best = 0
     if finding.at is not None:
         where = _line_at(game, finding.at, file_lines) or where
     elif finding.writes is not None:
-        where = _first_write(game, finding.writes, file_lines) or where
+        where = _first_write(game, finding.writes, file_lines, [t for t in finding.texts if t]) or where
+    best = 0
     for text in finding.search:
-        for src in _scripts(game):
-            start, code = first_line(src.source)
-            for i, line in enumerate(code.splitlines(), 1):
-                score, first_at = 0, None
-                for lit in _LITERAL.finditer(line):
-                    body = lit.group(1) if lit.group(1) is not None else lit.group(2)
-                    got = sum(len(piece) for piece in _FORMAT.split(body) if len(piece.strip()) >= 3 and piece in text)
-                    if got and first_at is None:
-                        first_at = lit
-                    score += got
-                if score > best:
-                    best = score
-                    at = use_place(src, start, code, file_lines.get(src.chunkname), i, first_at.start() + 1,
-                                   first_at.group(0))
-                    where = (src.chunkname, *at)
+        best, where = _best_line(game, text, file_lines, best, where)
         if best:
             break
+    world = finding.texts[1]
+    if finding.search and world and world not in finding.search:
+        best, where = _best_line(game, world, file_lines, best, where)
     if not finding.decision:
         return Problem(*where, finding.message + " (in the setup of a random game summon check played)")
     return Problem(*where, finding.message + f" (at decision {finding.decision} of a random game summon check "
                                              f"played, and a world dealing again what player {finding.seat} cannot "
                                              f"see, given the same answers)")
+
+
+def _literal_score(line: str, text: str):
+    """How much of a text a script line's text literals make up, and the first literal that counts."""
+    score, first_at = 0, None
+    for lit in _LITERAL.finditer(line):
+        body = lit.group(1) if lit.group(1) is not None else lit.group(2)
+        got = sum(len(piece) for piece in _FORMAT.split(body) if len(piece.strip()) >= 3 and piece in text)
+        if got and first_at is None:
+            first_at = lit
+        score += got
+    return score, first_at
+
+
+def _best_line(game, text: str, file_lines: dict[str, list[str]], best: int, where: tuple) -> tuple[int, tuple]:
+    """(score, place) of the script line whose literals make up more of the text than `best`."""
+    for src in _scripts(game):
+        start, code = first_line(src.source)
+        for i, line in enumerate(code.splitlines(), 1):
+            score, first_at = _literal_score(line, text)
+            if score > best:
+                best = score
+                where = (src.chunkname, *use_place(src, start, code, file_lines.get(src.chunkname), i,
+                                                   first_at.start() + 1, first_at.group(0)))
+    return best, where
 
 
 def _line_at(game, at: tuple[str, int], file_lines: dict[str, list[str]]) -> tuple | None:
@@ -545,11 +566,12 @@ def _line_at(game, at: tuple[str, int], file_lines: dict[str, list[str]]) -> tup
 _CONSTANT = re.compile(r"""\s*(nil|true|false|-?\d+(\.\d+)?|"[^"]*"|'[^']*'|\{\s*\})\s*;?\s*(end\b.*)?$""")
 
 
-def _first_write(game, pattern: str, file_lines: dict[str, list[str]]) -> tuple | None:
-    """(file, line, column) of the script line that matches a Finding's `writes`, its
-    comments left out: the first that writes what can differ (not a constant, not `x = x or
+def _first_write(game, pattern: str, file_lines: dict[str, list[str]], texts: list[str]) -> tuple | None:
+    """(file, line, column) of the script line that matches a Finding's `writes` (its
+    comments left out) whose text literals make up most of the values written (`texts`);
+    among equals, the first that writes what can differ (not a constant, not `x = x or
     {}`), else the first."""
-    first = None
+    found = []
     for src in _scripts(game):
         start, code = first_line(src.source)
         for i, line in enumerate(code.splitlines(), 1):
@@ -558,10 +580,12 @@ def _first_write(game, pattern: str, file_lines: dict[str, list[str]]) -> tuple 
                 at = (src.chunkname, *use_place(src, start, code, file_lines.get(src.chunkname), i,
                                                 hit.start() + 1, hit.group(0)))
                 rest = line[hit.end():]
-                if not _CONSTANT.match(rest) and not rest.strip().startswith(hit.group(0).rstrip("= ")):
-                    return at
-                first = first or at
-    return first
+                plain = _CONSTANT.match(rest) or _SELF_INIT.match(rest)
+                found.append((-max([_literal_score(line, t)[0] for t in texts] or [0]), bool(plain), len(found), at))
+    return min(found)[3] if found else None
+
+
+_SELF_INIT = re.compile(r"\s*[\w.\[\]\"']+\s+or\s+(\{\s*\}|0|\"\"|'')\s*;?\s*$")   # (x = x or {}: a first value)
 
 
 _LITERAL = re.compile(r'"((?:[^"\\\n]|\\.)*)"|\'((?:[^\'\\\n]|\\.)*)\'')

@@ -571,6 +571,8 @@ class Match:
         seat: only what concerns that seat (chance, and cards it has seen), not cards others saw.
         A sample tells only what concerns the seat it was made for (what others were told
         alone, players.learned's words, is theirs), and a sample of a sample, the first."""
+        if seat is not None:
+            self._check_seat(seat)
         if self._redeals:   # (a sample of a sample: the first seat's view bounds what either may know)
             mine = self._redeals[0][0]
             if seat not in (None, mine):

@@ -416,7 +416,7 @@ def mutation(draw):
 
 
 @pytest.mark.slow
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mutation())
 def test_check_never_raises_and_always_names_a_path_and_line(mut):
     f, data = mut

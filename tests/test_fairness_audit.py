@@ -163,6 +163,7 @@ def test_a_hidden_cards_name_kept_in_state_vars_is_found_at_the_line_that_writes
     ("state.secret = hand[#hand].name", r"sees state\.secret = \"[\w ]+\" in the game"),
     ("state.players[p].last = hand[#hand].name", r"sees state\.players\[\d\]\.last = \"[\w ]+\" in the game"),
     ("table.insert(state.vars.names, hand[#hand].name)", r"sees state\.vars\.names = \[.*\] in the game"),
+    ("state.vars[#state.vars + 1] = hand[#hand].name", r"sees state\.vars\[\d+\] = \"[\w ]+\" in the game"),
 ])
 def test_a_hidden_name_written_anywhere_in_the_view_is_found_at_its_write(tmp_path, write, said):
     # (the setup's first, constant write of the key is not the place: the draw's is)
@@ -171,6 +172,51 @@ def test_a_hidden_name_written_anywhere_in_the_view_is_found_at_its_write(tmp_pa
     game = after_draw(rules, f"  if #hand > 0 then {write} end\n")
     p = the_problem(game)
     assert re.search(said, p.message) and p.line == line_of(rules, write), p
+
+
+def test_a_key_written_at_two_lines_is_placed_at_the_one_whose_text_it_holds(tmp_path):
+    # (a modder's trial: `-- check: public` on the innocent first write accepted the leak)
+    rules = duel(tmp_path)
+    changed(rules, "function setup()\n", 'function setup()\n  state.vars.news = string.format("Player %d sets up", 1)'
+                                         '   -- check: public\n  state.vars.log = state.vars.log or {}\n')
+    game = after_draw(rules, '  if #hand > 0 then state.vars.news = "Player " .. p .. " drew " .. hand[#hand].name end\n')
+    assert the_problem(game).line == line_of(rules, '" drew "')
+    # (a first value, `x = x or {}`, is no place either)
+    changed(rules, '  if #hand > 0 then state.vars.news = "Player " .. p .. " drew " .. hand[#hand].name end\n',
+            "  if #hand > 0 then table.insert(state.vars.log, hand[#hand].name) end\n")
+    assert the_problem(game).line == line_of(rules, "table.insert(state.vars.log")
+
+
+def test_who_plays_next_by_a_hidden_card_is_found(tmp_path):
+    # (a modder's trial: a player holding a unit plays again; the game's turn went its own way)
+    rules = duel(tmp_path)
+    yaml = rules.parent / "game.yaml"
+    yaml.write_text(yaml.read_text().replace("  setup: setup\n", "  setup: setup\n  next_player: next_player\n", 1))
+    changed(rules, "function setup()\n", """function next_player(p)
+  local hand = zones.cards(p, "hand")
+  if #hand > 0 and cards.has_tag(hand[#hand], "unit") and state.turn % 3 == 0 then return p end
+  return players.next(p)
+end
+
+function setup()
+""")
+    found = check(str(rules.parent))
+    assert any(re.match(r"player \d is asked next in the game and player \d in a world player \d cannot tell", p.message)
+               for p in found), found
+
+
+def test_a_line_is_placed_where_the_world_said_it_when_that_fits_better(tmp_path):
+    # the game said the plain line, a world the telling one: both are the telling line's doing
+    rules = duel(tmp_path)
+    game = after_draw(rules, """  if #hand > 0 and cards.has_tag(hand[#hand], "unit") then
+    say("Player " .. p .. " draws a unit, and the rules make it say so")
+  else
+    say("Player " .. p .. " draws a card")
+  end
+""")
+    assert the_problem(game).line == line_of(rules, "draws a unit")
+    changed(rules, 'make it say so")', 'make it say so")   --check:public')
+    assert check(str(game)) == []
 
 
 def test_a_counter_changed_by_a_hidden_card_is_found_at_a_line_that_changes_it(tmp_path):

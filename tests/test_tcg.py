@@ -82,13 +82,13 @@ def check_tcg(game, m: Match, seats: list[int] | None = None, full: bool = True)
                 assert "cards" not in z, f"seat {seat} sees the cards of {key}"
 
 
-# 340 seeded games: 150 of two players, 80 of three, 70 of four, 20 each of five and six
-# (a game of four random bots runs to about 900 answers, of six to about 600: players
-# drop out sooner). The game's invariants are checked after every answer, the engine's
-# on the whole snapshot after every tenth, and the views for one seat per answer, in turn.
+# 320 seeded games: 150 of two players, 80 of three, 70 of four (the 300), 10 each
+# of five and six (a game of four random bots runs to about 900 answers, of six to about
+# 600: players drop out sooner). The game's invariants are checked after every answer, the
+# engine's on the whole snapshot after every tenth, and the views for one seat per answer.
 CASES = [(2, s) for s in seed_ranges(150, 10)] + [(3, s) for s in seed_ranges(80, 5)] + \
-        [(4, s) for s in seed_ranges(70, 5)] + [(5, s) for s in seed_ranges(20, 5)] + \
-        [(6, s) for s in seed_ranges(20, 5)]
+        [(4, s) for s in seed_ranges(70, 5)] + [(5, s) for s in seed_ranges(10, 5)] + \
+        [(6, s) for s in seed_ranges(10, 5)]
 
 
 @pytest.mark.slow
