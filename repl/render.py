@@ -64,6 +64,7 @@ class Looks:
         self.flags = sorted((_display(match).get("flags") or {}).items())
         self._stats: dict[int, dict] = {}
         self._words: dict[str, str] | None = None
+        self.mark_problem = ""   # why `display: card_mark` gave no words, once it was run
 
     def mark(self, c: dict) -> str:
         """What everyone knows of a face-down card (its mark) as ' [paid 11]': in the game's
@@ -71,8 +72,9 @@ class Looks:
         if self._words is None:
             try:
                 self._words = self.match.mark_words(self.player or self.view.get("active") or 1)
-            except EngineError:   # (the rules' mistake, which summon check names: the raw mark shows)
+            except EngineError as e:   # (the rules' mistake, which summon check names: the raw mark shows)
                 self._words = {}
+                self.mark_problem = str(e).splitlines()[0] if str(e) else type(e).__name__
         return _mark_text(c, self._words)
 
     def printed(self, c: dict) -> dict:
@@ -739,6 +741,8 @@ def render_state(match: Match, player: int | None, colour: bool = False, status:
     lines += [t for t in _wrap(shared_zones(match, view), width) if t]
     for name, cards in listed_zones(match, view, None, looks):
         lines += _wrap(f"  {name}: " + (", ".join(cards) or "empty"), width)
+    if looks.mark_problem:   # (as the toolbar says its own error: the raw marks above are no mistake of the screen)
+        lines += _wrap(f"(the game's card_mark failed, so marks show their fields: {looks.mark_problem})", width)
     if status is None:
         st = view
         status = ", ".join(([f"turn {st.get('turn')}"] if st.get("turn") or not st.get("round") else [])

@@ -789,7 +789,7 @@ def test_a_face_down_cards_mark_shows_in_the_games_words_on_the_screen_and_in_ca
 def test_a_card_mark_that_fails_shows_the_marks_fields_as_they_are(tmp_path):
     from conftest import copy_game, edit
     from engine.loader import load_game
-    from repl.render import Looks
+    from repl.render import Looks, render_state
     g = copy_game(tmp_path, "summoner_tcg")
     edit(g.rules / "game.yaml", 'local words = { "paid " .. mark.paid }', 'local words = { "paid " .. mark.nothing.x }')
     m = Match(load_game(str(g.rules)), 3, [Seat("random"), Seat("random")], quiet=True)
@@ -797,6 +797,10 @@ def test_a_card_mark_that_fails_shows_the_marks_fields_as_they_are(tmp_path):
     card = next(c for c in m.view(1)["cards"] if c.get("mark"))
     raw = " [" + ", ".join(f"{k} {v}" for k, v in sorted(card["mark"].items())) + "]"
     assert Looks(m, m.view(1), 1).mark(card) == raw
+    # the screen says why, as it does for a failing toolbar (a modder's trial: the fallback was silent)
+    screen = " ".join(render_state(m, 1, width=200).split())
+    assert raw.strip() in screen and "(the game's card_mark failed, so marks show their fields: " in screen
+    assert "nothing" in screen.split("card_mark failed")[1]
 
 
 def test_an_entry_too_long_even_with_its_name_cut_cuts_its_tokens_and_keeps_life_and_mark():
