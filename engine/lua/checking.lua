@@ -225,18 +225,9 @@ end
 --- Notes a counter's change (counters.add, set, spend): whose, which, its value now, and
 --- the script line that made it (the innermost frame that is not the engine's).
 function E.met_wrote(met, p, name, value)
-  local at
-  for level = 3, 40 do
-    local info = getinfo(level, "Sl")
-    if not info then break end
-    local src = info.source or ""
-    if info.what ~= "C" and (info.currentline or 0) > 0 and not src:find("^@?engine/lua/") then
-      at = { src:gsub("^[@=]", ""), info.currentline }
-      break
-    end
-  end
+  local file, line = E.script_line(3)   -- (past this function and the counters call)
   met.wrote[#met.wrote + 1] = { owner = p and tostring(p) or "shared", name = name, value = value,
-                                source = at and at[1], line = at and at[2] }
+                                source = file, line = line }
 end
 
 local function met_views(met)

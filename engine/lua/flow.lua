@@ -594,18 +594,23 @@ function E.start_profile(tbl)
   if E.match_co then sethook(E.match_co, sample, "", 1000) end
 end
 
--- Where a script was running when the budget ran out: the innermost frame that is not
--- the engine's own (engine files are named engine/lua/...), as " at file:line".
-local function running_at()
-  for level = 3, 40 do
-    local info = getinfo(level, "Sl")
+--- The file and line of the innermost running frame, from `level` out, that is not the
+--- engine's own (engine files are named engine/lua/...); nil when there is none.
+function E.script_line(level)
+  for l = level + 1, 40 do
+    local info = getinfo(l, "Sl")
     if not info then break end
     local src = info.source or ""
     if info.what ~= "C" and (info.currentline or 0) > 0 and not src:find("^@?engine/lua/") then
-      return " at " .. src:gsub("^[@=]", "") .. ":" .. info.currentline
+      return (src:gsub("^[@=]", "")), info.currentline
     end
   end
-  return ""
+end
+
+-- Where a script was running when the budget ran out, as " at file:line".
+local function running_at()
+  local file, line = E.script_line(3)
+  return file and (" at " .. file .. ":" .. line) or ""
 end
 
 -- Called when the counter passes zero (by a step, or by E.charge with charged true).
